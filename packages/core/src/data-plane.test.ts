@@ -1,0 +1,119 @@
+import { describe, expect, it } from 'vitest';
+import type { TakenRows } from './body-store.js';
+import {
+  DataPlaneResponseSchema,
+  parseDataPlaneRequest,
+  renderDataPlaneResponse,
+  requestedRowIds,
+} from './data-plane.js';
+import { S2SPError } from './errors.js';
+
+function rejection(text: string): S2SPError {
+  try {
+    parseDataPlaneRequest(text);
+  } catch (error) {
+    if (S2SPError.isInstance(error)) return error;
+    throw error;
+  }
+  throw new Error(`expected ${text} to be rejected`);
+}
+
+describe('parseDataPlaneRequest', () => {
+  it.each([
+    ['', {}],
+    ['  \n', {}],
+    ['{}', {}],
+    ['{"row_ids":[0,2,5]}', { row_ids: [0, 2, 5] }],
+    ['{"columns":["description"]}', { columns: ['description'] }],
+    ['{"row_ids":null,"columns":null}', { row_ids: null, columns: null }],
+    ['{"row_ids":[],"extra":"ignored"}', { row_ids: [] }],
+  ])('accepts %j', (text, expected) => {
+    expect(parseDataPlaneRequest(text)).toEqual(expected);
+  });
+
+  it.each([
+    ['not json', /not valid JSON/],
+    ['[1,2]', /is an array; it must be a JSON object/],
+    ['null', /is null/],
+    ['"x"', /is a string/],
+    ['{"row_ids":"0,1"}', /row_ids: row_ids must be an array of non-negative integers/],
+    ['{"row_ids":[1,-1]}', /row_ids\[1\]:/],
+    ['{"row_ids":[1.5]}', /row_ids\[0\]:/],
+    ['{"row_ids":["1"]}', /row_ids\[0\]:/],
+    ['{"row_ids":[1e300]}', /row_ids\[0\]:/],
+    ['{"columns":"description"}', /columns: columns must be an array/],
+    ['{"columns":[1]}', /columns\[0\]:/],
+  ])('rejects %j as invalid_request', (text, message) => {
+    const error = rejection(text);
+    expect(error.code).toBe('invalid_request');
+    expect(error.message).toMatch(message);
+  });
+});
+
+describe('requestedRowIds', () => {
+  it('is undefined for all rows and sorted and unique otherwise', () => {
+    expect(requestedRowIds({})).toBeUndefined();
+    expect(requestedRowIds({ row_ids: [] })).toBeUndefined();
+    expect(requestedRowIds({ row_ids: null })).toBeUndefined();
+    expect(requestedRowIds({ row_ids: [5, 0, 5, 2] })).toEqual([0, 2, 5]);
+  });
+});
+
+describe('renderDataPlaneResponse', () => {
+  const rows = [
+    '{"_row_id":0,"event":"Wind","description":"gusts"}',
+    '{"_row_id":1,"event":"Heat"}',
+    '{"_row_id":2,"event":"Flood","description":"rain"}',
+  ];
+  const all: TakenRows = { columns: ['event', 'description'], tableRows: 3, rows };
+
+  it('returns all rows and all columns when nothing is selected', () => {
+    const text = renderDataPlaneResponse(all, {}, undefined);
+    expect(JSON.parse(text)).toEqual({
+      body: rows.map((r) => JSON.parse(r)),
+      total_rows: 3,
+      columns_returned: ['_row_id', 'event', 'description'],
+    });
+  });
+
+  it('lists ids the table lacks in missing_row_ids and counts only returned rows', () => {
+    const ids = [1, 7, 9];
+    const taken: TakenRows = { ...all, rows: [rows[1], undefined, undefined] };
+    const response = DataPlaneResponseSchema.parse(
+      JSON.parse(renderDataPlaneResponse(taken, { row_ids: ids }, ids)),
+    );
+    expect(response.body).toEqual([{ _row_id: 1, event: 'Heat' }]);
+    expect(response.total_rows).toBe(1);
+    expect(response.missing_row_ids).toEqual([7, 9]);
+  });
+
+  it('projects requested columns, always keeps _row_id and skips unknown names', () => {
+    const text = renderDataPlaneResponse(
+      all,
+      { columns: ['description', 'nope', 'description', '_row_id'] },
+      undefined,
+    );
+    expect(JSON.parse(text)).toEqual({
+      body: [
+        { _row_id: 0, description: 'gusts' },
+        { _row_id: 1 },
+        { _row_id: 2, description: 'rain' },
+      ],
+      total_rows: 3,
+      columns_returned: ['_row_id', 'description'],
+    });
+  });
+
+  it('renders an empty table', () => {
+    expect(
+      JSON.parse(renderDataPlaneResponse({ columns: [], tableRows: 0, rows: [] }, {}, undefined)),
+    ).toEqual({ body: [], total_rows: 0, columns_returned: ['_row_id'] });
+  });
+
+  it('reads a Python reference response, which has no columns_returned', () => {
+    expect(
+      DataPlaneResponseSchema.parse({ body: [{ a: 1, _row_id: 0 }], total_rows: 1 }).body,
+    ).toHaveLength(1);
+    expect(DataPlaneResponseSchema.safeParse({ body: [{ a: 1 }] }).success).toBe(false);
+  });
+});

@@ -1,0 +1,146 @@
+import { z } from 'zod';
+import type { TakenRows } from './body-store.js';
+import { S2SPError } from './errors.js';
+import { describeType, isPlainObject, type Row } from './json.js';
+import { RowWithIdSchema } from './resource-result.js';
+import { projectRow, ROW_ID } from './table.js';
+
+/** Path prefix of the data plane; a token follows it (PROTOCOL §3). */
+export const DATA_PATH_PREFIX = '/s2sp/data/';
+
+/** Path of the data plane's health check. */
+export const HEALTH_PATH = '/s2sp/health';
+
+/** Default maximum size of a data-plane request body: 1 MiB. */
+export const DEFAULT_MAX_REQUEST_BYTES = 1024 * 1024;
+
+/**
+ * The data-plane request body (PROTOCOL §3). Both members are optional; `null` counts as absent
+ * and unknown members are ignored, so requests from other implementations are understood.
+ */
+export const DataPlaneRequestSchema = z.object({
+  row_ids: z
+    .array(z.number().int().nonnegative().max(Number.MAX_SAFE_INTEGER), {
+      error: 'row_ids must be an array of non-negative integers such as [0, 2, 5]',
+    })
+    .nullish(),
+  columns: z
+    .array(z.string(), {
+      error: 'columns must be an array of column names such as ["description"]',
+    })
+    .nullish(),
+});
+
+/** A parsed data-plane request. */
+export type DataPlaneRequest = z.infer<typeof DataPlaneRequestSchema>;
+
+/**
+ * The data plane's 200 body. `columns_returned` and `missing_row_ids` are optional when read,
+ * because the Python reference does not send them.
+ */
+export const DataPlaneResponseSchema = z.looseObject({
+  body: z.array(RowWithIdSchema),
+  total_rows: z.number().int().nonnegative().optional(),
+  columns_returned: z.array(z.string()).optional(),
+  missing_row_ids: z.array(z.number().int().nonnegative()).optional(),
+});
+
+/** A data-plane response body. */
+export type DataPlaneResponse = z.infer<typeof DataPlaneResponseSchema>;
+
+/** Formats zod issues as `row_ids[2]: message; columns: message`. */
+export function formatIssues(error: z.ZodError): string {
+  return error.issues
+    .map((issue) => {
+      const path = issue.path
+        .map((p) => (typeof p === 'number' ? `[${p}]` : `.${String(p)}`))
+        .join('');
+      return `${path.replace(/^\./, '') || 'body'}: ${issue.message}`;
+    })
+    .join('; ');
+}
+
+/**
+ * Parses a data-plane request body from its text. An empty body counts as `{}`.
+ *
+ * @param text - the raw request body
+ * @throws S2SPError `invalid_request` for bad JSON, a non-object, or wrong member types
+ */
+export function parseDataPlaneRequest(text: string): DataPlaneRequest {
+  if (text.trim() === '') return {};
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    throw new S2SPError(
+      'invalid_request',
+      'The request body is not valid JSON. Send {"row_ids": [0, 2], "columns": ["description"]} (both optional) or {}.',
+    );
+  }
+  if (!isPlainObject(json)) {
+    throw new S2SPError(
+      'invalid_request',
+      `The request body is ${describeType(json)}; it must be a JSON object such as {"row_ids": [0, 2]} or {}.`,
+    );
+  }
+  const parsed = DataPlaneRequestSchema.safeParse(json);
+  if (!parsed.success) {
+    throw new S2SPError(
+      'invalid_request',
+      `Invalid data-plane request: ${formatIssues(parsed.error)}.`,
+    );
+  }
+  return parsed.data;
+}
+
+/**
+ * The row ids to ask the store for: `undefined` (all rows) when none were requested, otherwise
+ * deduplicated and in ascending (table) order.
+ */
+export function requestedRowIds(request: DataPlaneRequest): number[] | undefined {
+  const ids = request.row_ids;
+  if (!ids || ids.length === 0) return undefined;
+  return [...new Set(ids)].sort((a, b) => a - b);
+}
+
+/**
+ * Renders the 200 body of a redemption (PROTOCOL §3) from what the store returned. Without
+ * `columns` the cached row strings are concatenated as they are, so a large fetch costs no
+ * parsing or re-serialisation; with `columns`, only the returned rows are parsed.
+ *
+ * @param taken - the store's answer for the ids from {@link requestedRowIds}
+ * @param request - the parsed request
+ * @param rowIds - the ids passed to the store (`undefined` for all rows)
+ * @returns the JSON text of the response body
+ */
+export function renderDataPlaneResponse(
+  taken: TakenRows,
+  request: DataPlaneRequest,
+  rowIds: readonly number[] | undefined,
+): string {
+  const present: string[] = [];
+  const missing: number[] = [];
+  taken.rows.forEach((row, i) => {
+    if (row !== undefined) present.push(row);
+    else if (rowIds) missing.push(rowIds[i] as number);
+  });
+
+  let body: string;
+  let columnsReturned: string[];
+  if (request.columns && request.columns.length > 0) {
+    const available = new Set(taken.columns);
+    columnsReturned = [...new Set(request.columns)].filter((c) => c !== ROW_ID && available.has(c));
+    body = present
+      .map((text) => {
+        const row = JSON.parse(text) as Row & { _row_id: number };
+        return JSON.stringify(projectRow(row, row._row_id, columnsReturned));
+      })
+      .join(',');
+  } else {
+    columnsReturned = [...taken.columns];
+    body = present.join(',');
+  }
+  columnsReturned.unshift(ROW_ID);
+  const tail = missing.length > 0 ? `,"missing_row_ids":${JSON.stringify(missing)}` : '';
+  return `{"body":[${body}],"total_rows":${present.length},"columns_returned":${JSON.stringify(columnsReturned)}${tail}}`;
+}

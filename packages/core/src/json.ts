@@ -1,0 +1,87 @@
+import { S2SPError, type S2SPErrorCode } from './errors.js';
+
+/** A JSON object row as tools return it. */
+export type Row = Record<string, unknown>;
+
+/** True for `{}`-style objects (not arrays, null, class instances such as Date or Map). */
+export function isPlainObject(value: unknown): value is Row {
+  if (typeof value !== 'object' || value === null) return false;
+  const proto = Object.getPrototypeOf(value);
+  return proto === Object.prototype || proto === null;
+}
+
+/**
+ * Sets `row[key] = value` as an own, enumerable property. A plain assignment to `"__proto__"`
+ * would replace the object's prototype instead of adding a column, and JSON from an LLM or a
+ * remote server may well contain that key.
+ */
+export function setColumn(row: Row, key: string, value: unknown): void {
+  if (key === '__proto__') {
+    Object.defineProperty(row, key, {
+      value,
+      enumerable: true,
+      writable: true,
+      configurable: true,
+    });
+  } else {
+    row[key] = value;
+  }
+}
+
+/** Names a value's JSON type for error messages ("a string", "null", "an array", ...). */
+export function describeType(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'an array';
+  if (typeof value === 'object') return 'an object';
+  if (typeof value === 'string') return 'a string';
+  if (typeof value === 'number') return 'a number';
+  if (typeof value === 'boolean') return 'a boolean';
+  return `a ${typeof value}`;
+}
+
+/**
+ * `JSON.stringify` that reports failures (BigInt, cycles) as an {@link S2SPError} naming what was
+ * being serialised, instead of a bare TypeError.
+ */
+export function stringifyJson(
+  value: unknown,
+  what: string,
+  code: S2SPErrorCode = 'invalid_rows',
+): string {
+  try {
+    return JSON.stringify(value);
+  } catch (cause) {
+    const reason = cause instanceof Error ? cause.message : String(cause);
+    throw new S2SPError(
+      code,
+      `${what} cannot be serialised to JSON (${reason}). Return only JSON values: strings, numbers, booleans, null, arrays and plain objects.`,
+      { cause },
+    );
+  }
+}
+
+/**
+ * Reads a tool argument that may arrive as a JSON string (how the seed declares consumer
+ * parameters, so any MCP client can call them) or as an already-parsed JSON value.
+ *
+ * @param name - the argument's name, for the error message
+ * @param value - the raw argument
+ * @returns the parsed value, or `undefined` for absent, `null` or blank-string arguments
+ * @throws S2SPError `invalid_request` when a string is not valid JSON
+ */
+export function parseJsonArgument(name: string, value: unknown): unknown {
+  if (value === undefined || value === null) return undefined;
+  if (typeof value !== 'string') return value;
+  const text = value.trim();
+  if (text === '') return undefined;
+  try {
+    return JSON.parse(text);
+  } catch (cause) {
+    const reason = cause instanceof Error ? cause.message : String(cause);
+    throw new S2SPError(
+      'invalid_request',
+      `${name} is not valid JSON (${reason}). Pass it as a JSON string or a JSON value, exactly as the resource tool returned it.`,
+      { cause },
+    );
+  }
+}

@@ -1,0 +1,86 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { S2SPError } from './errors.js';
+import { createMemoryStore } from './memory-store.js';
+import { describeBodyStoreContract, makeStoredTable } from './testing/index.js';
+
+describeBodyStoreContract('memory', async () => createMemoryStore(), {
+  makeBoundedStore: async (maxBytes) => createMemoryStore({ maxBytes }),
+});
+
+describe('createMemoryStore', () => {
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  it('serves at TTL - 1 ms and not at TTL, on a fake clock', async () => {
+    vi.useFakeTimers();
+    const store = createMemoryStore();
+    await store.put('a', makeStoredTable(1), { ttlMs: 600_000 });
+    await store.put('b', makeStoredTable(1), { ttlMs: 600_000 });
+    vi.advanceTimersByTime(599_999);
+    expect((await store.take('a'))?.tableRows).toBe(1);
+    vi.advanceTimersByTime(1);
+    expect(await store.take('b')).toBeUndefined();
+    expect((await store.stats()).entries).toBe(0);
+  });
+
+  it('never serves an entry past its expiry even if its timer has not fired yet', async () => {
+    const store = createMemoryStore();
+    const now = Date.now();
+    const spy = vi.spyOn(Date, 'now').mockReturnValue(now);
+    await store.put('k', makeStoredTable(1), { ttlMs: 50_000 });
+    spy.mockReturnValue(now + 50_000);
+    expect(await store.take('k')).toBeUndefined();
+    spy.mockRestore();
+    await store.close();
+  });
+
+  it('refuses a table larger than the whole budget, saying so', async () => {
+    const store = createMemoryStore({ maxBytes: 10 });
+    const error = await store
+      .put('k', makeStoredTable(1), { ttlMs: 1000 })
+      .catch((e: unknown) => e);
+    expect(S2SPError.isInstance(error) && error.code).toBe('store_full');
+    expect((error as Error).message).toMatch(/larger than the whole cache/);
+    await store.close();
+  });
+
+  it('limits the number of entries', async () => {
+    const store = createMemoryStore({ maxEntries: 2 });
+    await store.put('a', makeStoredTable(1), { ttlMs: 1000 });
+    await store.put('b', makeStoredTable(1), { ttlMs: 1000 });
+    const error = await store
+      .put('c', makeStoredTable(1), { ttlMs: 1000 })
+      .catch((e: unknown) => e);
+    expect(S2SPError.isInstance(error) && error.code).toBe('store_full');
+    await store.take('a');
+    await store.put('c', makeStoredTable(1), { ttlMs: 1000 });
+    expect((await store.stats()).entries).toBe(2);
+    await store.close();
+  });
+
+  it('rejects bad budgets when created', () => {
+    for (const maxBytes of [0, -1, 1.5]) {
+      expect(() => createMemoryStore({ maxBytes })).toThrow(
+        /maxBytes must be a positive whole number/,
+      );
+    }
+    expect(() => createMemoryStore({ maxEntries: 0 })).toThrow(/maxEntries/);
+  });
+
+  it('refuses puts after close and forgets everything', async () => {
+    const store = createMemoryStore();
+    await store.put('a', makeStoredTable(3), { ttlMs: 1000 });
+    await store.close();
+    expect(await store.stats()).toEqual({ entries: 0, rows: 0, bytes: 0 });
+    await expect(store.put('b', makeStoredTable(1), { ttlMs: 1000 })).rejects.toThrow(/closed/);
+  });
+
+  it('replaces an entry put twice under one key without double counting', async () => {
+    const store = createMemoryStore();
+    await store.put('a', makeStoredTable(3), { ttlMs: 1000 });
+    await store.put('a', makeStoredTable(2), { ttlMs: 1000 });
+    expect((await store.stats()).rows).toBe(2);
+    await store.close();
+  });
+});

@@ -1,0 +1,188 @@
+import { DATA_PATH_PREFIX } from './data-plane.js';
+import { S2SPError } from './errors.js';
+
+/** Bytes of randomness in a token (256 bits, PROTOCOL §6). */
+export const TOKEN_BYTES = 32;
+
+// 32 bytes in unpadded base64url are 43 characters; the last one carries only 4 bits, so it is
+// one of 16 characters. Checking that keeps "shape-valid" equal to "could have been minted".
+const TOKEN_PATTERN = /^[A-Za-z0-9_-]{42}[AEIMQUYcgkosw048]$/;
+const BASE64URL = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
+
+function base64url(bytes: Uint8Array): string {
+  let out = '';
+  let i = 0;
+  for (; i + 2 < bytes.length; i += 3) {
+    const n =
+      ((bytes[i] as number) << 16) | ((bytes[i + 1] as number) << 8) | (bytes[i + 2] as number);
+    out +=
+      BASE64URL[n >> 18]! +
+      BASE64URL[(n >> 12) & 63]! +
+      BASE64URL[(n >> 6) & 63]! +
+      BASE64URL[n & 63]!;
+  }
+  const rest = bytes.length - i;
+  if (rest === 1) {
+    const n = (bytes[i] as number) << 16;
+    out += BASE64URL[n >> 18]! + BASE64URL[(n >> 12) & 63]!;
+  } else if (rest === 2) {
+    const n = ((bytes[i] as number) << 16) | ((bytes[i + 1] as number) << 8);
+    out += BASE64URL[n >> 18]! + BASE64URL[(n >> 12) & 63]! + BASE64URL[(n >> 6) & 63]!;
+  }
+  return out;
+}
+
+/**
+ * Mints a token: 32 bytes from the platform CSPRNG (WebCrypto), base64url without padding.
+ *
+ * @returns a 43-character token
+ */
+export function generateToken(): string {
+  return base64url(globalThis.crypto.getRandomValues(new Uint8Array(TOKEN_BYTES)));
+}
+
+/**
+ * True if `value` has the exact shape of a minted token. Cheap, so the data plane can answer 404
+ * for junk without touching the store.
+ */
+export function isTokenShape(value: unknown): value is string {
+  return typeof value === 'string' && TOKEN_PATTERN.test(value);
+}
+
+/**
+ * The key a store keeps an entry under: SHA-256 of the token, lowercase hex. A cache dump or a
+ * log line with keys in it therefore never holds a redeemable token.
+ *
+ * @param token - a minted token
+ * @returns 64 hex characters
+ */
+export async function tokenStorageKey(token: string): Promise<string> {
+  const digest = await globalThis.crypto.subtle.digest('SHA-256', new TextEncoder().encode(token));
+  let hex = '';
+  for (const byte of new Uint8Array(digest)) hex += byte.toString(16).padStart(2, '0');
+  return hex;
+}
+
+/**
+ * Normalises the base URL a server advertises (its `publicUrl`): http(s) only, no credentials,
+ * query or fragment, no trailing slash. A path prefix (behind a reverse proxy) is kept.
+ *
+ * @throws S2SPError `invalid_config` when the URL cannot serve as a base
+ */
+export function normalizePublicUrl(publicUrl: string): string {
+  let url: URL;
+  try {
+    url = new URL(publicUrl);
+  } catch {
+    throw new S2SPError(
+      'invalid_config',
+      `publicUrl "${publicUrl}" is not an absolute URL. Use something like "https://data.example.com" or "http://127.0.0.1:3001".`,
+    );
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    throw new S2SPError(
+      'invalid_config',
+      `publicUrl must use http or https, not ${url.protocol.replace(':', '')}.`,
+    );
+  }
+  if (url.username || url.password || url.search || url.hash) {
+    throw new S2SPError(
+      'invalid_config',
+      'publicUrl must not contain credentials, a query or a fragment.',
+    );
+  }
+  return `${url.origin}${url.pathname.replace(/\/+$/, '')}`;
+}
+
+/**
+ * Builds a `resource_url`: `{publicUrl}/s2sp/data/{token}`.
+ *
+ * @param publicUrl - the advertised base (see {@link normalizePublicUrl})
+ * @param token - a minted token
+ */
+export function buildResourceUrl(publicUrl: string, token: string): string {
+  return `${normalizePublicUrl(publicUrl)}${DATA_PATH_PREFIX}${token}`;
+}
+
+/** A `resource_url` that passed {@link parseResourceUrl}. */
+export interface ParsedResourceUrl {
+  /** The URL rebuilt from its parsed parts; fetch this, never the raw input. */
+  readonly href: string;
+  /** `scheme://host[:port]`, as compared against an allow-list. */
+  readonly origin: string;
+  /** The token in the path. Treat as a secret: never log it. */
+  readonly token: string;
+}
+
+/** Options for {@link parseResourceUrl}. */
+export interface ParseResourceUrlOptions {
+  /**
+   * Origins (`https://data.example.com:8443`) a consumer may fetch from. When given, any other
+   * origin is refused; this is the main SSRF defence, since the URL comes from an LLM.
+   */
+  readonly allowedOrigins?: readonly string[];
+}
+
+const PATH_PATTERN = /^(?:\/[^/]+)*\/s2sp\/data\/([^/]+)$/;
+
+function refuse(reason: string): never {
+  // The message never repeats the URL: it may carry a live token.
+  throw new S2SPError(
+    'invalid_request',
+    `resource_url is not a valid S2SP data-plane URL: ${reason}. Pass the resource_url exactly as the resource tool returned it.`,
+  );
+}
+
+/**
+ * Validates a `resource_url` before anything is fetched (PROTOCOL §4): an absolute http(s) URL
+ * in canonical form (what WHATWG `URL` would not rewrite — so no backslashes, dot segments,
+ * percent-encoded dots, default ports or upper-case hosts), without credentials, query or
+ * fragment, whose path ends in `/s2sp/data/{token}`, and whose origin is allowed.
+ *
+ * @param input - the URL as received
+ * @param options - optional origin allow-list
+ * @throws S2SPError `invalid_request` with a reason that never contains the token
+ */
+export function parseResourceUrl(
+  input: unknown,
+  options: ParseResourceUrlOptions = {},
+): ParsedResourceUrl {
+  if (typeof input !== 'string' || input.trim() === '') refuse('it is empty or not a string');
+  const text = input.trim();
+  if (text.startsWith('ddi://')) {
+    refuse(
+      "it is a ddi:// handle, which only the agent's S2SP layer (@s2sp/client) can resolve into body_data",
+    );
+  }
+  let url: URL;
+  try {
+    url = new URL(text);
+  } catch {
+    refuse('it is not an absolute URL');
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    refuse(`the scheme ${url.protocol.replace(':', '')} is not http or https`);
+  if (url.username !== '' || url.password !== '' || text.includes('@'))
+    refuse('it contains credentials (user@host)');
+  if (url.search !== '' || url.hash !== '' || text.includes('#') || text.includes('?'))
+    refuse('it has a query or a fragment');
+  if (url.href !== text) refuse('it is not in canonical form');
+  const match = PATH_PATTERN.exec(url.pathname);
+  if (!match || !isTokenShape(match[1]))
+    refuse('its path is not /s2sp/data/ followed by a 43-character token');
+  if (
+    options.allowedOrigins &&
+    !options.allowedOrigins.some((origin) => sameOrigin(origin, url.origin))
+  ) {
+    refuse(`its origin ${url.origin} is not in this consumer's allowed origins`);
+  }
+  return { href: `${url.origin}${url.pathname}`, origin: url.origin, token: match[1] };
+}
+
+function sameOrigin(allowed: string, origin: string): boolean {
+  try {
+    return new URL(allowed).origin === origin;
+  } catch {
+    return false;
+  }
+}

@@ -1,0 +1,12 @@
+import { defineConfig } from 'tsup';
+
+export default defineConfig({
+  entry: { index: 'src/index.ts', 'testing/index': 'src/testing/index.ts' },
+  format: ['esm'],
+  dts: true,
+  sourcemap: true,
+  clean: true,
+  target: 'es2022',
+  // vitest is only needed by the optional `./testing` entry; never bundle it.
+  external: ['vitest'],
+});

@@ -1,0 +1,9 @@
+import { defineConfig } from 'vitest/config';
+
+// One `vitest run` at the root runs every package and app as its own project.
+export default defineConfig({
+  test: {
+    projects: ['packages/*', 'apps/*'],
+    reporters: ['default', './scripts/vitest-summary-reporter.ts'],
+  },
+});
