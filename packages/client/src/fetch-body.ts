@@ -1,0 +1,206 @@
+import {
+  type DataPlaneResponse,
+  DataPlaneResponseSchema,
+  formatIssues,
+  parseResourceUrl,
+  type RowWithId,
+  S2SPError,
+} from '@s2sp/core';
+
+/** Default time limit of a data-plane fetch: 30 s (PROTOCOL §4). */
+export const DEFAULT_FETCH_TIMEOUT_MS = 30_000;
+
+/** Default response size cap of a data-plane fetch: 64 MiB (PROTOCOL §4). */
+export const DEFAULT_MAX_RESPONSE_BYTES = 64 * 1024 * 1024;
+
+/** Options for {@link fetchBody}. */
+export interface FetchBodyOptions {
+  /** Rows to fetch by `_row_id`; omit for all rows. */
+  readonly rowIds?: readonly number[];
+  /** Columns to fetch; omit for all. `_row_id` always comes back. */
+  readonly columns?: readonly string[];
+  /** Time limit for the whole exchange, body included. Default 30 000 ms. */
+  readonly timeoutMs?: number;
+  /** Largest response body accepted; a larger one is aborted as it streams. Default 64 MiB. */
+  readonly maxBytes?: number;
+  /** Cancels the fetch. */
+  readonly signal?: AbortSignal;
+  /**
+   * Origins the URL may point at (`https://data.example.com`). Strongly recommended on servers:
+   * the URL usually comes from an LLM, so without a list any reachable host can be asked.
+   */
+  readonly allowedOrigins?: readonly string[];
+  /** The `fetch` to use (for a custom dispatcher or agent). Default `globalThis.fetch`. */
+  readonly fetch?: typeof fetch;
+}
+
+/** A validated data-plane response. */
+export type FetchedBody = DataPlaneResponse & { body: RowWithId[] };
+
+const CALL_AGAIN = 'Call the resource tool again to get a fresh resource_url, then retry with it.';
+
+async function readCapped(
+  response: Response,
+  maxBytes: number,
+  abort: () => void,
+): Promise<string> {
+  const declared = Number(response.headers.get('content-length'));
+  if (Number.isFinite(declared) && declared > maxBytes) {
+    abort();
+    throw tooLarge(maxBytes);
+  }
+  if (!response.body) return '';
+  const reader = response.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > maxBytes) {
+      abort();
+      await reader.cancel().catch(() => {});
+      throw tooLarge(maxBytes);
+    }
+    chunks.push(value);
+  }
+  const all = new Uint8Array(size);
+  let offset = 0;
+  for (const chunk of chunks) {
+    all.set(chunk, offset);
+    offset += chunk.byteLength;
+  }
+  return new TextDecoder().decode(all);
+}
+
+function tooLarge(maxBytes: number): S2SPError {
+  return new S2SPError(
+    'payload_too_large',
+    `The resource server's response is larger than this consumer's limit of ${maxBytes} bytes. Select fewer rows (filter the abstract rows first), or raise maxResponseBytes.`,
+  );
+}
+
+// Error bodies of the resource server are never quoted: they come from a third party and would
+// otherwise flow verbatim into an LLM's context. Each status gets our own sentence.
+function statusError(status: number, origin: string): S2SPError {
+  if (status === 404) {
+    return new S2SPError(
+      'not_found',
+      `The resource_url has expired or was already used (each one works once, for a limited time). ${CALL_AGAIN}`,
+    );
+  }
+  if (status === 503) {
+    return new S2SPError(
+      'unavailable',
+      `The resource server at ${origin} cannot serve data right now (HTTP 503). Retry in a moment; if it persists, ${CALL_AGAIN.charAt(0).toLowerCase()}${CALL_AGAIN.slice(1)}`,
+    );
+  }
+  if (status >= 300 && status < 400) {
+    return new S2SPError(
+      'upstream_error',
+      `The resource server at ${origin} answered with a redirect (HTTP ${status}). S2SP never follows redirects; use a resource_url that points at the data plane itself.`,
+    );
+  }
+  return new S2SPError(
+    'upstream_error',
+    `The resource server at ${origin} refused the data-plane request (HTTP ${status}). ${CALL_AGAIN}`,
+  );
+}
+
+/**
+ * Fetches body rows from a resource server's data plane (PROTOCOL §3–4), with every rule a
+ * consumer must follow: the URL is validated before any socket opens (http(s), canonical,
+ * `/s2sp/data/{token}`, optional origin allow-list) and rebuilt from its parsed parts; redirects
+ * are never followed; the exchange is bounded in time and size.
+ *
+ * The token is single-use: a successful call consumes it.
+ *
+ * @param resourceUrl - the `resource_url` from a resource tool
+ * @param options - row and column selection, limits, allow-list
+ * @returns the validated response (`body`, plus `total_rows`, `columns_returned`,
+ *   `missing_row_ids` when the server sends them)
+ * @throws S2SPError `invalid_request` (bad URL), `not_found` (expired or used), `timeout`,
+ *   `payload_too_large`, `unavailable` (503) or `upstream_error` (anything else)
+ *
+ * @example
+ * ```ts
+ * const { body } = await fetchBody(resourceUrl, { rowIds: [0, 2], allowedOrigins: ['https://data.example.com'] });
+ * ```
+ */
+export async function fetchBody(
+  resourceUrl: string,
+  options: FetchBodyOptions = {},
+): Promise<FetchedBody> {
+  const target = parseResourceUrl(
+    resourceUrl,
+    options.allowedOrigins ? { allowedOrigins: options.allowedOrigins } : {},
+  );
+  const timeoutMs = options.timeoutMs ?? DEFAULT_FETCH_TIMEOUT_MS;
+  const maxBytes = options.maxBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
+  const request: { row_ids?: readonly number[]; columns?: readonly string[] } = {};
+  if (options.rowIds && options.rowIds.length > 0) request.row_ids = [...new Set(options.rowIds)];
+  if (options.columns && options.columns.length > 0) request.columns = options.columns;
+
+  const controller = new AbortController();
+  const timer = setTimeout(() => controller.abort(), timeoutMs);
+  const onAbort = () => controller.abort();
+  options.signal?.addEventListener('abort', onAbort, { once: true });
+  const failure = (cause: unknown): S2SPError => {
+    if (S2SPError.isInstance(cause)) return cause;
+    if (options.signal?.aborted)
+      return new S2SPError('upstream_error', 'The data-plane fetch was cancelled.', { cause });
+    if (controller.signal.aborted) {
+      return new S2SPError(
+        'timeout',
+        `The resource server at ${target.origin} did not answer within ${timeoutMs} ms. Retry; if it keeps timing out, ${CALL_AGAIN.charAt(0).toLowerCase()}${CALL_AGAIN.slice(1)}`,
+        { cause },
+      );
+    }
+    return new S2SPError(
+      'upstream_error',
+      `Could not reach the resource server at ${target.origin}. Check that it is running and reachable from this server, then retry.`,
+      { cause },
+    );
+  };
+
+  try {
+    if (options.signal?.aborted) throw options.signal.reason;
+    const response = await (options.fetch ?? globalThis.fetch)(target.href, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json' },
+      body: JSON.stringify(request),
+      // Never follow: a redirect could point the request (and its token) anywhere.
+      redirect: 'manual',
+      signal: controller.signal,
+    });
+    if (response.status !== 200) {
+      await response.body?.cancel().catch(() => {});
+      throw statusError(response.status, target.origin);
+    }
+    const text = await readCapped(response, maxBytes, () => controller.abort());
+    let json: unknown;
+    try {
+      json = JSON.parse(text);
+    } catch {
+      throw new S2SPError(
+        'upstream_error',
+        `The resource server at ${target.origin} answered with something that is not JSON.`,
+      );
+    }
+    const parsed = DataPlaneResponseSchema.safeParse(json);
+    if (!parsed.success) {
+      throw new S2SPError(
+        'upstream_error',
+        `The resource server at ${target.origin} answered with an invalid data-plane response (${formatIssues(parsed.error)}).`,
+      );
+    }
+    // Return the parsed JSON itself, not zod's copy: zod assigns loose members, which would turn
+    // a "__proto__" column into a prototype.
+    return json as FetchedBody;
+  } catch (cause) {
+    throw failure(cause);
+  } finally {
+    clearTimeout(timer);
+    options.signal?.removeEventListener('abort', onAbort);
+  }
+}

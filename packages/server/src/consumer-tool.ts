@@ -1,0 +1,150 @@
+import { type FetchBodyOptions, fetchBody } from '@s2sp/client';
+import {
+  applyColumnMapping,
+  CONSUMER_TOOL_PARAMETERS,
+  isPlainObject,
+  mergeRows,
+  parseConsumerArguments,
+  type RowWithId,
+} from '@s2sp/core';
+import { z } from 'zod';
+import type { Logger } from './logger.js';
+import type { CallToolResult, ToolAnnotations, ToolExtra } from './mcp-sdk.js';
+import { assertNoReservedParameters } from './resource-tool.js';
+import { errorCode, errorResult, textResult } from './tool-result.js';
+
+/** Configuration of a consumer tool. */
+export interface ConsumerToolConfig<TShape extends z.ZodRawShape> {
+  /** Human-readable name for UIs. */
+  readonly title?: string;
+  /** What the tool does with the rows. S2SP appends how to pass them. */
+  readonly description: string;
+  /** The tool's own parameters besides the four S2SP ones. */
+  readonly inputSchema?: TShape;
+  /** MCP tool annotations. */
+  readonly annotations?: ToolAnnotations;
+}
+
+/**
+ * What a consumer handler may return: a string (one text block), a full MCP `CallToolResult`
+ * (any content, such as an image), or any other JSON value (sent as compact JSON text, and as
+ * `structuredContent` when it is an object).
+ */
+export type ConsumerToolOutput =
+  | string
+  | CallToolResult
+  | Record<string, unknown>
+  | readonly unknown[]
+  | number
+  | boolean
+  | null
+  | undefined;
+
+/** A consumer tool's handler: receives the merged rows (PROTOCOL §4) and its own arguments. */
+export type ConsumerToolHandler<TShape extends z.ZodRawShape> = (
+  rows: RowWithId[],
+  args: z.infer<z.ZodObject<TShape>>,
+  extra: ToolExtra,
+) => ConsumerToolOutput | Promise<ConsumerToolOutput>;
+
+/** Fetch settings of a server's consumer tools (PROTOCOL §4). */
+export interface ConsumerFetchOptions {
+  /** Origins a `resource_url` may point at. Recommended: the URL comes from an LLM. */
+  readonly allowedOrigins?: readonly string[];
+  /** Time limit of a data-plane fetch. Default 30 000 ms. */
+  readonly timeoutMs?: number;
+  /** Largest data-plane response accepted. Default 64 MiB. */
+  readonly maxResponseBytes?: number;
+  /** The `fetch` to use. Default `globalThis.fetch`. */
+  readonly fetch?: typeof fetch;
+}
+
+// Declared as strings (as the seed says, so any MCP client can call the tool) but accepting
+// already-parsed JSON too: the JSON Schema says string, the runtime takes both.
+const jsonText = (description: string) => z.unknown().meta({ type: 'string', description });
+
+/** The four parameters S2SP adds to every consumer tool (PROTOCOL §4). */
+export const consumerParameters = {
+  abstract_data: jsonText(
+    'JSON array of the abstract rows to process, each with its _row_id, as the resource tool returned them (filtered to the rows you want).',
+  ),
+  resource_url: jsonText(
+    'async mode: the resource_url the resource tool returned. The consumer fetches the remaining columns itself.',
+  ).optional(),
+  body_data: jsonText(
+    'sync mode: JSON array of body rows (with _row_id). Leave empty when you pass resource_url.',
+  ).optional(),
+  column_mapping: jsonText(
+    'Optional JSON object renaming columns, {"oldName": "newName"}.',
+  ).optional(),
+};
+
+/** The tool description: the author's text, then how to pass S2SP data. */
+export function consumerToolDescription(description: string): string {
+  return (
+    `${description.trim()}\n\n` +
+    'S2SP consumer: pass abstract_data (the abstract rows you chose, with _row_id) and the resource_url from the resource tool. ' +
+    'The tool fetches the remaining columns directly from the resource server and merges them by _row_id; the full rows never pass through you.'
+  );
+}
+
+function toCallToolResult(output: ConsumerToolOutput): CallToolResult {
+  if (typeof output === 'string') return textResult(output);
+  if (output === undefined) return { content: [] };
+  if (isPlainObject(output) && Array.isArray(output.content)) return output as CallToolResult;
+  const result = textResult(JSON.stringify(output));
+  if (isPlainObject(output)) result.structuredContent = output;
+  return result;
+}
+
+/** Builds the MCP callback of a consumer tool: resolve, merge, rename, then the handler. */
+export function createConsumerToolCallback<TShape extends z.ZodRawShape>(
+  name: string,
+  config: ConsumerToolConfig<TShape>,
+  handler: ConsumerToolHandler<TShape>,
+  options: { readonly fetch: ConsumerFetchOptions; readonly logger: Logger },
+): (args: Record<string, unknown>, extra: ToolExtra) => Promise<CallToolResult> {
+  assertNoReservedParameters(name, config.inputSchema ?? {}, CONSUMER_TOOL_PARAMETERS);
+  const { logger } = options;
+
+  return async (args, extra) => {
+    const { abstract_data, resource_url, body_data, column_mapping, ...own } = args;
+    try {
+      const request = parseConsumerArguments({
+        abstract_data,
+        resource_url,
+        body_data,
+        column_mapping,
+      });
+      let rows = request.abstractRows;
+      // No abstract rows means no rows: never fetch, since an empty row_ids asks for all of them.
+      if (rows.length > 0 && request.resourceUrl !== undefined) {
+        const fetchOptions: FetchBodyOptions = {
+          rowIds: rows.map((row) => row._row_id),
+          signal: extra.signal,
+          ...(options.fetch.allowedOrigins && { allowedOrigins: options.fetch.allowedOrigins }),
+          ...(options.fetch.timeoutMs !== undefined && { timeoutMs: options.fetch.timeoutMs }),
+          ...(options.fetch.maxResponseBytes !== undefined && {
+            maxBytes: options.fetch.maxResponseBytes,
+          }),
+          ...(options.fetch.fetch && { fetch: options.fetch.fetch }),
+        };
+        const started = Date.now();
+        const fetched = await fetchBody(request.resourceUrl, fetchOptions);
+        logger.info('consumer tool: fetched body', {
+          tool: name,
+          rows: fetched.body.length,
+          ms: Date.now() - started,
+        });
+        rows = mergeRows(rows, fetched.body, { source: 'The resource_url' });
+      } else if (rows.length > 0 && request.bodyRows !== undefined) {
+        rows = mergeRows(rows, request.bodyRows, { source: 'body_data' });
+      }
+      rows = applyColumnMapping(rows, request.columnMapping);
+      return toCallToolResult(await handler(rows, own as z.infer<z.ZodObject<TShape>>, extra));
+    } catch (error) {
+      logger.warn('consumer tool: failed', { tool: name, code: errorCode(error) });
+      return errorResult(error);
+    }
+  };
+}

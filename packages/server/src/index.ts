@@ -1,0 +1,35 @@
+/**
+ * `@s2sp/server`: S2SP resource and consumer tools on the official MCP TypeScript SDK, with the
+ * Hono data plane, stdio and Streamable HTTP. The data plane alone is at `@s2sp/server/http`.
+ *
+ * This file is the package's public API: adding an export here is an API change.
+ *
+ * @module
+ */
+
+export type {
+  ConsumerFetchOptions,
+  ConsumerToolConfig,
+  ConsumerToolHandler,
+  ConsumerToolOutput,
+} from './consumer-tool.js';
+export { createDataPlaneApp, type DataPlaneOptions, mountDataPlane } from './http/data-plane.js';
+export { s2spErrorToResponse } from './http/error-response.js';
+export {
+  type ConsoleLoggerOptions,
+  createConsoleLogger,
+  isLogLevel,
+  type LogFields,
+  type Logger,
+  type LogLevel,
+  silentLogger,
+} from './logger.js';
+export type { CallToolResult, McpServer, ToolExtra } from './mcp-sdk.js';
+export type { ResourceToolConfig, ResourceToolHandler } from './resource-tool.js';
+export {
+  createS2SPServer,
+  type ListeningServer,
+  type ListenOptions,
+  type S2SPServer,
+  type S2SPServerOptions,
+} from './server.js';

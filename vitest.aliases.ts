@@ -1,0 +1,16 @@
+import { fileURLToPath } from 'node:url';
+
+const src = (path: string) => fileURLToPath(new URL(`./packages/${path}`, import.meta.url));
+
+/**
+ * Resolves the workspace packages to their TypeScript sources in tests, so `vitest` needs no
+ * build and coverage maps to `src`. The published `dist` is exercised by the packaging test.
+ * More specific subpaths come first.
+ */
+export const sourceAliases: { find: RegExp; replacement: string }[] = [
+  { find: /^@s2sp\/core\/testing$/, replacement: src('core/src/testing/index.ts') },
+  { find: /^@s2sp\/core$/, replacement: src('core/src/index.ts') },
+  { find: /^@s2sp\/client$/, replacement: src('client/src/index.ts') },
+  { find: /^@s2sp\/server\/http$/, replacement: src('server/src/http/index.ts') },
+  { find: /^@s2sp\/server$/, replacement: src('server/src/index.ts') },
+];
