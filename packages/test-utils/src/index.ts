@@ -50,7 +50,7 @@ export async function wrapServer(
  * @param handler - the request listener
  */
 export async function startHttpServer(
-  handler: (req: IncomingMessage, res: ServerResponse) => void | Promise<void>,
+  handler: (req: IncomingMessage, res: ServerResponse) => unknown,
 ): Promise<TestServer> {
   const requests: { method: string; url: string }[] = [];
   const server = createServer((req, res) => {

@@ -1,0 +1,281 @@
+import { generateToken, type RowWithId } from '@s2sp/core';
+import { connectMcpClient, startHttpServer, type TestMcpClient, textOf } from '@s2sp/test-utils';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import {
+  createS2SPServer,
+  type ListeningServer,
+  type S2SPServer,
+  silentLogger,
+} from '../src/index.js';
+
+const rows = [
+  {
+    event: 'Wind Advisory',
+    severity: 'Moderate',
+    description: 'North winds 25 to 35 mph.',
+    areaDesc: 'Kern',
+  },
+  {
+    event: 'Heat Advisory',
+    severity: 'Minor',
+    description: 'Heat index up to 110.',
+    areaDesc: 'Travis',
+  },
+  { event: 'Flood Warning', severity: 'Severe', description: 'Rain.', areaDesc: 'Bexar' },
+];
+
+let resource: S2SPServer;
+let consumer: S2SPServer;
+let resourceListening: ListeningServer;
+let consumerListening: ListeningServer;
+let agent: TestMcpClient;
+let consumerAgent: TestMcpClient;
+let received: { rows: RowWithId[]; args: Record<string, unknown> }[] = [];
+
+beforeAll(async () => {
+  resource = createS2SPServer({ name: 'resource', version: '1', logger: silentLogger });
+  resource.resourceTool('get_alerts', { description: 'alerts' }, () => rows);
+  resourceListening = await resource.listen();
+
+  consumer = createS2SPServer({
+    name: 'consumer',
+    version: '1',
+    logger: silentLogger,
+    consumer: { timeoutMs: 300 },
+  });
+  consumer
+    .consumerTool(
+      'summarise',
+      { description: 'Summarise rows.', inputSchema: { title: z.string().optional() } },
+      (merged, args) => {
+        received.push({ rows: merged, args });
+        return `${args.title ?? 'rows'}: ${merged.length}`;
+      },
+    )
+    .consumerTool('as_json', { description: 'Returns an object.' }, (merged) => ({
+      count: merged.length,
+      ids: merged.map((r) => r._row_id),
+    }))
+    .consumerTool('as_image', { description: 'Returns an image.' }, () => ({
+      content: [
+        { type: 'text', text: 'chart' },
+        { type: 'image', data: 'iVBORw0KGgo=', mimeType: 'image/png' },
+      ],
+    }))
+    .consumerTool('throws', { description: 'Fails.' }, () => {
+      throw new Error('Chart engine crashed; try fewer rows.');
+    });
+  consumerListening = await consumer.listen();
+  agent = await connectMcpClient(resourceListening.mcpUrl);
+  consumerAgent = await connectMcpClient(consumerListening.mcpUrl);
+});
+
+afterAll(async () => {
+  await agent.close();
+  await consumerAgent.close();
+  await resource.close();
+  await consumer.close();
+});
+
+async function abstractAndUrl(domains = 'event,severity') {
+  const result = await agent.call('get_alerts', { abstract_domains: domains });
+  return result.structuredContent as { abstract: RowWithId[]; resource_url: string };
+}
+
+async function summarise(args: Record<string, unknown>) {
+  received = [];
+  const result = await consumerAgent.call('summarise', args);
+  return { result, received: received[0] };
+}
+
+describe('consumer tool', () => {
+  it('declares its four S2SP parameters as strings, plus its own', async () => {
+    const { tools } = await consumerAgent.client.listTools();
+    const tool = tools.find((t) => t.name === 'summarise');
+    const properties = tool?.inputSchema.properties as Record<string, { type?: string }>;
+    expect(Object.keys(properties)).toEqual([
+      'title',
+      'abstract_data',
+      'resource_url',
+      'body_data',
+      'column_mapping',
+    ]);
+    for (const name of ['abstract_data', 'resource_url', 'body_data', 'column_mapping'])
+      expect(properties[name]?.type).toBe('string');
+    expect(tool?.inputSchema.required).toEqual(['abstract_data']);
+    expect(tool?.description).toMatch(/^Summarise rows\.\n\nS2SP consumer: /);
+  });
+
+  it('async: fetches the chosen rows from the resource server and merges them in abstract order', async () => {
+    const { abstract, resource_url } = await abstractAndUrl();
+    const chosen = [abstract[2], abstract[0]];
+    const { result, received: got } = await summarise({
+      abstract_data: JSON.stringify(chosen),
+      resource_url,
+      title: 'Alerts',
+    });
+    expect(result.isError).toBeFalsy();
+    expect(textOf(result)).toBe('Alerts: 2');
+    expect(got?.rows).toEqual([
+      { _row_id: 2, ...rows[2] },
+      { _row_id: 0, ...rows[0] },
+    ]);
+    expect(got?.args).toEqual({ title: 'Alerts' });
+  });
+
+  it('async: a used resource_url becomes a tool error that says to call the resource tool again', async () => {
+    const { abstract, resource_url } = await abstractAndUrl();
+    await summarise({ abstract_data: JSON.stringify(abstract), resource_url });
+    const { result, received: got } = await summarise({
+      abstract_data: JSON.stringify(abstract),
+      resource_url,
+    });
+    expect(result.isError).toBe(true);
+    expect(textOf(result)).toMatch(/expired or was already used.*Call the resource tool again/);
+    expect(got).toBeUndefined();
+  });
+
+  it('async: ids the table lacks are an error, not a silent partial merge', async () => {
+    const { resource_url } = await abstractAndUrl();
+    const { result } = await summarise({
+      abstract_data: '[{"_row_id":1},{"_row_id":7}]',
+      resource_url,
+    });
+    expect(result.isError).toBe(true);
+    expect(textOf(result)).toMatch(/The resource_url has no rows with _row_id 7\./);
+  });
+
+  it('sync: merges body_data passed inline, with column_mapping, accepting parsed JSON too', async () => {
+    const sync = (await agent.call('get_alerts', { abstract_domains: 'event', mode: 'sync' }))
+      .structuredContent as { abstract: RowWithId[]; body: RowWithId[] };
+    const { result, received: got } = await summarise({
+      abstract_data: sync.abstract.slice(1),
+      body_data: JSON.stringify(sync.body),
+      column_mapping: { areaDesc: 'area' },
+    });
+    expect(result.isError).toBeFalsy();
+    expect(got?.rows).toEqual(
+      rows.slice(1).map(({ areaDesc, ...rest }, i) => ({
+        _row_id: i + 1,
+        event: rest.event,
+        severity: rest.severity,
+        description: rest.description,
+        area: areaDesc,
+      })),
+    );
+  });
+
+  it('abstract only: hands over the abstract rows as they are', async () => {
+    const { result, received: got } = await summarise({
+      abstract_data: '[{"_row_id":0,"event":"x"}]',
+    });
+    expect(result.isError).toBeFalsy();
+    expect(got?.rows).toEqual([{ _row_id: 0, event: 'x' }]);
+  });
+
+  it('no rows: does not fetch (an empty row_ids would mean all rows) and leaves the token unused', async () => {
+    const { abstract, resource_url } = await abstractAndUrl();
+    const { received: got } = await summarise({ abstract_data: '[]', resource_url });
+    expect(got?.rows).toEqual([]);
+    const { received: again } = await summarise({
+      abstract_data: JSON.stringify(abstract),
+      resource_url,
+    });
+    expect(again?.rows).toHaveLength(3);
+  });
+
+  it.each([
+    [
+      { abstract_data: '[{"event":"x"}]' },
+      /abstract_data\[0\] needs an integer "_row_id" but it has none/,
+    ],
+    [{ abstract_data: 'not json' }, /abstract_data is not valid JSON/],
+    [
+      { abstract_data: '[]', resource_url: 'http://x/s2sp/data/t', body_data: '[]' },
+      /either resource_url .* or body_data .*, not both/,
+    ],
+    [{ abstract_data: '[{"_row_id":0}]', column_mapping: '{"_row_id":"id"}' }, /cannot rename/],
+    [
+      { abstract_data: '[{"_row_id":0}]', resource_url: 'ddi://abc' },
+      /ddi:\/\/ handle.*@s2sp\/client/,
+    ],
+    [
+      { abstract_data: '[{"_row_id":0}]', resource_url: 'http://127.0.0.1:1/other/path' },
+      /its path is not \/s2sp\/data\//,
+    ],
+  ])('rejects %j with advice', async (args, message) => {
+    const { result, received: got } = await summarise(args);
+    expect(result.isError).toBe(true);
+    expect(textOf(result)).toMatch(message);
+    expect(got).toBeUndefined();
+  });
+
+  it('requires abstract_data', async () => {
+    const result = await consumerAgent.call('summarise', {});
+    expect(result.isError).toBe(true);
+    expect(textOf(result)).toMatch(/abstract_data/);
+  });
+
+  it('returns objects as JSON text with structuredContent, and MCP content as given', async () => {
+    const json = await consumerAgent.call('as_json', {
+      abstract_data: '[{"_row_id":4},{"_row_id":1}]',
+    });
+    expect(JSON.parse(textOf(json))).toEqual({ count: 2, ids: [4, 1] });
+    expect(json.structuredContent).toEqual({ count: 2, ids: [4, 1] });
+    const image = await consumerAgent.call('as_image', { abstract_data: '[]' });
+    expect(image.content).toEqual([
+      { type: 'text', text: 'chart' },
+      { type: 'image', data: 'iVBORw0KGgo=', mimeType: 'image/png' },
+    ]);
+  });
+
+  it("returns the handler's own error", async () => {
+    const result = await consumerAgent.call('throws', { abstract_data: '[]' });
+    expect(result.isError).toBe(true);
+    expect(textOf(result)).toBe('Chart engine crashed; try fewer rows.');
+  });
+
+  it('times out a resource server that does not answer', async () => {
+    const silent = await startHttpServer(() => {});
+    try {
+      const started = Date.now();
+      const { result } = await summarise({
+        abstract_data: '[{"_row_id":0}]',
+        resource_url: `${silent.url}/s2sp/data/${generateToken()}`,
+      });
+      expect(result.isError).toBe(true);
+      expect(textOf(result)).toMatch(/did not answer within 300 ms/);
+      expect(Date.now() - started).toBeGreaterThanOrEqual(290);
+    } finally {
+      await silent.close();
+    }
+  });
+});
+
+describe('consumer allow-list', () => {
+  it('fetches only from allowed origins, before opening any connection', async () => {
+    const guarded = createS2SPServer({
+      name: 'guarded',
+      version: '1',
+      logger: silentLogger,
+      consumer: { allowedOrigins: ['https://data.example.com'] },
+    });
+    guarded.consumerTool('count', { description: 'count' }, (merged) => String(merged.length));
+    await using listening = await guarded.listen();
+    await using client = await connectMcpClient(listening.mcpUrl);
+    const entriesBefore = (await resource.store.stats()).entries;
+    const { abstract, resource_url } = await abstractAndUrl();
+    const result = await client.call('count', {
+      abstract_data: JSON.stringify(abstract),
+      resource_url,
+    });
+    expect(result.isError).toBe(true);
+    expect(textOf(result)).toMatch(
+      /origin http:\/\/127\.0\.0\.1:\d+ is not in this consumer's allowed origins/,
+    );
+    // The entry is still there: nothing was fetched.
+    expect((await resource.store.stats()).entries).toBe(entriesBefore + 1);
+    await guarded.close();
+  });
+});
