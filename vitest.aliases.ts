@@ -11,6 +11,7 @@ export const sourceAliases: { find: RegExp; replacement: string }[] = [
   { find: /^@s2sp\/core\/testing$/, replacement: src('core/src/testing/index.ts') },
   { find: /^@s2sp\/core$/, replacement: src('core/src/index.ts') },
   { find: /^@s2sp\/client$/, replacement: src('client/src/index.ts') },
+  { find: /^@s2sp\/cache-redis$/, replacement: src('cache-redis/src/index.ts') },
   { find: /^@s2sp\/server\/http$/, replacement: src('server/src/http/index.ts') },
   { find: /^@s2sp\/server$/, replacement: src('server/src/index.ts') },
 ];
