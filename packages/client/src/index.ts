@@ -1,11 +1,14 @@
 /**
- * `@s2sp/client`: the agent side of S2SP.
+ * `@s2sp/client`: the agent side of S2SP. Framework adapters live in subpaths:
+ * `@s2sp/client/ai-sdk` (Vercel AI SDK) and `@s2sp/client/langchain` (LangChain.js).
  *
  * This file is the package's public API: adding an export here is an API change.
  *
  * @module
  */
 
+export { DDI_SCHEME, DdiBuffer, type DdiBufferOptions } from './ddi-buffer.js';
+export { S2SPDispatcher, type S2SPDispatcherOptions } from './dispatcher.js';
 export {
   DEFAULT_FETCH_TIMEOUT_MS,
   DEFAULT_MAX_RESPONSE_BYTES,
@@ -13,3 +16,8 @@ export {
   type FetchedBody,
   fetchBody,
 } from './fetch-body.js';
+export {
+  type CallToolCapable,
+  type WrapMcpClientOptions,
+  wrapMcpClient,
+} from './wrap-mcp-client.js';

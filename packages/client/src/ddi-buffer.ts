@@ -1,0 +1,114 @@
+import { generateToken, type RowWithId, S2SPError } from '@s2sp/core';
+
+/** The scheme of sync-mode handles: agent-local references to buffered body rows. */
+export const DDI_SCHEME = 'ddi://';
+
+/** Options for {@link DdiBuffer}. */
+export interface DdiBufferOptions {
+  /**
+   * Most bodies held at once; the oldest is dropped beyond it (its handle then fails with a
+   * clear error). Default 256.
+   */
+  readonly maxEntries?: number;
+  /** How long a handle stays usable, in ms. Default 30 minutes. */
+  readonly ttlMs?: number;
+}
+
+interface Entry {
+  readonly rows: RowWithId[];
+  readonly expiresAt: number;
+}
+
+/**
+ * An in-process buffer of sync-mode bodies (PROTOCOL §5): body rows wait here, under a fresh
+ * `ddi://` handle, between the resource tool's result and the consumer tool's call, so they pass
+ * through the agent process but never through the model. Handles carry 256 random bits and
+ * work once.
+ */
+export class DdiBuffer {
+  readonly #entries = new Map<string, Entry>();
+  readonly #maxEntries: number;
+  readonly #ttlMs: number;
+
+  /** @param options - capacity and lifetime of handles */
+  constructor(options: DdiBufferOptions = {}) {
+    this.#maxEntries = options.maxEntries ?? 256;
+    this.#ttlMs = options.ttlMs ?? 30 * 60_000;
+    if (!Number.isSafeInteger(this.#maxEntries) || this.#maxEntries <= 0) {
+      throw new S2SPError(
+        'invalid_config',
+        `maxEntries must be a positive whole number, got ${String(options.maxEntries)}.`,
+      );
+    }
+    if (!Number.isFinite(this.#ttlMs) || this.#ttlMs <= 0) {
+      throw new S2SPError(
+        'invalid_config',
+        `ttlMs must be a positive number, got ${String(options.ttlMs)}.`,
+      );
+    }
+  }
+
+  /** True if `value` is a `ddi://` handle (known or not). */
+  static isHandle(value: unknown): value is string {
+    return typeof value === 'string' && value.startsWith(DDI_SCHEME);
+  }
+
+  /**
+   * Buffers body rows.
+   * @returns a fresh single-use handle
+   */
+  put(rows: RowWithId[]): string {
+    this.#sweep();
+    while (this.#entries.size >= this.#maxEntries) {
+      const oldest = this.#entries.keys().next().value;
+      if (oldest === undefined) break;
+      this.#entries.delete(oldest);
+    }
+    const handle = `${DDI_SCHEME}${generateToken()}`;
+    this.#entries.set(handle, { rows, expiresAt: Date.now() + this.#ttlMs });
+    return handle;
+  }
+
+  /**
+   * Removes and returns the rows behind a handle.
+   * @throws S2SPError `not_found` for an unknown, used or expired handle — never an empty body,
+   *   which a consumer would silently process as "no data"
+   */
+  take(handle: string): RowWithId[] {
+    const entry = this.#entries.get(handle);
+    this.#entries.delete(handle);
+    if (!entry || Date.now() >= entry.expiresAt) {
+      throw new S2SPError(
+        'not_found',
+        'This sync-mode resource_url (ddi://…) is unknown, expired or was already used: each one works for a single consumer call. Call the resource tool again with mode="sync" and pass its new resource_url.',
+      );
+    }
+    return entry.rows;
+  }
+
+  /** True while `handle` can still be taken. */
+  has(handle: string): boolean {
+    const entry = this.#entries.get(handle);
+    return entry !== undefined && Date.now() < entry.expiresAt;
+  }
+
+  /** Handles not yet used. */
+  get size(): number {
+    this.#sweep();
+    return this.#entries.size;
+  }
+
+  /** Drops every buffered body. */
+  clear(): void {
+    this.#entries.clear();
+  }
+
+  // Entries share one TTL, so insertion order is expiry order: stop at the first live one.
+  #sweep(): void {
+    const now = Date.now();
+    for (const [handle, entry] of this.#entries) {
+      if (entry.expiresAt > now) break;
+      this.#entries.delete(handle);
+    }
+  }
+}

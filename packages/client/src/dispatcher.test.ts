@@ -1,0 +1,168 @@
+import { S2SPError } from '@s2sp/core';
+import { describe, expect, it } from 'vitest';
+import { DdiBuffer } from './ddi-buffer.js';
+import { S2SPDispatcher } from './dispatcher.js';
+
+const syncObject = {
+  total_rows: 2,
+  abstract_domains: ['event'],
+  body_domains: ['description'],
+  abstract: [
+    { _row_id: 0, event: 'Wind' },
+    { _row_id: 1, event: 'Heat' },
+  ],
+  body: [
+    { _row_id: 0, description: 'BODY-0' },
+    { _row_id: 1, description: 'BODY-1' },
+  ],
+};
+const asyncObject = {
+  ...syncObject,
+  body: undefined,
+  resource_url: 'http://h/s2sp/data/t',
+  expires_at: 'x',
+};
+delete (asyncObject as Record<string, unknown>).body;
+
+describe('S2SPDispatcher.onToolResult', () => {
+  it('moves a sync body (JSON text) into the buffer and points resource_url at a handle', () => {
+    const dispatcher = new S2SPDispatcher();
+    const text = dispatcher.onToolResult('get_alerts', JSON.stringify(syncObject));
+    expect(text).not.toContain('BODY-');
+    const seen = JSON.parse(text) as { resource_url: string; abstract: unknown };
+    expect(seen.resource_url).toMatch(/^ddi:\/\//);
+    expect(seen.abstract).toEqual(syncObject.abstract);
+    expect(dispatcher.pending).toBe(1);
+    expect(dispatcher.buffer.take(seen.resource_url)).toEqual(syncObject.body);
+  });
+
+  it('rewrites both the text block and structuredContent of an MCP result, with one handle', () => {
+    const dispatcher = new S2SPDispatcher();
+    const result = {
+      content: [{ type: 'text', text: JSON.stringify(syncObject) }],
+      structuredContent: syncObject,
+    };
+    const out = dispatcher.onToolResult('get_alerts', result) as {
+      content: { text: string }[];
+      structuredContent: unknown;
+    };
+    expect(JSON.stringify(out)).not.toContain('BODY-');
+    const fromText = JSON.parse(out.content[0]!.text) as { resource_url: string };
+    expect((out.structuredContent as { resource_url: string }).resource_url).toBe(
+      fromText.resource_url,
+    );
+    expect(dispatcher.pending).toBe(1);
+    // The input is left as it was.
+    expect(result.structuredContent.body).toHaveLength(2);
+  });
+
+  it('rewrites a sync object passed already parsed', () => {
+    const dispatcher = new S2SPDispatcher();
+    const out = dispatcher.onToolResult('t', syncObject) as Record<string, unknown>;
+    expect(out.body).toBeUndefined();
+    expect(out.resource_url).toMatch(/^ddi:\/\//);
+  });
+
+  it.each([
+    ['an async result', JSON.stringify(asyncObject)],
+    ['non-JSON text', 'Heat Advisory for Travis county'],
+    ['JSON that is not S2SP', '{"body":[{"_row_id":0}],"note":"no abstract"}'],
+    ['a JSON array', '[{"_row_id":0,"a":1}]'],
+    ['broken JSON', '{"abstract": ['],
+  ])('passes %s through untouched', (_name, text) => {
+    const dispatcher = new S2SPDispatcher();
+    expect(dispatcher.onToolResult('t', text)).toBe(text);
+    const result = { content: [{ type: 'text', text }] };
+    expect(dispatcher.onToolResult('t', result)).toEqual(result);
+    expect(dispatcher.pending).toBe(0);
+  });
+
+  it('passes errors, images and other values through untouched', () => {
+    const dispatcher = new S2SPDispatcher();
+    const error = { isError: true, content: [{ type: 'text', text: JSON.stringify(syncObject) }] };
+    expect(dispatcher.onToolResult('t', error)).toBe(error);
+    const image = { content: [{ type: 'image', data: 'AAAA', mimeType: 'image/png' }] };
+    expect(dispatcher.onToolResult('t', image)).toEqual(image);
+    for (const value of [undefined, null, 42, ['x']])
+      expect(dispatcher.onToolResult('t', value)).toBe(value);
+    expect(dispatcher.pending).toBe(0);
+  });
+});
+
+describe('S2SPDispatcher.onToolCall', () => {
+  it('replaces a ddi:// handle with body_data holding the rows named in abstract_data', () => {
+    const dispatcher = new S2SPDispatcher();
+    const seen = JSON.parse(dispatcher.onToolResult('get_alerts', JSON.stringify(syncObject))) as {
+      resource_url: string;
+    };
+    const args = dispatcher.onToolCall('draw_chart', {
+      abstract_data: '[{"_row_id":1,"event":"Heat"}]',
+      resource_url: seen.resource_url,
+      group_by: 'event',
+    });
+    expect(args).toEqual({
+      abstract_data: '[{"_row_id":1,"event":"Heat"}]',
+      group_by: 'event',
+      body_data: JSON.stringify([{ _row_id: 1, description: 'BODY-1' }]),
+    });
+    expect(dispatcher.pending).toBe(0);
+  });
+
+  it('passes every row when abstract_data cannot be read (the consumer reports the problem)', () => {
+    const dispatcher = new S2SPDispatcher();
+    const handle = dispatcher.buffer.put(syncObject.body);
+    const args = dispatcher.onToolCall('c', { abstract_data: 'not json', resource_url: handle });
+    expect(JSON.parse(args.body_data as string)).toEqual(syncObject.body);
+  });
+
+  it('leaves http(s) URLs, missing and empty arguments alone', () => {
+    const dispatcher = new S2SPDispatcher();
+    for (const args of [
+      { resource_url: 'http://h/s2sp/data/t', abstract_data: '[]' },
+      {},
+      { resource_url: '' },
+      { resource_url: null },
+    ]) {
+      expect(dispatcher.onToolCall('c', args)).toBe(args);
+    }
+  });
+
+  it('fails clearly on a stale handle, where the reference sends an empty body', () => {
+    const dispatcher = new S2SPDispatcher();
+    const handle = dispatcher.buffer.put(syncObject.body);
+    dispatcher.onToolCall('c', { abstract_data: '[]', resource_url: handle });
+    let error: unknown;
+    try {
+      dispatcher.onToolCall('c', { abstract_data: '[]', resource_url: handle });
+    } catch (e) {
+      error = e;
+    }
+    expect(S2SPError.isInstance(error) && error.code).toBe('not_found');
+  });
+
+  it('refuses a handle together with body_data', () => {
+    const dispatcher = new S2SPDispatcher();
+    const handle = dispatcher.buffer.put(syncObject.body);
+    expect(() =>
+      dispatcher.onToolCall('c', { abstract_data: '[]', resource_url: handle, body_data: '[]' }),
+    ).toThrow(/either resource_url or body_data/);
+    expect(dispatcher.buffer.has(handle)).toBe(true);
+  });
+
+  it('shares handles between dispatchers that share a buffer', () => {
+    const buffer = new DdiBuffer();
+    const a = new S2SPDispatcher({ buffer });
+    const b = new S2SPDispatcher({ buffer });
+    const seen = JSON.parse(a.onToolResult('get', JSON.stringify(syncObject))) as {
+      resource_url: string;
+    };
+    expect(
+      JSON.parse(
+        b.onToolCall('use', { abstract_data: '[]', resource_url: seen.resource_url })
+          .body_data as string,
+      ),
+    ).toEqual([]);
+    a.reset();
+    expect(b.pending).toBe(0);
+  });
+});

@@ -1,0 +1,61 @@
+/**
+ * The S2SP pipeline the client tests drive: a resource server whose body columns hold
+ * distinctive strings, and a consumer server that records the rows it receives. Both are real
+ * servers on loopback ports.
+ */
+import type { RowWithId } from '@s2sp/core';
+import { createS2SPServer, type ListeningServer, silentLogger } from '@s2sp/server';
+
+/** Every body value contains this marker, so a leak into a prompt is easy to find. */
+export const BODY_MARKER = 'BODY-VALUE';
+
+export const TABLE = Array.from({ length: 12 }, (_, i) => ({
+  event: i % 3 === 0 ? 'Flood Warning' : 'Heat Advisory',
+  severity: i % 2 === 0 ? 'Severe' : 'Minor',
+  description: `${BODY_MARKER}-description-${i}`,
+  instruction: `${BODY_MARKER}-instruction-${i}`,
+  geocode: { UGC: [`${BODY_MARKER}-TXZ${100 + i}`] },
+}));
+
+export interface Pipeline extends AsyncDisposable {
+  readonly resource: ListeningServer;
+  readonly consumer: ListeningServer;
+  /** Rows each consumer call received, in call order. */
+  readonly received: RowWithId[][];
+}
+
+/** Starts the resource server (`get_alerts`) and the consumer server (`summarise_alerts`). */
+export async function startPipeline(): Promise<Pipeline> {
+  const resourceServer = createS2SPServer({ name: 'alerts', version: '1', logger: silentLogger });
+  resourceServer.resourceTool('get_alerts', { description: 'Active alerts.' }, () => TABLE);
+  const consumerServer = createS2SPServer({
+    name: 'summaries',
+    version: '1',
+    logger: silentLogger,
+  });
+  const received: RowWithId[][] = [];
+  consumerServer.consumerTool('summarise_alerts', { description: 'Summarises alerts.' }, (rows) => {
+    received.push(rows);
+    return `summarised ${rows.length} alerts`;
+  });
+  const resource = await resourceServer.listen();
+  const consumer = await consumerServer.listen();
+  const close = async () => {
+    await resourceServer.close();
+    await consumerServer.close();
+  };
+  return { resource, consumer, received, [Symbol.asyncDispose]: close };
+}
+
+/** The full rows a consumer should receive for the given ids. */
+export function expectedRows(ids: readonly number[]): RowWithId[] {
+  return ids.map((id) => ({ _row_id: id, ...TABLE[id] }));
+}
+
+/** Every body value of the given rows, for "the consumer got all of them" checks. */
+export function bodyValues(ids: readonly number[]): string[] {
+  return ids.flatMap((id) => {
+    const row = TABLE[id];
+    return row ? [row.description, row.instruction, ...row.geocode.UGC] : [];
+  });
+}

@@ -1,0 +1,89 @@
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { describe, expect, it } from 'vitest';
+import { S2SPDispatcher } from '../src/dispatcher.js';
+import { wrapMcpClient } from '../src/wrap-mcp-client.js';
+import { BODY_MARKER, expectedRows, startPipeline } from './pipeline.js';
+
+async function connect(url: string): Promise<Client> {
+  const client = new Client({ name: 'agent', version: '1' });
+  await client.connect(new StreamableHTTPClientTransport(new URL(url)));
+  return client;
+}
+
+type Result = {
+  content: { type: string; text: string }[];
+  structuredContent?: Record<string, unknown>;
+  isError?: boolean;
+};
+
+describe('wrapMcpClient', () => {
+  it('keeps sync bodies out of what the agent code sees, and hands them to the consumer', async () => {
+    await using pipeline = await startPipeline();
+    const dispatcher = new S2SPDispatcher();
+    const resource = wrapMcpClient(await connect(pipeline.resource.mcpUrl), { dispatcher });
+    const consumer = wrapMcpClient(await connect(pipeline.consumer.mcpUrl), { dispatcher });
+    try {
+      expect(resource).toBeInstanceOf(Client);
+      expect((await resource.listTools()).tools.map((t) => t.name)).toEqual(['get_alerts']);
+
+      const seen = (await resource.callTool({
+        name: 'get_alerts',
+        arguments: { abstract_domains: 'event', mode: 'sync' },
+      })) as Result;
+      expect(JSON.stringify(seen)).not.toContain(BODY_MARKER);
+      const object = JSON.parse(seen.content[0]?.text ?? '') as {
+        resource_url: string;
+        abstract: { _row_id: number; event: string }[];
+      };
+      expect(object.resource_url).toMatch(/^ddi:\/\//);
+      expect(seen.structuredContent?.resource_url).toBe(object.resource_url);
+      expect(dispatcher.pending).toBe(1);
+
+      const floods = object.abstract.filter((row) => row.event === 'Flood Warning');
+      const done = (await consumer.callTool({
+        name: 'summarise_alerts',
+        arguments: { abstract_data: JSON.stringify(floods), resource_url: object.resource_url },
+      })) as Result;
+      expect(done.content[0]?.text).toBe(`summarised ${floods.length} alerts`);
+      expect(pipeline.received[0]).toEqual(expectedRows(floods.map((row) => row._row_id)));
+      expect(dispatcher.pending).toBe(0);
+
+      const again = (await consumer.callTool({
+        name: 'summarise_alerts',
+        arguments: { abstract_data: JSON.stringify(floods), resource_url: object.resource_url },
+      })) as Result;
+      expect(again.isError).toBe(true);
+      expect(again.content[0]?.text).toMatch(/already used.*Call the resource tool again/);
+      expect(pipeline.received).toHaveLength(1);
+    } finally {
+      await resource.close();
+      await consumer.close();
+    }
+  });
+
+  it('passes async results and plain results through untouched', async () => {
+    await using pipeline = await startPipeline();
+    const resource = wrapMcpClient(await connect(pipeline.resource.mcpUrl));
+    const consumer = wrapMcpClient(await connect(pipeline.consumer.mcpUrl));
+    try {
+      const split = (await resource.callTool({
+        name: 'get_alerts',
+        arguments: { abstract_domains: 'event' },
+      })) as Result;
+      const url = split.structuredContent?.resource_url as string;
+      expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/s2sp\/data\//);
+      const done = (await consumer.callTool({
+        name: 'summarise_alerts',
+        arguments: { abstract_data: '[{"_row_id":4}]', resource_url: url },
+      })) as Result;
+      expect(done.content[0]?.text).toBe('summarised 1 alerts');
+      expect(pipeline.received[0]).toEqual(expectedRows([4]));
+      const plain = (await resource.callTool({ name: 'get_alerts', arguments: {} })) as Result;
+      expect(plain.content[0]?.text).toContain(BODY_MARKER);
+    } finally {
+      await resource.close();
+      await consumer.close();
+    }
+  });
+});
