@@ -1,0 +1,175 @@
+import { type RowWithId, S2SPError } from '@s2sp/core';
+import {
+  type ConsumerFetchOptions,
+  createS2SPServer,
+  type Logger,
+  type S2SPServer,
+} from '@s2sp/server';
+import { z } from 'zod';
+import { buildChartSpec } from './chart-spec.js';
+import { type ChartStore, createChartStore, newChartId } from './chart-store.js';
+import { mountChartPages } from './pages.js';
+import { choosePanels, columnsOf, countPanel, WEATHER_ALERT_PANELS } from './panels.js';
+import { renderChart } from './render.js';
+
+/** Options for {@link createChartServer}. */
+export interface ChartServerOptions {
+  /** Base URL for chart links and `resource_url`s of this server (`S2SP_PUBLIC_URL`). */
+  readonly publicUrl?: string;
+  /** Origins `draw_chart` may fetch bodies from (`S2SP_ALLOWED_ORIGINS`). */
+  readonly allowedOrigins?: readonly string[];
+  /** Keep charts in this directory (`CHART_DIR`); default: memory. */
+  readonly chartDir?: string;
+  /** How many charts to keep. Default 50. */
+  readonly maxCharts?: number;
+  readonly logger?: Logger;
+  /** Extra consumer fetch settings (timeout, size cap). */
+  readonly fetch?: Omit<ConsumerFetchOptions, 'allowedOrigins'>;
+}
+
+/** The chart consumer: an S2SP server with `draw_chart` and the chart pages. */
+export interface ChartServer {
+  readonly server: S2SPServer;
+  readonly charts: ChartStore;
+  /** Sets the base of chart links when it is known only after `listen()`. */
+  setBaseUrl(url: string): void;
+}
+
+function parseColumns(value: unknown): string[] | undefined {
+  if (value === undefined || value === null || value === '') return undefined;
+  const list = Array.isArray(value)
+    ? value
+    : String(value).trim().startsWith('[')
+      ? (JSON.parse(String(value)) as unknown[])
+      : String(value).split(',');
+  const names = list.map((v) => String(v).trim()).filter(Boolean);
+  return names.length > 0 ? [...new Set(names)] : undefined;
+}
+
+/**
+ * Creates the chart consumer server. `draw_chart` receives merged rows (PROTOCOL §4) and draws a
+ * statistics chart: for NWS alerts the eight panels of the reference (event, severity, urgency,
+ * certainty, office, message type, category, area), for any other table the panels named by
+ * `group_by` or chosen from its categorical columns. It returns a short JSON summary and the PNG.
+ */
+export function createChartServer(options: ChartServerOptions = {}): ChartServer {
+  const charts = createChartStore({
+    ...(options.chartDir && { dir: options.chartDir }),
+    ...(options.maxCharts && { maxCharts: options.maxCharts }),
+  });
+  let baseUrl = options.publicUrl?.replace(/\/+$/, '');
+  const server = createS2SPServer({
+    name: 'chart-consumer',
+    version: '0.1.0',
+    ...(options.publicUrl && { publicUrl: options.publicUrl }),
+    ...(options.logger && { logger: options.logger }),
+    consumer: {
+      ...options.fetch,
+      ...(options.allowedOrigins && { allowedOrigins: options.allowedOrigins }),
+    },
+    instructions:
+      'Draws statistics charts of tables that S2SP resource tools return. Pass the abstract rows you chose and the resource_url to draw_chart.',
+  });
+
+  server.consumerTool(
+    'draw_chart',
+    {
+      title: 'Draw a statistics chart',
+      description:
+        'Draws a bar-chart panel per column, counting the values of the rows. For weather alerts it draws event type, severity, urgency, certainty, NWS office, message type, category and affected area. Returns a summary and the chart as a PNG image, with a link to view it.',
+      inputSchema: {
+        group_by: z
+          .union([z.string(), z.array(z.string())])
+          .optional()
+          .describe(
+            'Columns to chart, comma-separated or a JSON array (at most 8). Omit to let the tool choose.',
+          ),
+        title: z.string().max(200).optional().describe('Chart title. Omit for a default one.'),
+      },
+      annotations: { readOnlyHint: false, openWorldHint: false },
+    },
+    async (rows: RowWithId[], args) => {
+      if (rows.length === 0) {
+        throw new S2SPError(
+          'invalid_request',
+          'No rows to chart: pass at least one abstract row (with its _row_id) in abstract_data.',
+        );
+      }
+      let groupBy: string[] | undefined;
+      try {
+        groupBy = parseColumns(args.group_by);
+      } catch {
+        throw new S2SPError(
+          'invalid_request',
+          'group_by is not valid: pass column names as "event,severity" or ["event","severity"].',
+        );
+      }
+      const columns = columnsOf(rows);
+      const unknown = (groupBy ?? []).filter((c) => !columns.includes(c));
+      if (unknown.length > 0) {
+        throw new S2SPError(
+          'invalid_request',
+          `group_by names columns the rows do not have: ${unknown.join(', ')}. Available columns: ${columns.join(', ')}.`,
+        );
+      }
+      const definitions = choosePanels(rows, groupBy);
+      if (definitions.length === 0) {
+        throw new S2SPError(
+          'invalid_request',
+          `None of the columns looks categorical enough to chart. Pass group_by with the columns to count; available: ${columns.join(', ')}.`,
+        );
+      }
+      const panels = definitions.map((d) => countPanel(rows, d));
+      const isAlerts = !groupBy && definitions.every((d) => WEATHER_ALERT_PANELS.includes(d));
+      const title =
+        args.title ??
+        (isAlerts
+          ? `Weather Alert Statistics (${rows.length} alerts)`
+          : `Statistics (${rows.length} rows)`);
+      const rendered = await renderChart(buildChartSpec(title, panels));
+      const id = newChartId();
+      await charts.save({
+        record: {
+          id,
+          title,
+          createdAt: new Date().toISOString(),
+          rows: rows.length,
+          panels,
+          width: rendered.width,
+          height: rendered.height,
+        },
+        svg: rendered.svg,
+        png: rendered.png,
+      });
+      const summary = {
+        chart_id: id,
+        chart_url: `${baseUrl ?? ''}/charts/${id}`,
+        rows_charted: rows.length,
+        panels: panels.map((p) => ({
+          title: p.title,
+          column: p.column,
+          distinct: p.distinct,
+          top: p.counts.slice(0, 5).map((c) => [c.value, c.count]),
+        })),
+      };
+      return {
+        content: [
+          { type: 'text', text: JSON.stringify(summary) },
+          {
+            type: 'image',
+            data: Buffer.from(rendered.png).toString('base64'),
+            mimeType: 'image/png',
+          },
+        ],
+      };
+    },
+  );
+  mountChartPages(server.app, charts);
+  return {
+    server,
+    charts,
+    setBaseUrl(url) {
+      baseUrl ??= url.replace(/\/+$/, '');
+    },
+  };
+}

@@ -1,0 +1,54 @@
+import { describe, expect, it } from 'vitest';
+import { loadConfig } from './config.js';
+
+describe('loadConfig', () => {
+  it('has sane defaults', () => {
+    expect(loadConfig({}, [])).toEqual({
+      port: 3002,
+      host: '127.0.0.1',
+      stdio: false,
+      publicUrl: undefined,
+      allowedOrigins: undefined,
+      chartDir: undefined,
+      logLevel: 'info',
+    });
+  });
+
+  it('reads every variable', () => {
+    const config = loadConfig(
+      {
+        PORT: '0',
+        HOST: '0.0.0.0',
+        S2SP_PUBLIC_URL: 'https://charts.example.com',
+        S2SP_ALLOWED_ORIGINS: 'http://127.0.0.1:3001/, https://data.example.com',
+        CHART_DIR: '/tmp/c',
+        LOG_LEVEL: 'debug',
+      },
+      ['--stdio'],
+    );
+    expect(config).toEqual({
+      port: 0,
+      host: '0.0.0.0',
+      stdio: true,
+      publicUrl: 'https://charts.example.com',
+      allowedOrigins: ['http://127.0.0.1:3001', 'https://data.example.com'],
+      chartDir: '/tmp/c',
+      logLevel: 'debug',
+    });
+  });
+
+  it.each([
+    [{ PORT: 'abc' }, [], /PORT: "abc" is not a port number/],
+    [{ PORT: '70000' }, [], /PORT/],
+    [{ LOG_LEVEL: 'loud' }, [], /LOG_LEVEL: "loud" is not one of/],
+    [
+      { S2SP_ALLOWED_ORIGINS: 'data.example.com' },
+      [],
+      /S2SP_ALLOWED_ORIGINS: "data.example.com" is not an http\(s\) origin/,
+    ],
+    [{ S2SP_PUBLIC_URL: 'ftp://x' }, [], /S2SP_PUBLIC_URL/],
+    [{}, ['--verbose'], /Unknown option --verbose/],
+  ])('rejects %j %j naming the variable', (env, argv, message) => {
+    expect(() => loadConfig(env, argv)).toThrow(message);
+  });
+});

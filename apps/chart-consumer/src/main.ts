@@ -1,0 +1,41 @@
+#!/usr/bin/env node
+/**
+ * The chart consumer's entry point: `node dist/main.js [--stdio]`, configured by environment
+ * variables (see config.ts). MCP on Streamable HTTP at /mcp (or stdio), charts at /charts.
+ */
+import { createConsoleLogger } from '@s2sp/server';
+import { createChartServer } from './chart-server.js';
+import { ConfigError, loadConfig } from './config.js';
+
+async function main(): Promise<void> {
+  const config = loadConfig(process.env, process.argv.slice(2));
+  const logger = createConsoleLogger({ level: config.logLevel, name: 'chart-consumer' });
+  if (!config.allowedOrigins) {
+    logger.warn(
+      'S2SP_ALLOWED_ORIGINS is not set: draw_chart will fetch from any resource_url an agent passes; set it in production',
+    );
+  }
+  const chart = createChartServer({
+    logger,
+    ...(config.publicUrl && { publicUrl: config.publicUrl }),
+    ...(config.allowedOrigins && { allowedOrigins: config.allowedOrigins }),
+    ...(config.chartDir && { chartDir: config.chartDir }),
+  });
+  const listening = await chart.server.listen({ port: config.port, host: config.host });
+  chart.setBaseUrl(listening.url);
+  logger.info('charts', { url: `${config.publicUrl ?? listening.url}/charts` });
+  if (config.stdio) await chart.server.connectStdio();
+  const stop = async () => {
+    await chart.server.close();
+    process.exit(0);
+  };
+  process.once('SIGINT', stop);
+  process.once('SIGTERM', stop);
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(
+    `chart-consumer: ${error instanceof ConfigError || error instanceof Error ? error.message : String(error)}\n`,
+  );
+  process.exit(1);
+});

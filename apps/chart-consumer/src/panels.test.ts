@@ -1,0 +1,116 @@
+import { describe, expect, it } from 'vitest';
+import { choosePanels, countPanel, MISSING, WEATHER_ALERT_PANELS } from './panels.js';
+
+const alerts = [
+  {
+    _row_id: 0,
+    event: 'Heat Advisory',
+    severity: 'Moderate',
+    urgency: 'Expected',
+    certainty: 'Likely',
+    senderName: 'NWS Austin',
+    messageType: 'Alert',
+    category: 'Met',
+    areaDesc: 'Travis; Hays',
+  },
+  {
+    _row_id: 1,
+    event: 'Heat Advisory',
+    severity: 'Moderate',
+    urgency: 'Expected',
+    certainty: 'Likely',
+    senderName: 'NWS Austin',
+    messageType: 'Update',
+    category: 'Met',
+    areaDesc: 'Travis',
+  },
+  {
+    _row_id: 2,
+    event: 'Flood Warning',
+    severity: 'Severe',
+    urgency: 'Immediate',
+    certainty: 'Observed',
+    senderName: 'NWS Houston',
+    messageType: 'Alert',
+    category: 'Met',
+    areaDesc: 'Harris',
+  },
+];
+
+describe('countPanel', () => {
+  it('counts values, most frequent first, ties by value', () => {
+    expect(countPanel(alerts, { title: 'Event', column: 'event' })).toEqual({
+      title: 'Event',
+      column: 'event',
+      counts: [
+        { value: 'Heat Advisory', count: 2 },
+        { value: 'Flood Warning', count: 1 },
+      ],
+      distinct: 2,
+    });
+  });
+
+  it('splits multi-valued cells and keeps the top values', () => {
+    const panel = countPanel(alerts, { title: 'Area', column: 'areaDesc', split: ';', top: 2 });
+    expect(panel.counts).toEqual([
+      { value: 'Travis', count: 2 },
+      { value: 'Harris', count: 1 },
+    ]);
+    expect(panel.distinct).toBe(3);
+  });
+
+  it('labels missing values and serialises non-strings', () => {
+    const rows = [
+      { _row_id: 0 },
+      { _row_id: 1, x: null },
+      { _row_id: 2, x: 3 },
+      { _row_id: 3, x: { a: 1 } },
+    ];
+    expect(countPanel(rows, { title: 'X', column: 'x' }).counts).toEqual([
+      { value: MISSING, count: 2 },
+      // Ties sort by value with localeCompare, where punctuation comes before digits.
+      { value: '{"a":1}', count: 1 },
+      { value: '3', count: 1 },
+    ]);
+  });
+});
+
+describe('choosePanels', () => {
+  it('draws the eight reference panels for NWS alerts', () => {
+    expect(choosePanels(alerts)).toEqual(WEATHER_ALERT_PANELS);
+    expect(WEATHER_ALERT_PANELS.map((p) => p.title)).toEqual([
+      'Event Type',
+      'Severity',
+      'Urgency',
+      'Certainty',
+      'NWS Office',
+      'Message Type',
+      'Category',
+      'Affected Area',
+    ]);
+  });
+
+  it('draws only the alert panels whose columns are present', () => {
+    const partial = alerts.map(({ _row_id, event, severity }) => ({ _row_id, event, severity }));
+    expect(choosePanels(partial).map((p) => p.column)).toEqual(['event', 'severity']);
+  });
+
+  it('draws the group_by columns of any table', () => {
+    expect(choosePanels(alerts, ['category', 'urgency']).map((p) => [p.title, p.column])).toEqual([
+      ['Category', 'category'],
+      ['Urgency', 'urgency'],
+    ]);
+  });
+
+  it('picks categorical columns of other tables, skipping free text and floats', () => {
+    const rows = Array.from({ length: 40 }, (_, i) => ({
+      _row_id: i,
+      name: `unique ${i}`,
+      kind: i % 2 ? 'a' : 'b',
+      is_day: i % 3 === 0,
+      temperature: 20.5 + i,
+      windSpeed: `${i} mph`,
+    }));
+    expect(choosePanels(rows).map((p) => p.column)).toEqual(['kind', 'is_day']);
+  });
+});
