@@ -1,0 +1,94 @@
+// Packaging test: what a user gets from `npm install @s2sp/<name>`.
+// 1. `pnpm pack` every public package (workspace: ranges become real versions);
+// 2. publint and @arethetypeswrong/cli on each package / tarball, no errors allowed;
+// 3. install the tarballs with plain npm into a fresh project outside the workspace (no links);
+// 4. run an ESM script there that starts a resource server and a consumer from the installed
+//    packages and does one async round trip with the official MCP SDK client.
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const work = mkdtempSync(join(tmpdir(), 's2sp-pack-'));
+const keep = process.argv.includes('--keep');
+// Optional package directory names to test (default: every public package).
+const only = process.argv.slice(2).filter((a) => !a.startsWith('--'));
+
+function run(command, args, options = {}) {
+  const result = spawnSync(command, args, { stdio: 'pipe', encoding: 'utf8', ...options });
+  if (result.status !== 0) {
+    process.stderr.write(`${result.stdout}\n${result.stderr}\n`);
+    throw new Error(`${command} ${args.join(' ')} failed (exit ${result.status})`);
+  }
+  return result.stdout;
+}
+
+const packages = readdirSync(join(root, 'packages'))
+  .map((dir) => ({ dir: join(root, 'packages', dir), manifest: JSON.parse(readFileSync(join(root, 'packages', dir, 'package.json'), 'utf8')) }))
+  .filter(({ dir, manifest }) => !manifest.private && (only.length === 0 || only.some((name) => dir.endsWith(`/${name}`))));
+
+try {
+  const tarballs = [];
+  for (const { dir, manifest } of packages) {
+    const out = run('pnpm', ['pack', '--pack-destination', work], { cwd: dir }).trim().split('\n').at(-1);
+    tarballs.push(out);
+    const packed = JSON.parse(run('tar', ['-xOzf', out, 'package/package.json']));
+    for (const [name, range] of Object.entries({ ...packed.dependencies, ...packed.peerDependencies })) {
+      if (String(range).startsWith('workspace:') || String(range).startsWith('catalog:')) throw new Error(`${manifest.name}: dependency ${name} still has the range ${range}`);
+    }
+    run('npx', ['publint', dir, '--strict', '--pack', 'pnpm'], { cwd: root });
+    run('npx', ['attw', out, '--profile', 'esm-only'], { cwd: root });
+    console.log(`ok ${manifest.name}@${packed.version}: packed, publint and attw clean`);
+  }
+
+  const app = join(work, 'app');
+  run('mkdir', ['-p', app]);
+  writeFileSync(join(app, 'package.json'), JSON.stringify({ name: 'pack-test-app', private: true, type: 'module' }));
+  // The tarballs depend on each other by version; give npm all of them at once, and the
+  // registry for everything else.
+  run('npm', ['install', '--no-audit', '--no-fund', '--loglevel=error', ...tarballs, '@modelcontextprotocol/sdk@^1.32.2', 'zod@^4'], { cwd: app });
+  writeFileSync(
+    join(app, 'round-trip.mjs'),
+    `import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { createS2SPServer, silentLogger } from '@s2sp/server';
+import { createDataPlaneApp } from '@s2sp/server/http';
+import { createMemoryStore, S2SPError } from '@s2sp/core';
+import { fetchBody, S2SPDispatcher } from '@s2sp/client';
+import { withS2SP } from '@s2sp/client/ai-sdk';
+import { createS2SPToolHooks } from '@s2sp/client/langchain';
+import { z } from 'zod';
+
+// (@s2sp/core/testing needs vitest, an optional peer: attw has checked that it resolves.)
+for (const value of [createDataPlaneApp, fetchBody, S2SPDispatcher, withS2SP, createS2SPToolHooks]) {
+  if (typeof value !== 'function') throw new Error('missing export');
+}
+const rows = [{ event: 'Wind', description: 'gusts' }, { event: 'Heat', description: 'hot' }];
+const resource = createS2SPServer({ name: 'r', version: '1', logger: silentLogger });
+resource.resourceTool('get_rows', { description: 'rows', inputSchema: { n: z.number().optional() } }, () => rows);
+const consumer = createS2SPServer({ name: 'c', version: '1', logger: silentLogger });
+let received;
+consumer.consumerTool('take', { description: 'take' }, (merged) => { received = merged; return 'ok'; });
+const r = await resource.listen();
+const c = await consumer.listen();
+const connect = async (url) => { const client = new Client({ name: 'pack-test', version: '1' }); await client.connect(new StreamableHTTPClientTransport(new URL(url))); return client; };
+const agentR = await connect(r.mcpUrl);
+const agentC = await connect(c.mcpUrl);
+const split = await agentR.callTool({ name: 'get_rows', arguments: { abstract_domains: 'event' } });
+const { abstract, resource_url } = split.structuredContent;
+const done = await agentC.callTool({ name: 'take', arguments: { abstract_data: JSON.stringify(abstract.slice(1)), resource_url } });
+if (done.content[0].text !== 'ok') throw new Error('consumer failed: ' + JSON.stringify(done));
+if (JSON.stringify(received) !== JSON.stringify([{ _row_id: 1, event: 'Heat', description: 'hot' }])) throw new Error('wrong rows: ' + JSON.stringify(received));
+if (!S2SPError.isInstance(new S2SPError('not_found', 'x')) || typeof createMemoryStore !== 'function') throw new Error('core broken');
+await agentR.close(); await agentC.close(); await resource.close(); await consumer.close();
+console.log('round trip ok');
+`,
+  );
+  const output = run('node', ['round-trip.mjs'], { cwd: app });
+  if (!output.includes('round trip ok')) throw new Error(`round trip did not complete:\n${output}`);
+  console.log(`ok installed ${packages.length} tarballs with npm outside the workspace; async round trip passed`);
+} finally {
+  if (!keep) rmSync(work, { recursive: true, force: true });
+}
