@@ -12,6 +12,10 @@
 export type S2SPErrorCode =
   /** The caller sent something malformed: bad JSON, wrong types, unknown columns, a bad URL. */
   | 'invalid_request'
+  /** Credentials are missing or wrong (SLOP bearer tokens). */
+  | 'unauthorized'
+  /** Credentials are valid but lack the permission (SLOP scopes). */
+  | 'forbidden'
   /** Unknown, expired and already-used tokens alike (no oracle between them). */
   | 'not_found'
   /** The data plane only answers POST on `/s2sp/data/{token}` and GET on `/s2sp/health`. */
@@ -28,6 +32,8 @@ export type S2SPErrorCode =
   | 'unavailable'
   /** A resource server answered a data-plane fetch with something unusable. */
   | 'upstream_error'
+  /** A tool's own handler failed; its message is the tool author's. */
+  | 'tool_error'
   /** A data-plane fetch did not complete within its time limit. */
   | 'timeout'
   /** A factory or function was given options that cannot work (a programming error). */
@@ -42,6 +48,8 @@ export type S2SPErrorCode =
  */
 export const S2SP_ERROR_STATUS: Readonly<Record<S2SPErrorCode, number>> = Object.freeze({
   invalid_request: 400,
+  unauthorized: 401,
+  forbidden: 403,
   not_found: 404,
   method_not_allowed: 405,
   payload_too_large: 413,
@@ -50,6 +58,7 @@ export const S2SP_ERROR_STATUS: Readonly<Record<S2SPErrorCode, number>> = Object
   store_full: 507,
   unavailable: 503,
   upstream_error: 502,
+  tool_error: 500,
   timeout: 504,
   invalid_config: 500,
   internal: 500,

@@ -33,3 +33,4 @@ export {
   type S2SPServer,
   type S2SPServerOptions,
 } from './server.js';
+export { mountSlop, type SlopOptions, type SlopTool, type SlopToolSource } from './slop.js';

@@ -27,3 +27,6 @@ export async function loadStdioTransport(): Promise<
 > {
   return (await import('@modelcontextprotocol/sdk/server/stdio.js')).StdioServerTransport;
 }
+
+export { Client } from '@modelcontextprotocol/sdk/client/index.js';
+export { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';

@@ -32,6 +32,7 @@ import {
   resourceParameters,
   resourceToolDescription,
 } from './resource-tool.js';
+import { mountSlop, type SlopOptions } from './slop.js';
 
 /** Options for {@link createS2SPServer}. */
 export interface S2SPServerOptions {
@@ -146,6 +147,11 @@ export interface S2SPServer {
    * {@link S2SPServer.listen} too, or set `publicUrl` to a data plane served elsewhere.
    */
   connectStdio(): Promise<McpServer>;
+  /**
+   * Also serves the tools over SLOP (`GET /tools`, `POST /tools/:tool_id`) on {@link S2SPServer.app},
+   * for agents that speak plain HTTP instead of MCP. Opt-in; see {@link mountSlop}.
+   */
+  mountSlop(options?: SlopOptions): S2SPServer;
   /** Closes every listener, and the store when the server created it. */
   close(): Promise<void>;
 }
@@ -439,6 +445,11 @@ export function createS2SPServer(options: S2SPServerOptions): S2SPServer {
     async connectStdio() {
       const StdioServerTransport = await loadStdioTransport();
       return server.connect(new StdioServerTransport());
+    },
+
+    mountSlop(slopOptions) {
+      mountSlop(app, server, slopOptions);
+      return server;
     },
 
     async close() {

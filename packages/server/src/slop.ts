@@ -1,0 +1,203 @@
+import { isPlainObject, S2SP_ERROR_STATUS, S2SPError, type S2SPErrorCode } from '@s2sp/core';
+import type { Context, Hono } from 'hono';
+import { s2spErrorToResponse } from './http/error-response.js';
+import { type CallToolResult, Client, InMemoryTransport, type McpServer } from './mcp-sdk.js';
+import { ERROR_CODE_META } from './tool-result.js';
+
+/** Options for {@link mountSlop}. */
+export interface SlopOptions {
+  /** Path prefix of the SLOP routes. Default `''` (so `GET /tools`, `POST /tools/:tool_id`). */
+  readonly basePath?: string;
+  /**
+   * Bearer tokens accepted in `Authorization: Bearer <token>`. When set, requests without one of
+   * them get 401. Compared in constant time.
+   */
+  readonly bearerTokens?: readonly string[];
+  /**
+   * Check `X-SLOP-Scope` (SLOP §7.2): listing tools needs `tools.*`, `tools.read` or
+   * `tools.execute`; calling one needs `tools.*`, `tools.execute` or `tools.execute.<tool_id>`.
+   * A request without a sufficient scope gets 403. Default false.
+   */
+  readonly requireScopes?: boolean;
+}
+
+/** Where SLOP gets its tools: anything that can make fully registered `McpServer`s. */
+export interface SlopToolSource {
+  createMcpServer(): McpServer;
+}
+
+/** A tool as SLOP's `GET /tools` lists it (SLOP §4.2.1). */
+export interface SlopTool {
+  readonly id: string;
+  readonly description: string;
+  readonly parameters: Record<string, unknown>;
+}
+
+async function sha256(text: string): Promise<Uint8Array> {
+  return new Uint8Array(
+    await globalThis.crypto.subtle.digest('SHA-256', new TextEncoder().encode(text)),
+  );
+}
+
+// Digests have one length, so comparing them byte by byte without an early exit takes the same
+// time for every wrong token.
+function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
+  let difference = a.length ^ b.length;
+  for (let i = 0; i < a.length; i++) difference |= (a[i] ?? 0) ^ (b[i] ?? 0);
+  return difference === 0;
+}
+
+function scopesOf(c: Context): Set<string> {
+  return new Set(
+    (c.req.header('x-slop-scope') ?? '')
+      .split(',')
+      .map((s) => s.trim())
+      .filter(Boolean),
+  );
+}
+
+function resultValue(result: CallToolResult): unknown {
+  if (result.structuredContent !== undefined) return result.structuredContent;
+  const [first, ...rest] = result.content;
+  if (first?.type === 'text' && rest.length === 0) {
+    try {
+      return JSON.parse(first.text);
+    } catch {
+      return first.text;
+    }
+  }
+  return result.content;
+}
+
+function toolError(result: CallToolResult): S2SPError {
+  const text =
+    result.content.map((block) => (block.type === 'text' ? block.text : '')).join('\n') ||
+    'The tool failed.';
+  const meta = result._meta?.[ERROR_CODE_META];
+  if (typeof meta === 'string' && Object.hasOwn(S2SP_ERROR_STATUS, meta))
+    return new S2SPError(meta as S2SPErrorCode, text);
+  // The MCP SDK reports arguments that fail the tool's input schema as JSON-RPC -32602.
+  if (text.startsWith('MCP error -32602'))
+    return new S2SPError('invalid_request', text.replace(/^MCP error -32602: /, ''));
+  return new S2SPError('tool_error', text);
+}
+
+/**
+ * Serves a server's tools over SLOP (the Simple Language Open Protocol, SLOP §4.2), for agents
+ * that speak plain HTTP instead of MCP: `GET /tools` lists them as `{id, description,
+ * parameters}`, and `POST /tools/:tool_id` calls one with the JSON body as arguments and answers
+ * `{"result": ...}`. Calls go through the same MCP tool pipeline (an in-process `McpServer` and
+ * the official `Client`), so a resource tool called with `abstract_domains` answers with the S2SP
+ * object: a SLOP agent gets the same control-plane / data-plane split. Errors use SLOP's
+ * `{"error":{code,message,status}}` shape (SLOP §5), which is also S2SP's.
+ *
+ * @param app - the Hono app to add the routes to (an S2SP server's `app`)
+ * @param source - where the tools come from (an S2SP server)
+ * @param options - path prefix, bearer tokens, scope checks
+ */
+export function mountSlop(app: Hono, source: SlopToolSource, options: SlopOptions = {}): void {
+  const base = (options.basePath ?? '').replace(/\/+$/, '');
+  const tokenDigests = options.bearerTokens
+    ? Promise.all(options.bearerTokens.map(sha256))
+    : undefined;
+  if (options.bearerTokens?.some((t) => typeof t !== 'string' || t.length < 16)) {
+    throw new S2SPError(
+      'invalid_config',
+      'SLOP bearer tokens must be strings of at least 16 characters.',
+    );
+  }
+
+  let client: Promise<Client> | undefined;
+  const connect = (): Promise<Client> => {
+    client ??= (async () => {
+      const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+      await source.createMcpServer().connect(serverSide);
+      const c = new Client({ name: 's2sp-slop', version: '1.0.0' });
+      await c.connect(clientSide);
+      return c;
+    })();
+    return client;
+  };
+
+  const authorize = async (c: Context, needs: readonly string[]): Promise<void> => {
+    if (tokenDigests) {
+      const match = /^Bearer\s+(\S+)\s*$/i.exec(c.req.header('authorization') ?? '');
+      const presented = match?.[1] ? await sha256(match[1]) : undefined;
+      const known = await tokenDigests;
+      if (!presented || !known.some((digest) => sameBytes(digest, presented))) {
+        throw new S2SPError(
+          'unauthorized',
+          'Authentication required: send Authorization: Bearer <token> with a token this server accepts.',
+        );
+      }
+    }
+    if (options.requireScopes) {
+      const scopes = scopesOf(c);
+      if (!needs.some((scope) => scopes.has(scope))) {
+        throw new S2SPError(
+          'forbidden',
+          `Permission denied: send X-SLOP-Scope with one of ${needs.join(', ')}.`,
+        );
+      }
+    }
+  };
+
+  app.get(`${base}/tools`, async (c) => {
+    await authorize(c, ['tools.*', 'tools.read', 'tools.execute']);
+    const { tools } = await (await connect()).listTools();
+    const listed: SlopTool[] = tools.map((tool) => {
+      const required = new Set(tool.inputSchema.required ?? []);
+      const parameters: Record<string, unknown> = {};
+      for (const [name, schema] of Object.entries(tool.inputSchema.properties ?? {})) {
+        parameters[name] =
+          isPlainObject(schema) && required.has(name) ? { ...schema, required: true } : schema;
+      }
+      return { id: tool.name, description: tool.description ?? '', parameters };
+    });
+    return c.json({ tools: listed });
+  });
+
+  app.post(`${base}/tools/:tool_id`, async (c) => {
+    const id = c.req.param('tool_id');
+    await authorize(c, ['tools.*', 'tools.execute', `tools.execute.${id}`]);
+    const text = await c.req.text();
+    let args: unknown = {};
+    if (text.trim() !== '') {
+      try {
+        args = JSON.parse(text);
+      } catch {
+        throw new S2SPError(
+          'invalid_request',
+          'The request body is not valid JSON: send the tool arguments as a JSON object.',
+        );
+      }
+    }
+    if (!isPlainObject(args))
+      throw new S2SPError(
+        'invalid_request',
+        'The request body must be a JSON object of tool arguments.',
+      );
+    const mcp = await connect();
+    const { tools } = await mcp.listTools();
+    if (!tools.some((tool) => tool.name === id)) {
+      throw new S2SPError(
+        'not_found',
+        `No tool "${id}". GET ${base}/tools lists the tools: ${tools.map((t) => t.name).join(', ')}.`,
+      );
+    }
+    const result = (await mcp.callTool({ name: id, arguments: args })) as CallToolResult;
+    if (result.isError) throw toolError(result);
+    return c.json({ result: resultValue(result) });
+  });
+
+  app.all(`${base}/tools`, () =>
+    s2spErrorToResponse(new S2SPError('method_not_allowed', 'Use GET on this path.'), {
+      allow: 'GET',
+    }),
+  );
+  app.all(`${base}/tools/:tool_id`, () =>
+    s2spErrorToResponse(new S2SPError('method_not_allowed', 'Use POST on this path.'), {
+      allow: 'POST',
+    }),
+  );
+}
