@@ -7,6 +7,21 @@
  * @module
  */
 
+export {
+  A2S_VERSION,
+  type A2SCapability,
+  A2SCapabilitySchema,
+  type A2SStep,
+  A2SStepSchema,
+  canonicalJson,
+  capabilityChecksum,
+  dataPlaneStep,
+  mcpToolStep,
+  mountA2S,
+  sealCapability,
+  toYaml,
+  verifyCapability,
+} from './a2s.js';
 export type {
   ConsumerFetchOptions,
   ConsumerToolConfig,

@@ -198,12 +198,13 @@ describe('SLOP surface', () => {
 
   it('requires a bearer token when configured (401), compared exactly', async () => {
     await using s = await startSlopServer({ bearerTokens: ['a-long-enough-secret-token'] });
-    for (const headers of [
+    const attempts: Record<string, string>[] = [
       {},
       { authorization: 'Bearer wrong-token-of-some-length' },
       { authorization: 'Basic a-long-enough-secret-token' },
       { authorization: 'Bearer a-long-enough-secret-tokenX' },
-    ]) {
+    ];
+    for (const headers of attempts) {
       const response = await post(s.listening, 'calculator', { expression: '1 + 1' }, headers);
       expect(response.status).toBe(401);
       expect(((await response.json()) as ErrorBody).error.code).toBe('unauthorized');
