@@ -25,10 +25,17 @@ export interface TakenRows {
   /** How many rows the whole table had. */
   readonly tableRows: number;
   /**
-   * Serialised rows. Without `rowIds`, every row in table order. With `rowIds`, one slot per
-   * requested id in the order given: the row, or `undefined` when the table has no such row.
+   * Serialised rows, as JSON text or as its UTF-8 bytes. Without `rowIds`, every row in table
+   * order. With `rowIds`, one slot per requested id in the order given: the row, or `undefined`
+   * when the table has no such row. May be omitted when `joined` is given.
    */
-  readonly rows: ReadonlyArray<string | undefined>;
+  readonly rows?: ReadonlyArray<string | Uint8Array | undefined>;
+  /**
+   * Only when all rows were asked for: every row's UTF-8 JSON, in table order, joined by commas.
+   * A store that keeps tables encoded hands this out without copying, so a whole-table
+   * redemption costs no serialising at all.
+   */
+  readonly joined?: Uint8Array;
 }
 
 /** Store-wide counters, for resources such as `weather://cache` and for tests. Never tokens. */

@@ -1,9 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import type { TakenRows } from './body-store.js';
 import {
+  concatBytes,
   DataPlaneResponseSchema,
   parseDataPlaneRequest,
-  renderDataPlaneResponse,
+  renderDataPlaneResponse as renderChunks,
   requestedRowIds,
 } from './data-plane.js';
 import { S2SPError } from './errors.js';
@@ -59,6 +60,9 @@ describe('requestedRowIds', () => {
   });
 });
 
+const renderDataPlaneResponse = (...args: Parameters<typeof renderChunks>) =>
+  new TextDecoder().decode(concatBytes(renderChunks(...args)));
+
 describe('renderDataPlaneResponse', () => {
   const rows = [
     '{"_row_id":0,"event":"Wind","description":"gusts"}',
@@ -102,6 +106,39 @@ describe('renderDataPlaneResponse', () => {
       total_rows: 3,
       columns_returned: ['_row_id', 'description'],
     });
+  });
+
+  it("sends a store's joined bytes as they are, without copying them", () => {
+    const joined = new TextEncoder().encode(rows.join(','));
+    const chunks = renderChunks(
+      { columns: ['event', 'description'], tableRows: 3, joined },
+      {},
+      undefined,
+    );
+    expect(chunks).toHaveLength(3);
+    expect(chunks[1]).toBe(joined);
+    expect(JSON.parse(new TextDecoder().decode(concatBytes(chunks)))).toEqual({
+      body: rows.map((r) => JSON.parse(r)),
+      total_rows: 3,
+      columns_returned: ['_row_id', 'event', 'description'],
+    });
+  });
+
+  it('accepts rows as UTF-8 bytes, and projects them too', () => {
+    const bytes = rows.map((r) => new TextEncoder().encode(r));
+    const taken: TakenRows = {
+      columns: ['event', 'description'],
+      tableRows: 3,
+      rows: [bytes[2], undefined],
+    };
+    expect(JSON.parse(renderDataPlaneResponse(taken, { row_ids: [2, 5] }, [2, 5]))).toMatchObject({
+      body: [{ _row_id: 2, event: 'Flood', description: 'rain' }],
+      missing_row_ids: [5],
+    });
+    expect(
+      JSON.parse(renderDataPlaneResponse(taken, { row_ids: [2, 5], columns: ['event'] }, [2, 5]))
+        .body,
+    ).toEqual([{ _row_id: 2, event: 'Flood' }]);
   });
 
   it('renders an empty table', () => {

@@ -103,44 +103,98 @@ export function requestedRowIds(request: DataPlaneRequest): number[] | undefined
   return [...new Set(ids)].sort((a, b) => a - b);
 }
 
+const encoder = new TextEncoder();
+const COMMA = encoder.encode(',');
+
+function toBytes(row: string | Uint8Array): Uint8Array {
+  return typeof row === 'string' ? encoder.encode(row) : row;
+}
+
+/** Joins byte chunks into one buffer. */
+export function concatBytes(chunks: readonly Uint8Array[]): Uint8Array {
+  if (chunks.length === 1) return chunks[0] as Uint8Array;
+  let size = 0;
+  for (const chunk of chunks) size += chunk.byteLength;
+  const out = new Uint8Array(size);
+  let offset = 0;
+  for (const chunk of chunks) {
+    out.set(chunk, offset);
+    offset += chunk.byteLength;
+  }
+  return out;
+}
+
 /**
- * Renders the 200 body of a redemption (PROTOCOL §3) from what the store returned. Without
- * `columns` the cached row strings are concatenated as they are, so a large fetch costs no
- * parsing or re-serialisation; with `columns`, only the returned rows are parsed.
+ * Renders the 200 body of a redemption (PROTOCOL §3) from what the store returned, as UTF-8
+ * chunks to write in order. Without `columns` the cached rows are used as they are — a store's
+ * `joined` bytes go out without being copied, strings are encoded once — so a large fetch costs
+ * no parsing or re-serialising. With `columns`, only the returned rows are parsed.
  *
  * @param taken - the store's answer for the ids from {@link requestedRowIds}
  * @param request - the parsed request
  * @param rowIds - the ids passed to the store (`undefined` for all rows)
- * @returns the JSON text of the response body
+ * @returns the response body as chunks (their concatenation is the JSON text)
  */
 export function renderDataPlaneResponse(
   taken: TakenRows,
   request: DataPlaneRequest,
   rowIds: readonly number[] | undefined,
-): string {
-  const present: string[] = [];
+): Uint8Array[] {
   const missing: number[] = [];
-  taken.rows.forEach((row, i) => {
-    if (row !== undefined) present.push(row);
-    else if (rowIds) missing.push(rowIds[i] as number);
-  });
-
-  let body: string;
+  const projecting =
+    request.columns !== null && request.columns !== undefined && request.columns.length > 0;
+  let body: Uint8Array[];
+  let returned: number;
   let columnsReturned: string[];
-  if (request.columns && request.columns.length > 0) {
-    const available = new Set(taken.columns);
-    columnsReturned = [...new Set(request.columns)].filter((c) => c !== ROW_ID && available.has(c));
-    body = present
-      .map((text) => {
-        const row = JSON.parse(text) as Row & { _row_id: number };
-        return JSON.stringify(projectRow(row, row._row_id, columnsReturned));
-      })
-      .join(',');
-  } else {
+
+  if (!projecting && taken.joined && !rowIds) {
+    body = taken.joined.byteLength > 0 ? [taken.joined] : [];
+    returned = taken.tableRows;
     columnsReturned = [...taken.columns];
-    body = present.join(',');
+  } else {
+    const slots = taken.rows ?? [];
+    const present: (string | Uint8Array)[] = [];
+    slots.forEach((row, i) => {
+      if (row !== undefined) present.push(row);
+      else if (rowIds) missing.push(rowIds[i] as number);
+    });
+    returned = present.length;
+    if (projecting) {
+      const available = new Set(taken.columns);
+      columnsReturned = [...new Set(request.columns)].filter(
+        (c) => c !== ROW_ID && available.has(c),
+      );
+      const decoder = new TextDecoder();
+      body = [
+        encoder.encode(
+          present
+            .map((row) => {
+              const parsed = JSON.parse(
+                typeof row === 'string' ? row : decoder.decode(row),
+              ) as Row & { _row_id: number };
+              return JSON.stringify(projectRow(parsed, parsed._row_id, columnsReturned));
+            })
+            .join(','),
+        ),
+      ];
+    } else {
+      columnsReturned = [...taken.columns];
+      const parts: Uint8Array[] = [];
+      present.forEach((row, i) => {
+        if (i > 0) parts.push(COMMA);
+        parts.push(toBytes(row));
+      });
+      // Many small rows are cheaper to write as one buffer.
+      body = parts.length > 0 ? [concatBytes(parts)] : [];
+    }
   }
   columnsReturned.unshift(ROW_ID);
   const tail = missing.length > 0 ? `,"missing_row_ids":${JSON.stringify(missing)}` : '';
-  return `{"body":[${body}],"total_rows":${present.length},"columns_returned":${JSON.stringify(columnsReturned)}${tail}}`;
+  return [
+    encoder.encode('{"body":['),
+    ...body,
+    encoder.encode(
+      `],"total_rows":${returned},"columns_returned":${JSON.stringify(columnsReturned)}${tail}}`,
+    ),
+  ];
 }

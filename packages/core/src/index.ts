@@ -25,6 +25,7 @@ export {
   parseConsumerArguments,
 } from './consumer.js';
 export {
+  concatBytes,
   DATA_PATH_PREFIX,
   type DataPlaneRequest,
   DataPlaneRequestSchema,

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { S2SPError } from './errors.js';
-import { createMemoryStore } from './memory-store.js';
+import { createMemoryStore, encodeRows } from './memory-store.js';
 import { describeBodyStoreContract, makeStoredTable } from './testing/index.js';
 
 describeBodyStoreContract('memory', async () => createMemoryStore(), {
@@ -81,6 +81,46 @@ describe('createMemoryStore', () => {
     await store.put('a', makeStoredTable(3), { ttlMs: 1000 });
     await store.put('a', makeStoredTable(2), { ttlMs: 1000 });
     expect((await store.stats()).rows).toBe(2);
+    await store.close();
+  });
+});
+
+describe('encodeRows', () => {
+  const decode = (bytes: Uint8Array) => new TextDecoder().decode(bytes);
+
+  it('joins rows by commas and records where each ends', () => {
+    const rows = ['{"_row_id":0}', '{"_row_id":1,"a":"x"}', '{}'];
+    const { joined, ends } = encodeRows(rows);
+    expect(decode(joined)).toBe(rows.join(','));
+    expect([...ends]).toEqual([13, 35, 38]);
+  });
+
+  it('encodes non-ASCII and astral characters exactly, growing the buffer as needed', () => {
+    const rows = ['{"a":"é"}', `{"b":"${'😀'.repeat(500)}"}`, '{"c":"Ωmega ß"}', ''];
+    const { joined, ends } = encodeRows(rows);
+    expect(decode(joined)).toBe(rows.join(','));
+    expect(joined.byteLength).toBe(new TextEncoder().encode(rows.join(',')).byteLength);
+    expect(decode(joined.subarray(ends[0]! + 1, ends[1]))).toBe(rows[1]);
+    expect(joined.buffer.byteLength).toBe(joined.byteLength);
+  });
+
+  it('handles no rows', () => {
+    const { joined, ends } = encodeRows([]);
+    expect(joined.byteLength).toBe(0);
+    expect(ends).toHaveLength(0);
+  });
+
+  it('lets the store hand out exact slices of non-ASCII rows', async () => {
+    const store = createMemoryStore();
+    const rows = ['{"_row_id":0,"t":"€"}', '{"_row_id":1,"t":"😀"}', '{"_row_id":2,"t":"a"}'];
+    await store.put('k', { columns: ['t'], rows }, { ttlMs: 1000 });
+    const taken = await store.take('k', [2, 0, 1, 3]);
+    expect(taken?.rows?.map((r) => (r instanceof Uint8Array ? decode(r) : r))).toEqual([
+      rows[2],
+      rows[0],
+      rows[1],
+      undefined,
+    ]);
     await store.close();
   });
 });

@@ -10,8 +10,8 @@ import { S2SPError } from './errors.js';
 /** Options for {@link createMemoryStore}. */
 export interface MemoryStoreOptions {
   /**
-   * Budget for the serialised rows of live entries, in JSON characters. A `put` that would exceed
-   * it fails with `store_full`; live entries are never evicted. Default 256 MiB.
+   * Budget for the serialised rows of live entries, in UTF-8 bytes. A `put` that would exceed it
+   * fails with `store_full`; live entries are never evicted. Default 256 MiB.
    */
   readonly maxBytes?: number;
   /** Maximum number of live entries. Default 100 000. */
@@ -19,10 +19,53 @@ export interface MemoryStoreOptions {
 }
 
 interface Entry {
-  readonly table: StoredTable;
+  readonly columns: readonly string[];
+  /** Every row's UTF-8 JSON, joined by commas. */
+  readonly joined: Uint8Array;
+  /** `ends[i]` is where row `i` ends in `joined` (exclusive); it starts one comma after row `i-1`. */
+  readonly ends: Uint32Array;
   readonly bytes: number;
   readonly expiresAt: number;
   readonly timer: ReturnType<typeof setTimeout>;
+}
+
+const encoder = new TextEncoder();
+
+/**
+ * Encodes rows once, at cache time, into one buffer with row offsets: a whole-table redemption
+ * then writes these bytes as they are, and a selected row is a zero-copy slice. For ASCII rows
+ * (most JSON) the first size estimate is exact and nothing is copied twice.
+ */
+export function encodeRows(rows: readonly string[]): { joined: Uint8Array; ends: Uint32Array } {
+  let estimate = Math.max(0, rows.length - 1);
+  for (const row of rows) estimate += row.length;
+  let buffer = new Uint8Array(estimate);
+  let grown = false;
+  let position = 0;
+  const ends = new Uint32Array(rows.length);
+  const ensure = (more: number) => {
+    if (position + more <= buffer.length) return;
+    const next = new Uint8Array(Math.max(buffer.length * 2, position + more));
+    next.set(buffer.subarray(0, position));
+    buffer = next;
+    grown = true;
+  };
+  rows.forEach((row, i) => {
+    if (i > 0) {
+      ensure(1);
+      buffer[position++] = 44; // ','
+    }
+    let rest = row;
+    for (;;) {
+      const { read, written } = encoder.encodeInto(rest, buffer.subarray(position));
+      position += written;
+      if (read >= rest.length) break;
+      rest = rest.slice(read);
+      ensure(rest.length * 3);
+    }
+    ends[i] = position;
+  });
+  return { joined: grown ? buffer.slice(0, position) : buffer.subarray(0, position), ends };
 }
 
 /** Largest delay `setTimeout` accepts (about 24.8 days). */
@@ -84,7 +127,7 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): BodyStore {
     entries.delete(key);
     clearTimeout(entry.timer);
     bytes -= entry.bytes;
-    rows -= entry.table.rows.length;
+    rows -= entry.ends.length;
     return entry;
   };
 
@@ -93,7 +136,9 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): BodyStore {
       if (closed) throw new S2SPError('invalid_config', 'This memory store has been closed.');
       assertValidTtl(ttlMs);
       remove(key);
-      const size = storedTableSize(table);
+      const { joined, ends } = encodeRows(table.rows);
+      let size = joined.byteLength;
+      for (const column of table.columns) size += column.length;
       if (entries.size >= maxEntries) {
         throw new S2SPError(
           'store_full',
@@ -113,20 +158,32 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): BodyStore {
       const timer = setTimeout(() => remove(key), ttlMs);
       // unref is Node/Bun/Deno only; in browsers there is no process to keep alive.
       (timer as { unref?: () => void }).unref?.();
-      entries.set(key, { table, bytes: size, expiresAt: Date.now() + ttlMs, timer });
+      entries.set(key, {
+        columns: table.columns,
+        joined,
+        ends,
+        bytes: size,
+        expiresAt: Date.now() + ttlMs,
+        timer,
+      });
       bytes += size;
-      rows += table.rows.length;
+      rows += ends.length;
     },
 
     async take(key: string, rowIds?: readonly number[]): Promise<TakenRows | undefined> {
       // Read and delete happen before the first await: no other take can interleave.
       const entry = remove(key);
       if (!entry || Date.now() >= entry.expiresAt) return undefined;
-      const all = entry.table.rows;
+      const { columns, joined, ends } = entry;
+      if (!rowIds) return { columns, tableRows: ends.length, joined };
       return {
-        columns: entry.table.columns,
-        tableRows: all.length,
-        rows: rowIds ? rowIds.map((id) => all[id]) : all,
+        columns,
+        tableRows: ends.length,
+        rows: rowIds.map((id) =>
+          id < ends.length
+            ? joined.subarray(id === 0 ? 0 : (ends[id - 1] as number) + 1, ends[id])
+            : undefined,
+        ),
       };
     },
 

@@ -4,6 +4,7 @@ import { assertKnownColumns } from './abstract-domains.js';
 import { bodyRows, serializeTable, splitColumns } from './column-split.js';
 import { mergeRows, parseConsumerArguments } from './consumer.js';
 import {
+  concatBytes,
   DataPlaneResponseSchema,
   parseDataPlaneRequest,
   renderDataPlaneResponse,
@@ -94,7 +95,7 @@ describe('abstract + body gives back the original rows', () => {
         if (!taken) throw new Error('entry vanished');
         const response = checked(
           DataPlaneResponseSchema,
-          renderDataPlaneResponse(taken, request, ids),
+          new TextDecoder().decode(concatBytes(renderDataPlaneResponse(taken, request, ids))),
         );
 
         expect(mergeRows(consumer.abstractRows, response.body)).toEqual(expected(rows, kept));

@@ -94,12 +94,12 @@ describe('capability documents', () => {
       method: 'tools/call',
     });
     expect(fetchStep?.format).toBe('OpenAPI');
-    expect(Object.keys((fetchStep?.definition as { paths: object }).paths)).toEqual([
+    expect(Object.keys((fetchStep!.definition as { paths: object }).paths)).toEqual([
       '/s2sp/data/{token}',
     ]);
     expect(
       Object.keys(
-        (fetchStep?.definition as { paths: Record<string, object> }).paths['/s2sp/data/{token}'] ??
+        (fetchStep!.definition as { paths: Record<string, object> }).paths['/s2sp/data/{token}'] ??
           {},
       ),
     ).toEqual(['post']);

@@ -1,5 +1,6 @@
 import {
   type BodyStore,
+  concatBytes,
   DATA_PATH_PREFIX,
   DEFAULT_MAX_REQUEST_BYTES,
   HEALTH_PATH,
@@ -23,6 +24,9 @@ export interface DataPlaneOptions {
   /** Where redemptions are logged (never with tokens). Default: silent. */
   readonly logger?: Logger;
 }
+
+/** Response bodies up to this size are sent as one buffer. */
+const SINGLE_BUFFER_BYTES = 1024 * 1024;
 
 // One body for unknown, expired and used tokens alike, so a 404 says nothing about which.
 const GONE =
@@ -118,15 +122,31 @@ export function mountDataPlane(app: Hono, options: DataPlaneOptions): Hono {
       logger.debug('data plane: no entry', { entry: entryLabel(key) });
       throw new S2SPError('not_found', GONE);
     }
-    const body = renderDataPlaneResponse(taken, request, rowIds);
+    const chunks = renderDataPlaneResponse(taken, request, rowIds);
+    let length = 0;
+    for (const chunk of chunks) length += chunk.byteLength;
     logger.info('data plane: redeemed', {
       entry: entryLabel(key),
-      rows: taken.rows.length,
       tableRows: taken.tableRows,
-      bytes: body.length,
+      bytes: length,
       ms: Date.now() - started,
     });
-    return c.body(body, 200, { 'content-type': 'application/json', 'cache-control': 'no-store' });
+    const headers = {
+      'content-type': 'application/json',
+      'cache-control': 'no-store',
+      'content-length': String(length),
+    };
+    // Small bodies go out as one buffer; a large one is streamed chunk by chunk so the cached table
+    // bytes are written as they are, never copied into a second buffer of the same size.
+    if (length <= SINGLE_BUFFER_BYTES)
+      return c.body(concatBytes(chunks) as Uint8Array<ArrayBuffer>, 200, headers);
+    const stream = new ReadableStream<Uint8Array>({
+      start(controller) {
+        for (const chunk of chunks) controller.enqueue(chunk);
+        controller.close();
+      },
+    });
+    return c.body(stream, 200, headers);
   });
   app.all(`${DATA_PATH_PREFIX}:token`, () => methodNotAllowed('POST'));
   app.get(HEALTH_PATH, (c) => c.json({ status: 'ok' }, 200, { 'cache-control': 'no-store' }));

@@ -1,0 +1,92 @@
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+
+/** A small, fast, seeded PRNG (mulberry32): the same seed gives the same tables on every run. */
+export function createRandom(seed: number): () => number {
+  let state = seed >>> 0;
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+const WORDS = [
+  'wind',
+  'heat',
+  'flood',
+  'advisory',
+  'warning',
+  'county',
+  'coastal',
+  'gusts',
+  'rain',
+  'river',
+  'storm',
+  'valley',
+  'north',
+  'south',
+  'expected',
+  'moderate',
+];
+const EVENTS = [
+  'Wind Advisory',
+  'Heat Advisory',
+  'Flood Warning',
+  'Special Weather Statement',
+  'Red Flag Warning',
+];
+
+/**
+ * `count` rows of about 1 KB each (as compact JSON), mixing strings, numbers, booleans and nested
+ * objects, like an NWS alert. Deterministic for a seed.
+ */
+export function generateRows(count: number, seed = 42): Record<string, unknown>[] {
+  const random = createRandom(seed);
+  const pick = <T>(list: readonly T[]): T => list[Math.floor(random() * list.length)] as T;
+  const text = (words: number) => Array.from({ length: words }, () => pick(WORDS)).join(' ');
+  return Array.from({ length: count }, (_, i) => ({
+    id: `urn:oid:2.49.0.1.840.0.${(i * 7919).toString(16)}`,
+    event: pick(EVENTS),
+    severity: pick(['Minor', 'Moderate', 'Severe', 'Extreme']),
+    urgency: pick(['Immediate', 'Expected', 'Future']),
+    onset: new Date(Date.UTC(2026, 8, 13, i % 24)).toISOString(),
+    magnitude: Math.round(random() * 10_000) / 100,
+    active: random() > 0.3,
+    geocode: {
+      SAME: [`0${48000 + (i % 250)}`],
+      UGC: [`TXZ${100 + (i % 300)}`, `TXC${(i % 500).toString().padStart(3, '0')}`],
+    },
+    parameters: {
+      VTEC: [`/O.NEW.KEWX.HT.Y.${1000 + (i % 9000)}/`],
+      windGust: [Math.round(random() * 60)],
+    },
+    headline: text(14),
+    description: text(88),
+    instruction: text(20),
+  }));
+}
+
+/** The recorded NWS responses the weather app replays (its fixtures folder). */
+export function nwsAlertFixtures(): { name: string; rows: Record<string, unknown>[] }[] {
+  const files = [
+    'alerts-active-TX-2026-09-13.json',
+    'alerts-active-CA-2025-09-09.json',
+    'alerts-active-TX-2026-08-08.json',
+  ];
+  return files.map((name) => {
+    const url = new URL(`../../apps/weather-alerts/fixtures/${name}`, import.meta.url);
+    const collection = JSON.parse(readFileSync(fileURLToPath(url), 'utf8')) as {
+      features: { properties: Record<string, unknown> }[];
+    };
+    // The weather app's row: the feature's properties without the JSON-LD "@" keys.
+    return {
+      name,
+      rows: collection.features.map((f) =>
+        Object.fromEntries(Object.entries(f.properties).filter(([k]) => !k.startsWith('@'))),
+      ),
+    };
+  });
+}

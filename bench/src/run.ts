@@ -1,0 +1,72 @@
+/**
+ * `pnpm bench [--quick] [--only=tokens,data-plane,...]`: runs the benchmarks, prints a table and
+ * writes `bench/results/latest.json` and `bench/results/BENCHMARKS.md`. A benchmark is not a
+ * test: a missed target is reported, not fatal; a broken benchmark (an exception, wrong data)
+ * exits non-zero.
+ */
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { cpus, totalmem } from 'node:os';
+import { fileURLToPath } from 'node:url';
+import { createMemoryStore } from '@s2sp/core';
+import { dataPlaneBenchmark } from './data-plane.js';
+import { type BenchReport, type BenchRow, formatMarkdown, formatTable } from './report.js';
+import type { StoreUnderTest } from './stores.js';
+import { tokenBenchmark } from './tokens.js';
+
+const args = process.argv.slice(2);
+const quick = args.includes('--quick');
+const only = args
+  .find((a) => a.startsWith('--only='))
+  ?.slice('--only='.length)
+  .split(',');
+const wanted = (name: string) => !only || only.includes(name);
+
+const memoryStore: StoreUnderTest = {
+  name: 'memory',
+  make: async () => createMemoryStore({ maxBytes: 8 * 1024 ** 3, maxEntries: 1_000_000 }),
+};
+
+async function main(): Promise<void> {
+  const started = new Date();
+  const rows: BenchRow[] = [];
+  const notes: string[] = [];
+  const stores: StoreUnderTest[] = [memoryStore];
+  const sections: [string, () => Promise<BenchRow[]> | BenchRow[]][] = [
+    ['tokens', () => tokenBenchmark()],
+    ['data-plane', () => dataPlaneBenchmark(stores, quick)],
+  ];
+  for (const [name, run] of sections) {
+    if (!wanted(name)) continue;
+    const t = performance.now();
+    process.stdout.write(`running ${name}…`);
+    rows.push(...(await run()));
+    process.stdout.write(` ${Math.round(performance.now() - t)} ms\n`);
+  }
+  const cpu = cpus()[0];
+  const report: BenchReport = {
+    startedAt: started.toISOString(),
+    quick,
+    machine: {
+      cpu: cpu ? `${cpu.model} × ${cpus().length}` : 'unknown',
+      memory: `${Math.round(totalmem() / 1024 ** 3)} GiB`,
+      node: process.version,
+      platform: `${process.platform} ${process.arch}`,
+    },
+    rows,
+    notes,
+  };
+  console.log(formatTable(rows));
+  const results = fileURLToPath(new URL('../results/', import.meta.url));
+  mkdirSync(results, { recursive: true });
+  writeFileSync(`${results}latest.json`, `${JSON.stringify(report, null, 2)}\n`);
+  writeFileSync(`${results}BENCHMARKS.md`, formatMarkdown(report));
+  const judged = rows.filter((r) => r.target);
+  console.log(
+    `\n${judged.filter((r) => r.met).length} of ${judged.length} targets met; results in bench/results/`,
+  );
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exit(1);
+});

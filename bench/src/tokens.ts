@@ -1,0 +1,92 @@
+import {
+  buildAsyncResult,
+  buildResourceUrl,
+  generateToken,
+  prepareTable,
+  serializeS2SPResult,
+  splitColumns,
+} from '@s2sp/core';
+import { nwsAlertFixtures } from './data.js';
+import type { BenchRow } from './report.js';
+import { round } from './stats.js';
+import { countTokens, pythonPrettyJson } from './tokenizer.js';
+
+const SECTION = '1. Tokens the model reads (NWS recorded alerts)';
+const DOMAIN_SETS = [
+  ['event'],
+  ['event', 'severity'],
+  ['event', 'severity', 'urgency', 'status'],
+  ['event', 'severity', 'urgency', 'status', 'certainty', 'areaDesc', 'senderName', 'headline'],
+];
+
+/**
+ * Tokens of the plain MCP result (as the Python reference prints it, and compact) against the
+ * S2SP control-plane response for 1, 2, 4 and 8 abstract columns, with two real tokenizers.
+ * Target: `event,severity` ≤ 3% of the plain result's tokens on every recorded alert set.
+ */
+export function tokenBenchmark(): BenchRow[] {
+  const rows: BenchRow[] = [];
+  for (const { name, rows: alerts } of nwsAlertFixtures()) {
+    const table = prepareTable(alerts);
+    const plainPretty = countTokens(pythonPrettyJson(alerts));
+    const plainCompact = countTokens(JSON.stringify(alerts));
+    const label = name.replace(/^alerts-active-|\.json$/g, '');
+    rows.push({
+      section: SECTION,
+      name: `${label}: plain, Python reference print`,
+      values: {
+        rows: alerts.length,
+        columns: table.columns.length,
+        o200k: plainPretty.o200k_base,
+        cl100k: plainPretty.cl100k_base,
+      },
+    });
+    rows.push({
+      section: SECTION,
+      name: `${label}: plain, compact JSON`,
+      values: {
+        o200k: plainCompact.o200k_base,
+        cl100k: plainCompact.cl100k_base,
+        '% of plain': round((100 * plainCompact.o200k_base) / plainPretty.o200k_base),
+      },
+    });
+    const resourceUrl = buildResourceUrl('http://127.0.0.1:3001', generateToken());
+    const expiresAt = new Date('2026-11-22T10:10:00.000Z');
+    for (const domains of DOMAIN_SETS) {
+      const split = splitColumns(table, domains);
+      const ours = countTokens(
+        serializeS2SPResult(buildAsyncResult(split, { resourceUrl, expiresAt })),
+      );
+      const percent = (100 * ours.o200k_base) / plainPretty.o200k_base;
+      const isTarget = domains.length === 2;
+      rows.push({
+        section: SECTION,
+        name: `${label}: S2SP, ${domains.length} abstract column${domains.length > 1 ? 's' : ''}`,
+        values: { o200k: ours.o200k_base, cl100k: ours.cl100k_base, '% of plain': round(percent) },
+        ...(isTarget && { target: 'event,severity ≤ 3% of plain', met: percent <= 3 }),
+      });
+      if (isTarget) {
+        // The reference's own response for the same call: pretty-printed, with a `columns` list.
+        const reference = {
+          total_rows: split.abstract.length,
+          columns: table.columns,
+          abstract_domains: domains,
+          body_domains: split.bodyDomains,
+          resource_url: resourceUrl,
+          abstract: split.abstract,
+        };
+        const theirs = countTokens(pythonPrettyJson(reference));
+        rows.push({
+          section: SECTION,
+          name: `${label}: Python reference S2SP, 2 columns`,
+          values: {
+            o200k: theirs.o200k_base,
+            cl100k: theirs.cl100k_base,
+            '% of plain': round((100 * theirs.o200k_base) / plainPretty.o200k_base),
+          },
+        });
+      }
+    }
+  }
+  return rows;
+}
