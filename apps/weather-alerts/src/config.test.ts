@@ -1,0 +1,132 @@
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig, loadReplayConfig } from './config.js';
+import { DEFAULT_NWS_USER_AGENT } from './nws-client.js';
+
+function configError(run: () => unknown): ConfigError {
+  try {
+    run();
+  } catch (error) {
+    if (error instanceof ConfigError) return error;
+    throw error;
+  }
+  throw new Error('expected a ConfigError');
+}
+
+describe('loadConfig', () => {
+  it('has working defaults', () => {
+    expect(loadConfig({}, [])).toEqual({
+      port: 3001,
+      host: '127.0.0.1',
+      stdio: false,
+      replay: false,
+      help: false,
+      nwsBaseUrl: 'https://api.weather.gov',
+      nwsUserAgent: DEFAULT_NWS_USER_AGENT,
+      nwsTimeoutMs: 10_000,
+      nwsCacheTtlMs: 60_000,
+      fixturesDir: undefined,
+      publicUrl: undefined,
+      ttlSeconds: 600,
+      redisUrl: undefined,
+      logLevel: 'info',
+    });
+  });
+
+  it('reads every variable', () => {
+    const config = loadConfig(
+      {
+        PORT: '0',
+        HOST: '0.0.0.0',
+        NWS_BASE_URL: 'http://127.0.0.1:9000/nws/',
+        NWS_USER_AGENT: 'my-alerts/1.0 (ops@example.com)',
+        NWS_TIMEOUT_SECONDS: '2.5',
+        NWS_CACHE_SECONDS: '0',
+        NWS_REPLAY: 'true',
+        NWS_FIXTURES_DIR: '/data/nws',
+        S2SP_PUBLIC_URL: 'https://weather.example.com/base/',
+        S2SP_TTL_SECONDS: '120',
+        REDIS_URL: 'redis://cache:6379/0',
+        LOG_LEVEL: 'DEBUG',
+      },
+      ['--stdio'],
+    );
+    expect(config).toEqual({
+      port: 0,
+      host: '0.0.0.0',
+      stdio: true,
+      replay: true,
+      help: false,
+      nwsBaseUrl: 'http://127.0.0.1:9000/nws',
+      nwsUserAgent: 'my-alerts/1.0 (ops@example.com)',
+      nwsTimeoutMs: 2500,
+      nwsCacheTtlMs: 0,
+      fixturesDir: '/data/nws',
+      publicUrl: 'https://weather.example.com/base',
+      ttlSeconds: 120,
+      redisUrl: 'redis://cache:6379/0',
+      logLevel: 'debug',
+    });
+  });
+
+  it('takes flags from the command line; blank variables mean the default', () => {
+    expect(loadConfig({ PORT: '', NWS_REPLAY: ' ' }, ['--replay', '--help'])).toMatchObject({
+      port: 3001,
+      replay: true,
+      help: true,
+    });
+    expect(loadConfig({ NWS_REPLAY: 'off' }, []).replay).toBe(false);
+  });
+
+  it('binds any free port with --stdio unless PORT is set', () => {
+    expect(loadConfig({}, ['--stdio']).port).toBe(0);
+    expect(loadConfig({ PORT: '3005' }, ['--stdio']).port).toBe(3005);
+  });
+
+  it.each([
+    ['PORT', { PORT: 'abc' }, /^PORT: "abc" is not a whole number from 0 to 65535/],
+    ['PORT', { PORT: '65536' }, /^PORT: /],
+    ['PORT', { PORT: '-1' }, /^PORT: /],
+    ['PORT', { PORT: '30.5' }, /^PORT: /],
+    ['HOST', { HOST: 'local host' }, /^HOST: "local host" is not a host name/],
+    ['NWS_BASE_URL', { NWS_BASE_URL: 'api.weather.gov' }, /^NWS_BASE_URL: .*absolute URL/],
+    ['NWS_BASE_URL', { NWS_BASE_URL: 'ftp://x' }, /^NWS_BASE_URL: .*http or https/],
+    ['NWS_BASE_URL', { NWS_BASE_URL: 'https://x/?a=1' }, /^NWS_BASE_URL: .*query/],
+    ['NWS_USER_AGENT', { NWS_USER_AGENT: 'wetter-\u00fc' }, /^NWS_USER_AGENT: .*ASCII/],
+    ['NWS_TIMEOUT_SECONDS', { NWS_TIMEOUT_SECONDS: '0' }, /^NWS_TIMEOUT_SECONDS: /],
+    ['NWS_TIMEOUT_SECONDS', { NWS_TIMEOUT_SECONDS: '10s' }, /^NWS_TIMEOUT_SECONDS: /],
+    ['NWS_CACHE_SECONDS', { NWS_CACHE_SECONDS: '-5' }, /^NWS_CACHE_SECONDS: /],
+    ['NWS_REPLAY', { NWS_REPLAY: 'maybe' }, /^NWS_REPLAY: "maybe" is not one of/],
+    [
+      'S2SP_PUBLIC_URL',
+      { S2SP_PUBLIC_URL: 'https://user:pw@x' },
+      /^S2SP_PUBLIC_URL: .*credentials/,
+    ],
+    ['S2SP_TTL_SECONDS', { S2SP_TTL_SECONDS: '0' }, /^S2SP_TTL_SECONDS: /],
+    ['S2SP_TTL_SECONDS', { S2SP_TTL_SECONDS: '86401' }, /^S2SP_TTL_SECONDS: /],
+    ['REDIS_URL', { REDIS_URL: 'http://cache:6379' }, /^REDIS_URL: .*redis:\/\//],
+    ['REDIS_URL', { REDIS_URL: 'not a url' }, /^REDIS_URL: /],
+    ['LOG_LEVEL', { LOG_LEVEL: 'verbose' }, /^LOG_LEVEL: "verbose" is not one of debug, info/],
+  ])('rejects a bad %s, naming it', (variable, env, message) => {
+    const error = configError(() => loadConfig(env, []));
+    expect(error.variable).toBe(variable);
+    expect(error.message).toMatch(message);
+  });
+
+  it('rejects unknown options', () => {
+    const error = configError(() => loadConfig({}, ['--stdio', '--port=3000']));
+    expect(error.variable).toBe('--port=3000');
+    expect(error.message).toContain('--stdio, --replay and --help');
+  });
+});
+
+describe('loadReplayConfig', () => {
+  it('defaults to 127.0.0.1:3090 and validates like the server', () => {
+    expect(loadReplayConfig({})).toEqual({ port: 3090, host: '127.0.0.1' });
+    expect(loadReplayConfig({ PORT: '0', NWS_FIXTURES_DIR: '/tmp/f' })).toEqual({
+      port: 0,
+      host: '127.0.0.1',
+      fixturesDir: '/tmp/f',
+    });
+    expect(configError(() => loadReplayConfig({ PORT: 'x' })).variable).toBe('PORT');
+  });
+});

@@ -1,0 +1,100 @@
+#!/usr/bin/env node
+/**
+ * The weather-alerts entry point: `node dist/main.js [--stdio] [--replay]`, configured by
+ * environment variables (see config.ts and README.md). MCP on Streamable HTTP at /mcp (or on
+ * stdio), the S2SP data plane at /s2sp/data/. Everything it prints goes to standard error, so that
+ * standard output stays reserved for MCP in stdio mode.
+ */
+import type { BodyStore } from '@s2sp/core';
+import { createConsoleLogger } from '@s2sp/server';
+import { ConfigError, loadConfig, USAGE } from './config.js';
+import { createRedisStore } from './redis-store.js';
+import { type NwsReplayServer, startNwsReplayServer } from './replay/replay-server.js';
+import { createWeatherServer } from './weather-server.js';
+
+const NAME = 'weather-alerts';
+
+function fail(error: unknown): never {
+  const message = error instanceof Error ? error.message : String(error);
+  process.stderr.write(`${NAME}: ${message}\n`);
+  process.exit(1);
+}
+
+async function main(): Promise<void> {
+  let config: ReturnType<typeof loadConfig>;
+  try {
+    config = loadConfig(process.env, process.argv.slice(2));
+  } catch (error) {
+    if (error instanceof ConfigError) fail(error);
+    throw error;
+  }
+  if (config.help) {
+    process.stderr.write(USAGE);
+    return;
+  }
+  const logger = createConsoleLogger({ level: config.logLevel, name: NAME });
+
+  let replay: NwsReplayServer | undefined;
+  let nwsBaseUrl = config.nwsBaseUrl;
+  if (config.replay) {
+    replay = await startNwsReplayServer(
+      config.fixturesDir === undefined ? {} : { fixturesDir: config.fixturesDir },
+    );
+    if (process.env.NWS_BASE_URL?.trim()) {
+      logger.warn('replay mode: NWS_BASE_URL is ignored', { replay: replay.url });
+    }
+    nwsBaseUrl = replay.url;
+    logger.info('replaying recorded NWS responses (offline)', {
+      url: replay.url,
+      alerts: replay.fixtures.alerts.length,
+    });
+  }
+
+  let store: BodyStore | undefined;
+  if (config.redisUrl) store = await createRedisStore(config.redisUrl);
+
+  const server = createWeatherServer({
+    logger,
+    nws: {
+      baseUrl: nwsBaseUrl,
+      userAgent: config.nwsUserAgent,
+      timeoutMs: config.nwsTimeoutMs,
+      cacheTtlMs: config.nwsCacheTtlMs,
+    },
+    ttlSeconds: config.ttlSeconds,
+    ...(config.publicUrl && { publicUrl: config.publicUrl }),
+    ...(store && { store }),
+  });
+  const listening = await server.listen({ port: config.port, host: config.host });
+
+  let stopping = false;
+  const stop = async () => {
+    if (stopping) return;
+    stopping = true;
+    await server.close();
+    await store?.close();
+    await replay?.close();
+    process.exit(0);
+  };
+  process.once('SIGINT', stop);
+  process.once('SIGTERM', stop);
+
+  if (config.stdio) {
+    await server.connectStdio();
+    // The MCP client owns a stdio server's lifetime: when it closes our input, shut down rather
+    // than keep the HTTP listener (and the process) alive.
+    process.stdin.once('end', stop);
+  }
+
+  // One stable line with the real addresses (PORT=0 picks a free port), whatever the log level,
+  // so that people and scripts can find the server.
+  if (config.logLevel !== 'silent') {
+    const mcp = config.stdio ? 'stdio' : listening.mcpUrl;
+    const dataPlane = `${config.publicUrl ?? listening.url}/s2sp/data/`;
+    process.stderr.write(
+      `${NAME}: ready mcp=${mcp} data_plane=${dataPlane} nws=${nwsBaseUrl}${replay ? ' (replay)' : ''}\n`,
+    );
+  }
+}
+
+main().catch(fail);
