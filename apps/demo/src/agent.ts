@@ -1,0 +1,223 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { S2SPDispatcher, wrapMcpClient } from '@s2sp/client';
+import { type ByteCounter, createCountingFetch } from './counting-fetch.js';
+import type { Pipeline } from './pipeline.js';
+import { countTokens } from './tokens.js';
+
+/** The columns the scripted agent asks for: enough to filter by event, no more. */
+export const ABSTRACT_DOMAINS = 'event,severity,urgency,status';
+
+interface ToolResult {
+  content: { type: string; text?: string; data?: string; mimeType?: string }[];
+  structuredContent?: Record<string, unknown>;
+  isError?: boolean;
+}
+
+interface AbstractRow {
+  _row_id: number;
+  event?: string;
+}
+
+/** One run of the pipeline in one mode. */
+export interface FlowReport {
+  /** Tokens of the tool results the model reads (resource tool + chart summary). */
+  readonly tokensRead: number;
+  /** Tokens of the tool-call arguments the model writes. */
+  readonly tokensWritten: number;
+  /** Bytes the agent process sent and received over MCP. */
+  readonly agentBytes: number;
+  /** Bytes the consumer fetched from the resource server's data plane. */
+  readonly serverToServerBytes: number;
+  readonly rowsCharted: number;
+  readonly chartUrl: string;
+  readonly chartFile: string;
+  readonly pngBytes: number;
+}
+
+/** Everything the demo measured. */
+export interface DemoReport {
+  readonly area: string;
+  readonly event: string;
+  readonly live: boolean;
+  readonly rows: number;
+  readonly columns: number;
+  readonly matched: number;
+  /** Plain MCP: the model reads every row and writes the kept rows into draw_chart. */
+  readonly plain: FlowReport;
+  readonly async: FlowReport;
+  readonly sync: FlowReport;
+}
+
+/** A tool failure the demo cannot continue past. */
+export class DemoError extends Error {
+  override readonly name = 'DemoError';
+}
+
+async function connect(url: string, counter: ByteCounter): Promise<Client> {
+  const client = new Client({ name: 's2sp-demo-agent', version: '1.0.0' });
+  await client.connect(
+    new StreamableHTTPClientTransport(new URL(url), { fetch: createCountingFetch(counter) }),
+  );
+  return client;
+}
+
+function textOf(result: ToolResult, what: string): string {
+  const text = result.content.find((block) => block.type === 'text')?.text ?? '';
+  if (result.isError) throw new DemoError(`${what} failed: ${text}`);
+  return text;
+}
+
+/**
+ * Acts as the agent: calls the resource tool plainly (the baseline), then runs the S2SP pipeline
+ * in async mode (the consumer fetches the body from the resource server) and in sync mode (the
+ * body passes through this process via @s2sp/client, never the model), counting the tokens the
+ * model would read and the bytes each path moves.
+ */
+export async function runAgent(
+  pipeline: Pipeline,
+  options: {
+    area: string;
+    event: string;
+    live: boolean;
+    outputDir: string;
+    say: (line: string) => void;
+  },
+): Promise<DemoReport> {
+  const { say } = options;
+  const counter: ByteCounter = { sent: 0, received: 0 };
+  const bytes = () => counter.sent + counter.received;
+  const weather = await connect(pipeline.weather.mcpUrl, counter);
+  const charts = await connect(pipeline.chart.mcpUrl, counter);
+  try {
+    const keyword = options.event.toLowerCase();
+    let matched = 0;
+    const keep = <T extends object>(rows: T[]): T[] => {
+      const matching = rows.filter((row) => {
+        const event = (row as { event?: unknown }).event;
+        return typeof event === 'string' && event.toLowerCase().includes(keyword);
+      });
+      matched = matching.length;
+      return matching.length > 0 ? matching : rows;
+    };
+    const describeKept = (kept: number) =>
+      matched > 0
+        ? `${kept} "${options.event}" alerts`
+        : `all ${kept} alerts (none match "${options.event}")`;
+
+    const draw = async (
+      mode: string,
+      client: Pick<Client, 'callTool'>,
+      args: Record<string, unknown>,
+    ) => {
+      const drawn = (await client.callTool({ name: 'draw_chart', arguments: args })) as ToolResult;
+      const summaryText = textOf(drawn, 'draw_chart');
+      const summary = JSON.parse(summaryText) as { chart_url: string; rows_charted: number };
+      const png = Buffer.from(
+        drawn.content.find((block) => block.type === 'image')?.data ?? '',
+        'base64',
+      );
+      mkdirSync(options.outputDir, { recursive: true });
+      const chartFile = join(options.outputDir, `chart-${options.area}-${mode}.png`);
+      writeFileSync(chartFile, png);
+      return {
+        summaryText,
+        chartUrl: summary.chart_url,
+        rowsCharted: summary.rows_charted,
+        chartFile,
+        pngBytes: png.byteLength,
+      };
+    };
+
+    // Plain MCP: every row and column goes through the model, which then writes the rows it
+    // keeps into the consumer's arguments.
+    say(`plain: get_alerts(area="${options.area}") as a plain MCP tool…`);
+    let before = bytes();
+    let dataPlaneBefore = pipeline.dataPlaneBytes();
+    const plainArgs = { area: options.area };
+    const plainText = textOf(
+      (await weather.callTool({ name: 'get_alerts', arguments: plainArgs })) as ToolResult,
+      'get_alerts',
+    );
+    const allRows = JSON.parse(plainText) as Record<string, unknown>[];
+    if (allRows.length === 0)
+      throw new DemoError(
+        `NWS reports no active alerts for ${options.area} right now: nothing to chart. Try another --area.`,
+      );
+    const columns = new Set(allRows.flatMap((row) => Object.keys(row)));
+    const plainKept = keep(allRows.map((row, i) => ({ _row_id: i, ...row })));
+    say(
+      `plain: the model keeps ${describeKept(plainKept.length)} and writes them, whole, into draw_chart…`,
+    );
+    const plainChartArgs = { abstract_data: JSON.stringify(plainKept) };
+    const plainChart = await draw('plain', charts, plainChartArgs);
+    const plain: FlowReport = {
+      tokensRead: countTokens(plainText) + countTokens(plainChart.summaryText),
+      tokensWritten:
+        countTokens(JSON.stringify(plainArgs)) + countTokens(JSON.stringify(plainChartArgs)),
+      agentBytes: bytes() - before,
+      serverToServerBytes: pipeline.dataPlaneBytes() - dataPlaneBefore,
+      rowsCharted: plainChart.rowsCharted,
+      chartUrl: plainChart.chartUrl,
+      chartFile: plainChart.chartFile,
+      pngBytes: plainChart.pngBytes,
+    };
+
+    const runFlow = async (mode: 'async' | 'sync'): Promise<FlowReport> => {
+      const dispatcher = new S2SPDispatcher();
+      const resource = mode === 'sync' ? wrapMcpClient(weather, { dispatcher }) : weather;
+      const consumer = mode === 'sync' ? wrapMcpClient(charts, { dispatcher }) : charts;
+      before = bytes();
+      dataPlaneBefore = pipeline.dataPlaneBytes();
+      say(
+        `${mode}: get_alerts(area="${options.area}", abstract_domains="${ABSTRACT_DOMAINS}"${mode === 'sync' ? ', mode="sync"' : ''})…`,
+      );
+      const splitArgs = {
+        area: options.area,
+        abstract_domains: ABSTRACT_DOMAINS,
+        ...(mode === 'sync' && { mode }),
+      };
+      const splitText = textOf(
+        (await resource.callTool({ name: 'get_alerts', arguments: splitArgs })) as ToolResult,
+        'get_alerts',
+      );
+      const split = JSON.parse(splitText) as { abstract: AbstractRow[]; resource_url: string };
+      const kept = keep(split.abstract);
+      say(
+        `${mode}: the model keeps ${describeKept(kept.length)}; draw_chart(abstract_data, resource_url)…`,
+      );
+      const chartArgs = { abstract_data: JSON.stringify(kept), resource_url: split.resource_url };
+      const chart = await draw(mode, consumer, chartArgs);
+      return {
+        tokensRead: countTokens(splitText) + countTokens(chart.summaryText),
+        tokensWritten:
+          countTokens(JSON.stringify(splitArgs)) + countTokens(JSON.stringify(chartArgs)),
+        agentBytes: bytes() - before,
+        serverToServerBytes: pipeline.dataPlaneBytes() - dataPlaneBefore,
+        rowsCharted: chart.rowsCharted,
+        chartUrl: chart.chartUrl,
+        chartFile: chart.chartFile,
+        pngBytes: chart.pngBytes,
+      };
+    };
+
+    const asyncFlow = await runFlow('async');
+    const syncFlow = await runFlow('sync');
+    return {
+      area: options.area,
+      event: options.event,
+      live: options.live,
+      rows: allRows.length,
+      columns: columns.size,
+      matched,
+      plain,
+      async: asyncFlow,
+      sync: syncFlow,
+    };
+  } finally {
+    await weather.close();
+    await charts.close();
+  }
+}

@@ -1,0 +1,89 @@
+import { execFile } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { afterAll, describe, expect, it } from 'vitest';
+import type { DemoReport } from '../src/agent.js';
+
+const run = promisify(execFile);
+const main = fileURLToPath(new URL('../dist/main.js', import.meta.url));
+const out = mkdtempSync(join(tmpdir(), 's2sp-demo-'));
+afterAll(() => rmSync(out, { recursive: true, force: true }));
+
+function pngSize(file: string): { width: number; height: number } {
+  const png = readFileSync(file);
+  expect([...png.subarray(0, 8)]).toEqual([137, 80, 78, 71, 13, 10, 26, 10]);
+  return { width: png.readUInt32BE(16), height: png.readUInt32BE(20) };
+}
+
+describe('pnpm demo', () => {
+  it('runs the whole pipeline offline and reports tokens, bytes and the chart', async () => {
+    if (!existsSync(main))
+      throw new Error('apps/demo/dist is missing: run `pnpm build` first (pnpm test does).');
+    const { stdout, stderr } = await run(process.execPath, [main, '--json', '--out', out], {
+      timeout: 60_000,
+    });
+    expect(stderr).toMatch(/NWS replay server \(recorded NWS data, offline\)/);
+    const report = JSON.parse(stdout) as DemoReport & { seconds: number };
+
+    // The recorded Texas alerts: 19 in the replayed national set, 13 of them heat advisories.
+    expect(report).toMatchObject({
+      area: 'TX',
+      event: 'Heat',
+      live: false,
+      rows: 19,
+      columns: 30,
+      matched: 13,
+    });
+    for (const flow of [report.plain, report.async, report.sync]) expect(flow.rowsCharted).toBe(13);
+
+    // The model's view: S2SP reads and writes a small fraction of what plain MCP does.
+    expect(report.async.tokensRead).toBeLessThan(report.plain.tokensRead / 10);
+    expect(report.sync.tokensRead).toBeLessThan(report.plain.tokensRead / 10);
+    expect(report.async.tokensWritten).toBeLessThan(report.plain.tokensWritten / 10);
+
+    // Only async moves the body server to server; sync carries it through the agent instead.
+    expect(report.async.serverToServerBytes).toBeGreaterThan(10_000);
+    expect(report.plain.serverToServerBytes).toBe(0);
+    expect(report.sync.serverToServerBytes).toBe(0);
+    expect(report.sync.agentBytes).toBeGreaterThan(report.async.agentBytes);
+
+    // The PNG it wrote is a real chart.
+    expect(report.async.chartFile).toBe(join(out, 'chart-TX-async.png'));
+    const size = pngSize(report.async.chartFile);
+    expect(size.width).toBeGreaterThan(1200);
+    expect(size.height).toBeGreaterThan(800);
+    expect(readFileSync(report.async.chartFile).byteLength).toBe(report.async.pngBytes);
+    expect(report.seconds).toBeLessThan(60);
+  });
+
+  it('prints a readable report', async () => {
+    const { stdout } = await run(
+      process.execPath,
+      [main, '--area', 'ca', '--event', 'wind', '--out', out],
+      { timeout: 60_000 },
+    );
+    expect(stdout).toContain('S2SP demo: NWS alerts for CA (recorded NWS data, replayed offline)');
+    expect(stdout).toMatch(/filter\s+6 alerts match "wind"/);
+    expect(stdout).toMatch(/S2SP async\s+[\d,]+\s+[\d,]+\s+9\d\.\d% fewer/);
+    expect(stdout).toMatch(/server to server, async\s+[\d.]+ KiB/);
+    expect(stdout).toContain(join(out, 'chart-CA-async.png'));
+  });
+
+  it('fails with a clear message and a non-zero exit for a bad area or option', async () => {
+    const bad = await run(process.execPath, [main, '--area', 'XX', '--out', out]).then(
+      () => undefined,
+      (error: { code: number; stderr: string }) => error,
+    );
+    expect(bad?.code).toBe(1);
+    expect(bad?.stderr).toMatch(/demo failed: get_alerts failed: "XX" is not an NWS area code/);
+    const option = await run(process.execPath, [main, '--colour']).then(
+      () => undefined,
+      (error: { code: number; stderr: string }) => error,
+    );
+    expect(option?.code).toBe(2);
+    expect(option?.stderr).toMatch(/Unknown option '--colour'.*\n\nUsage: pnpm demo/s);
+  });
+});
