@@ -17,20 +17,20 @@ the weather-alerts resource server and the chart-consumer server on free loopbac
 scripted agent that asks for four abstract columns, keeps the alerts whose event matches --event,
 and has draw_chart fetch the rest of each row server to server. Then the same in sync mode.`;
 
+const OPTIONS = {
+  area: { type: 'string', default: 'TX' },
+  event: { type: 'string', default: 'Heat' },
+  live: { type: 'boolean', default: false },
+  'keep-running': { type: 'boolean', default: false },
+  json: { type: 'boolean', default: false },
+  out: { type: 'string', default: '.demo' },
+  help: { type: 'boolean', short: 'h', default: false },
+} as const;
+
 async function main(): Promise<number> {
-  let args;
+  let args: ReturnType<typeof parseArgs<{ options: typeof OPTIONS }>>['values'];
   try {
-    args = parseArgs({
-      options: {
-        area: { type: 'string', default: 'TX' },
-        event: { type: 'string', default: 'Heat' },
-        live: { type: 'boolean', default: false },
-        'keep-running': { type: 'boolean', default: false },
-        json: { type: 'boolean', default: false },
-        out: { type: 'string', default: '.demo' },
-        help: { type: 'boolean', short: 'h', default: false },
-      },
-    }).values;
+    args = parseArgs({ options: OPTIONS }).values;
   } catch (error) {
     process.stderr.write(`${error instanceof Error ? error.message : String(error)}\n\n${USAGE}\n`);
     return 2;
