@@ -1,9 +1,16 @@
 import { type RowWithId, S2SPError } from '@s2sp/core';
 import {
+  A2S_VERSION,
+  type A2SCapability,
+  a2sVariable,
   type ConsumerFetchOptions,
   createS2SPServer,
   type Logger,
+  mcpToolStep,
+  mountA2S,
   type S2SPServer,
+  type SlopOptions,
+  sealCapability,
 } from '@s2sp/server';
 import { z } from 'zod';
 import { buildChartSpec } from './chart-spec.js';
@@ -25,6 +32,46 @@ export interface ChartServerOptions {
   readonly logger?: Logger;
   /** Extra consumer fetch settings (timeout, size cap). */
   readonly fetch?: Omit<ConsumerFetchOptions, 'allowedOrigins'>;
+  /** Also serve `draw_chart` over SLOP (`GET /tools`, `POST /tools/draw_chart`). Default: off. */
+  readonly slop?: SlopOptions;
+}
+
+/**
+ * The chart consumer's pipeline step as an A2S capability: one Custom step calling `draw_chart`
+ * with the abstract rows and `resource_url` a resource capability produced (`${ABSTRACT_ROWS}`,
+ * `${RESOURCE_URL}`); the consumer fetches the body itself, server to server.
+ *
+ * @param baseUrl - the chart consumer's advertised base URL
+ */
+export async function chartCapabilities(baseUrl: string): Promise<A2SCapability[]> {
+  return [
+    await sealCapability({
+      a2s: A2S_VERSION,
+      name: 'DrawChart',
+      description:
+        'Draws a statistics chart (bar panels of value counts) of rows chosen from an S2SP resource tool, fetching their full columns server to server',
+      domains: [new URL(baseUrl).host],
+      version: '1.0',
+      execution: {
+        type: 'sequence',
+        steps: [
+          mcpToolStep({
+            id: 'draw_chart',
+            endpoint: `${baseUrl}/mcp`,
+            tool: 'draw_chart',
+            description:
+              'S2SP consumer tool: merges the abstract rows with the body it fetches from resource_url, then charts them.',
+            inputTemplate: {
+              abstract_data: a2sVariable('ABSTRACT_ROWS'),
+              resource_url: a2sVariable('RESOURCE_URL'),
+              group_by: a2sVariable('GROUP_BY'),
+            },
+            outputMapping: { CHART_URL: '$.chart_url', CHART_ID: '$.chart_id' },
+          }),
+        ],
+      },
+    }),
+  ];
 }
 
 /** The chart consumer: an S2SP server with `draw_chart` and the chart pages. */
@@ -165,6 +212,18 @@ export function createChartServer(options: ChartServerOptions = {}): ChartServer
     },
   );
   mountChartPages(server.app, charts);
+  if (options.slop) server.mountSlop(options.slop);
+  let sealed: { base: string; docs: Promise<A2SCapability[]> } | undefined;
+  mountA2S(server.app, () => {
+    const base = baseUrl ?? server.advertisedUrl();
+    if (!base)
+      throw new S2SPError(
+        'not_found',
+        'No A2S capabilities until the server has an address: set publicUrl or call listen().',
+      );
+    if (sealed?.base !== base) sealed = { base, docs: chartCapabilities(base) };
+    return sealed.docs;
+  });
   return {
     server,
     charts,

@@ -38,7 +38,7 @@ describe('loadConfig', () => {
   });
 
   it.each([
-    [{ PORT: 'abc' }, [], /PORT: "abc" is not a port number/],
+    [{ PORT: 'abc' }, [], /PORT: "abc" is not a whole number from 0 to 65535/],
     [{ PORT: '70000' }, [], /PORT/],
     [{ LOG_LEVEL: 'loud' }, [], /LOG_LEVEL: "loud" is not one of/],
     [
@@ -47,7 +47,7 @@ describe('loadConfig', () => {
       /S2SP_ALLOWED_ORIGINS: "data.example.com" is not an http\(s\) origin/,
     ],
     [{ S2SP_PUBLIC_URL: 'ftp://x' }, [], /S2SP_PUBLIC_URL/],
-    [{}, ['--verbose'], /Unknown option --verbose/],
+    [{}, ['--verbose'], /--verbose: unknown option/],
   ])('rejects %j %j naming the variable', (env, argv, message) => {
     expect(() => loadConfig(env, argv)).toThrow(message);
   });

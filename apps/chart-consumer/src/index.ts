@@ -4,7 +4,12 @@
  * @module
  */
 
-export { type ChartServer, type ChartServerOptions, createChartServer } from './chart-server.js';
+export {
+  type ChartServer,
+  type ChartServerOptions,
+  chartCapabilities,
+  createChartServer,
+} from './chart-server.js';
 export { buildChartSpec, type VegaLiteSpec } from './chart-spec.js';
 export {
   type ChartRecord,

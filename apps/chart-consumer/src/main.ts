@@ -5,7 +5,7 @@
  */
 import { createConsoleLogger } from '@s2sp/server';
 import { createChartServer } from './chart-server.js';
-import { ConfigError, loadConfig } from './config.js';
+import { loadConfig } from './config.js';
 
 async function main(): Promise<void> {
   const config = loadConfig(process.env, process.argv.slice(2));
@@ -20,6 +20,7 @@ async function main(): Promise<void> {
     ...(config.publicUrl && { publicUrl: config.publicUrl }),
     ...(config.allowedOrigins && { allowedOrigins: config.allowedOrigins }),
     ...(config.chartDir && { chartDir: config.chartDir }),
+    ...(config.slop && { slop: config.slop }),
   });
   const listening = await chart.server.listen({ port: config.port, host: config.host });
   chart.setBaseUrl(listening.url);
@@ -35,7 +36,7 @@ async function main(): Promise<void> {
 
 main().catch((error: unknown) => {
   process.stderr.write(
-    `chart-consumer: ${error instanceof ConfigError || error instanceof Error ? error.message : String(error)}\n`,
+    `chart-consumer: ${error instanceof Error ? error.message : String(error)}\n`,
   );
   process.exit(1);
 });

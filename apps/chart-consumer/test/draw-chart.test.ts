@@ -153,3 +153,44 @@ describe('draw_chart', () => {
     }
   });
 });
+
+describe('chart-consumer over SLOP and A2S', () => {
+  it('draws a chart for a SLOP agent and publishes a verifiable DrawChart capability', async () => {
+    const { createChartServer } = await import('../src/chart-server.js');
+    const { silentLogger, verifyCapability } = await import('@s2sp/server');
+    await using pipeline = await startChartPipeline();
+    const chart = createChartServer({
+      allowedOrigins: [pipeline.resource.url],
+      logger: silentLogger,
+      slop: { requireScopes: true },
+    });
+    const http = await chart.server.listen();
+    try {
+      const { heat, resource_url } = await heatAdvisories(pipeline.resource.mcpUrl);
+      const denied = await fetch(`${http.url}/tools/draw_chart`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: '{}',
+      });
+      expect(denied.status).toBe(403);
+      const response = await fetch(`${http.url}/tools/draw_chart`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-slop-scope': 'tools.execute' },
+        body: JSON.stringify({ abstract_data: heat, resource_url }),
+      });
+      expect(response.status).toBe(200);
+      const { result } = (await response.json()) as { result: { type: string; text?: string }[] };
+      expect(result.map((block) => block.type)).toEqual(['text', 'image']);
+      expect(JSON.parse(result[0]?.text ?? '').rows_charted).toBe(9);
+
+      const doc = await (await fetch(`${http.url}/.well-known/a2s/capabilities/DrawChart`)).json();
+      expect(await verifyCapability(doc)).toEqual({ valid: true });
+      expect(
+        (doc as { execution: { steps: { definition: { endpoint: string } }[] } }).execution.steps[0]
+          ?.definition.endpoint,
+      ).toBe(http.mcpUrl);
+    } finally {
+      await chart.server.close();
+    }
+  });
+});

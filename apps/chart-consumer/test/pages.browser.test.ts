@@ -54,7 +54,7 @@ describe('chart pages in headless Chromium', () => {
       expect(await link.count()).toBe(1);
       await link.click();
       await page.waitForURL(`**/charts/${chartId}`);
-      expect(await page.locator('h1').innerText()).toBe('Weather Alert Statistics (12 alerts)');
+      expect(await page.locator('h1').textContent()).toBe('Weather Alert Statistics (12 alerts)');
 
       const chart = page.locator('.chart svg');
       await chart.waitFor({ state: 'visible' });

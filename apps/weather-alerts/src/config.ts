@@ -5,7 +5,17 @@
  *
  * @module
  */
-import { isLogLevel, type LogLevel } from '@s2sp/server';
+import {
+  ConfigError,
+  type Env,
+  envFlag,
+  envHttpUrl,
+  envNumber,
+  envString,
+  type LogLevel,
+  loadServerEnv,
+  type SlopOptions,
+} from '@s2sp/server';
 import { DEFAULT_NWS_USER_AGENT, NWS_API_URL } from './nws-client.js';
 
 /** The weather-alerts settings. */
@@ -38,19 +48,11 @@ export interface WeatherConfig {
   readonly redisUrl: string | undefined;
   /** `LOG_LEVEL`: debug, info (default), warn, error or silent. */
   readonly logLevel: LogLevel;
+  /** `SLOP=1` (+ `SLOP_BEARER_TOKENS`, `SLOP_REQUIRE_SCOPES`): also serve the tools over SLOP. */
+  readonly slop: SlopOptions | undefined;
 }
 
-/** A setting that cannot work. The message starts with the variable or option name. */
-export class ConfigError extends Error {
-  override readonly name = 'ConfigError';
-  /** The environment variable or command-line option at fault. */
-  readonly variable: string;
-
-  constructor(variable: string, message: string) {
-    super(`${variable}: ${message}`);
-    this.variable = variable;
-  }
-}
+export { ConfigError };
 
 /** The command-line usage, for `--help`. */
 export const USAGE = `Usage: s2sp-weather-alerts [--stdio] [--replay] [--help]
@@ -65,68 +67,13 @@ Options:
 
 Environment:
   PORT, HOST, NWS_BASE_URL, NWS_USER_AGENT, NWS_TIMEOUT_SECONDS, NWS_CACHE_SECONDS, NWS_REPLAY,
-  NWS_FIXTURES_DIR, S2SP_PUBLIC_URL, S2SP_TTL_SECONDS, REDIS_URL, LOG_LEVEL (see README.md).
+  NWS_FIXTURES_DIR, S2SP_PUBLIC_URL, S2SP_TTL_SECONDS, REDIS_URL, LOG_LEVEL, SLOP,
+  SLOP_BEARER_TOKENS, SLOP_REQUIRE_SCOPES (see README.md).
 `;
 
 const HOST_PATTERN = /^[A-Za-z0-9.:[\]%-]+$/;
 
 const FLAGS = new Set(['--stdio', '--replay', '--help', '-h']);
-
-type Env = Readonly<Record<string, string | undefined>>;
-
-/** The variable's value, or `undefined` when unset or blank (an empty `FOO=` means "default"). */
-function read(env: Env, name: string): string | undefined {
-  const value = env[name]?.trim();
-  return value === undefined || value === '' ? undefined : value;
-}
-
-function show(value: string): string {
-  return JSON.stringify(value.length > 80 ? `${value.slice(0, 80)}…` : value);
-}
-
-function number(
-  env: Env,
-  name: string,
-  fallback: number,
-  { min, max, integer }: { min: number; max: number; integer: boolean },
-): number {
-  const text = read(env, name);
-  if (text === undefined) return fallback;
-  const value = Number(text);
-  const pattern = integer ? /^\d+$/ : /^\d+(\.\d+)?$/;
-  if (!pattern.test(text) || value < min || value > max) {
-    throw new ConfigError(
-      name,
-      `${show(text)} is not ${integer ? 'a whole number' : 'a number'} from ${min} to ${max}.`,
-    );
-  }
-  return value;
-}
-
-function httpUrl(env: Env, name: string, example: string): string | undefined {
-  const text = read(env, name);
-  if (text === undefined) return undefined;
-  let url: URL;
-  try {
-    url = new URL(text);
-  } catch {
-    throw new ConfigError(name, `${show(text)} is not an absolute URL such as ${example}.`);
-  }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-    throw new ConfigError(name, `${show(text)} must use http or https.`);
-  }
-  if (url.username || url.password || url.search || url.hash) {
-    throw new ConfigError(name, 'must not contain credentials, a query or a fragment.');
-  }
-  return `${url.origin}${url.pathname.replace(/\/+$/, '')}`;
-}
-
-function flag(env: Env, name: string): boolean {
-  const text = read(env, name)?.toLowerCase();
-  if (text === undefined || ['0', 'false', 'no', 'off'].includes(text)) return false;
-  if (['1', 'true', 'yes', 'on'].includes(text)) return true;
-  throw new ConfigError(name, `${show(text)} is not one of 1, true, yes, on, 0, false, no, off.`);
-}
 
 /**
  * Reads the settings. Pure: no I/O, no `process` access.
@@ -144,13 +91,11 @@ export function loadConfig(env: Env, argv: readonly string[]): WeatherConfig {
     );
   }
   const stdio = argv.includes('--stdio');
+  // With stdio the HTTP port only carries the data plane, whose address travels inside each
+  // resource_url; a fixed default would make a second client's copy fail on a busy port.
+  const server = loadServerEnv(env, { port: stdio ? 0 : 3001 });
 
-  const host = read(env, 'HOST') ?? '127.0.0.1';
-  if (!HOST_PATTERN.test(host)) {
-    throw new ConfigError('HOST', `${show(host)} is not a host name or IP address.`);
-  }
-
-  const userAgent = read(env, 'NWS_USER_AGENT') ?? DEFAULT_NWS_USER_AGENT;
+  const userAgent = envString(env, 'NWS_USER_AGENT') ?? DEFAULT_NWS_USER_AGENT;
   if (!/^[\x20-\x7e]+$/.test(userAgent)) {
     throw new ConfigError(
       'NWS_USER_AGENT',
@@ -158,49 +103,16 @@ export function loadConfig(env: Env, argv: readonly string[]): WeatherConfig {
     );
   }
 
-  const redisUrl = read(env, 'REDIS_URL');
-  if (redisUrl !== undefined) {
-    let protocol = '';
-    try {
-      protocol = new URL(redisUrl).protocol;
-    } catch {
-      // reported below
-    }
-    if (protocol !== 'redis:' && protocol !== 'rediss:') {
-      throw new ConfigError(
-        'REDIS_URL',
-        'is not a redis:// or rediss:// URL such as redis://127.0.0.1:6379.',
-      );
-    }
-  }
-
-  const logLevel = (read(env, 'LOG_LEVEL') ?? 'info').toLowerCase();
-  if (!isLogLevel(logLevel)) {
-    throw new ConfigError(
-      'LOG_LEVEL',
-      `${show(logLevel)} is not one of debug, info, warn, error, silent.`,
-    );
-  }
-
   return {
-    // With stdio the HTTP port only carries the data plane, whose address travels inside each
-    // resource_url; a fixed default would make a second client's copy fail on a busy port.
-    port: number(env, 'PORT', stdio ? 0 : 3001, { min: 0, max: 65535, integer: true }),
-    host,
+    ...server,
     stdio,
-    replay: argv.includes('--replay') || flag(env, 'NWS_REPLAY'),
+    replay: argv.includes('--replay') || envFlag(env, 'NWS_REPLAY'),
     help: argv.includes('--help') || argv.includes('-h'),
-    nwsBaseUrl: httpUrl(env, 'NWS_BASE_URL', NWS_API_URL) ?? NWS_API_URL,
+    nwsBaseUrl: envHttpUrl(env, 'NWS_BASE_URL', NWS_API_URL) ?? NWS_API_URL,
     nwsUserAgent: userAgent,
-    nwsTimeoutMs:
-      number(env, 'NWS_TIMEOUT_SECONDS', 10, { min: 0.1, max: 120, integer: false }) * 1000,
-    nwsCacheTtlMs:
-      number(env, 'NWS_CACHE_SECONDS', 60, { min: 0, max: 3600, integer: false }) * 1000,
-    fixturesDir: read(env, 'NWS_FIXTURES_DIR'),
-    publicUrl: httpUrl(env, 'S2SP_PUBLIC_URL', 'https://weather.example.com'),
-    ttlSeconds: number(env, 'S2SP_TTL_SECONDS', 600, { min: 1, max: 86_400, integer: true }),
-    redisUrl,
-    logLevel,
+    nwsTimeoutMs: envNumber(env, 'NWS_TIMEOUT_SECONDS', 10, { min: 0.1, max: 120 }) * 1000,
+    nwsCacheTtlMs: envNumber(env, 'NWS_CACHE_SECONDS', 60, { min: 0, max: 3600 }) * 1000,
+    fixturesDir: envString(env, 'NWS_FIXTURES_DIR'),
   };
 }
 
@@ -220,13 +132,13 @@ export interface ReplayConfig {
  * @throws ConfigError naming the variable
  */
 export function loadReplayConfig(env: Env): ReplayConfig {
-  const host = read(env, 'HOST') ?? '127.0.0.1';
+  const host = envString(env, 'HOST') ?? '127.0.0.1';
   if (!HOST_PATTERN.test(host)) {
-    throw new ConfigError('HOST', `${show(host)} is not a host name or IP address.`);
+    throw new ConfigError('HOST', `${JSON.stringify(host)} is not a host name or IP address.`);
   }
-  const fixturesDir = read(env, 'NWS_FIXTURES_DIR');
+  const fixturesDir = envString(env, 'NWS_FIXTURES_DIR');
   return {
-    port: number(env, 'PORT', 3090, { min: 0, max: 65535, integer: true }),
+    port: envNumber(env, 'PORT', 3090, { min: 0, max: 65535, integer: true }),
     host,
     ...(fixturesDir !== undefined && { fixturesDir }),
   };

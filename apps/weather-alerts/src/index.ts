@@ -17,6 +17,7 @@ export {
   parseAreaCode,
 } from './area-codes.js';
 export { type CacheStatus, cacheStatus } from './cache-status.js';
+export { weatherCapabilities } from './capabilities.js';
 export {
   ConfigError,
   loadConfig,

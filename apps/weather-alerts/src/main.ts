@@ -64,6 +64,7 @@ async function main(): Promise<void> {
     ttlSeconds: config.ttlSeconds,
     ...(config.publicUrl && { publicUrl: config.publicUrl }),
     ...(store && { store }),
+    ...(config.slop && { slop: config.slop }),
   });
   const listening = await server.listen({ port: config.port, host: config.host });
 

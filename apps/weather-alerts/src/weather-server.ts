@@ -1,9 +1,17 @@
-import { type BodyStore, DEFAULT_TTL_SECONDS } from '@s2sp/core';
-import { createS2SPServer, type Logger, type S2SPServer } from '@s2sp/server';
+import { type BodyStore, DEFAULT_TTL_SECONDS, S2SPError } from '@s2sp/core';
+import {
+  type A2SCapability,
+  createS2SPServer,
+  type Logger,
+  mountA2S,
+  type S2SPServer,
+  type SlopOptions,
+} from '@s2sp/server';
 import { z } from 'zod';
 import { alertRow } from './alert-rows.js';
 import { describeAreaCodes, parseAreaCode } from './area-codes.js';
 import { cacheStatus } from './cache-status.js';
+import { weatherCapabilities } from './capabilities.js';
 import { parseCoordinates } from './coordinates.js';
 import { createNwsClient, type NwsClient, type NwsClientOptions } from './nws-client.js';
 import { alertRowSchema, forecastPeriodSchema } from './row-schemas.js';
@@ -31,6 +39,8 @@ export interface WeatherServerOptions {
   readonly publicUrl?: string;
   /** Extra `Host` values whose requests may set the advertised base. */
   readonly trustedHosts?: readonly string[];
+  /** Also serve the tools over SLOP (`GET /tools`, `POST /tools/:tool_id`). Default: off. */
+  readonly slop?: SlopOptions;
 }
 
 const INSTRUCTIONS =
@@ -192,5 +202,18 @@ export function createWeatherServer(options: WeatherServerOptions = {}): S2SPSer
     );
   });
 
+  if (options.slop) server.mountSlop(options.slop);
+  // A2S documents name the server's own address, known once it listens: seal them on first use.
+  let sealed: { base: string; docs: Promise<A2SCapability[]> } | undefined;
+  mountA2S(server.app, () => {
+    const base = server.advertisedUrl();
+    if (!base)
+      throw new S2SPError(
+        'not_found',
+        'No A2S capabilities until the server has an address: set publicUrl or call listen().',
+      );
+    if (sealed?.base !== base) sealed = { base, docs: weatherCapabilities(base) };
+    return sealed.docs;
+  });
   return server;
 }

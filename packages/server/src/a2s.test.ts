@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { parse as parseYaml } from 'yaml';
 import {
   A2S_VERSION,
+  a2sVariable,
   canonicalJson,
   capabilityChecksum,
   dataPlaneStep,
@@ -28,13 +29,16 @@ async function capability() {
           id: 'getAlerts',
           endpoint: 'http://127.0.0.1:3001/mcp',
           tool: 'get_alerts',
-          inputTemplate: { area: '${AREA}', abstract_domains: 'event,severity' },
+          inputTemplate: { area: a2sVariable('AREA'), abstract_domains: 'event,severity' },
           outputMapping: { ABSTRACT: '$.abstract', RESOURCE_URL: '$.resource_url' },
         }),
         dataPlaneStep({
           id: 'fetchBody',
           serverUrl: 'http://127.0.0.1:3001',
-          inputTemplate: { pathParameters: { token: '${TOKEN}' }, body: { row_ids: '${ROW_IDS}' } },
+          inputTemplate: {
+            pathParameters: { token: a2sVariable('TOKEN') },
+            body: { row_ids: a2sVariable('ROW_IDS') },
+          },
           outputMapping: { ROWS: '$.body' },
         }),
       ],
@@ -131,6 +135,7 @@ describe('toYaml', () => {
     };
     for (const value of [doc, tricky]) expect(parseYaml(toYaml(value))).toEqual(value);
     expect(toYaml({ a: { b: ['x'] } })).toBe('a:\n  b:\n    - "x"');
+    expect(toYaml({ steps: [{ id: 'a', x: [1] }] })).toBe('steps:\n  - id: "a"\n    x:\n      - 1');
   });
 });
 
@@ -162,5 +167,11 @@ describe('mountA2S', () => {
     expect(await verifyCapability(parseYaml(await yaml.text()))).toEqual({ valid: true });
     const missing = await app.request('/.well-known/a2s/capabilities/Nope');
     expect(missing.status).toBe(404);
+  });
+});
+
+describe('a2sVariable', () => {
+  it('writes the $-brace placeholder', () => {
+    expect(a2sVariable('AREA')).toBe('$' + '{AREA}');
   });
 });

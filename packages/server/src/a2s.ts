@@ -11,6 +11,16 @@ import { z } from 'zod';
 /** The A2S protocol version these documents follow. */
 export const A2S_VERSION = '1.0.0';
 
+/**
+ * An A2S variable placeholder, `${NAME}`: a capability's inputs and the values that flow between
+ * its steps.
+ *
+ * @param name - the variable, conventionally UPPER_SNAKE_CASE
+ */
+export function a2sVariable(name: string): string {
+  return `\${${name}}`;
+}
+
 /** One execution step. `format` says how `definition` is to be read. */
 export const A2SStepSchema = z.looseObject({
   id: z.string().min(1),
@@ -268,10 +278,11 @@ export function toYaml(value: unknown, indent = 0): string {
     return value
       .map((item) => {
         const rendered = toYaml(item, indent + 2);
-        return (isPlainObject(item) && Object.keys(item).length > 0) ||
-          (Array.isArray(item) && item.length > 0)
-          ? `${pad}-\n${rendered}`
-          : `${pad}- ${rendered}`;
+        const nested =
+          (isPlainObject(item) && Object.keys(item).length > 0) ||
+          (Array.isArray(item) && item.length > 0);
+        // A nested block starts on the dash's line: "- id: x", its other lines indented under it.
+        return nested ? `${pad}- ${rendered.slice(indent + 2)}` : `${pad}- ${rendered}`;
       })
       .join('\n');
   }

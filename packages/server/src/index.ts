@@ -13,6 +13,7 @@ export {
   A2SCapabilitySchema,
   type A2SStep,
   A2SStepSchema,
+  a2sVariable,
   canonicalJson,
   capabilityChecksum,
   dataPlaneStep,
@@ -28,6 +29,17 @@ export type {
   ConsumerToolHandler,
   ConsumerToolOutput,
 } from './consumer-tool.js';
+export {
+  ConfigError,
+  type Env,
+  envFlag,
+  envHttpUrl,
+  envList,
+  envNumber,
+  envString,
+  loadServerEnv,
+  type ServerEnv,
+} from './env.js';
 export { createDataPlaneApp, type DataPlaneOptions, mountDataPlane } from './http/data-plane.js';
 export { s2spErrorToResponse } from './http/error-response.js';
 export {

@@ -152,6 +152,11 @@ export interface S2SPServer {
    * for agents that speak plain HTTP instead of MCP. Opt-in; see {@link mountSlop}.
    */
   mountSlop(options?: SlopOptions): S2SPServer;
+  /**
+   * The base URL this server advertises: `publicUrl`, else the address of its first `listen()`,
+   * else `undefined`.
+   */
+  advertisedUrl(): string | undefined;
   /** Closes every listener, and the store when the server created it. */
   close(): Promise<void>;
 }
@@ -445,6 +450,10 @@ export function createS2SPServer(options: S2SPServerOptions): S2SPServer {
     async connectStdio() {
       const StdioServerTransport = await loadStdioTransport();
       return server.connect(new StdioServerTransport());
+    },
+
+    advertisedUrl() {
+      return publicUrl ?? listenBase;
     },
 
     mountSlop(slopOptions) {

@@ -394,7 +394,9 @@ describe('resource tool limits and configuration', () => {
 
   it('says which port is taken', async () => {
     const a = createS2SPServer({ name: 'a', version: '1', logger: silentLogger });
+    expect(a.advertisedUrl()).toBeUndefined();
     const first = await a.listen();
+    expect(a.advertisedUrl()).toBe(first.url);
     const b = createS2SPServer({ name: 'b', version: '1', logger: silentLogger });
     await expect(b.listen({ port: first.port })).rejects.toThrow(
       `port ${first.port} is already in use`,

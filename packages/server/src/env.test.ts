@@ -1,0 +1,87 @@
+import { describe, expect, it } from 'vitest';
+import { ConfigError, envFlag, envHttpUrl, envList, envNumber, loadServerEnv } from './env.js';
+
+describe('loadServerEnv', () => {
+  it('has sane defaults', () => {
+    expect(loadServerEnv({}, { port: 3001 })).toEqual({
+      port: 3001,
+      host: '127.0.0.1',
+      publicUrl: undefined,
+      ttlSeconds: 600,
+      redisUrl: undefined,
+      logLevel: 'info',
+      slop: undefined,
+    });
+  });
+
+  it('reads every variable, treating blank as unset', () => {
+    const env = loadServerEnv(
+      {
+        PORT: '0',
+        HOST: '::',
+        S2SP_PUBLIC_URL: 'https://data.example.com/weather/',
+        S2SP_TTL_SECONDS: '60',
+        REDIS_URL: 'redis://127.0.0.1:6379',
+        LOG_LEVEL: 'DEBUG',
+        SLOP: 'yes',
+        SLOP_BEARER_TOKENS: 'aaaaaaaaaaaaaaaa, bbbbbbbbbbbbbbbb',
+        SLOP_REQUIRE_SCOPES: '1',
+        NWS_BASE_URL: '',
+      },
+      { port: 3001 },
+    );
+    expect(env).toEqual({
+      port: 0,
+      host: '::',
+      publicUrl: 'https://data.example.com/weather',
+      ttlSeconds: 60,
+      redisUrl: 'redis://127.0.0.1:6379',
+      logLevel: 'debug',
+      slop: { bearerTokens: ['aaaaaaaaaaaaaaaa', 'bbbbbbbbbbbbbbbb'], requireScopes: true },
+    });
+    expect(loadServerEnv({ SLOP: 'on' }, { port: 1 }).slop).toEqual({ requireScopes: false });
+    expect(loadServerEnv({ PORT: '  ', SLOP: '0' }, { port: 7 })).toMatchObject({
+      port: 7,
+      slop: undefined,
+    });
+  });
+
+  it.each([
+    [{ PORT: 'abc' }, 'PORT', /"abc" is not a whole number from 0 to 65535/],
+    [{ PORT: '65536' }, 'PORT', /65535/],
+    [{ PORT: '-1' }, 'PORT', /whole number/],
+    [{ HOST: 'a b' }, 'HOST', /not a host name/],
+    [{ S2SP_PUBLIC_URL: 'data.example.com' }, 'S2SP_PUBLIC_URL', /not an absolute URL/],
+    [{ S2SP_PUBLIC_URL: 'ftp://x' }, 'S2SP_PUBLIC_URL', /http or https/],
+    [{ S2SP_PUBLIC_URL: 'https://u:p@x' }, 'S2SP_PUBLIC_URL', /credentials/],
+    [{ S2SP_TTL_SECONDS: '0' }, 'S2SP_TTL_SECONDS', /from 1 to 86400/],
+    [{ REDIS_URL: 'http://x' }, 'REDIS_URL', /redis:\/\//],
+    [{ LOG_LEVEL: 'loud' }, 'LOG_LEVEL', /one of debug, info/],
+    [{ SLOP: 'maybe' }, 'SLOP', /one of 1, true/],
+    [{ SLOP: '1', SLOP_BEARER_TOKENS: 'short' }, 'SLOP_BEARER_TOKENS', /at least 16/],
+  ])('rejects %j, naming %s', (env, variable, message) => {
+    let error: unknown;
+    try {
+      loadServerEnv(env, { port: 3001 });
+    } catch (e) {
+      error = e;
+    }
+    expect(error).toBeInstanceOf(ConfigError);
+    expect((error as ConfigError).variable).toBe(variable);
+    expect((error as ConfigError).message).toMatch(new RegExp(`^${variable}: `));
+    expect((error as ConfigError).message).toMatch(message);
+  });
+});
+
+describe('env helpers', () => {
+  it('read numbers, flags, URLs and lists', () => {
+    expect(envNumber({ X: '2.5' }, 'X', 1, { min: 0, max: 10 })).toBe(2.5);
+    expect(() => envNumber({ X: '2.5' }, 'X', 1, { min: 0, max: 10, integer: true })).toThrow(
+      /X: "2.5" is not a whole number/,
+    );
+    expect(envFlag({ X: 'TRUE' }, 'X')).toBe(true);
+    expect(envHttpUrl({ X: 'http://a:1/b/' }, 'X', 'e')).toBe('http://a:1/b');
+    expect(envList({ X: ' a, ,b ' }, 'X')).toEqual(['a', 'b']);
+    expect(envList({ X: ' , ' }, 'X')).toBeUndefined();
+  });
+});

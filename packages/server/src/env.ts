@@ -1,0 +1,187 @@
+/**
+ * Reading an S2SP server's settings from environment variables, with errors that name the
+ * variable. Pure functions (no `process` access), so every rule is unit-testable.
+ *
+ * @module
+ */
+import { isLogLevel, type LogLevel } from './logger.js';
+import type { SlopOptions } from './slop.js';
+
+/** An environment, such as `process.env`. */
+export type Env = Readonly<Record<string, string | undefined>>;
+
+/** A setting that cannot work. The message starts with the variable's name. */
+export class ConfigError extends Error {
+  override readonly name = 'ConfigError';
+  /** The environment variable (or command-line option) at fault. */
+  readonly variable: string;
+
+  /**
+   * @param variable - the variable's name
+   * @param message - what is wrong and what would work
+   */
+  constructor(variable: string, message: string) {
+    super(`${variable}: ${message}`);
+    this.variable = variable;
+  }
+}
+
+/** The variable's value, trimmed, or `undefined` when unset or blank (`FOO=` means "default"). */
+export function envString(env: Env, name: string): string | undefined {
+  const value = env[name]?.trim();
+  return value === undefined || value === '' ? undefined : value;
+}
+
+function show(value: string): string {
+  return JSON.stringify(value.length > 80 ? `${value.slice(0, 80)}…` : value);
+}
+
+/**
+ * A number within bounds.
+ * @throws ConfigError when it is not a (whole, if `integer`) number from `min` to `max`
+ */
+export function envNumber(
+  env: Env,
+  name: string,
+  fallback: number,
+  bounds: { min: number; max: number; integer?: boolean },
+): number {
+  const text = envString(env, name);
+  if (text === undefined) return fallback;
+  const value = Number(text);
+  const pattern = bounds.integer ? /^\d+$/ : /^\d+(\.\d+)?$/;
+  if (!pattern.test(text) || value < bounds.min || value > bounds.max) {
+    throw new ConfigError(
+      name,
+      `${show(text)} is not ${bounds.integer ? 'a whole number' : 'a number'} from ${bounds.min} to ${bounds.max}.`,
+    );
+  }
+  return value;
+}
+
+/**
+ * A yes/no switch: `1`, `true`, `yes`, `on` or `0`, `false`, `no`, `off` (any case); unset is no.
+ * @throws ConfigError for anything else
+ */
+export function envFlag(env: Env, name: string): boolean {
+  const text = envString(env, name)?.toLowerCase();
+  if (text === undefined || ['0', 'false', 'no', 'off'].includes(text)) return false;
+  if (['1', 'true', 'yes', 'on'].includes(text)) return true;
+  throw new ConfigError(name, `${show(text)} is not one of 1, true, yes, on, 0, false, no, off.`);
+}
+
+/**
+ * An absolute http(s) URL without credentials, query or fragment, normalised without a trailing
+ * slash (a path is kept).
+ * @throws ConfigError otherwise
+ */
+export function envHttpUrl(env: Env, name: string, example: string): string | undefined {
+  const text = envString(env, name);
+  if (text === undefined) return undefined;
+  let url: URL;
+  try {
+    url = new URL(text);
+  } catch {
+    throw new ConfigError(name, `${show(text)} is not an absolute URL such as ${example}.`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    throw new ConfigError(name, `${show(text)} must use http or https.`);
+  if (url.username || url.password || url.search || url.hash)
+    throw new ConfigError(name, 'must not contain credentials, a query or a fragment.');
+  return `${url.origin}${url.pathname.replace(/\/+$/, '')}`;
+}
+
+/** A comma-separated list, trimmed, without empty items; `undefined` when unset. */
+export function envList(env: Env, name: string): string[] | undefined {
+  const items = envString(env, name)
+    ?.split(',')
+    .map((item) => item.trim())
+    .filter(Boolean);
+  return items && items.length > 0 ? items : undefined;
+}
+
+/** Settings every S2SP server reads the same way. */
+export interface ServerEnv {
+  /** `PORT`: HTTP port (MCP, data plane). */
+  readonly port: number;
+  /** `HOST`: interface to bind. Default `127.0.0.1`. */
+  readonly host: string;
+  /** `S2SP_PUBLIC_URL`: base URL advertised in `resource_url`s. */
+  readonly publicUrl: string | undefined;
+  /** `S2SP_TTL_SECONDS`: `resource_url` lifetime. Default 600. */
+  readonly ttlSeconds: number;
+  /** `REDIS_URL`: keep bodies in Redis (`@s2sp/cache-redis`) instead of memory. */
+  readonly redisUrl: string | undefined;
+  /** `LOG_LEVEL`: debug, info (default), warn, error or silent. */
+  readonly logLevel: LogLevel;
+  /**
+   * `SLOP=1` serves the tools over SLOP too; `SLOP_BEARER_TOKENS` (comma-separated, each at least
+   * 16 characters) requires one of them; `SLOP_REQUIRE_SCOPES=1` checks `X-SLOP-Scope`.
+   * `undefined` when SLOP is off.
+   */
+  readonly slop: SlopOptions | undefined;
+}
+
+const HOST_PATTERN = /^[A-Za-z0-9.:[\]%-]+$/;
+
+/**
+ * Reads `PORT`, `HOST`, `S2SP_PUBLIC_URL`, `S2SP_TTL_SECONDS`, `REDIS_URL`, `LOG_LEVEL`, `SLOP`,
+ * `SLOP_BEARER_TOKENS` and `SLOP_REQUIRE_SCOPES`.
+ *
+ * @param env - the environment (`process.env`)
+ * @param defaults - the port when `PORT` is unset
+ * @throws ConfigError naming the variable, for any value that cannot work
+ */
+export function loadServerEnv(env: Env, defaults: { port: number }): ServerEnv {
+  const host = envString(env, 'HOST') ?? '127.0.0.1';
+  if (!HOST_PATTERN.test(host))
+    throw new ConfigError('HOST', `${show(host)} is not a host name or IP address.`);
+
+  const redisUrl = envString(env, 'REDIS_URL');
+  if (redisUrl !== undefined) {
+    let protocol = '';
+    try {
+      protocol = new URL(redisUrl).protocol;
+    } catch {
+      // reported below
+    }
+    if (protocol !== 'redis:' && protocol !== 'rediss:') {
+      throw new ConfigError(
+        'REDIS_URL',
+        'is not a redis:// or rediss:// URL such as redis://127.0.0.1:6379.',
+      );
+    }
+  }
+
+  const logLevel = (envString(env, 'LOG_LEVEL') ?? 'info').toLowerCase();
+  if (!isLogLevel(logLevel))
+    throw new ConfigError(
+      'LOG_LEVEL',
+      `${show(logLevel)} is not one of debug, info, warn, error, silent.`,
+    );
+
+  let slop: SlopOptions | undefined;
+  if (envFlag(env, 'SLOP')) {
+    const tokens = envList(env, 'SLOP_BEARER_TOKENS');
+    if (tokens?.some((token) => token.length < 16)) {
+      throw new ConfigError(
+        'SLOP_BEARER_TOKENS',
+        'every token must be at least 16 characters long.',
+      );
+    }
+    slop = {
+      ...(tokens && { bearerTokens: tokens }),
+      requireScopes: envFlag(env, 'SLOP_REQUIRE_SCOPES'),
+    };
+  }
+
+  return {
+    port: envNumber(env, 'PORT', defaults.port, { min: 0, max: 65535, integer: true }),
+    host,
+    publicUrl: envHttpUrl(env, 'S2SP_PUBLIC_URL', 'https://data.example.com'),
+    ttlSeconds: envNumber(env, 'S2SP_TTL_SECONDS', 600, { min: 1, max: 86_400, integer: true }),
+    redisUrl,
+    logLevel,
+    slop,
+  };
+}
