@@ -10,6 +10,8 @@ export interface BenchRow {
   readonly target?: string;
   /** Whether this run met the target. */
   readonly met?: boolean;
+  /** Why a missed target was missed, and what would fix it (goes into BENCHMARKS.md). */
+  readonly note?: string;
 }
 
 /** A whole run. */

@@ -8,8 +8,12 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { createMemoryStore } from '@s2sp/core';
+import { controlPlaneBenchmark } from './control-plane.js';
 import { dataPlaneBenchmark } from './data-plane.js';
+import { endToEndBenchmark } from './end-to-end.js';
+import { memoryBenchmark } from './memory.js';
 import { type BenchReport, type BenchRow, formatMarkdown, formatTable } from './report.js';
+import { selectiveFetchBenchmark } from './selective.js';
 import type { StoreUnderTest } from './stores.js';
 import { tokenBenchmark } from './tokens.js';
 
@@ -34,6 +38,10 @@ async function main(): Promise<void> {
   const sections: [string, () => Promise<BenchRow[]> | BenchRow[]][] = [
     ['tokens', () => tokenBenchmark()],
     ['data-plane', () => dataPlaneBenchmark(stores, quick)],
+    ['selective', () => selectiveFetchBenchmark(stores, quick)],
+    ['memory', () => memoryBenchmark(stores, quick)],
+    ['end-to-end', () => endToEndBenchmark(quick)],
+    ['control-plane', () => controlPlaneBenchmark(quick)],
   ];
   for (const [name, run] of sections) {
     if (!wanted(name)) continue;
@@ -42,6 +50,7 @@ async function main(): Promise<void> {
     rows.push(...(await run()));
     process.stdout.write(` ${Math.round(performance.now() - t)} ms\n`);
   }
+  for (const row of rows) if (row.met === false && row.note) notes.push(`${row.name}: ${row.note}`);
   const cpu = cpus()[0];
   const report: BenchReport = {
     startedAt: started.toISOString(),

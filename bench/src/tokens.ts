@@ -59,11 +59,20 @@ export function tokenBenchmark(): BenchRow[] {
       );
       const percent = (100 * ours.o200k_base) / plainPretty.o200k_base;
       const isTarget = domains.length === 2;
+      // The part of the response that does not grow with the rows: everything but the abstract.
+      const fixed = ours.o200k_base - countTokens(JSON.stringify(split.abstract)).o200k_base;
+      const perRow = (ours.o200k_base - fixed) / Math.max(1, split.abstract.length);
+      const plainPerRow = plainPretty.o200k_base / Math.max(1, split.abstract.length);
+      const rowsNeeded = Math.ceil(fixed / (0.03 * plainPerRow - perRow));
       rows.push({
         section: SECTION,
         name: `${label}: S2SP, ${domains.length} abstract column${domains.length > 1 ? 's' : ''}`,
         values: { o200k: ours.o200k_base, cl100k: ours.cl100k_base, '% of plain': round(percent) },
-        ...(isTarget && { target: 'event,severity ≤ 3% of plain', met: percent <= 3 }),
+        ...(isTarget && {
+          target: 'event,severity ≤ 3% of plain',
+          met: percent <= 3,
+          note: `${split.abstract.length} rows. The response has a fixed part of ${fixed} tokens that does not grow with the table (the body_domains list of ${split.bodyDomains.length} names, the resource_url with its 256-bit token, expires_at and the keys) plus about ${round(perRow)} tokens per row, against ${round(plainPerRow)} per row for the plain result; at this width the ratio falls under 3% from ${rowsNeeded} rows on. Only dropping a PROTOCOL §2 field (body_domains) would remove most of the fixed part, so the contract, not the implementation, sets this floor.`,
+        }),
       });
       if (isTarget) {
         // The reference's own response for the same call: pretty-printed, with a `columns` list.

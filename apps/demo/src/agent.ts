@@ -35,6 +35,8 @@ export interface FlowReport {
   readonly chartUrl: string;
   readonly chartFile: string;
   readonly pngBytes: number;
+  /** Wall time of the flow, in milliseconds. */
+  readonly ms: number;
 }
 
 /** Everything the demo measured. */
@@ -134,6 +136,7 @@ export async function runAgent(
     // Plain MCP: every row and column goes through the model, which then writes the rows it
     // keeps into the consumer's arguments.
     say(`plain: get_alerts(area="${options.area}") as a plain MCP tool…`);
+    const started = performance.now();
     let before = bytes();
     let dataPlaneBefore = pipeline.dataPlaneBytes();
     const plainArgs = { area: options.area };
@@ -163,6 +166,7 @@ export async function runAgent(
       chartUrl: plainChart.chartUrl,
       chartFile: plainChart.chartFile,
       pngBytes: plainChart.pngBytes,
+      ms: performance.now() - started,
     };
 
     const runFlow = async (mode: 'async' | 'sync'): Promise<FlowReport> => {
@@ -200,6 +204,7 @@ export async function runAgent(
         chartUrl: chart.chartUrl,
         chartFile: chart.chartFile,
         pngBytes: chart.pngBytes,
+        ms: performance.now() - started,
       };
     };
 

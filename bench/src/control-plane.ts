@@ -1,0 +1,75 @@
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { createS2SPServer, silentLogger } from '@s2sp/server';
+import { generateRows } from './data.js';
+import type { BenchRow } from './report.js';
+import { latency, round } from './stats.js';
+
+const SECTION =
+  '6. Control-plane overhead: a resource tool call over Streamable HTTP (official SDK client)';
+
+/**
+ * The cost S2SP adds to a tool call — projection, `_row_id`, caching and token minting — measured
+ * as the same call with and without `abstract_domains`, at 1 and 16 concurrent clients.
+ */
+export async function controlPlaneBenchmark(quick: boolean): Promise<BenchRow[]> {
+  const rows = generateRows(quick ? 50 : 200);
+  const server = createS2SPServer({
+    name: 'bench',
+    version: '1',
+    logger: silentLogger,
+    maxCacheBytes: 4 * 1024 ** 3,
+  });
+  server.resourceTool('get_rows', { description: 'rows' }, () => rows);
+  const listening = await server.listen();
+  const out: BenchRow[] = [];
+  try {
+    for (const clients of [1, 16]) {
+      const connected = await Promise.all(
+        Array.from({ length: clients }, async () => {
+          const client = new Client({ name: 'bench', version: '1' });
+          await client.connect(new StreamableHTTPClientTransport(new URL(listening.mcpUrl)));
+          return client;
+        }),
+      );
+      const calls = quick ? 10 : 80;
+      const baseline = new Map<string, number>();
+      for (const [label, args] of [
+        ['plain (no abstract_domains)', {}],
+        ['S2SP async, 2 abstract columns', { abstract_domains: 'event,severity' }],
+        ['S2SP sync, 2 abstract columns', { abstract_domains: 'event,severity', mode: 'sync' }],
+      ] as const) {
+        const samples: number[] = [];
+        const started = performance.now();
+        await Promise.all(
+          connected.map(async (client) => {
+            for (let i = 0; i < calls; i++) {
+              const t = performance.now();
+              const result = await client.callTool({ name: 'get_rows', arguments: args });
+              if (result.isError)
+                throw new Error(`control-plane call failed: ${JSON.stringify(result.content)}`);
+              samples.push(performance.now() - t);
+            }
+          }),
+        );
+        const seconds = (performance.now() - started) / 1000;
+        const { p50, p99 } = latency(samples);
+        if (label.startsWith('plain')) baseline.set('p50', p50);
+        out.push({
+          section: SECTION,
+          name: `${rows.length} rows, ${clients} client${clients > 1 ? 's' : ''}: ${label}`,
+          values: {
+            'calls/s': round(samples.length / seconds),
+            'p50 ms': round(p50),
+            'p99 ms': round(p99),
+            'vs plain p50': `${round(p50 / (baseline.get('p50') ?? p50))}×`,
+          },
+        });
+      }
+      await Promise.all(connected.map((client) => client.close()));
+    }
+  } finally {
+    await server.close();
+  }
+  return out;
+}
