@@ -57,6 +57,13 @@ export interface ConsumerFetchOptions {
   readonly maxResponseBytes?: number;
   /** The `fetch` to use. Default `globalThis.fetch`. */
   readonly fetch?: typeof fetch;
+  /**
+   * Without an allow-list, refuse every `resource_url` whose address is not on the public
+   * internet (loopback, private, link-local such as cloud metadata, IPv4-mapped forms…), checked
+   * for IP literals, for every resolved address and for the connected socket. Node only; see
+   * `createPublicOnlyFetch` in `@s2sp/client/node`. Ignored when `fetch` is given.
+   */
+  readonly publicOnly?: boolean;
 }
 
 // Declared as strings (as the seed says, so any MCP client can call the tool) but accepting
@@ -106,6 +113,14 @@ export function createConsumerToolCallback<TShape extends z.ZodRawShape>(
 ): (args: Record<string, unknown>, extra: ToolExtra) => Promise<CallToolResult> {
   assertNoReservedParameters(name, config.inputSchema ?? {}, CONSUMER_TOOL_PARAMETERS);
   const { logger } = options;
+  // Loaded on first use: it needs node:http, which the rest of this module does not.
+  let publicOnlyFetch: Promise<typeof fetch> | undefined;
+  const fetchFor = (): Promise<typeof fetch> | undefined => {
+    if (options.fetch.fetch) return Promise.resolve(options.fetch.fetch);
+    if (!options.fetch.publicOnly) return undefined;
+    publicOnlyFetch ??= import('@s2sp/client/node').then((m) => m.createPublicOnlyFetch());
+    return publicOnlyFetch;
+  };
 
   return async (args, extra) => {
     const { abstract_data, resource_url, body_data, column_mapping, ...own } = args;

@@ -279,3 +279,27 @@ describe('consumer allow-list', () => {
     await guarded.close();
   });
 });
+
+describe('consumer public-destinations-only mode', () => {
+  it('refuses a resource_url on a loopback address, with advice', async () => {
+    const guarded = createS2SPServer({
+      name: 'public-only',
+      version: '1',
+      logger: silentLogger,
+      consumer: { publicOnly: true },
+    });
+    guarded.consumerTool('count', { description: 'count' }, (merged) => String(merged.length));
+    await using listening = await guarded.listen();
+    await using client = await connectMcpClient(listening.mcpUrl);
+    const entriesBefore = (await resource.store.stats()).entries;
+    const { abstract, resource_url } = await abstractAndUrl();
+    const result = await client.call('count', {
+      abstract_data: JSON.stringify(abstract),
+      resource_url,
+    });
+    expect(result.isError).toBe(true);
+    expect(textOf(result)).toMatch(/non-public address \(127\.0\.0\.1\)/);
+    expect((await resource.store.stats()).entries).toBe(entriesBefore + 1);
+    await guarded.close();
+  });
+});
