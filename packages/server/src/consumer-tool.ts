@@ -134,6 +134,7 @@ export function createConsumerToolCallback<TShape extends z.ZodRawShape>(
       let rows = request.abstractRows;
       // No abstract rows means no rows: never fetch, since an empty row_ids asks for all of them.
       if (rows.length > 0 && request.resourceUrl !== undefined) {
+        const customFetch = await fetchFor();
         const fetchOptions: FetchBodyOptions = {
           rowIds: rows.map((row) => row._row_id),
           signal: extra.signal,
@@ -142,7 +143,7 @@ export function createConsumerToolCallback<TShape extends z.ZodRawShape>(
           ...(options.fetch.maxResponseBytes !== undefined && {
             maxBytes: options.fetch.maxResponseBytes,
           }),
-          ...(options.fetch.fetch && { fetch: options.fetch.fetch }),
+          ...(customFetch && { fetch: customFetch }),
         };
         const started = Date.now();
         const fetched = await fetchBody(request.resourceUrl, fetchOptions);
