@@ -1,17 +1,10 @@
-import {
-  concatBytes,
-  generateToken,
-  prepareTable,
-  renderDataPlaneResponse,
-  serializeTable,
-  tokenStorageKey,
-} from '@s2sp/core';
+import { concatBytes, prepareTable, renderDataPlaneResponse, serializeTable } from '@s2sp/core';
 import { generateRows } from './data.js';
 import { type LoadResult, runLoad } from './http-load.js';
 import type { BenchRow } from './report.js';
 import { startDataPlane, startFloorServer } from './servers.js';
 import { median, round } from './stats.js';
-import type { StoreUnderTest } from './stores.js';
+import { mintTokens, type StoreUnderTest } from './stores.js';
 
 const SECTION = '2. Data-plane throughput: redeem a whole table (~1 KB rows) over loopback';
 
@@ -120,9 +113,7 @@ export async function dataPlaneBenchmark(
       try {
         for (const concurrency of plan.concurrency) {
           const requests = plan.requests(concurrency);
-          const tokens = Array.from({ length: requests }, generateToken);
-          for (const token of tokens)
-            await instance.put(await tokenStorageKey(token), stored, { ttlMs: 600_000 });
+          const tokens = await mintTokens(instance, stored, requests);
           const result = await runLoad({
             port: server.port,
             path: (i) => `/s2sp/data/${tokens[i]}`,

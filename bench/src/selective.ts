@@ -1,10 +1,10 @@
-import { generateToken, prepareTable, serializeTable, tokenStorageKey } from '@s2sp/core';
+import { prepareTable, serializeTable } from '@s2sp/core';
 import { generateRows } from './data.js';
 import { runLoad } from './http-load.js';
 import type { BenchRow } from './report.js';
 import { startDataPlane } from './servers.js';
 import { round } from './stats.js';
-import type { StoreUnderTest } from './stores.js';
+import { mintTokens, type StoreUnderTest } from './stores.js';
 
 const SECTION = '3. Selective fetch: 10 rows from tables of growing size';
 
@@ -31,9 +31,7 @@ export async function selectiveFetchBenchmark(
     try {
       for (const { size, stored } of tables) {
         const rowIds = Array.from({ length: 10 }, (_, i) => Math.floor((i * size) / 10) + (i % 3));
-        const tokens = Array.from({ length: requests }, generateToken);
-        for (const token of tokens)
-          await instance.put(await tokenStorageKey(token), stored, { ttlMs: 600_000 });
+        const tokens = await mintTokens(instance, stored, requests);
         const result = await runLoad({
           port: server.port,
           path: (i) => `/s2sp/data/${tokens[i]}`,

@@ -1,4 +1,4 @@
-import type { BodyStore } from '@s2sp/core';
+import { type BodyStore, generateToken, type StoredTable, tokenStorageKey } from '@s2sp/core';
 
 /** A store the benchmarks run against. */
 export interface StoreUnderTest {
@@ -9,4 +9,16 @@ export interface StoreUnderTest {
   usedMemory?(): Promise<number>;
   /** Empties the backend between benchmarks. */
   flush?(): Promise<void>;
+}
+
+/** Caches `table` under `count` fresh tokens (each redeemable once), as `count` tool calls would. */
+export async function mintTokens(
+  store: BodyStore,
+  table: StoredTable,
+  count: number,
+): Promise<string[]> {
+  const tokens = Array.from({ length: count }, generateToken);
+  for (const token of tokens)
+    await store.put(await tokenStorageKey(token), table, { ttlMs: 600_000 });
+  return tokens;
 }

@@ -7,7 +7,6 @@ import {
   createS2SPServer,
   type Logger,
   mcpToolStep,
-  mountA2S,
   type S2SPServer,
   type SlopOptions,
   sealCapability,
@@ -213,17 +212,7 @@ export function createChartServer(options: ChartServerOptions = {}): ChartServer
   );
   mountChartPages(server.app, charts);
   if (options.slop) server.mountSlop(options.slop);
-  let sealed: { base: string; docs: Promise<A2SCapability[]> } | undefined;
-  mountA2S(server.app, () => {
-    const base = baseUrl ?? server.advertisedUrl();
-    if (!base)
-      throw new S2SPError(
-        'not_found',
-        'No A2S capabilities until the server has an address: set publicUrl or call listen().',
-      );
-    if (sealed?.base !== base) sealed = { base, docs: chartCapabilities(base) };
-    return sealed.docs;
-  });
+  server.mountA2S((base) => chartCapabilities(baseUrl ?? base));
   return {
     server,
     charts,

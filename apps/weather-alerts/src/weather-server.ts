@@ -1,12 +1,5 @@
-import { type BodyStore, DEFAULT_TTL_SECONDS, S2SPError } from '@s2sp/core';
-import {
-  type A2SCapability,
-  createS2SPServer,
-  type Logger,
-  mountA2S,
-  type S2SPServer,
-  type SlopOptions,
-} from '@s2sp/server';
+import { type BodyStore, DEFAULT_TTL_SECONDS } from '@s2sp/core';
+import { createS2SPServer, type Logger, type S2SPServer, type SlopOptions } from '@s2sp/server';
 import { z } from 'zod';
 import { alertRow } from './alert-rows.js';
 import { describeAreaCodes, parseAreaCode } from './area-codes.js';
@@ -203,17 +196,6 @@ export function createWeatherServer(options: WeatherServerOptions = {}): S2SPSer
   });
 
   if (options.slop) server.mountSlop(options.slop);
-  // A2S documents name the server's own address, known once it listens: seal them on first use.
-  let sealed: { base: string; docs: Promise<A2SCapability[]> } | undefined;
-  mountA2S(server.app, () => {
-    const base = server.advertisedUrl();
-    if (!base)
-      throw new S2SPError(
-        'not_found',
-        'No A2S capabilities until the server has an address: set publicUrl or call listen().',
-      );
-    if (sealed?.base !== base) sealed = { base, docs: weatherCapabilities(base) };
-    return sealed.docs;
-  });
+  server.mountA2S(weatherCapabilities);
   return server;
 }

@@ -4,6 +4,7 @@ import {
   formatIssues,
   parseResourceUrl,
   type RowWithId,
+  readBodyCapped,
   S2SPError,
 } from '@s2sp/core';
 
@@ -38,40 +39,6 @@ export interface FetchBodyOptions {
 export type FetchedBody = DataPlaneResponse & { body: RowWithId[] };
 
 const CALL_AGAIN = 'Call the resource tool again to get a fresh resource_url, then retry with it.';
-
-async function readCapped(
-  response: Response,
-  maxBytes: number,
-  abort: () => void,
-): Promise<string> {
-  const declared = Number(response.headers.get('content-length'));
-  if (Number.isFinite(declared) && declared > maxBytes) {
-    abort();
-    throw tooLarge(maxBytes);
-  }
-  if (!response.body) return '';
-  const reader = response.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > maxBytes) {
-      abort();
-      await reader.cancel().catch(() => {});
-      throw tooLarge(maxBytes);
-    }
-    chunks.push(value);
-  }
-  const all = new Uint8Array(size);
-  let offset = 0;
-  for (const chunk of chunks) {
-    all.set(chunk, offset);
-    offset += chunk.byteLength;
-  }
-  return new TextDecoder().decode(all);
-}
 
 function tooLarge(maxBytes: number): S2SPError {
   return new S2SPError(
@@ -177,7 +144,12 @@ export async function fetchBody(
       await response.body?.cancel().catch(() => {});
       throw statusError(response.status, target.origin);
     }
-    const text = await readCapped(response, maxBytes, () => controller.abort());
+    const bytes = await readBodyCapped(response, maxBytes);
+    if (!bytes) {
+      controller.abort();
+      throw tooLarge(maxBytes);
+    }
+    const text = new TextDecoder().decode(bytes);
     let json: unknown;
     try {
       json = JSON.parse(text);

@@ -8,6 +8,7 @@
  */
 
 export { assertKnownColumns, parseAbstractDomains } from './abstract-domains.js';
+export { type BodyCarrier, readBodyCapped } from './body-reader.js';
 export type {
   BodyStore,
   BodyStoreStats,

@@ -7,6 +7,7 @@ import {
 } from '@s2sp/core';
 import { Hono } from 'hono';
 import type { z } from 'zod';
+import { type A2SCapability, mountA2S } from './a2s.js';
 import {
   type ConsumerFetchOptions,
   type ConsumerToolConfig,
@@ -157,6 +158,15 @@ export interface S2SPServer {
    * else `undefined`.
    */
   advertisedUrl(): string | undefined;
+  /**
+   * Publishes A2S capability documents at `/.well-known/a2s/capabilities` (see {@link mountA2S}).
+   * `build` gets the server's advertised base URL, so documents can name the real endpoints; it
+   * runs on the first request and again only if that URL changes. Until the server has an
+   * address the routes answer 404.
+   */
+  mountA2S(
+    build: (baseUrl: string) => readonly A2SCapability[] | Promise<readonly A2SCapability[]>,
+  ): S2SPServer;
   /** Closes every listener, and the store when the server created it. */
   close(): Promise<void>;
 }
@@ -454,6 +464,21 @@ export function createS2SPServer(options: S2SPServerOptions): S2SPServer {
 
     advertisedUrl() {
       return publicUrl ?? listenBase;
+    },
+
+    mountA2S(build) {
+      let sealed: { base: string; docs: Promise<readonly A2SCapability[]> } | undefined;
+      mountA2S(app, () => {
+        const base = publicUrl ?? listenBase;
+        if (!base)
+          throw new S2SPError(
+            'not_found',
+            'No A2S capabilities until the server has an address: set publicUrl or call listen().',
+          );
+        if (sealed?.base !== base) sealed = { base, docs: Promise.resolve(build(base)) };
+        return sealed.docs;
+      });
+      return server;
     },
 
     mountSlop(slopOptions) {

@@ -6,6 +6,7 @@ import {
   HEALTH_PATH,
   isTokenShape,
   parseDataPlaneRequest,
+  readBodyCapped,
   renderDataPlaneResponse,
   requestedRowIds,
   S2SPError,
@@ -39,37 +40,15 @@ function isJson(contentType: string | undefined): boolean {
 }
 
 async function readLimited(request: Request, maxBytes: number): Promise<string> {
-  const tooLarge = () =>
-    new S2SPError(
+  const bytes = await readBodyCapped(request, maxBytes);
+  if (!bytes) {
+    throw new S2SPError(
       'payload_too_large',
       `The request body is larger than ${maxBytes} bytes. Ask for fewer row_ids per request.`,
     );
-  const declared = Number(request.headers.get('content-length'));
-  if (Number.isFinite(declared) && declared > maxBytes) throw tooLarge();
-  if (!request.body) return '';
-  const reader = request.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > maxBytes) {
-      await reader.cancel().catch(() => {});
-      throw tooLarge();
-    }
-    chunks.push(value);
   }
-  const decoder = new TextDecoder('utf-8', { fatal: true });
   try {
-    if (chunks.length === 1) return decoder.decode(chunks[0]);
-    const all = new Uint8Array(size);
-    let offset = 0;
-    for (const chunk of chunks) {
-      all.set(chunk, offset);
-      offset += chunk.byteLength;
-    }
-    return decoder.decode(all);
+    return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
   } catch {
     throw new S2SPError('invalid_request', 'The request body is not valid UTF-8 JSON.');
   }
