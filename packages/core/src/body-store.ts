@@ -44,7 +44,11 @@ export interface BodyStoreStats {
   readonly entries: number;
   /** Rows across live entries. */
   readonly rows: number;
-  /** Size of the serialised rows of live entries, in JSON characters. */
+  /**
+   * Size of the serialised rows of live entries: UTF-8 bytes where the store keeps bytes (the
+   * memory store), JSON characters where counting bytes would cost a pass over the data (the
+   * Redis store). The two agree for ASCII, which most JSON is.
+   */
   readonly bytes: number;
 }
 

@@ -124,6 +124,24 @@ describe('renderDataPlaneResponse', () => {
     });
   });
 
+  it('projects columns of all rows when the store gave them only joined', () => {
+    const joined = new TextEncoder().encode(rows.join(','));
+    const text = renderDataPlaneResponse(
+      { columns: ['event', 'description'], tableRows: 3, joined },
+      { columns: ['event'] },
+      undefined,
+    );
+    expect(JSON.parse(text)).toEqual({
+      body: [
+        { _row_id: 0, event: 'Wind' },
+        { _row_id: 1, event: 'Heat' },
+        { _row_id: 2, event: 'Flood' },
+      ],
+      total_rows: 3,
+      columns_returned: ['_row_id', 'event'],
+    });
+  });
+
   it('accepts rows as UTF-8 bytes, and projects them too', () => {
     const bytes = rows.map((r) => new TextEncoder().encode(r));
     const taken: TakenRows = {

@@ -152,7 +152,14 @@ export function renderDataPlaneResponse(
     returned = taken.tableRows;
     columnsReturned = [...taken.columns];
   } else {
-    const slots = taken.rows ?? [];
+    // A store may hand all rows over only `joined`: split it the JSON way, as one array.
+    const slots: ReadonlyArray<string | Uint8Array | undefined> =
+      taken.rows ??
+      (taken.joined
+        ? (JSON.parse(`[${new TextDecoder().decode(taken.joined)}]`) as unknown[]).map((row) =>
+            JSON.stringify(row),
+          )
+        : []);
     const present: (string | Uint8Array)[] = [];
     slots.forEach((row, i) => {
       if (row !== undefined) present.push(row);

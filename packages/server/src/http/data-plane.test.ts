@@ -72,6 +72,16 @@ describe('data plane', () => {
     });
   });
 
+  it('projects columns of every row when no row_ids are given', async () => {
+    const token = await cached();
+    const response = await post(token, '{"columns":["event"]}');
+    expect(await response.json()).toEqual({
+      body: rows.map((row, i) => ({ _row_id: i, event: row.event })),
+      total_rows: 3,
+      columns_returned: ['_row_id', 'event'],
+    });
+  });
+
   it('treats an empty body as {}, whatever its content type', async () => {
     const token = await cached();
     const response = await post(token, '', {});
