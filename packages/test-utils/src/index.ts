@@ -124,3 +124,11 @@ export function captureLines(): { lines: string[]; write: (line: string) => void
   const lines: string[] = [];
   return { lines, write: (line) => lines.push(line) };
 }
+export {
+  freePort,
+  type RedisClusterTestServer,
+  type RedisTestServer,
+  sendInline,
+  startRedis,
+  startRedisCluster,
+} from './redis.js';

@@ -1,0 +1,79 @@
+/**
+ * Where entries live in Redis. One entry is one hash, `<prefix>{<key>}`, where `<key>` is the
+ * SHA-256 hex of the token (the store never sees a token). The braces are a Redis Cluster hash
+ * tag: every key an entry may ever use (`<prefix>{<key>}…`) hashes to the same slot, so the Lua
+ * scripts that touch them run on one node.
+ *
+ * Hash fields: `"0"`, `"1"`, … hold the rows in pages of consecutive rows (see row-pages), so
+ * `HMGET` can read a few rows of a large table without touching the rest; `#c` (columns JSON
+ * array), `#n` (row count), `#b` (size in JSON characters) and `#p` (rows per page) are the
+ * entry's metadata. `#` cannot start a decimal page index, so the two never collide. The metadata
+ * is written last: an entry whose rows are still being written is invisible to `take` and `stats`.
+ *
+ * @module
+ */
+import { S2SPError } from '@s2sp/core';
+
+/** The default key prefix. */
+export const DEFAULT_KEY_PREFIX = 's2sp:';
+
+/** Hash field of the number of rows. */
+export const ROWS_FIELD = '#n';
+/** Hash field of the size of the rows and columns, in JSON characters. */
+export const BYTES_FIELD = '#b';
+
+// A prefix is also used, unescaped, in a SCAN MATCH pattern, and braces would break the hash tag.
+// Allowing only these characters keeps both simple and safe.
+const PREFIX_PATTERN = /^[A-Za-z0-9:_.\-/|]{1,64}$/;
+// Storage keys are SHA-256 hex digests in practice; tests and other stores use short names.
+const KEY_PATTERN = /^[A-Za-z0-9_.:-]{1,128}$/;
+
+/**
+ * Checks a key prefix.
+ *
+ * @throws S2SPError `invalid_config` when it is empty, too long, or has characters other than
+ *   letters, digits and `: _ . - / |`
+ */
+export function assertValidKeyPrefix(prefix: unknown): asserts prefix is string {
+  if (typeof prefix !== 'string' || !PREFIX_PATTERN.test(prefix)) {
+    throw new S2SPError(
+      'invalid_config',
+      `keyPrefix must be 1 to 64 letters, digits or ": _ . - / |" (such as "s2sp:" or "myapp:s2sp:"), got ${JSON.stringify(prefix)}.`,
+    );
+  }
+}
+
+/**
+ * Checks a storage key handed to the store.
+ *
+ * @throws S2SPError `invalid_config` for anything but 1 to 128 letters, digits or `_ . : -`
+ */
+export function assertValidStorageKey(key: unknown): asserts key is string {
+  if (typeof key !== 'string' || !KEY_PATTERN.test(key)) {
+    // The value is not echoed: whatever it is, it should have been a hash.
+    throw new S2SPError(
+      'invalid_config',
+      'The storage key must be 1 to 128 letters, digits or "_ . : -" (a SHA-256 hex digest from tokenStorageKey).',
+    );
+  }
+}
+
+/** The Redis key of the entry stored under `key`. */
+export function entryKey(prefix: string, key: string): string {
+  return `${prefix}{${key}}`;
+}
+
+/** The SCAN MATCH pattern of every entry key under `prefix`. */
+export function entryScanPattern(prefix: string): string {
+  // The prefix holds no glob characters (see PREFIX_PATTERN), so it needs no escaping.
+  return `${prefix}{*}`;
+}
+
+/**
+ * The sorted set of the optional byte budget (see byte-budget). Without braces it is its own
+ * hash tag (in a cluster it lives on one node, apart from the entries), and it never matches
+ * {@link entryScanPattern}.
+ */
+export function budgetKey(prefix: string): string {
+  return `${prefix}#budget`;
+}

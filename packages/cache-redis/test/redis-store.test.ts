@@ -1,0 +1,257 @@
+import { generateToken, S2SPError, type StoredTable, tokenStorageKey } from '@s2sp/core';
+import { makeStoredTable } from '@s2sp/core/testing';
+import { type RedisTestServer, startRedis, startRedisCluster } from '@s2sp/test-utils';
+import { Redis } from 'ioredis';
+import { createClient, createCluster } from 'redis';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createRedisBodyStore, type RedisBodyStore } from '../src/index.js';
+import { quietLogger, uniquePrefix } from './helpers.js';
+
+let redis: RedisTestServer;
+let cluster: Awaited<ReturnType<typeof startRedisCluster>>;
+let admin: ReturnType<typeof createClient>;
+let clusterClient: ReturnType<typeof createCluster>;
+
+beforeAll(async () => {
+  [redis, cluster] = await Promise.all([startRedis(), startRedisCluster()]);
+  admin = createClient({ url: redis.url });
+  await admin.connect();
+  clusterClient = createCluster({ rootNodes: cluster.urls.map((url) => ({ url })) });
+  await clusterClient.connect();
+});
+
+afterAll(async () => {
+  await admin?.close();
+  await clusterClient?.close();
+  await Promise.all([redis?.stop(), cluster?.stop()]);
+});
+
+async function keysUnder(prefix: string): Promise<string[]> {
+  const keys: string[] = [];
+  for await (const batch of admin.scanIterator({ MATCH: `${prefix}*`, COUNT: 1000 }))
+    keys.push(...batch);
+  return keys.sort();
+}
+
+/** A table whose rows are wide enough that chunks are cut by size, not only by row count. */
+function wideTable(rowCount: number): StoredTable {
+  const rows: string[] = [];
+  for (let i = 0; i < rowCount; i++)
+    rows.push(JSON.stringify({ _row_id: i, text: `${i}:${'x'.repeat(i % 7 === 0 ? 3000 : 40)}` }));
+  return { columns: ['text'], rows };
+}
+
+describe('storage layout', () => {
+  it('keeps one hash per entry under <prefix>{<sha256>}, with the TTL and no token anywhere', async () => {
+    const prefix = uniquePrefix();
+    const store = createRedisBodyStore({ url: redis.url, keyPrefix: prefix, logger: quietLogger });
+    try {
+      const token = generateToken();
+      const key = await tokenStorageKey(token);
+      const table = makeStoredTable(3);
+      await store.put(key, table, { ttlMs: 30_000 });
+
+      expect(await keysUnder(prefix)).toEqual([`${prefix}{${key}}`]);
+      const hash = await admin.hGetAll(`${prefix}{${key}}`);
+      // Small rows share one page; the metadata fields start with "#".
+      expect(hash).toEqual({
+        '0': table.rows.join('\n'),
+        '#c': '["name","payload"]',
+        '#n': '3',
+        '#b': String(table.rows.join('').length + 'name'.length + 'payload'.length),
+        '#p': '64',
+      });
+      expect(JSON.stringify(hash)).not.toContain(token);
+      const ttl = await admin.pTTL(`${prefix}{${key}}`);
+      expect(ttl).toBeGreaterThan(25_000);
+      expect(ttl).toBeLessThanOrEqual(30_000);
+
+      await store.take(key, [1]);
+      expect(await keysUnder(prefix)).toEqual([]);
+    } finally {
+      await store.close();
+    }
+  });
+
+  it('puts every key of an entry in one cluster slot, on one node', async () => {
+    const store = createRedisBodyStore({ client: clusterClient, logger: quietLogger });
+    try {
+      const key = await tokenStorageKey(generateToken());
+      await store.put(key, wideTable(50), { ttlMs: 30_000 });
+      const slot = await clusterClient.sendCommand(key, true, [
+        'CLUSTER',
+        'KEYSLOT',
+        `s2sp:{${key}}`,
+      ]);
+      const tagSlot = await clusterClient.sendCommand(key, true, ['CLUSTER', 'KEYSLOT', key]);
+      expect(slot).toBe(tagSlot);
+      expect((await store.take(key))?.tableRows).toBe(50);
+    } finally {
+      await store.close();
+    }
+  });
+});
+
+describe.each([
+  [
+    'one node (url)',
+    () => createRedisBodyStore({ url: redis.url, keyPrefix: uniquePrefix(), logger: quietLogger }),
+  ],
+  [
+    'a 3-master cluster',
+    () =>
+      createRedisBodyStore({
+        client: clusterClient,
+        keyPrefix: uniquePrefix(),
+        logger: quietLogger,
+      }),
+  ],
+])('large tables on %s', (_name, makeStore) => {
+  it('writes a table in many chunks and returns all rows in table order', async () => {
+    const store = makeStore();
+    try {
+      const table = wideTable(12_345);
+      const key = await tokenStorageKey(generateToken());
+      await store.put(key, table, { ttlMs: 60_000 });
+      expect(await store.stats()).toEqual({
+        entries: 1,
+        rows: 12_345,
+        bytes: table.rows.join('').length + 'text'.length,
+      });
+      const taken = await store.take(key);
+      expect(taken?.tableRows).toBe(12_345);
+      expect(taken?.rows).toEqual(table.rows);
+    } finally {
+      await store.close();
+    }
+  });
+
+  it('returns a handful of rows from a large table, in the order asked', async () => {
+    const store = makeStore();
+    try {
+      const table = wideTable(12_345);
+      const key = await tokenStorageKey(generateToken());
+      await store.put(key, table, { ttlMs: 60_000 });
+      const ids = [12_344, 0, 5000, 99_999, 7, 7];
+      const taken = await store.take(key, ids);
+      expect(taken?.rows).toEqual([
+        table.rows[12_344],
+        table.rows[0],
+        table.rows[5000],
+        undefined,
+        table.rows[7],
+        table.rows[7],
+      ]);
+      expect(await store.take(key, [0])).toBeUndefined();
+      expect((await store.stats()).entries).toBe(0);
+    } finally {
+      await store.close();
+    }
+  });
+});
+
+describe('replicas sharing one Redis', () => {
+  it('give each entry to exactly one of many concurrent takes across stores', async () => {
+    const prefix = uniquePrefix();
+    const io = new Redis(redis.url);
+    const stores = [
+      createRedisBodyStore({ url: redis.url, keyPrefix: prefix, logger: quietLogger }),
+      createRedisBodyStore({ url: redis.url, keyPrefix: prefix, logger: quietLogger }),
+      createRedisBodyStore({ client: io, keyPrefix: prefix, logger: quietLogger }),
+    ];
+    try {
+      const key = await tokenStorageKey(generateToken());
+      await stores[0]?.put(key, makeStoredTable(10), { ttlMs: 60_000 });
+      const results = await Promise.all(
+        Array.from({ length: 60 }, (_, i) => (stores[i % 3] as RedisBodyStore).take(key, [i % 10])),
+      );
+      expect(results.filter((r) => r !== undefined)).toHaveLength(1);
+    } finally {
+      await Promise.all(stores.map((s) => s.close()));
+      io.disconnect();
+    }
+  });
+
+  it('share one maxBytes budget, given back when entries are taken', async () => {
+    const prefix = uniquePrefix();
+    const [a, b] = [1, 2].map(() =>
+      createRedisBodyStore({
+        url: redis.url,
+        keyPrefix: prefix,
+        maxBytes: 1000,
+        logger: quietLogger,
+      }),
+    ) as [RedisBodyStore, RedisBodyStore];
+    try {
+      const table = makeStoredTable(5); // about 400 characters
+      await a.put('one', table, { ttlMs: 60_000 });
+      await b.put('two', table, { ttlMs: 60_000 });
+      const error = await a.put('three', table, { ttlMs: 60_000 }).catch((e: unknown) => e);
+      expect(S2SPError.isInstance(error) && error.code).toBe('store_full');
+      expect((error as Error).message).toMatch(/The S2SP cache is full \(\d+ of 1000 bytes in use/);
+      expect((await b.take('one'))?.tableRows).toBe(5);
+      await a.put('three', table, { ttlMs: 60_000 });
+      const tooBig = await a
+        .put('big', makeStoredTable(50), { ttlMs: 60_000 })
+        .catch((e: unknown) => e);
+      expect((tooBig as Error).message).toContain('larger than the whole cache');
+    } finally {
+      await Promise.all([a.close(), b.close()]);
+    }
+  });
+});
+
+describe('stats', () => {
+  it('counts only complete entries of its own prefix', async () => {
+    const prefix = uniquePrefix();
+    const store = createRedisBodyStore({ url: redis.url, keyPrefix: prefix, logger: quietLogger });
+    try {
+      await store.put('done', makeStoredTable(2), { ttlMs: 60_000 });
+      // A half-written entry (no metadata yet), another prefix's entry and an unrelated key.
+      await admin.hSet(`${prefix}{halfway}`, { '0': '{"_row_id":0}' });
+      await admin.hSet(`other-${prefix}{x}`, { '#n': '5', '#b': '5' });
+      await admin.set(`${prefix}plain`, 'x');
+      const stats = await store.stats();
+      expect(stats.entries).toBe(1);
+      expect(stats.rows).toBe(2);
+      expect(await store.take('halfway')).toBeUndefined();
+    } finally {
+      await store.close();
+    }
+  });
+});
+
+describe('clients supplied by the caller', () => {
+  it('are used as they are and never closed by the store', async () => {
+    const client = createClient({ url: redis.url });
+    await client.connect();
+    const io = new Redis(redis.url);
+    try {
+      for (const c of [client, io]) {
+        const store = createRedisBodyStore({
+          client: c,
+          keyPrefix: uniquePrefix(),
+          logger: quietLogger,
+        });
+        await store.put('k', makeStoredTable(1), { ttlMs: 60_000 });
+        await store.close();
+      }
+      expect(await client.ping()).toBe('PONG');
+      expect(await io.ping()).toBe('PONG');
+    } finally {
+      await client.close();
+      io.disconnect();
+    }
+  });
+
+  it('a node-redis client that was never connected makes operations fail with unavailable', async () => {
+    const client = createClient({ url: redis.url });
+    const store = createRedisBodyStore({ client, logger: quietLogger });
+    try {
+      const error = await store.take('k').catch((e: unknown) => e);
+      expect(S2SPError.isInstance(error) && error.code).toBe('unavailable');
+    } finally {
+      await store.close();
+    }
+  });
+});
