@@ -1,7 +1,7 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { S2SPResultSchema } from '@s2sp/core';
-import { connectMcpClient, textOf } from '@s2sp/test-utils';
+import { connectMcpClient, startRedis, textOf } from '@s2sp/test-utils';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type NwsReplayServer, startNwsReplayServer } from '../src/replay/replay-server.js';
 import {
@@ -40,6 +40,35 @@ async function redeem(resourceUrl: string, rowIds: number[]) {
 }
 
 describe('dist/main.js', () => {
+  it('keeps async bodies in Redis when REDIS_URL is set, shared by two replicas', async () => {
+    await using redis = await startRedis();
+    const env = childEnv({ PORT: '0', NWS_BASE_URL: replay.url, REDIS_URL: redis.url });
+    const a = startNode(distMain, [], env);
+    const b = startNode(distMain, [], env);
+    try {
+      const [, mcpA = ''] = await a.waitFor(READY);
+      const [, mcpB = ''] = await b.waitFor(READY);
+      await using agent = await connectMcpClient(mcpA);
+      const s2sp = S2SPResultSchema.parse(
+        (await agent.call('get_alerts', { area: 'TX', abstract_domains: 'event' }))
+          .structuredContent,
+      );
+      // The token was minted by replica A; replica B's data plane redeems it from Redis.
+      const atB = (s2sp.resource_url ?? '').replace(new URL(mcpA).origin, new URL(mcpB).origin);
+      expect(atB).not.toBe(s2sp.resource_url);
+      expect(await redeem(atB, [0])).toEqual([{ _row_id: 0, ...expectedTexasRows(replay.url)[0] }]);
+      const again = await fetch(s2sp.resource_url ?? '', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: '{}',
+      });
+      expect(again.status).toBe(404);
+    } finally {
+      await a.stop();
+      await b.stop();
+    }
+  });
+
   it('serves MCP over Streamable HTTP, printing the bound address for PORT=0', async () => {
     const app = startNode(distMain, [], childEnv({ PORT: '0', NWS_BASE_URL: replay.url }));
     try {
