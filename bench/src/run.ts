@@ -12,6 +12,7 @@ import { controlPlaneBenchmark } from './control-plane.js';
 import { dataPlaneBenchmark } from './data-plane.js';
 import { endToEndBenchmark } from './end-to-end.js';
 import { memoryBenchmark } from './memory.js';
+import { redisAvailable, startRedisStore } from './redis.js';
 import { type BenchReport, type BenchRow, formatMarkdown, formatTable } from './report.js';
 import { selectiveFetchBenchmark } from './selective.js';
 import type { StoreUnderTest } from './stores.js';
@@ -35,6 +36,12 @@ async function main(): Promise<void> {
   const rows: BenchRow[] = [];
   const notes: string[] = [];
   const stores: StoreUnderTest[] = [memoryStore];
+  const redis = redisAvailable() ? await startRedisStore() : undefined;
+  if (redis) stores.push(redis.store);
+  else
+    notes.push(
+      'Redis rows are missing: redis-server was not found on PATH (apt-get install redis-server, or set REDIS_URL).',
+    );
   const sections: [string, () => Promise<BenchRow[]> | BenchRow[]][] = [
     ['tokens', () => tokenBenchmark()],
     ['data-plane', () => dataPlaneBenchmark(stores, quick)],
@@ -43,12 +50,16 @@ async function main(): Promise<void> {
     ['end-to-end', () => endToEndBenchmark(quick)],
     ['control-plane', () => controlPlaneBenchmark(quick)],
   ];
-  for (const [name, run] of sections) {
-    if (!wanted(name)) continue;
-    const t = performance.now();
-    process.stdout.write(`running ${name}…`);
-    rows.push(...(await run()));
-    process.stdout.write(` ${Math.round(performance.now() - t)} ms\n`);
+  try {
+    for (const [name, run] of sections) {
+      if (!wanted(name)) continue;
+      const t = performance.now();
+      process.stdout.write(`running ${name}…`);
+      rows.push(...(await run()));
+      process.stdout.write(` ${Math.round(performance.now() - t)} ms\n`);
+    }
+  } finally {
+    await redis?.server.stop();
   }
   for (const row of rows) if (row.met === false && row.note) notes.push(`${row.name}: ${row.note}`);
   const cpu = cpus()[0];
