@@ -26,17 +26,30 @@ function run(command, args, options = {}) {
 }
 
 const packages = readdirSync(join(root, 'packages'))
-  .map((dir) => ({ dir: join(root, 'packages', dir), manifest: JSON.parse(readFileSync(join(root, 'packages', dir, 'package.json'), 'utf8')) }))
-  .filter(({ dir, manifest }) => !manifest.private && (only.length === 0 || only.some((name) => dir.endsWith(`/${name}`))));
+  .map((dir) => ({
+    dir: join(root, 'packages', dir),
+    manifest: JSON.parse(readFileSync(join(root, 'packages', dir, 'package.json'), 'utf8')),
+  }))
+  .filter(
+    ({ dir, manifest }) =>
+      !manifest.private && (only.length === 0 || only.some((name) => dir.endsWith(`/${name}`))),
+  );
 
 try {
   const tarballs = [];
   for (const { dir, manifest } of packages) {
-    const out = run('pnpm', ['pack', '--pack-destination', work], { cwd: dir }).trim().split('\n').at(-1);
+    const out = run('pnpm', ['pack', '--pack-destination', work], { cwd: dir })
+      .trim()
+      .split('\n')
+      .at(-1);
     tarballs.push(out);
     const packed = JSON.parse(run('tar', ['-xOzf', out, 'package/package.json']));
-    for (const [name, range] of Object.entries({ ...packed.dependencies, ...packed.peerDependencies })) {
-      if (String(range).startsWith('workspace:') || String(range).startsWith('catalog:')) throw new Error(`${manifest.name}: dependency ${name} still has the range ${range}`);
+    for (const [name, range] of Object.entries({
+      ...packed.dependencies,
+      ...packed.peerDependencies,
+    })) {
+      if (String(range).startsWith('workspace:') || String(range).startsWith('catalog:'))
+        throw new Error(`${manifest.name}: dependency ${name} still has the range ${range}`);
     }
     run('npx', ['publint', dir, '--strict', '--pack', 'pnpm'], { cwd: root });
     run('npx', ['attw', out, '--profile', 'esm-only'], { cwd: root });
@@ -45,10 +58,25 @@ try {
 
   const app = join(work, 'app');
   run('mkdir', ['-p', app]);
-  writeFileSync(join(app, 'package.json'), JSON.stringify({ name: 'pack-test-app', private: true, type: 'module' }));
+  writeFileSync(
+    join(app, 'package.json'),
+    JSON.stringify({ name: 'pack-test-app', private: true, type: 'module' }),
+  );
   // The tarballs depend on each other by version; give npm all of them at once, and the
   // registry for everything else.
-  run('npm', ['install', '--no-audit', '--no-fund', '--loglevel=error', ...tarballs, '@modelcontextprotocol/sdk@^1.32.2', 'zod@^4'], { cwd: app });
+  run(
+    'npm',
+    [
+      'install',
+      '--no-audit',
+      '--no-fund',
+      '--loglevel=error',
+      ...tarballs,
+      '@modelcontextprotocol/sdk@^1.32.2',
+      'zod@^4',
+    ],
+    { cwd: app },
+  );
   writeFileSync(
     join(app, 'round-trip.mjs'),
     `import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -88,7 +116,9 @@ console.log('round trip ok');
   );
   const output = run('node', ['round-trip.mjs'], { cwd: app });
   if (!output.includes('round trip ok')) throw new Error(`round trip did not complete:\n${output}`);
-  console.log(`ok installed ${packages.length} tarballs with npm outside the workspace; async round trip passed`);
+  console.log(
+    `ok installed ${packages.length} tarballs with npm outside the workspace; async round trip passed`,
+  );
 } finally {
   if (!keep) rmSync(work, { recursive: true, force: true });
 }
