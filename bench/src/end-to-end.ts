@@ -28,9 +28,13 @@ export async function endToEndBenchmark(quick: boolean): Promise<BenchRow[]> {
     throw new Error('apps/demo is not built: run `pnpm build` first (pnpm bench does).');
   const runs: { plain: Flow; async: Flow; sync: Flow }[] = [];
   for (let i = 0; i < (quick ? 1 : 5); i++) {
-    const { stdout } = await run(process.execPath, [main, '--json', '--out', tmpdir()], {
-      timeout: 120_000,
-    });
+    const { stdout } = await run(
+      process.execPath,
+      [main, '--json', '--warmup', '--out', tmpdir()],
+      {
+        timeout: 120_000,
+      },
+    );
     runs.push(JSON.parse(stdout));
   }
   const out: BenchRow[] = [];

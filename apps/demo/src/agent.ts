@@ -109,6 +109,32 @@ export async function runAgent(
         ? `${kept} "${options.event}" alerts`
         : `all ${kept} alerts (none match "${options.event}")`;
 
+    // Where a flow starts: its time, the agent's bytes and the data plane's bytes so far.
+    const start = () => ({
+      at: performance.now(),
+      agent: bytes(),
+      dataPlane: pipeline.dataPlaneBytes(),
+    });
+    const measured = (
+      since: ReturnType<typeof start>,
+      read: readonly string[],
+      written: readonly unknown[],
+      chart: { rowsCharted: number; chartUrl: string; chartFile: string; pngBytes: number },
+    ): FlowReport => ({
+      tokensRead: read.reduce((sum, text) => sum + countTokens(text), 0),
+      tokensWritten: written.reduce(
+        (sum: number, args) => sum + countTokens(JSON.stringify(args)),
+        0,
+      ),
+      agentBytes: bytes() - since.agent,
+      serverToServerBytes: pipeline.dataPlaneBytes() - since.dataPlane,
+      rowsCharted: chart.rowsCharted,
+      chartUrl: chart.chartUrl,
+      chartFile: chart.chartFile,
+      pngBytes: chart.pngBytes,
+      ms: performance.now() - since.at,
+    });
+
     const draw = async (
       mode: string,
       client: Pick<Client, 'callTool'>,
@@ -136,9 +162,7 @@ export async function runAgent(
     // Plain MCP: every row and column goes through the model, which then writes the rows it
     // keeps into the consumer's arguments.
     say(`plain: get_alerts(area="${options.area}") as a plain MCP tool…`);
-    const started = performance.now();
-    let before = bytes();
-    let dataPlaneBefore = pipeline.dataPlaneBytes();
+    const mark = start();
     const plainArgs = { area: options.area };
     const plainText = textOf(
       (await weather.callTool({ name: 'get_alerts', arguments: plainArgs })) as ToolResult,
@@ -156,25 +180,18 @@ export async function runAgent(
     );
     const plainChartArgs = { abstract_data: JSON.stringify(plainKept) };
     const plainChart = await draw('plain', charts, plainChartArgs);
-    const plain: FlowReport = {
-      tokensRead: countTokens(plainText) + countTokens(plainChart.summaryText),
-      tokensWritten:
-        countTokens(JSON.stringify(plainArgs)) + countTokens(JSON.stringify(plainChartArgs)),
-      agentBytes: bytes() - before,
-      serverToServerBytes: pipeline.dataPlaneBytes() - dataPlaneBefore,
-      rowsCharted: plainChart.rowsCharted,
-      chartUrl: plainChart.chartUrl,
-      chartFile: plainChart.chartFile,
-      pngBytes: plainChart.pngBytes,
-      ms: performance.now() - started,
-    };
+    const plain = measured(
+      mark,
+      [plainText, plainChart.summaryText],
+      [plainArgs, plainChartArgs],
+      plainChart,
+    );
 
     const runFlow = async (mode: 'async' | 'sync'): Promise<FlowReport> => {
       const dispatcher = new S2SPDispatcher();
       const resource = mode === 'sync' ? wrapMcpClient(weather, { dispatcher }) : weather;
       const consumer = mode === 'sync' ? wrapMcpClient(charts, { dispatcher }) : charts;
-      before = bytes();
-      dataPlaneBefore = pipeline.dataPlaneBytes();
+      const flowMark = start();
       say(
         `${mode}: get_alerts(area="${options.area}", abstract_domains="${ABSTRACT_DOMAINS}"${mode === 'sync' ? ', mode="sync"' : ''})…`,
       );
@@ -194,18 +211,7 @@ export async function runAgent(
       );
       const chartArgs = { abstract_data: JSON.stringify(kept), resource_url: split.resource_url };
       const chart = await draw(mode, consumer, chartArgs);
-      return {
-        tokensRead: countTokens(splitText) + countTokens(chart.summaryText),
-        tokensWritten:
-          countTokens(JSON.stringify(splitArgs)) + countTokens(JSON.stringify(chartArgs)),
-        agentBytes: bytes() - before,
-        serverToServerBytes: pipeline.dataPlaneBytes() - dataPlaneBefore,
-        rowsCharted: chart.rowsCharted,
-        chartUrl: chart.chartUrl,
-        chartFile: chart.chartFile,
-        pngBytes: chart.pngBytes,
-        ms: performance.now() - started,
-      };
+      return measured(flowMark, [splitText, chart.summaryText], [splitArgs, chartArgs], chart);
     };
 
     const asyncFlow = await runFlow('async');

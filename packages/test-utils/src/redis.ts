@@ -52,6 +52,22 @@ export interface RedisClusterTestServer extends AsyncDisposable {
   stop(): Promise<void>;
 }
 
+/** `redis-server` arguments for a throwaway server: loopback only, no persistence, quiet. */
+function ephemeralArgs(dir: string): string[] {
+  return [
+    '--bind',
+    '127.0.0.1',
+    '--save',
+    '',
+    '--appendonly',
+    'no',
+    '--dir',
+    dir,
+    '--loglevel',
+    'warning',
+  ];
+}
+
 /** A port that was free a moment ago (bind port 0 on the loopback, read it, release it). */
 export async function freePort(): Promise<number> {
   const server = createServer();
@@ -205,21 +221,7 @@ export async function startRedis(options: StartRedisOptions = {}): Promise<Redis
 
   const port = await freePort();
   const dir = mkdtempSync(join(tmpdir(), 's2sp-redis-'));
-  const args = [
-    '--port',
-    String(port),
-    '--bind',
-    '127.0.0.1',
-    '--save',
-    '',
-    '--appendonly',
-    'no',
-    '--dir',
-    dir,
-    '--loglevel',
-    'warning',
-    ...(options.args ?? []),
-  ];
+  const args = ['--port', String(port), ...ephemeralArgs(dir), ...(options.args ?? [])];
   let current: Spawned | undefined;
   let stopped = false;
 
@@ -327,22 +329,13 @@ export async function startRedisCluster(): Promise<RedisClusterTestServer> {
         String(port),
         '--cluster-port',
         String(busPort),
-        '--bind',
-        '127.0.0.1',
         '--cluster-enabled',
         'yes',
         '--cluster-config-file',
         join(dir, `nodes-${port}.conf`),
         '--cluster-node-timeout',
         '5000',
-        '--save',
-        '',
-        '--appendonly',
-        'no',
-        '--dir',
-        dir,
-        '--loglevel',
-        'warning',
+        ...ephemeralArgs(dir),
       ]);
       children.push(child);
     }
