@@ -73,7 +73,7 @@ function expectUnavailable(answer: Answer): void {
   expect(answer.status).toBe(503);
   const { error } = ErrorBodySchema.parse(JSON.parse(answer.body));
   expect(error.code).toBe('unavailable');
-  expect(error.message).toContain('This resource_url was not used up');
+  expect(error.message).toContain('Retry the same request in a few seconds');
 }
 
 describe('figure 7: Redis refused', () => {
@@ -369,7 +369,7 @@ describe('figure 9, continued: what recovery cannot promise', () => {
         const worst = max(atCap);
         recordFigure({
           id: '9.3',
-          title: `Gaps between a replica’s reconnect attempts while Redis is down (all ${gaps.length}; a Redis back just after one attempt is noticed only at the next; cache-redis owned-client.ts reconnectDelay caps at 2000 ms + jitter)`,
+          title: `Gaps between a replica’s reconnect attempts while Redis is down (all ${gaps.length}; a Redis back just after one attempt is noticed only at the next; cache-redis owned-client.ts reconnectDelay caps at 1000 ms + up to 100 ms of jitter)`,
           value: gaps.map((gap) => gap.toFixed(0)).join(', '),
           unit: 'ms',
           target: 'largest < 2000 ms, so that figure 9.1’s 2 s holds for any restart moment',

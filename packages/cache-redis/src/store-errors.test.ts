@@ -58,7 +58,7 @@ describe('toStoreError', () => {
     const mapped = toStoreError(refused, 'take');
     expect(mapped.code).toBe('unavailable');
     expect(mapped.message).toBe(
-      'The S2SP cache is unavailable: the connection to Redis is down. This resource_url was not used up: retry the same request in a few seconds. If this persists, the operator must check that Redis is running and reachable.',
+      'The S2SP cache is unavailable: the connection to Redis is down. Retry the same request in a few seconds: the resource_url still works unless Redis had already completed this redemption when the connection failed (then the retry answers 404, and the resource tool must be called again). If this persists, the operator must check that Redis is running and reachable.',
     );
     expect(mapped.message).not.toContain('127.0.0.1');
     expect(mapped.cause).toBe(refused);
@@ -136,5 +136,16 @@ describe('withTimeout', () => {
     const late = new Promise<never>((_, reject) => setTimeout(() => reject(new Error('late')), 30));
     await expect(withTimeout(late, 5)).rejects.toBeInstanceOf(RedisTimeoutError);
     await new Promise((resolve) => setTimeout(resolve, 50)); // an unhandled rejection would fail the run
+  });
+});
+
+describe('reconnectDelay', () => {
+  it('backs off from 50 ms to at most 1.1 s, so a returning Redis is noticed within about a second', async () => {
+    const { reconnectDelay } = await import('./owned-client.js');
+    expect(reconnectDelay(0)).toBeGreaterThanOrEqual(50);
+    expect(reconnectDelay(0)).toBeLessThan(150);
+    for (let retries = 0; retries < 50; retries++)
+      expect(reconnectDelay(retries)).toBeLessThan(1100);
+    expect(reconnectDelay(40)).toBeGreaterThanOrEqual(1000);
   });
 });

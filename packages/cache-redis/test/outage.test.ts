@@ -63,7 +63,7 @@ describe('Redis killed mid-flow and restarted', () => {
     expect(body.error.code).toBe('unavailable');
     expect(body.error.status).toBe(503);
     expect(body.error.message.startsWith(UNAVAILABLE_PREFIX)).toBe(true);
-    expect(body.error.message).toContain('This resource_url was not used up');
+    expect(body.error.message).toContain('Retry the same request in a few seconds');
     // Health does not depend on Redis.
     expect((await fetch(`${replica.http.url}/s2sp/health`)).status).toBe(200);
 
