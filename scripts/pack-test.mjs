@@ -112,7 +112,7 @@ try {
   // The user's own copies of the peer dependencies: newest, then the lowest the ranges allow.
   const peerSets = {
     newest: ['@modelcontextprotocol/sdk@^1.32.2', 'hono@^4', 'zod@^4'],
-    lowest: ['@modelcontextprotocol/sdk@1.26.0', 'hono@4.11.4', 'zod@4.0.0'],
+    lowest: ['@modelcontextprotocol/sdk@1.27.0', 'hono@4.11.4', 'zod@4.0.0'],
   };
   for (const [label, peers] of Object.entries(peerSets)) {
     const app = join(work, `app-${label}`);
