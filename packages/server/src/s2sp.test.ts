@@ -1,20 +1,14 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { createMemoryStore, S2SPError, S2SPResultSchema } from '@s2sp/core';
+import { createMemoryStore, S2SPResultSchema } from '@s2sp/core';
+import { thrownCode } from '@s2sp/test-utils';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { silentLogger } from './logger.js';
 import { createS2SP } from './s2sp.js';
 
-function code(run: () => unknown): string | undefined {
-  try {
-    run();
-  } catch (error) {
-    return S2SPError.isInstance(error) ? error.code : 'not an S2SPError';
-  }
-  return undefined;
-}
+const code = thrownCode;
 
 async function connected(mcp: McpServer): Promise<Client> {
   const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
