@@ -1,0 +1,285 @@
+/**
+ * `createS2SPProxy`: S2SP in front of any MCP server, with no change to its code.
+ *
+ * @module
+ */
+import { type BodyStore, normalizePublicUrl, S2SPError } from '@s2sp/core';
+import { createConsoleLogger, type Logger } from '@s2sp/server';
+import { Hono } from 'hono';
+import { createDownstreamServer, type DownstreamContext } from './downstream-server.js';
+import { type McpSessions, mountMcpSessions } from './http-sessions.js';
+import {
+  type Notification,
+  type Server,
+  StdioServerTransport,
+  type Tool,
+  type Transport,
+} from './mcp-sdk.js';
+import { createNotificationHub } from './notification-hub.js';
+import { createS2SPCall, type S2SPCall } from './s2sp-call.js';
+import { createSubscriptions } from './subscriptions.js';
+import { createTableTools, type TableToolRule } from './table-tools.js';
+import { createUpstream } from './upstream.js';
+import type { UpstreamTarget } from './upstream-target.js';
+import { PROXY_VERSION } from './version.js';
+
+/** Options for {@link createS2SPProxy}. */
+export interface S2SPProxyOptions {
+  /** The MCP server to stand in front of: a command on stdio, or a Streamable HTTP URL. */
+  readonly upstream: UpstreamTarget;
+  /** Base URL advertised in `resource_url`s. Default: the address `listen()` bound. */
+  readonly publicUrl?: string;
+  /** Where async-mode rows are kept. Default: in memory (one process). */
+  readonly store?: BodyStore;
+  /** Lifetime of a `resource_url`, in seconds. Default 600. */
+  readonly ttlSeconds?: number;
+  /** Tools that are table tools from the start (`{ name: 'search', pointer: '/results' }`). */
+  readonly tableTools?: readonly TableToolRule[];
+  /** Tools that never get S2SP treatment. */
+  readonly excludeTools?: readonly string[];
+  /** Make a tool a table tool once it returns a table. Default true. */
+  readonly detectTables?: boolean;
+  /** Time limit of one upstream request (reset by progress), in seconds. Default 60. */
+  readonly timeoutSeconds?: number;
+  /** First restart delay of a crashed upstream, in ms (doubles up to 30 s). Default 500. */
+  readonly restartDelayMs?: number;
+  /** Largest tool-result text the proxy parses looking for a table, in characters. Default 64 Mi. */
+  readonly maxResultChars?: number;
+  /** Most concurrent Streamable HTTP sessions. Default 100. */
+  readonly maxSessions?: number;
+  /** Where to log. Default: standard error at `info`. Never logs tokens. */
+  readonly logger?: Logger;
+  /** The upstream child's standard error. Default: copied to the proxy's standard error. */
+  readonly onUpstreamStderr?: (chunk: string) => void;
+}
+
+/** Options for {@link S2SPProxy.listen}. */
+export interface ProxyListenOptions {
+  /** Port; 0 (the default) picks a free one. */
+  readonly port?: number;
+  /** Interface to bind. Default `127.0.0.1`. */
+  readonly host?: string;
+}
+
+/** The proxy's HTTP listener. */
+export interface ProxyListener extends AsyncDisposable {
+  /** `http://127.0.0.1:3010` */
+  readonly url: string;
+  /** The Streamable HTTP MCP endpoint. */
+  readonly mcpUrl: string;
+  readonly port: number;
+  close(): Promise<void>;
+}
+
+/** A running proxy. Created by {@link createS2SPProxy}. */
+export interface S2SPProxy {
+  /** Connects to the upstream; rejects with a clear message if it cannot start. */
+  start(): Promise<void>;
+  /** Serves `/mcp` and the data plane on HTTP. Call `start()` first. */
+  listen(options?: ProxyListenOptions): Promise<ProxyListener>;
+  /** Serves MCP on this process's standard input and output (the data plane needs `listen`). */
+  connectStdio(): Promise<Server>;
+  /** Connects a downstream MCP transport of your own (tests, in-memory). */
+  connect(transport: Transport): Promise<Server>;
+  /** The Hono app: `/mcp`, `/s2sp/data/:token`, `/s2sp/health`. */
+  readonly app: Hono;
+  /** How often the upstream was restarted after a crash. */
+  upstreamRestarts(): number;
+  close(): Promise<void>;
+}
+
+/**
+ * Creates an S2SP proxy in front of an MCP server.
+ *
+ * @example
+ * ```ts
+ * const proxy = createS2SPProxy({ upstream: { kind: 'stdio', command: 'mcp-server-postgres', args: [dbUrl] } });
+ * await proxy.start();
+ * const { mcpUrl } = await proxy.listen({ port: 3010 });
+ * ```
+ */
+export function createS2SPProxy(options: S2SPProxyOptions): S2SPProxy {
+  const logger = options.logger ?? createConsoleLogger({ name: 's2sp-proxy' });
+  const publicUrl =
+    options.publicUrl === undefined ? undefined : normalizePublicUrl(options.publicUrl);
+  let seam: S2SPCall | undefined;
+  const openSeam = (base: string) => {
+    seam ??= createS2SPCall({
+      publicUrl: base,
+      logger,
+      ...(options.store && { store: options.store }),
+      ...(options.ttlSeconds !== undefined && { ttlSeconds: options.ttlSeconds }),
+    });
+    return seam;
+  };
+  if (publicUrl) openSeam(publicUrl);
+  const s2sp = () => {
+    if (seam) return seam;
+    throw new S2SPError(
+      'invalid_config',
+      'The proxy has no address for its data plane yet: call listen() or set publicUrl.',
+    );
+  };
+
+  const downstream = new Set<Server>();
+  const hub = createNotificationHub({ servers: () => downstream, logger });
+  const upstream = createUpstream({
+    target: options.upstream,
+    logger,
+    clientInfo: { name: 's2sp-proxy', version: PROXY_VERSION },
+    requestTimeoutMs: (options.timeoutSeconds ?? 60) * 1000,
+    restartDelayMs: options.restartDelayMs ?? 500,
+    maxRestartDelayMs: 30_000,
+    onNotification: (notification: Notification) => {
+      if (notification.method === 'notifications/tools/list_changed') forgetTools();
+      hub.relay(notification, subscriptions);
+    },
+    onRestarted: () => {
+      forgetTools();
+      hub.restarted(upstream.capabilities());
+      void subscriptions.renew();
+    },
+    ...(options.onUpstreamStderr && { onStderr: options.onUpstreamStderr }),
+  });
+  const subscriptions = createSubscriptions(upstream);
+  const tables = createTableTools({
+    include: options.tableTools ?? [],
+    exclude: options.excludeTools ?? [],
+    detect: options.detectTables ?? true,
+    describe: (description) => s2sp().describe(description),
+    parameters: () => s2sp().parameters,
+  });
+  // A call can come before any tools/list (or after the upstream's list changed): list once so
+  // the registry knows each tool's own parameters and outputSchema.
+  let listing: Promise<void> | undefined;
+  function forgetTools() {
+    listing = undefined;
+    tables.forget();
+  }
+  async function learnTool(name: string) {
+    if (tables.knows(name) || !upstream.capabilities().tools) return;
+    listing ??= (async () => {
+      let cursor: string | undefined;
+      for (let page = 0; page < 100; page++) {
+        const result = (await upstream.request({
+          method: 'tools/list',
+          params: cursor === undefined ? {} : { cursor },
+        })) as { tools?: Tool[]; nextCursor?: string };
+        tables.decorate(result.tools ?? []);
+        cursor = result.nextCursor;
+        if (cursor === undefined) return;
+      }
+    })().catch((error: unknown) => {
+      listing = undefined;
+      logger.warn('upstream: tools/list failed', { error: (error as Error).message.slice(0, 200) });
+    });
+    await listing;
+  }
+  const context: DownstreamContext = {
+    upstream,
+    tables,
+    s2sp,
+    logger,
+    maxTextLength: options.maxResultChars ?? 64 * 1024 * 1024,
+    toolsChanged: () => hub.toolsChanged(),
+    learnTool,
+    subscribe: (session, uri) => subscriptions.subscribe(session, uri),
+    unsubscribe: (session, uri) => subscriptions.unsubscribe(session, uri),
+  };
+
+  const newServer = (): Server => {
+    const info = upstream.serverInfo() ?? { name: 's2sp-proxy', version: PROXY_VERSION };
+    const server = createDownstreamServer(context, info);
+    downstream.add(server);
+    const previous = server.onclose;
+    server.onclose = () => {
+      previous?.();
+      downstream.delete(server);
+      void subscriptions.drop(server);
+    };
+    return server;
+  };
+
+  const app = new Hono();
+  app.all('/s2sp/*', (c) =>
+    seam
+      ? seam.dataPlane.fetch(c.req.raw)
+      : c.json({ error: { code: 'not_found', message: 'Not found.', status: 404 } }, 404),
+  );
+  let listenHost: string[] | undefined;
+  const sessions: McpSessions = mountMcpSessions(app, {
+    path: '/mcp',
+    createServer: newServer,
+    onClosed: (server) => {
+      downstream.delete(server);
+      void subscriptions.drop(server);
+    },
+    maxSessions: options.maxSessions ?? 100,
+    idleMs: 60 * 60 * 1000,
+    maxRequestBytes: 4 * 1024 * 1024,
+    allowedHosts: () => listenHost,
+  });
+  const listeners: ProxyListener[] = [];
+
+  return {
+    app,
+    start: () => upstream.start(),
+    upstreamRestarts: () => upstream.restarts(),
+
+    async listen({ port = 0, host = '127.0.0.1' } = {}) {
+      const { serve } = await import('@hono/node-server');
+      const http = await new Promise<ReturnType<typeof serve>>((resolve, reject) => {
+        const server = serve({ fetch: app.fetch, port, hostname: host }, () => resolve(server));
+        server.once('error', reject);
+      });
+      const address = http.address();
+      const bound = typeof address === 'object' && address ? address.port : port;
+      const shown = host.includes(':') ? `[${host}]` : host;
+      const url = `http://${shown}:${bound}`;
+      openSeam(publicUrl ?? url);
+      if (['127.0.0.1', 'localhost', '::1'].includes(host)) {
+        listenHost = [`127.0.0.1:${bound}`, `localhost:${bound}`, `[::1]:${bound}`];
+      }
+      const close = async () => {
+        const index = listeners.indexOf(listener);
+        if (index < 0) return;
+        listeners.splice(index, 1);
+        await new Promise<void>((resolve) => {
+          http.close(() => resolve());
+          if ('closeAllConnections' in http) http.closeAllConnections();
+        });
+      };
+      const listener: ProxyListener = {
+        url,
+        mcpUrl: `${url}/mcp`,
+        port: bound,
+        close,
+        [Symbol.asyncDispose]: close,
+      };
+      listeners.push(listener);
+      logger.info('listening', {
+        mcp: listener.mcpUrl,
+        dataPlane: `${publicUrl ?? url}/s2sp/data/`,
+      });
+      return listener;
+    },
+
+    async connect(transport) {
+      const server = newServer();
+      await server.connect(transport);
+      return server;
+    },
+
+    connectStdio() {
+      return this.connect(new StdioServerTransport());
+    },
+
+    async close() {
+      await sessions.close();
+      await Promise.all([...downstream].map((server) => server.close().catch(() => {})));
+      await Promise.all([...listeners].map((listener) => listener.close()));
+      await upstream.close();
+      await seam?.close();
+    },
+  };
+}
