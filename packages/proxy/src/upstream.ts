@@ -93,7 +93,10 @@ export function createUpstream(options: UpstreamOptions): Upstream {
     next.onerror = (error) =>
       log.warn('upstream: protocol error', { upstream: label, error: error.message.slice(0, 200) });
     try {
-      await next.connect(transport.transport, { timeout: options.requestTimeoutMs });
+      // Starting a server (npx, a JIT warm-up) can take longer than one request may.
+      await next.connect(transport.transport, {
+        timeout: Math.max(options.requestTimeoutMs, 30_000),
+      });
     } catch (error) {
       await next.close().catch(() => {});
       const stderr = transport.stderrTail();
