@@ -198,4 +198,25 @@ describe('table tools through the proxy', () => {
     expect(viaProxy).toMatchObject({ code: -32602 });
     expect(String(viaProxy)).toBe(String(viaDirect));
   });
+
+  it('relays progress, and cancels the upstream request when the caller cancels', async () => {
+    await using running = await startProxy({ upstream: TABLE_SERVER });
+    await using agent = await httpClient(running.listener.mcpUrl);
+    const seen: unknown[] = [];
+    await agent.client.callTool({ name: 'slow', arguments: { steps: 3, ms: 30 } }, undefined, {
+      onprogress: (p) => seen.push(p),
+    });
+    expect(seen[0]).toEqual({ progress: 1, total: 3, message: 'step 1' });
+    const controller = new AbortController();
+    const pending = agent.client.callTool(
+      { name: 'slow', arguments: { steps: 100, ms: 20 } },
+      undefined,
+      {
+        signal: controller.signal,
+      },
+    );
+    setTimeout(() => controller.abort(), 150);
+    await expect(pending).rejects.toThrow();
+    await expect.poll(() => running.logs.join('')).toContain('slow: cancelled');
+  });
 });
