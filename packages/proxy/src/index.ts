@@ -9,13 +9,13 @@
 
 export { type CliOptions, parseCliArgs, USAGE } from './cli-args.js';
 export { type ProxyConfigFile, parseConfigFile } from './config-file.js';
-export {
-  createS2SPProxy,
-  type ProxyListener,
-  type ProxyListenOptions,
-  type S2SPProxy,
-  type S2SPProxyOptions,
-} from './proxy.js';
+export { createS2SPProxy } from './proxy.js';
+export type {
+  ProxyListener,
+  ProxyListenOptions,
+  S2SPProxy,
+  S2SPProxyOptions,
+} from './proxy-types.js';
 export { type FoundTable, findTable, type NotATable } from './table-detect.js';
 export type { TableToolRule } from './table-tools.js';
 export type { HttpUpstream, StdioUpstream, UpstreamTarget } from './upstream-target.js';

@@ -3,90 +3,20 @@
  *
  * @module
  */
-import { type BodyStore, normalizePublicUrl, S2SPError } from '@s2sp/core';
-import { createConsoleLogger, type Logger } from '@s2sp/server';
+import { normalizePublicUrl, S2SPError } from '@s2sp/core';
+import { createConsoleLogger } from '@s2sp/server';
 import { Hono } from 'hono';
 import { createDownstreamServer, type DownstreamContext } from './downstream-server.js';
 import { type McpSessions, mountMcpSessions } from './http-sessions.js';
-import {
-  type Notification,
-  type Server,
-  StdioServerTransport,
-  type Tool,
-  type Transport,
-} from './mcp-sdk.js';
+import { type Notification, type Server, StdioServerTransport, type Tool } from './mcp-sdk.js';
 import { createNotificationHub } from './notification-hub.js';
+import type { ProxyListener, S2SPProxy, S2SPProxyOptions } from './proxy-types.js';
 import { createS2SPCall, type S2SPCall } from './s2sp-call.js';
+import { serveHttp } from './serve-http.js';
 import { createSubscriptions } from './subscriptions.js';
-import { createTableTools, type TableToolRule } from './table-tools.js';
+import { createTableTools } from './table-tools.js';
 import { createUpstream } from './upstream.js';
-import type { UpstreamTarget } from './upstream-target.js';
 import { PROXY_VERSION } from './version.js';
-
-/** Options for {@link createS2SPProxy}. */
-export interface S2SPProxyOptions {
-  /** The MCP server to stand in front of: a command on stdio, or a Streamable HTTP URL. */
-  readonly upstream: UpstreamTarget;
-  /** Base URL advertised in `resource_url`s. Default: the address `listen()` bound. */
-  readonly publicUrl?: string;
-  /** Where async-mode rows are kept. Default: in memory (one process). */
-  readonly store?: BodyStore;
-  /** Lifetime of a `resource_url`, in seconds. Default 600. */
-  readonly ttlSeconds?: number;
-  /** Tools that are table tools from the start (`{ name: 'search', pointer: '/results' }`). */
-  readonly tableTools?: readonly TableToolRule[];
-  /** Tools that never get S2SP treatment. */
-  readonly excludeTools?: readonly string[];
-  /** Make a tool a table tool once it returns a table. Default true. */
-  readonly detectTables?: boolean;
-  /** Time limit of one upstream request (reset by progress), in seconds. Default 60. */
-  readonly timeoutSeconds?: number;
-  /** First restart delay of a crashed upstream, in ms (doubles up to 30 s). Default 500. */
-  readonly restartDelayMs?: number;
-  /** Largest tool-result text the proxy parses looking for a table, in characters. Default 64 Mi. */
-  readonly maxResultChars?: number;
-  /** Most concurrent Streamable HTTP sessions. Default 100. */
-  readonly maxSessions?: number;
-  /** Where to log. Default: standard error at `info`. Never logs tokens. */
-  readonly logger?: Logger;
-  /** The upstream child's standard error. Default: copied to the proxy's standard error. */
-  readonly onUpstreamStderr?: (chunk: string) => void;
-}
-
-/** Options for {@link S2SPProxy.listen}. */
-export interface ProxyListenOptions {
-  /** Port; 0 (the default) picks a free one. */
-  readonly port?: number;
-  /** Interface to bind. Default `127.0.0.1`. */
-  readonly host?: string;
-}
-
-/** The proxy's HTTP listener. */
-export interface ProxyListener extends AsyncDisposable {
-  /** `http://127.0.0.1:3010` */
-  readonly url: string;
-  /** The Streamable HTTP MCP endpoint. */
-  readonly mcpUrl: string;
-  readonly port: number;
-  close(): Promise<void>;
-}
-
-/** A running proxy. Created by {@link createS2SPProxy}. */
-export interface S2SPProxy {
-  /** Connects to the upstream; rejects with a clear message if it cannot start. */
-  start(): Promise<void>;
-  /** Serves `/mcp` and the data plane on HTTP. Call `start()` first. */
-  listen(options?: ProxyListenOptions): Promise<ProxyListener>;
-  /** Serves MCP on this process's standard input and output (the data plane needs `listen`). */
-  connectStdio(): Promise<Server>;
-  /** Connects a downstream MCP transport of your own (tests, in-memory). */
-  connect(transport: Transport): Promise<Server>;
-  /** The Hono app: `/mcp`, `/s2sp/data/:token`, `/s2sp/health`. */
-  readonly app: Hono;
-  /** How often the upstream was restarted after a crash. */
-  upstreamRestarts(): number;
-  close(): Promise<void>;
-}
 
 /**
  * Creates an S2SP proxy in front of an MCP server.
@@ -227,39 +157,28 @@ export function createS2SPProxy(options: S2SPProxyOptions): S2SPProxy {
     upstreamRestarts: () => upstream.restarts(),
 
     async listen({ port = 0, host = '127.0.0.1' } = {}) {
-      const { serve } = await import('@hono/node-server');
-      const http = await new Promise<ReturnType<typeof serve>>((resolve, reject) => {
-        const server = serve({ fetch: app.fetch, port, hostname: host }, () => resolve(server));
-        server.once('error', reject);
-      });
-      const address = http.address();
-      const bound = typeof address === 'object' && address ? address.port : port;
-      const shown = host.includes(':') ? `[${host}]` : host;
-      const url = `http://${shown}:${bound}`;
-      openSeam(publicUrl ?? url);
+      const bound = await serveHttp(app, port, host);
+      openSeam(publicUrl ?? bound.url);
       if (['127.0.0.1', 'localhost', '::1'].includes(host)) {
-        listenHost = [`127.0.0.1:${bound}`, `localhost:${bound}`, `[::1]:${bound}`];
+        listenHost = [`127.0.0.1:${bound.port}`, `localhost:${bound.port}`, `[::1]:${bound.port}`];
       }
       const close = async () => {
         const index = listeners.indexOf(listener);
         if (index < 0) return;
         listeners.splice(index, 1);
-        await new Promise<void>((resolve) => {
-          http.close(() => resolve());
-          if ('closeAllConnections' in http) http.closeAllConnections();
-        });
+        await bound.close();
       };
       const listener: ProxyListener = {
-        url,
-        mcpUrl: `${url}/mcp`,
-        port: bound,
+        url: bound.url,
+        mcpUrl: `${bound.url}/mcp`,
+        port: bound.port,
         close,
         [Symbol.asyncDispose]: close,
       };
       listeners.push(listener);
       logger.info('listening', {
         mcp: listener.mcpUrl,
-        dataPlane: `${publicUrl ?? url}/s2sp/data/`,
+        dataPlane: `${publicUrl ?? bound.url}/s2sp/data/`,
       });
       return listener;
     },
