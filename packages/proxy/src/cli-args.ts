@@ -3,7 +3,8 @@
  *
  * @module
  */
-import { ConfigError, isLogLevel, type LogLevel } from '@s2sp/server';
+import type { LogLevel } from '@s2sp/server';
+import { configError } from '@s2sp/server/env';
 import type { TableToolRule } from './table-tools.js';
 import type { UpstreamTarget } from './upstream-target.js';
 
@@ -76,12 +77,13 @@ const VALUE_FLAGS = new Set([
   '--config',
   '--log-level',
 ]);
+const LOG_LEVELS: readonly string[] = ['debug', 'info', 'warn', 'error', 'silent'];
 const SWITCHES = new Set(['--stdio', '--no-detect', '--help', '-h', '--version']);
 
 function number(flag: string, text: string, min: number, max: number, integer: boolean): number {
   const value = Number(text);
   if (!(integer ? /^\d+$/ : /^\d+(\.\d+)?$/).test(text) || value < min || value > max) {
-    throw new ConfigError(
+    throw configError(
       flag,
       `${JSON.stringify(text)} is not ${integer ? 'a whole number' : 'a number'} from ${min} to ${max}.`,
     );
@@ -94,13 +96,10 @@ function httpUrl(flag: string, text: string): string {
   try {
     url = new URL(text);
   } catch {
-    throw new ConfigError(
-      flag,
-      `${JSON.stringify(text)} is not a URL; give an absolute http(s) URL.`,
-    );
+    throw configError(flag, `${JSON.stringify(text)} is not a URL; give an absolute http(s) URL.`);
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-    throw new ConfigError(flag, `must be an http or https URL, got ${url.protocol}`);
+    throw configError(flag, `must be an http or https URL, got ${url.protocol}`);
   }
   return text;
 }
@@ -110,7 +109,7 @@ export function parseTableToolRule(flag: string, text: string): TableToolRule {
   const colon = text.indexOf(':');
   const name = colon < 0 ? text : text.slice(0, colon);
   if (!/^[A-Za-z0-9_.\-/]{1,128}$/.test(name)) {
-    throw new ConfigError(
+    throw configError(
       flag,
       `${JSON.stringify(text)} does not start with a tool name; use NAME or NAME:/json/pointer.`,
     );
@@ -118,7 +117,7 @@ export function parseTableToolRule(flag: string, text: string): TableToolRule {
   if (colon < 0) return { name };
   const pointer = text.slice(colon + 1);
   if (pointer !== '' && !pointer.startsWith('/')) {
-    throw new ConfigError(
+    throw configError(
       flag,
       `the JSON Pointer in ${JSON.stringify(text)} must start with "/", such as ${name}:/rows.`,
     );
@@ -129,7 +128,7 @@ export function parseTableToolRule(flag: string, text: string): TableToolRule {
 /**
  * Reads the command line (`process.argv.slice(2)`). Pure: no I/O.
  *
- * @throws ConfigError naming the option at fault
+ * @throws S2SPError `invalid_config` (see `configError`) naming the option at fault
  */
 export function parseCliArgs(argv: readonly string[]): CliOptions {
   const dash = argv.indexOf('--');
@@ -145,10 +144,10 @@ export function parseCliArgs(argv: readonly string[]): CliOptions {
       switches.add(flag);
     } else if (VALUE_FLAGS.has(flag)) {
       const value = eq > 0 ? arg.slice(eq + 1) : own[++i];
-      if (value === undefined) throw new ConfigError(flag, 'needs a value.');
+      if (value === undefined) throw configError(flag, 'needs a value.');
       values.set(flag, [...(values.get(flag) ?? []), value]);
     } else {
-      throw new ConfigError(
+      throw configError(
         arg,
         'unknown option (see s2sp-proxy --help). Put the upstream command after "--".',
       );
@@ -165,7 +164,7 @@ export function parseCliArgs(argv: readonly string[]): CliOptions {
     const colon = header.indexOf(':');
     const name = header.slice(0, Math.max(colon, 0)).trim();
     if (colon < 1 || !/^[A-Za-z0-9!#$%&'*+.^_`|~-]+$/.test(name)) {
-      throw new ConfigError(
+      throw configError(
         '--header',
         'must look like "Name: value", e.g. "Authorization: Bearer …".',
       );
@@ -173,13 +172,13 @@ export function parseCliArgs(argv: readonly string[]): CliOptions {
     headers[name] = header.slice(colon + 1).trim();
   }
   if (upstreamUrl && command.length > 0) {
-    throw new ConfigError(
+    throw configError(
       '--upstream-url',
       'give either --upstream-url or a command after "--", not both.',
     );
   }
   if (!upstreamUrl && Object.keys(headers).length > 0) {
-    throw new ConfigError('--header', 'only applies to --upstream-url.');
+    throw configError('--header', 'only applies to --upstream-url.');
   }
   let upstream: UpstreamTarget | undefined;
   if (upstreamUrl) {
@@ -187,7 +186,7 @@ export function parseCliArgs(argv: readonly string[]): CliOptions {
   } else if (command.length > 0) {
     upstream = { kind: 'stdio', command: command[0] ?? '', args: command.slice(1) };
   } else if (!help && !version) {
-    throw new ConfigError(
+    throw configError(
       'upstream',
       'no upstream MCP server: put its command after "--" (s2sp-proxy -- npx -y @modelcontextprotocol/server-postgres postgresql://…) or pass --upstream-url.',
     );
@@ -195,7 +194,7 @@ export function parseCliArgs(argv: readonly string[]): CliOptions {
 
   const host = last('--host') ?? '127.0.0.1';
   if (!/^[A-Za-z0-9.:[\]%-]+$/.test(host)) {
-    throw new ConfigError('--host', `${JSON.stringify(host)} is not a host name or IP address.`);
+    throw configError('--host', `${JSON.stringify(host)} is not a host name or IP address.`);
   }
   const port = last('--port');
   const ttl = last('--ttl');
@@ -203,11 +202,11 @@ export function parseCliArgs(argv: readonly string[]): CliOptions {
   const publicUrl = last('--public-url');
   const redis = last('--redis');
   if (redis !== undefined && !/^rediss?:\/\//.test(redis)) {
-    throw new ConfigError('--redis', 'must be a redis:// or rediss:// URL.');
+    throw configError('--redis', 'must be a redis:// or rediss:// URL.');
   }
   const logLevel = last('--log-level') ?? 'info';
-  if (!isLogLevel(logLevel)) {
-    throw new ConfigError('--log-level', 'must be one of debug, info, warn, error, silent.');
+  if (!LOG_LEVELS.includes(logLevel as LogLevel)) {
+    throw configError('--log-level', 'must be one of debug, info, warn, error, silent.');
   }
   return {
     help,
@@ -226,6 +225,6 @@ export function parseCliArgs(argv: readonly string[]): CliOptions {
     excludeTools: values.get('--exclude-tool') ?? [],
     detectTables: !switches.has('--no-detect'),
     configFile: last('--config'),
-    logLevel,
+    logLevel: logLevel as LogLevel,
   };
 }

@@ -1,4 +1,4 @@
-import { ConfigError } from '@s2sp/server';
+import { configErrorVariable } from '@s2sp/server/env';
 import { describe, expect, it } from 'vitest';
 import { parseConfigFile } from './config-file.js';
 
@@ -35,8 +35,7 @@ describe('parseConfigFile', () => {
         parseConfigFile(text, 'proxy.yaml');
         expect.unreachable(text);
       } catch (error) {
-        expect(error).toBeInstanceOf(ConfigError);
-        expect((error as ConfigError).variable).toBe('proxy.yaml');
+        expect(configErrorVariable(error)).toBe('proxy.yaml');
       }
     }
   });

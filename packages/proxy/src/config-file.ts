@@ -12,7 +12,7 @@
  *
  * @module
  */
-import { ConfigError } from '@s2sp/server';
+import { configError } from '@s2sp/server/env';
 import { parse as parseYaml } from 'yaml';
 import { z } from 'zod';
 import { parseTableToolRule } from './cli-args.js';
@@ -40,14 +40,14 @@ export interface ProxyConfigFile {
  *
  * @param text - the file's contents
  * @param source - its name, for error messages
- * @throws ConfigError naming the file and what is wrong
+ * @throws S2SPError `invalid_config` (see `configError`) naming the file and what is wrong
  */
 export function parseConfigFile(text: string, source: string): ProxyConfigFile {
   let document: unknown;
   try {
     document = parseYaml(text);
   } catch (error) {
-    throw new ConfigError(
+    throw configError(
       source,
       `is not valid JSON or YAML: ${(error as Error).message.split('\n')[0]}`,
     );
@@ -55,7 +55,7 @@ export function parseConfigFile(text: string, source: string): ProxyConfigFile {
   const parsed = ConfigFileSchema.safeParse(document ?? {});
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
-    throw new ConfigError(
+    throw configError(
       source,
       `${issue?.path.join('.') || 'the file'}: ${issue?.message}. Expected { tableTools: ["name" or "name:/pointer" or {name, pointer}], excludeTools: ["name"], detect: true|false }.`,
     );

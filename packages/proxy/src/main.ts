@@ -5,7 +5,8 @@
  */
 import { readFileSync } from 'node:fs';
 import type { BodyStore } from '@s2sp/core';
-import { ConfigError, createConsoleLogger } from '@s2sp/server';
+import { createConsoleLogger } from '@s2sp/server';
+import { configError, configErrorVariable } from '@s2sp/server/env';
 import { parseCliArgs, USAGE } from './cli-args.js';
 import { parseConfigFile } from './config-file.js';
 import { createS2SPProxy } from './proxy.js';
@@ -28,7 +29,7 @@ async function main(): Promise<void> {
       try {
         text = readFileSync(options.configFile, 'utf8');
       } catch (error) {
-        throw new ConfigError(
+        throw configError(
           '--config',
           `cannot read ${options.configFile}: ${(error as Error).message}`,
         );
@@ -36,8 +37,8 @@ async function main(): Promise<void> {
       file = parseConfigFile(text, options.configFile);
     }
   } catch (error) {
-    if (error instanceof ConfigError)
-      fail(`${error.message}\nRun s2sp-proxy --help for the options.`, 2);
+    if (configErrorVariable(error) !== undefined)
+      fail(`${(error as Error).message}\nRun s2sp-proxy --help for the options.`, 2);
     throw error;
   }
   if (options.help) {

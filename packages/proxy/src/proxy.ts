@@ -3,7 +3,8 @@
  *
  * @module
  */
-import { normalizePublicUrl, S2SPError } from '@s2sp/core';
+import { S2SPError } from '@s2sp/core';
+import { normalizePublicUrl } from '@s2sp/core/internal';
 import { createConsoleLogger } from '@s2sp/server';
 import { Hono } from 'hono';
 import { createDownstreamServer, type DownstreamContext } from './downstream-server.js';
@@ -158,7 +159,15 @@ export function createS2SPProxy(options: S2SPProxyOptions): S2SPProxy {
 
     async listen({ port = 0, host = '127.0.0.1' } = {}) {
       const bound = await serveHttp(app, port, host);
-      openSeam(publicUrl ?? bound.url);
+      // Bound to every interface: the loopback address is the one address sure to work.
+      const wildcard = ['0.0.0.0', '::', '[::]'].includes(host);
+      if (wildcard && !publicUrl) {
+        logger.warn(
+          'listening on all interfaces without --public-url: resource_urls will point at 127.0.0.1, reachable only from this machine',
+          { port: bound.port },
+        );
+      }
+      openSeam(publicUrl ?? (wildcard ? `http://127.0.0.1:${bound.port}` : bound.url));
       if (['127.0.0.1', 'localhost', '::1'].includes(host)) {
         listenHost = [`127.0.0.1:${bound.port}`, `localhost:${bound.port}`, `[::1]:${bound.port}`];
       }

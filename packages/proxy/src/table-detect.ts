@@ -5,7 +5,8 @@
  *
  * @module
  */
-import { isPlainObject, type Row } from '@s2sp/core';
+import type { Row } from '@s2sp/core';
+import { isPlainObject } from '@s2sp/core/internal';
 import { pointerTo, resolveJsonPointer } from './json-pointer.js';
 import type { CallToolResult } from './mcp-sdk.js';
 

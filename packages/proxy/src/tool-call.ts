@@ -4,7 +4,8 @@
  *
  * @module
  */
-import { parseAbstractDomains, type Row, S2SPError } from '@s2sp/core';
+import { type Row, S2SPError } from '@s2sp/core';
+import { parseAbstractDomains } from '@s2sp/core/internal';
 import type { Logger } from '@s2sp/server';
 import type {
   CallToolResult,
