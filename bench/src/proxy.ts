@@ -79,12 +79,14 @@ export async function proxyBenchmark(quick: boolean): Promise<BenchRow[]> {
       new StdioClientTransport({ command: process.execPath, args: upstream, stderr: 'ignore' }),
     );
     clients.push(direct);
-    const viaStdio = await connect(
+    // The proxy as Claude Desktop runs it: a child process speaking MCP on stdio.
+    const proxyProcess = (extra: string[]) =>
       new StdioClientTransport({
         command: process.execPath,
         args: [
           proxyMain,
           '--stdio',
+          ...extra,
           '--log-level',
           'silent',
           '--table-tool',
@@ -94,27 +96,11 @@ export async function proxyBenchmark(quick: boolean): Promise<BenchRow[]> {
           ...upstream,
         ],
         stderr: 'ignore',
-      }),
-    );
+      });
+    const viaStdio = await connect(proxyProcess([]));
     clients.push(viaStdio);
     const port = await freePort();
-    const stdioTransportOfHttpProxy = new StdioClientTransport({
-      command: process.execPath,
-      args: [
-        proxyMain,
-        '--stdio',
-        '--port',
-        String(port),
-        '--log-level',
-        'silent',
-        '--table-tool',
-        'query',
-        '--',
-        process.execPath,
-        ...upstream,
-      ],
-      stderr: 'ignore',
-    });
+    const stdioTransportOfHttpProxy = proxyProcess(['--port', String(port)]);
     // A second proxy process whose HTTP /mcp the bench uses; its stdio side only keeps it alive.
     clients.push(await connect(stdioTransportOfHttpProxy));
     const viaHttp = await connect(

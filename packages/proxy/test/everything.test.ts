@@ -168,13 +168,14 @@ describe('@modelcontextprotocol/server-everything through the proxy', () => {
       return seen;
     };
     const seen = await both(direct.client, agent.client, progress);
-    // The SDK client drops a progress notification that arrives in the same read as the
-    // response, so the last step may be missing on both sides alike.
-    expect((seen.direct as unknown[]).slice(0, 2)).toEqual([
-      { progress: 1, total: 3 },
-      { progress: 2, total: 3 },
-    ]);
-    expect(seen.proxied).toEqual(seen.direct);
+    // The SDK client drops a progress notification that it reads in the same tick as the
+    // response, so the last step may be missing — on either side, depending on timing. Both
+    // must be the steps in order, with at least the first two.
+    const steps = [1, 2, 3].map((progress) => ({ progress, total: 3 }));
+    for (const side of [seen.direct, seen.proxied] as unknown[][]) {
+      expect(side.length).toBeGreaterThanOrEqual(2);
+      expect(side).toEqual(steps.slice(0, side.length));
+    }
   });
 
   it('relays logging (after logging/setLevel) and resource updates to the subscribed session', async () => {
