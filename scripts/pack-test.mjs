@@ -7,6 +7,8 @@
 // 4. run an ESM script there that registers a resource tool on a user-created McpServer
 //    (createS2SP), starts a consumer (createS2SPServer), and does one async round trip with the
 //    official MCP SDK client.
+// 5. install @s2sp/proxy into a project of its own (with only the @s2sp tarballs it depends on,
+//    which are not on the registry) and run its `s2sp-proxy --help`.
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -90,12 +92,14 @@ console.log('round trip ok');
 
 try {
   const tarballs = [];
+  const tarballOf = new Map();
   for (const { dir, manifest } of packages) {
     const out = run('pnpm', ['pack', '--pack-destination', work], { cwd: dir })
       .trim()
       .split('\n')
       .at(-1);
     tarballs.push(out);
+    tarballOf.set(manifest.name, out);
     const packed = JSON.parse(run('tar', ['-xOzf', out, 'package/package.json']));
     for (const [name, range] of Object.entries({
       ...packed.dependencies,
@@ -132,6 +136,37 @@ try {
       throw new Error(`round trip did not complete:\n${output}`);
     console.log(
       `ok installed ${packages.length} tarballs with npm outside the workspace beside ${peers.join(', ')}; async round trip passed (${label} peers)`,
+    );
+  }
+
+  const proxyTarball = tarballOf.get('@s2sp/proxy');
+  if (proxyTarball) {
+    const cli = join(work, 'proxy-cli');
+    run('mkdir', ['-p', cli]);
+    writeFileSync(join(cli, 'package.json'), JSON.stringify({ name: 'proxy-cli', private: true }));
+    // The proxy's own @s2sp dependencies, found by walking its manifest (not every package).
+    const needed = new Set(['@s2sp/proxy']);
+    for (const name of needed) {
+      const packed = JSON.parse(run('tar', ['-xOzf', tarballOf.get(name), 'package/package.json']));
+      for (const dep of Object.keys(packed.dependencies ?? {})) {
+        if (tarballOf.has(dep)) needed.add(dep);
+      }
+    }
+    run(
+      'npm',
+      [
+        'install',
+        '--no-audit',
+        '--no-fund',
+        '--loglevel=error',
+        ...[...needed].map((n) => tarballOf.get(n)),
+      ],
+      { cwd: cli },
+    );
+    const help = run(join(cli, 'node_modules', '.bin', 's2sp-proxy'), ['--help'], { cwd: cli });
+    if (!help.includes('Usage: s2sp-proxy')) throw new Error(`s2sp-proxy --help printed:\n${help}`);
+    console.log(
+      `ok installed @s2sp/proxy alone (with ${needed.size - 1} @s2sp dependencies); s2sp-proxy --help runs`,
     );
   }
 } finally {
