@@ -12,6 +12,12 @@ export const sourceAliases: { find: RegExp; replacement: string }[] = [
   { find: /^@s2sp\/core$/, replacement: src('core/src/index.ts') },
   { find: /^@s2sp\/client\/ai-sdk$/, replacement: src('client/src/ai-sdk.ts') },
   { find: /^@s2sp\/client\/langchain$/, replacement: src('client/src/langchain.ts') },
+  { find: /^@s2sp\/client\/openai-agents$/, replacement: src('client/src/openai-agents.ts') },
+  {
+    find: /^@s2sp\/client\/claude-agent-sdk$/,
+    replacement: src('client/src/claude-agent-sdk.ts'),
+  },
+  { find: /^@s2sp\/client\/mastra$/, replacement: src('client/src/mastra.ts') },
   { find: /^@s2sp\/client\/node$/, replacement: src('client/src/node.ts') },
   { find: /^@s2sp\/client$/, replacement: src('client/src/index.ts') },
   { find: /^@s2sp\/cache-redis$/, replacement: src('cache-redis/src/index.ts') },

@@ -1,6 +1,8 @@
 /**
- * `@s2sp/client`: the agent side of S2SP. Framework adapters live in subpaths:
- * `@s2sp/client/ai-sdk` (Vercel AI SDK) and `@s2sp/client/langchain` (LangChain.js).
+ * `@s2sp/client`: the agent side of S2SP. `withS2SP` here wraps an official MCP SDK `Client`;
+ * every framework adapter is a `withS2SP` in the framework's subpath: `@s2sp/client/ai-sdk`
+ * (Vercel AI SDK), `@s2sp/client/langchain` (LangChain.js), `@s2sp/client/openai-agents` (OpenAI
+ * Agents SDK), `@s2sp/client/claude-agent-sdk` (Claude Agent SDK), `@s2sp/client/mastra` (Mastra).
  *
  * This file is the package's public API: adding an export here is an API change.
  *
@@ -16,8 +18,10 @@ export {
   type FetchedBody,
   fetchBody,
 } from './fetch-body.js';
+export type { WithS2SPOptions } from './with-s2sp-options.js';
 export {
   type CallToolCapable,
   type WrapMcpClientOptions,
+  withS2SP,
   wrapMcpClient,
 } from './wrap-mcp-client.js';
