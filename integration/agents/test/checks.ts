@@ -1,0 +1,73 @@
+/** The assertions every framework's agent-loop test makes. */
+import { DdiBuffer } from '@s2sp/client';
+import { S2SPError } from '@s2sp/core';
+import { expect } from 'vitest';
+import { drawChartCalls, leaked, type Pipeline } from './pipeline.js';
+import type { ModelLog } from './scripted-model.js';
+
+/** Every body fragment of every row. */
+export function allFragments(pipeline: Pipeline): Set<string> {
+  return new Set([...pipeline.bodyFragments.values()].flat());
+}
+
+/** Body fragments found in any request the model received. */
+export function leakedToModel(model: ModelLog, pipeline: Pipeline): string[] {
+  const fragments = allFragments(pipeline);
+  return [...new Set(model.requests.flatMap((request) => leaked(request, fragments)))];
+}
+
+/** Characters of the tool results the model read in its last request. */
+export function toolResultChars(model: ModelLog): number {
+  return model.lastResults.reduce((sum, text) => sum + text.length, 0);
+}
+
+/**
+ * The model read the abstract and no body value; chart-consumer received every body value of
+ * the rows the model chose, through one draw_chart call with body_data and no resource_url.
+ */
+export function expectBodyBypassedModel(model: ModelLog, pipeline: Pipeline): void {
+  expect(pipeline.keptIds).toHaveLength(13);
+  expect(allFragments(pipeline).size).toBeGreaterThan(100);
+  // The model saw the abstract (it chose rows from it) and a ddi:// handle…
+  expect(model.lastResults[0]).toContain('Heat Advisory');
+  expect(model.lastResults[0]).toContain('ddi://');
+  // …and no body value in any request, agent-loop or not.
+  expect(leakedToModel(model, pipeline)).toEqual([]);
+
+  const calls = drawChartCalls(pipeline);
+  expect(calls).toHaveLength(1);
+  const call = calls[0] ?? {};
+  expect(call.resource_url).toBeUndefined();
+  expect(typeof call.body_data).toBe('string');
+  const rows = JSON.parse(String(call.body_data)) as { _row_id: number }[];
+  expect(rows.map((row) => row._row_id)).toEqual(pipeline.keptIds);
+  const received = String(call.body_data);
+  const expected = pipeline.keptIds.flatMap((id) => pipeline.bodyFragments.get(id) ?? []);
+  expect(expected.length).toBeGreaterThan(100);
+  expect(expected.filter((fragment) => !received.includes(fragment))).toEqual([]);
+  // The chart summary came back to the model.
+  expect(model.lastResults[1]).toContain('"rows_charted":13');
+}
+
+/** The advice a stale ddi:// handle gets, with its code, straight from the buffer. */
+export function staleHandleError(): S2SPError {
+  try {
+    new DdiBuffer().take('ddi://stale');
+  } catch (error) {
+    if (S2SPError.isInstance(error)) return error;
+  }
+  throw new Error('DdiBuffer.take accepted an unknown handle');
+}
+
+/**
+ * The second draw_chart call with the same handle never reached chart-consumer, and the model
+ * read the not_found advice instead.
+ */
+export function expectStaleHandleRefused(model: ModelLog, pipeline: Pipeline): void {
+  const error = staleHandleError();
+  expect(error.code).toBe('not_found');
+  expect(drawChartCalls(pipeline)).toHaveLength(1);
+  expect(model.lastResults).toHaveLength(3);
+  expect(model.lastResults[2]).toContain(error.message);
+  expect(leakedToModel(model, pipeline)).toEqual([]);
+}
