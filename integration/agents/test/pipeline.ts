@@ -72,11 +72,11 @@ function startRecordingProxy(target: URL, recorded: string[]): Promise<Server> {
   return new Promise((resolve) => proxy.listen(0, '127.0.0.1', () => resolve(proxy)));
 }
 
-async function plainRows(mcpUrl: string): Promise<Record<string, unknown>[]> {
+async function plainRows(mcpUrl: string, area: string): Promise<Record<string, unknown>[]> {
   const client = new Client({ name: 'fixture-reader', version: '1' });
   await client.connect(new StreamableHTTPClientTransport(new URL(mcpUrl)));
   try {
-    const result = (await client.callTool({ name: 'get_alerts', arguments: { area: AREA } })) as {
+    const result = (await client.callTool({ name: 'get_alerts', arguments: { area } })) as {
       content: { type: string; text?: string }[];
     };
     return JSON.parse(result.content[0]?.text ?? '[]') as Record<string, unknown>[];
@@ -85,8 +85,11 @@ async function plainRows(mcpUrl: string): Promise<Record<string, unknown>[]> {
   }
 }
 
-/** Starts the pipeline; dispose it to stop everything. */
-export async function startPipeline(): Promise<Pipeline> {
+/**
+ * Starts the pipeline; dispose it to stop everything.
+ * @param area - the NWS area whose rows the body checks use (default {@link AREA})
+ */
+export async function startPipeline(area = AREA): Promise<Pipeline> {
   const closers: (() => Promise<void>)[] = [];
   const close = async () => {
     for (const closer of closers.reverse()) await closer().catch(() => {});
@@ -116,7 +119,7 @@ export async function startPipeline(): Promise<Pipeline> {
     const { port } = proxy.address() as AddressInfo;
 
     // The truth the checks compare against: every row, read plainly by the test, not the model.
-    const rows = await plainRows(weather.mcpUrl);
+    const rows = await plainRows(weather.mcpUrl, area);
     const abstract = new Set(ABSTRACT_DOMAINS.split(','));
     const bodyFragments = new Map<number, string[]>();
     const keptIds: number[] = [];

@@ -12,6 +12,8 @@ import { ABSTRACT_DOMAINS, AREA, KEEP_EVENT } from './pipeline.js';
 export interface Script {
   /** After the chart, call draw_chart a second time with the same arguments (a stale handle). */
   readonly reuseHandle?: boolean;
+  /** The NWS area to ask for. Default {@link AREA}. */
+  readonly area?: string;
 }
 
 interface PlannedCall {
@@ -63,13 +65,14 @@ export function plan(
   if (results.length === 0) {
     return {
       tool: getAlerts,
-      args: { area: AREA, abstract_domains: ABSTRACT_DOMAINS, mode: 'sync' },
+      args: { area: script.area ?? AREA, abstract_domains: ABSTRACT_DOMAINS, mode: 'sync' },
     };
   }
   const limit = script.reuseHandle ? 3 : 2;
   if (results.length >= limit) return undefined;
   const s2sp = findS2SPResult(results[0]);
-  if (!s2sp) throw new Error('scripted model: no S2SP result in the first tool result');
+  // A result it cannot read (cut short, say): the model gives up and answers.
+  if (!s2sp) return undefined;
   const kept = s2sp.abstract.filter((row) => String(row.event).includes(KEEP_EVENT));
   // Without an S2SP layer a sync result has no resource_url: the call then carries none.
   const access = s2sp.resource_url === undefined ? {} : { resource_url: s2sp.resource_url };
@@ -80,6 +83,8 @@ export function plan(
 export interface ModelLog {
   /** Every request body, verbatim. */
   readonly requests: string[];
+  /** Every token-counting request body (Anthropic `count_tokens`), verbatim. */
+  readonly tokenCounts: string[];
   /** The tool result texts of the last agent-loop request, oldest first. */
   lastResults: string[];
 }
@@ -102,7 +107,7 @@ function textOf(content: unknown): string {
 type Handler = (body: Record<string, unknown>, res: ServerResponse, log: ModelLog) => void;
 
 async function serve(path: string, handler: Handler): Promise<ScriptedModel> {
-  const log: ModelLog = { requests: [], lastResults: [] };
+  const log: ModelLog = { requests: [], tokenCounts: [], lastResults: [] };
   const server = createServer((req: IncomingMessage, res: ServerResponse) => {
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
@@ -111,6 +116,12 @@ async function serve(path: string, handler: Handler): Promise<ScriptedModel> {
       if (req.method !== 'POST' || !req.url?.startsWith(path)) {
         res.writeHead(404, { 'content-type': 'application/json' });
         res.end(JSON.stringify({ error: { type: 'not_found', message: `no ${req.url}` } }));
+        return;
+      }
+      if (req.url.includes('/count_tokens')) {
+        log.tokenCounts.push(text);
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.end(JSON.stringify({ input_tokens: Math.ceil(text.length / 4) }));
         return;
       }
       log.requests.push(text);
