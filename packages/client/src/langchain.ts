@@ -53,30 +53,42 @@ export type ToolHooksConfig = Partial<S2SPToolHooks>;
  * const tools = await client.getTools();
  * ```
  */
-export function withS2SP<TConfig extends ToolHooksConfig>(
+export function withS2SP<TConfig extends object>(
   config: TConfig,
   options: WithS2SPOptions = {},
-): TConfig {
+): TConfig & S2SPToolHooks {
   const ours = s2spToolHooks(options);
-  const { beforeToolCall: userBefore, afterToolCall: userAfter } = config;
+  const { beforeToolCall: userBefore, afterToolCall: userAfter } = config as ToolHooksConfig;
+  if (!userBefore && !userAfter) return { ...config, ...ours };
   type Before = S2SPToolHooks['beforeToolCall'];
   type After = S2SPToolHooks['afterToolCall'];
-  const beforeToolCall = (async (request, state, runtime) => {
-    const theirs = userBefore ? await userBefore(request, state, runtime) : undefined;
-    // The adapter merges hook args into the original arguments, so ours see the same merge.
-    const theirArgs = isPlainObject(theirs?.args) ? theirs.args : undefined;
-    const args = theirArgs ? { ...(request.args as object), ...theirArgs } : request.args;
-    const mine = await ours.beforeToolCall({ ...request, args }, state, runtime);
-    if (!theirs) return mine;
-    return mine ? { ...theirs, args: { ...theirArgs, ...(mine.args as object) } } : theirs;
-  }) as Before;
-  const afterToolCall = (async (outcome, state, runtime) => {
-    const mine = await ours.afterToolCall(outcome, state, runtime);
+  type Modification = { args?: unknown; headers?: Record<string, string> } | undefined;
+  // Synchronous unless your hook is async: the adapter validates hook results with zod, and
+  // a promise where a plain value was returned before changes how it checks them.
+  const beforeToolCall = ((request, state, runtime) =>
+    then(userBefore?.(request, state, runtime) as Modification, (theirs) => {
+      const theirArgs = isPlainObject(theirs?.args) ? theirs.args : undefined;
+      // The adapter merges hook args into the original arguments, so ours see the same merge.
+      const args = theirArgs ? { ...(request.args as object), ...theirArgs } : request.args;
+      const mine = ours.beforeToolCall({ ...request, args }, state, runtime) as Modification;
+      if (!theirs) return mine;
+      return mine ? { ...theirs, args: { ...theirArgs, ...(mine.args as object) } } : theirs;
+    })) as Before;
+  const afterToolCall = ((outcome, state, runtime) => {
+    const mine = ours.afterToolCall(outcome, state, runtime) as { result: unknown } | undefined;
     if (!userAfter) return mine;
     const next = mine ? { ...outcome, result: mine.result } : outcome;
-    return (await userAfter(next as Parameters<After>[0], state, runtime)) ?? mine;
+    return then(
+      userAfter(next as Parameters<After>[0], state, runtime),
+      (theirs) => theirs ?? mine,
+    );
   }) as After;
   return { ...config, beforeToolCall, afterToolCall };
+}
+
+/** Applies `next` to `value`, or to what it resolves to when it is a promise. */
+function then<T, R>(value: T | Promise<T>, next: (resolved: T) => R): R | Promise<R> {
+  return value instanceof Promise ? value.then(next) : next(value);
 }
 
 /**
