@@ -1,4 +1,5 @@
-import { concatBytes, prepareTable, renderDataPlaneResponse, serializeTable } from '@s2sp/core';
+import { prepareTable, serializeTable } from '@s2sp/core';
+import { concatBytes, renderDataPlaneResponse } from '@s2sp/core/internal';
 import { generateRows } from './data.js';
 import { type LoadResult, runLoad } from './http-load.js';
 import type { BenchRow } from './report.js';

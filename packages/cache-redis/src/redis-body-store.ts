@@ -3,16 +3,16 @@
  *
  * @module
  */
+
 import {
-  assertValidTtl,
   type BodyStore,
   type BodyStoreStats,
   type PutOptions,
   S2SPError,
   type StoredTable,
-  storedTableSize,
   type TakenRows,
 } from '@s2sp/core';
+import { assertValidTtl, storedTableSize } from '@s2sp/core/internal';
 import { type ByteBudget, createByteBudget } from './byte-budget.js';
 import { checkEvictionPolicy, type EvictionPolicyReport } from './eviction-policy.js';
 import {

@@ -1,5 +1,6 @@
 /**
- * `@s2sp/client`: the agent side of S2SP. `withS2SP` here wraps an official MCP SDK `Client`;
+ * `@s2sp/client`: the agent side of S2SP. `fetchBody` (the data-plane client) is re-exported from
+ * `@s2sp/core`, where servers reach it too. `withS2SP` here wraps an official MCP SDK `Client`;
  * every framework adapter is a `withS2SP` in the framework's subpath: `@s2sp/client/ai-sdk`
  * (Vercel AI SDK), `@s2sp/client/langchain` (LangChain.js), `@s2sp/client/openai-agents` (OpenAI
  * Agents SDK), `@s2sp/client/claude-agent-sdk` (Claude Agent SDK), `@s2sp/client/mastra` (Mastra).
@@ -9,15 +10,16 @@
  * @module
  */
 
-export { DDI_SCHEME, DdiBuffer, type DdiBufferOptions } from './ddi-buffer.js';
-export { S2SPDispatcher, type S2SPDispatcherOptions } from './dispatcher.js';
 export {
+  DDI_SCHEME,
   DEFAULT_FETCH_TIMEOUT_MS,
   DEFAULT_MAX_RESPONSE_BYTES,
   type FetchBodyOptions,
   type FetchedBody,
   fetchBody,
-} from './fetch-body.js';
+} from '@s2sp/core';
+export { DdiBuffer, type DdiBufferOptions } from './ddi-buffer.js';
+export { S2SPDispatcher, type S2SPDispatcherOptions } from './dispatcher.js';
 export type { WithS2SPOptions } from './with-s2sp-options.js';
 export {
   type CallToolCapable,

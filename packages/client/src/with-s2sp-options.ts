@@ -1,4 +1,5 @@
 import { S2SPError } from '@s2sp/core';
+import { type ToolErrorResult, toolErrorResult } from '@s2sp/core/internal';
 import { S2SPDispatcher } from './dispatcher.js';
 
 /** Options every `withS2SP` adapter takes. */
@@ -16,12 +17,6 @@ export function dispatcherOf(options: WithS2SPOptions | undefined): S2SPDispatch
   return options?.dispatcher ?? new S2SPDispatcher();
 }
 
-/** An MCP tool error result, as frameworks show to the model. */
-export interface ToolErrorResult {
-  isError: true;
-  content: { type: 'text'; text: string }[];
-}
-
 /**
  * Runs `dispatcher.onToolCall`, turning an S2SP error (a stale handle, say) into a tool error
  * result the model can read and act on; other errors propagate.
@@ -34,8 +29,7 @@ export function rewriteCall(
   try {
     return { args: dispatcher.onToolCall(name, args) };
   } catch (error) {
-    if (S2SPError.isInstance(error))
-      return { error: { isError: true, content: [{ type: 'text', text: error.message }] } };
+    if (S2SPError.isInstance(error)) return { error: toolErrorResult(error) };
     throw error;
   }
 }

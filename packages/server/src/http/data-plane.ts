@@ -1,19 +1,24 @@
 import {
   type BodyStore,
-  concatBytes,
   DATA_PATH_PREFIX,
-  DEFAULT_MAX_REQUEST_BYTES,
   HEALTH_PATH,
+  type Logger,
+  S2SPError,
+  silentLogger,
+  tokenStorageKey,
+} from '@s2sp/core';
+import {
+  concatBytes,
+  DEFAULT_MAX_REQUEST_BYTES,
   isTokenShape,
   parseDataPlaneRequest,
+  positiveOption,
   readBodyCapped,
   renderDataPlaneResponse,
   requestedRowIds,
-  S2SPError,
-  tokenStorageKey,
-} from '@s2sp/core';
+} from '@s2sp/core/internal';
 import { Hono } from 'hono';
-import { entryLabel, type Logger, silentLogger } from '../logger.js';
+import { entryLabel } from '../logger.js';
 import { methodNotAllowed, notFoundResponse, s2spErrorToResponse } from './error-response.js';
 
 /** Options for {@link createDataPlaneApp} and {@link mountDataPlane}. */
@@ -70,14 +75,13 @@ async function readLimited(request: Request, maxBytes: number): Promise<string> 
  */
 export function mountDataPlane(app: Hono, options: DataPlaneOptions): Hono {
   const { store } = options;
-  const maxRequestBytes = options.maxRequestBytes ?? DEFAULT_MAX_REQUEST_BYTES;
+  const maxRequestBytes = positiveOption(
+    'maxRequestBytes',
+    options.maxRequestBytes,
+    DEFAULT_MAX_REQUEST_BYTES,
+    { integer: true },
+  );
   const logger = options.logger ?? silentLogger;
-  if (!Number.isSafeInteger(maxRequestBytes) || maxRequestBytes <= 0) {
-    throw new S2SPError(
-      'invalid_config',
-      `maxRequestBytes must be a positive whole number, got ${String(maxRequestBytes)}.`,
-    );
-  }
 
   app.post(`${DATA_PATH_PREFIX}:token`, async (c) => {
     const contentType = c.req.header('content-type');
