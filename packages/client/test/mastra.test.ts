@@ -44,7 +44,9 @@ describe('withS2SP (Mastra MCPClient)', () => {
 
       const toolsets = await mcp.getToolsets();
       expect(Object.keys(toolsets).sort()).toEqual(['alerts', 'summaries']);
-      const again = await (toolsets.alerts?.get_alerts?.execute as Execute)({
+      const fromToolset = toolsets.alerts?.get_alerts?.execute as Execute | undefined;
+      if (!fromToolset) throw new Error('no alerts.get_alerts in the toolsets');
+      const again = await fromToolset({
         context: { abstract_domains: 'event', mode: 'sync' },
       });
       expect(JSON.stringify(again)).not.toContain(BODY_MARKER);
