@@ -1,9 +1,9 @@
 /** The assertions every framework's agent-loop test makes. */
 import { DdiBuffer } from '@s2sp/client';
 import { S2SPError } from '@s2sp/core';
-import { expect } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { drawChartCalls, leaked, type Pipeline } from './pipeline.js';
-import type { ModelLog } from './scripted-model.js';
+import type { ModelLog, Script } from './scripted-model.js';
 
 /**
  * True if `text` holds `needle` as written or JSON-escaped once or twice: frameworks differ in
@@ -80,4 +80,55 @@ export function expectStaleHandleRefused(model: ModelLog, pipeline: Pipeline): v
   expect(model.lastResults).toHaveLength(3);
   expect(containsText(model.lastResults[2], error.message)).toBe(true);
   expect(leakedToModel(model, pipeline)).toEqual([]);
+}
+
+/** What one run of a framework's agent loop left behind. */
+export interface LoopRun {
+  readonly output: unknown;
+  readonly model: ModelLog;
+  readonly pipeline: Pipeline;
+  readonly pending: number;
+}
+
+/**
+ * The agent-loop suite for frameworks driven by the Chat Completions model: the main check,
+ * variants of it, the stale handle and the control without the adapter.
+ */
+export function describeAgentLoop(
+  framework: string,
+  run: (options: { adapter: boolean; script?: Script }) => Promise<LoopRun>,
+  variants: { title: string; run: () => Promise<LoopRun> }[] = [],
+): void {
+  describe(`${framework} agent loop with withS2SP, sync mode`, () => {
+    it('never shows the model a body value, while chart-consumer receives every one', async () => {
+      const { output, model, pipeline, pending } = await run({ adapter: true });
+      expect(output).toBe('Done.');
+      expect(model.requests).toHaveLength(3);
+      expectBodyBypassedModel(model, pipeline);
+      expect(pending).toBe(0);
+    });
+
+    for (const variant of variants) {
+      it(variant.title, async () => {
+        const { output, model, pipeline } = await variant.run();
+        expect(output).toBe('Done.');
+        expectBodyBypassedModel(model, pipeline);
+      });
+    }
+
+    it('refuses a used handle with the not_found advice, without calling chart-consumer', async () => {
+      const { model, pipeline } = await run({ adapter: true, script: { reuseHandle: true } });
+      expectStaleHandleRefused(model, pipeline);
+    });
+  });
+
+  describe(`${framework} control`, () => {
+    it('without withS2SP, body values do reach the model (so the check above can fail)', async () => {
+      const { model, pipeline } = await run({ adapter: false });
+      expect(leakedToModel(model, pipeline).length).toBeGreaterThan(100);
+      expect(toolResultChars(model)).toBeGreaterThan(50_000);
+      // The model had no resource_url to pass, so chart-consumer got no body at all.
+      expect(drawChartCalls(pipeline)[0]?.body_data).toBeUndefined();
+    });
+  });
 }

@@ -1,5 +1,7 @@
-/** A sync-mode resource result as a server sends it, for the adapters' hook-level tests. */
-import { BODY_MARKER } from './pipeline.js';
+/** A sync-mode resource result as a server sends it, for the dispatcher and adapter tests. */
+
+/** Every body value here contains this, like the pipeline's BODY_MARKER. */
+const BODY_MARKER = 'BODY-VALUE';
 
 export const SYNC_RESULT = {
   total_rows: 2,
