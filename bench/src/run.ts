@@ -12,6 +12,7 @@ import { controlPlaneBenchmark } from './control-plane.js';
 import { dataPlaneBenchmark } from './data-plane.js';
 import { endToEndBenchmark } from './end-to-end.js';
 import { memoryBenchmark } from './memory.js';
+import { postgresAvailable, proxyBenchmark } from './proxy.js';
 import { redisAvailable, startRedisStore } from './redis.js';
 import { type BenchReport, type BenchRow, formatMarkdown, formatTable } from './report.js';
 import { selectiveFetchBenchmark } from './selective.js';
@@ -49,7 +50,11 @@ async function main(): Promise<void> {
     ['memory', () => memoryBenchmark(stores, quick)],
     ['end-to-end', () => endToEndBenchmark(quick)],
     ['control-plane', () => controlPlaneBenchmark(quick)],
+    ['proxy', () => (postgresAvailable() ? proxyBenchmark(quick) : [])],
   ];
+  if (wanted('proxy') && !postgresAvailable()) {
+    notes.push('Proxy rows are missing: PostgreSQL was not found (apt-get install postgresql).');
+  }
   try {
     for (const [name, run] of sections) {
       if (!wanted(name)) continue;
