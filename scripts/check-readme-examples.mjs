@@ -1,7 +1,9 @@
 #!/usr/bin/env node
 // README code samples cannot drift: a fenced block preceded by `<!-- example: path -->` must be
-// exactly that file (relative to the README), and the file is type-checked (and run, where a test
-// imports it) with its package. Run by `pnpm test`.
+// exactly that file (relative to the README), or with `path#name` exactly the part of it between
+// `// #region name` and `// #endregion` (so a sample can declare what it assumes above the
+// region). The files are type-checked (and run, where a test imports them) with their package.
+// Run by `pnpm test`.
 import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -14,7 +16,7 @@ for (const group of ['packages', 'apps']) {
   }
 }
 
-const MARKER = /<!-- example: (\S+) -->\s*\n```[a-z]*\n([\s\S]*?)```/g;
+const MARKER = /<!-- example: ([^\s#]+)(?:#(\S+))? -->\s*\n```[a-z]*\n([\s\S]*?)```/g;
 let checked = 0;
 const failures = [];
 for (const readme of readmes) {
@@ -24,7 +26,7 @@ for (const readme of readmes) {
   } catch {
     continue;
   }
-  for (const [, path, block] of text.matchAll(MARKER)) {
+  for (const [, path, region, block] of text.matchAll(MARKER)) {
     const file = join(dirname(readme), path);
     let source;
     try {
@@ -32,6 +34,14 @@ for (const readme of readmes) {
     } catch {
       failures.push(`${relative(root, readme)}: example ${path} does not exist`);
       continue;
+    }
+    if (region) {
+      const match = new RegExp(`// #region ${region}\\n([\\s\\S]*?)// #endregion`).exec(source);
+      if (!match) {
+        failures.push(`${relative(root, readme)}: ${path} has no "// #region ${region}"`);
+        continue;
+      }
+      source = match[1];
     }
     checked++;
     if (source.trim() !== block.trim())

@@ -1,4 +1,4 @@
-// Type-checked README sample (`pnpm typecheck`); test/readme-examples.test.ts keeps the README
+// Type-checked README sample (`pnpm typecheck`); scripts/check-readme-examples.mjs keeps the README
 // block identical to the region below.
 
 // #region readme
