@@ -36,6 +36,14 @@ export interface TakenRows {
    * redemption costs no serialising at all.
    */
   readonly joined?: Uint8Array;
+  /**
+   * Only when all rows were asked for, instead of `joined`: the same bytes in consecutive pieces
+   * (their concatenation is `joined`). A store that keeps a table in several blocks (the Redis
+   * store) hands them out this way, so they are written as they are, never copied into one buffer.
+   * Since 0.2.0; readers that predate it see neither `rows` nor `joined`, so a store setting it
+   * should only be used with `@s2sp/core` ≥ 0.2.0.
+   */
+  readonly chunks?: readonly Uint8Array[];
 }
 
 /** Store-wide counters, for resources such as `weather://cache` and for tests. Never tokens. */

@@ -50,6 +50,7 @@ export { isPlainObject, parseJsonArgument, type Row } from './json.js';
 export {
   assertValidTtl,
   createMemoryStore,
+  encodeRows,
   type MemoryStoreOptions,
   storedTableSize,
 } from './memory-store.js';

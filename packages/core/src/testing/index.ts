@@ -44,6 +44,13 @@ const decoder = new TextDecoder();
  */
 export function takenRowTexts(taken: TakenRows): (string | undefined)[] | { joined: string } {
   if (taken.joined) return { joined: decoder.decode(taken.joined) };
+  if (taken.chunks && !taken.rows) {
+    // A streaming decoder of its own: a chunk may end inside a multi-byte character.
+    const streaming = new TextDecoder();
+    let text = '';
+    for (const chunk of taken.chunks) text += streaming.decode(chunk, { stream: true });
+    return { joined: text + streaming.decode() };
+  }
   return (taken.rows ?? []).map((row) =>
     row === undefined || typeof row === 'string' ? row : decoder.decode(row),
   );
