@@ -4,6 +4,8 @@ export interface BenchRow {
   readonly section: string;
   /** What was measured. */
   readonly name: string;
+  /** How it was measured: which processes, which client, how many runs. */
+  readonly how?: string;
   /** Measured values, by name (numbers rounded for display). */
   readonly values: Record<string, number | string>;
   /** The target this row is judged against, if any. */
@@ -63,19 +65,20 @@ export function formatMarkdown(report: BenchReport): string {
     const rows = report.rows.filter((r) => r.section === section);
     const columns = [...new Set(rows.flatMap((r) => Object.keys(r.values)))];
     const hasTarget = rows.some((r) => r.target);
+    const hasHow = rows.some((r) => r.how);
     out.push(
       '',
       `## ${section}`,
       '',
-      `| | ${columns.join(' | ')}${hasTarget ? ' | target | met |' : ' |'}`,
-      `|---|${columns.map(() => '---:').join('|')}|${hasTarget ? '---|---|' : ''}`,
+      `| | ${columns.join(' | ')}${hasTarget ? ' | target | met |' : ' |'}${hasHow ? ' how measured |' : ''}`,
+      `|---|${columns.map(() => '---:').join('|')}|${hasTarget ? '---|---|' : ''}${hasHow ? '---|' : ''}`,
     );
     for (const row of rows) {
       const cells = columns.map((c) =>
         row.values[c] === undefined ? '' : formatValue(row.values[c] as number | string),
       );
       out.push(
-        `| ${row.name} | ${cells.join(' | ')} |${hasTarget ? ` ${row.target ?? ''} | ${row.target ? (row.met ? 'yes' : '**no**') : ''} |` : ''}`,
+        `| ${row.name} | ${cells.join(' | ')} |${hasTarget ? ` ${row.target ?? ''} | ${row.target ? (row.met ? 'yes' : '**no**') : ''} |` : ''}${hasHow ? ` ${row.how ?? ''} |` : ''}`,
       );
     }
   }

@@ -5,12 +5,13 @@
  * exits non-zero.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
-import { cpus, totalmem } from 'node:os';
+import { cpus, loadavg, totalmem } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { createMemoryStore } from '@s2sp/core';
 import { controlPlaneBenchmark } from './control-plane.js';
 import { dataPlaneBenchmark } from './data-plane.js';
 import { endToEndBenchmark } from './end-to-end.js';
+import { type ServerKind, startLab } from './lab.js';
 import { memoryBenchmark } from './memory.js';
 import { redisAvailable, startRedisStore } from './redis.js';
 import { type BenchReport, type BenchRow, formatMarkdown, formatTable } from './report.js';
@@ -25,6 +26,12 @@ const only = args
   ?.slice('--only='.length)
   .split(',');
 const wanted = (name: string) => !only || only.includes(name);
+const runsArg = args.find((a) => a.startsWith('--runs='));
+const runs = runsArg ? Number(runsArg.slice('--runs='.length)) : quick ? 1 : 3;
+const loadNow = () =>
+  loadavg()
+    .map((l) => l.toFixed(2))
+    .join(', ');
 
 const memoryStore: StoreUnderTest = {
   name: 'memory',
@@ -33,6 +40,7 @@ const memoryStore: StoreUnderTest = {
 
 async function main(): Promise<void> {
   const started = new Date();
+  const loadAtStart = loadNow();
   const rows: BenchRow[] = [];
   const notes: string[] = [];
   const stores: StoreUnderTest[] = [memoryStore];
@@ -42,10 +50,15 @@ async function main(): Promise<void> {
     notes.push(
       'Redis rows are missing: redis-server was not found on PATH (apt-get install redis-server, or set REDIS_URL).',
     );
+  const kinds: ServerKind[] = redis
+    ? ['floor', 'raw-redis', 'memory', 'redis']
+    : ['floor', 'memory'];
+  const needLab = wanted('data-plane') || wanted('selective');
+  const lab = needLab ? await startLab(kinds, redis?.server.url) : undefined;
   const sections: [string, () => Promise<BenchRow[]> | BenchRow[]][] = [
     ['tokens', () => tokenBenchmark()],
-    ['data-plane', () => dataPlaneBenchmark(stores, quick)],
-    ['selective', () => selectiveFetchBenchmark(stores, quick)],
+    ['data-plane', () => dataPlaneBenchmark(lab as NonNullable<typeof lab>, quick, runs)],
+    ['selective', () => selectiveFetchBenchmark(lab as NonNullable<typeof lab>, quick, runs)],
     ['memory', () => memoryBenchmark(stores, quick)],
     ['end-to-end', () => endToEndBenchmark(quick)],
     ['control-plane', () => controlPlaneBenchmark(quick)],
@@ -59,9 +72,10 @@ async function main(): Promise<void> {
       process.stdout.write(` ${Math.round(performance.now() - t)} ms\n`);
     }
   } finally {
+    await lab?.close();
     await redis?.server.stop();
   }
-  for (const row of rows) if (row.met === false && row.note) notes.push(`${row.name}: ${row.note}`);
+  for (const row of rows) if (row.note) notes.push(`${row.name}: ${row.note}`);
   const cpu = cpus()[0];
   const report: BenchReport = {
     startedAt: started.toISOString(),
@@ -71,6 +85,9 @@ async function main(): Promise<void> {
       memory: `${Math.round(totalmem() / 1024 ** 3)} GiB`,
       node: process.version,
       platform: `${process.platform} ${process.arch}`,
+      'load average (1, 5, 15 min) at start': loadAtStart,
+      'load average at end': loadNow(),
+      'runs per measurement': runs,
     },
     rows,
     notes,
