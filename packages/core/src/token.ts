@@ -1,5 +1,6 @@
 import { DATA_PATH_PREFIX } from './data-plane.js';
 import { S2SPError } from './errors.js';
+import { sha256 } from './sha256.js';
 
 /** Bytes of randomness in a token (256 bits, PROTOCOL §6). */
 export const TOKEN_BYTES = 32;
@@ -57,11 +58,14 @@ export function isTokenShape(value: unknown): value is string {
  * @returns 64 hex characters
  */
 export async function tokenStorageKey(token: string): Promise<string> {
-  const digest = await globalThis.crypto.subtle.digest('SHA-256', new TextEncoder().encode(token));
+  // Synchronous SHA-256 (see sha256.ts): WebCrypto's digest costs far more than the hash itself.
   let hex = '';
-  for (const byte of new Uint8Array(digest)) hex += byte.toString(16).padStart(2, '0');
+  for (const byte of sha256(encoder.encode(token))) hex += HEX[byte] as string;
   return hex;
 }
+
+const encoder = new TextEncoder();
+const HEX = Array.from({ length: 256 }, (_, i) => i.toString(16).padStart(2, '0'));
 
 /**
  * Normalises the base URL a server advertises (its `publicUrl`): http(s) only, no credentials,
