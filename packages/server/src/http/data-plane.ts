@@ -6,7 +6,6 @@ import {
   HEALTH_PATH,
   isTokenShape,
   parseDataPlaneRequest,
-  readBodyCapped,
   renderDataPlaneResponse,
   requestedRowIds,
   S2SPError,
@@ -15,6 +14,7 @@ import {
 import { Hono } from 'hono';
 import { entryLabel, type Logger, silentLogger } from '../logger.js';
 import { methodNotAllowed, notFoundResponse, s2spErrorToResponse } from './error-response.js';
+import { readRequestBody } from './request-body.js';
 
 /** Options for {@link createDataPlaneApp} and {@link mountDataPlane}. */
 export interface DataPlaneOptions {
@@ -39,8 +39,8 @@ function isJson(contentType: string | undefined): boolean {
   return type === 'application/json' || (type.startsWith('application/') && type.endsWith('+json'));
 }
 
-async function readLimited(request: Request, maxBytes: number): Promise<string> {
-  const bytes = await readBodyCapped(request, maxBytes);
+async function readLimited(request: Request, env: unknown, maxBytes: number): Promise<string> {
+  const bytes = await readRequestBody(request, env, maxBytes);
   if (!bytes) {
     throw new S2SPError(
       'payload_too_large',
@@ -81,7 +81,7 @@ export function mountDataPlane(app: Hono, options: DataPlaneOptions): Hono {
 
   app.post(`${DATA_PATH_PREFIX}:token`, async (c) => {
     const contentType = c.req.header('content-type');
-    const text = await readLimited(c.req.raw, maxRequestBytes);
+    const text = await readLimited(c.req.raw, c.env, maxRequestBytes);
     // An empty body counts as {} whatever its type (fetch labels an empty string text/plain).
     if (text.trim() !== '' && !isJson(contentType)) {
       throw new S2SPError(
