@@ -114,7 +114,8 @@ if deadline > 0 then
   ${LUA_NOW}  if now > deadline then return ${TAKE_LATE} end
 end
 local meta = redis.call('HMGET', key, '#c', '#n', '#b', '#k', '#j', '#s')
-if not meta[1] then return nil end
+-- No block count: not an entry of this layout (0.1.x wrote pages); leave it to its TTL.
+if not meta[1] or not meta[4] then return nil end
 local n, blocks, size = tonumber(meta[2]), tonumber(meta[4]), tonumber(meta[6])
 local out = {${TAKE_INLINE}, meta[1], meta[2], meta[3], meta[4], meta[5], meta[6]}
 if ARGV[2] == 'all' then

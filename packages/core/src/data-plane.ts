@@ -147,7 +147,11 @@ export function renderDataPlaneResponse(
   let returned: number;
   let columnsReturned: string[];
 
-  const joined = taken.joined ?? (taken.chunks && !taken.rows ? taken.chunks : undefined);
+  if (taken.chunks && !Array.isArray(taken.chunks) && !taken.rows)
+    throw new TypeError('renderDataPlaneResponse needs a table in memory: use renderDataPlaneBody');
+  const joined =
+    taken.joined ??
+    (taken.chunks && !taken.rows ? (taken.chunks as readonly Uint8Array[]) : undefined);
   if (!projecting && joined && !rowIds) {
     body = (joined instanceof Uint8Array ? [joined] : [...joined]).filter((c) => c.byteLength > 0);
     returned = taken.tableRows;
