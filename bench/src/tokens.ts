@@ -1,11 +1,5 @@
-import {
-  buildAsyncResult,
-  buildResourceUrl,
-  generateToken,
-  prepareTable,
-  serializeS2SPResult,
-  splitColumns,
-} from '@s2sp/core';
+import { buildResourceUrl, generateToken, prepareTable, splitColumns } from '@s2sp/core';
+import { buildAsyncResult, serializeS2SPResult } from '@s2sp/core/internal';
 import { nwsAlertFixtures } from './data.js';
 import type { BenchRow } from './report.js';
 import { round } from './stats.js';

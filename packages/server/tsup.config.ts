@@ -1,7 +1,14 @@
 import { defineConfig } from 'tsup';
 
 export default defineConfig({
-  entry: { index: 'src/index.ts', 'http/index': 'src/http/index.ts' },
+  entry: {
+    index: 'src/index.ts',
+    'http/index': 'src/http/index.ts',
+    node: 'src/node.ts',
+    slop: 'src/slop.ts',
+    a2s: 'src/a2s.ts',
+    env: 'src/env.ts',
+  },
   format: ['esm'],
   dts: true,
   sourcemap: true,

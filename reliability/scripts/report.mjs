@@ -1,8 +1,9 @@
 #!/usr/bin/env node
-// Turns results/figures.jsonl (written by the reliability tests) into results/RELIABILITY.md,
-// and with --publish also into RELIABILITY.md at the repository root. Plain Node ESM, no build.
+// Turns the figures the reliability tests recorded into Markdown. Plain Node ESM, no build.
 //
-//   node reliability/scripts/report.mjs [--publish]
+//   node reliability/scripts/report.mjs                   results/figures.jsonl → results/RELIABILITY.md
+//   node reliability/scripts/report.mjs --soak            results/figures.soak.jsonl → results/RELIABILITY.soak.md
+//   node reliability/scripts/report.mjs --soak --publish  … and also RELIABILITY.md at the repository root
 import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, release, totalmem } from 'node:os';
@@ -12,8 +13,9 @@ import { fileURLToPath } from 'node:url';
 const here = dirname(fileURLToPath(import.meta.url));
 const packageDir = join(here, '..');
 const repoRoot = join(packageDir, '..');
-const input = join(packageDir, 'results', 'figures.jsonl');
-const output = join(packageDir, 'results', 'RELIABILITY.md');
+const soakInput = process.argv.includes('--soak');
+const input = join(packageDir, 'results', soakInput ? 'figures.soak.jsonl' : 'figures.jsonl');
+const output = join(packageDir, 'results', soakInput ? 'RELIABILITY.soak.md' : 'RELIABILITY.md');
 
 /** The issue's figure groups, in order, with how each is measured. */
 const GROUPS = {
@@ -95,8 +97,8 @@ const RESIDUAL_RISKS = `## Residual risks the tests cannot remove
   server-side retry could not tell "used by me" from "used by someone else". The take carries a
   Redis-clock deadline, so a command that reaches Redis late changes nothing (figure 8); only an
   answer lost on the way back stays ambiguous, and then the client's retry gets 404 for rows it
-  never received (figure 9.4) and must call the resource tool again. (The 503 currently tells the
-  client the resource_url "was not used up", which is not true in this case: figure 9.5.)
+  never received (figure 9.4) and must call the resource tool again; the 503 says so rather than
+  promising the token is unused (figure 9.5).
 - **The memory store is per process.** Its single use is exact within one process; it says nothing
   about replicas (use a shared store) and loses every entry when the process exits.
 - **Loopback only.** Every figure was measured on one machine over 127.0.0.1; real networks add
@@ -118,7 +120,7 @@ function fail(message) {
 
 if (!existsSync(input))
   fail(
-    `${input} does not exist: run the reliability tests first (vitest run --project reliability).`,
+    `${input} does not exist: run the reliability tests first (${soakInput ? 'SOAK=1 ' : ''}vitest run --project reliability).`,
   );
 const figures = readFileSync(input, 'utf8')
   .split('\n')
@@ -200,7 +202,7 @@ lines.push(
 );
 lines.push('');
 lines.push(
-  'Reproduce: `pnpm build && SOAK=1 npx vitest run --project reliability; node reliability/scripts/report.mjs` (`SOAK_MINUTES=2` shortens the soak). Without `SOAK=1` the same tests run at CI size in about a minute and assert only generous timing bounds. Findings about `@s2sp/cache-redis` (figures 9.3 and 9.5) are asserted only with `SOAK=1`; a ❌ below is a measured miss, not a missing measurement.',
+  'Reproduce: `pnpm build && SOAK=1 npx vitest run --project reliability` (the run writes `reliability/results/RELIABILITY.soak.md`; `node reliability/scripts/report.mjs --soak --publish` copies it here; `SOAK_MINUTES=2` shortens the soak). Without `SOAK=1` the same tests run at CI size in about a minute and assert only generous timing bounds. A ❌ below is a measured miss, not a missing measurement.',
 );
 lines.push('');
 

@@ -1,7 +1,8 @@
 /**
  * The figure recorder: every reliability test writes the numbers it measured as one JSON line in
- * `results/figures.jsonl`; `scripts/report.mjs` turns the file into `RELIABILITY.md`. A global
- * setup empties the file at the start of a run, so the report always shows one run.
+ * `results/figures.jsonl` (`figures.soak.jsonl` with `SOAK=1`); `scripts/report.mjs` turns the
+ * file into `RELIABILITY.md`. A global setup empties the file at the start of a run, so the
+ * report always shows one run.
  *
  * @module
  */
@@ -9,12 +10,16 @@ import { appendFileSync, mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-/** Where figures go. */
+const RESULTS = join(dirname(fileURLToPath(import.meta.url)), '..', 'results');
+
+/**
+ * Where this run's figures go: `results/figures.jsonl`, or `results/figures.soak.jsonl` with
+ * `SOAK=1`. Two files, so that a CI-size run started while a soak run is going (someone's
+ * `pnpm test` in the same checkout) cannot empty or mix into the soak run's figures.
+ */
 export const FIGURES_FILE: string = join(
-  dirname(fileURLToPath(import.meta.url)),
-  '..',
-  'results',
-  'figures.jsonl',
+  RESULTS,
+  process.env.SOAK === '1' ? 'figures.soak.jsonl' : 'figures.jsonl',
 );
 
 /** One measured figure. */
@@ -46,7 +51,7 @@ export interface RecordedFigure extends Figure {
 }
 
 /**
- * Appends one figure to `results/figures.jsonl`. Each line is written with one `appendFileSync`
+ * Appends one figure to {@link FIGURES_FILE}. Each line is written with one `appendFileSync`
  * call, which `O_APPEND` keeps whole even when several test workers record at once.
  *
  * @param figure - the measurement

@@ -5,10 +5,6 @@
 // that failed during the outage has used its token up. Two more figures pin down what cannot be
 // promised: how long a returning Redis may wait to be noticed (the reconnect back-off), and what
 // a redemption whose reply was lost looks like (it did use the token up).
-//
-// Findings about @s2sp/cache-redis (owned by another package) are recorded as figures in every
-// run but asserted only with SOAK=1, so that CI stays green while `pnpm test:soak` fails on them
-// until they are fixed there.
 import { randomBytes } from 'node:crypto';
 import { once } from 'node:events';
 import { createServer } from 'node:net';
@@ -327,13 +323,13 @@ describe('figure 9, continued: what recovery cannot promise', () => {
       recordFigure({
         id: '9.5',
         title:
-          'The 503 of that lost-reply redemption tells the client the resource_url "was not used up" — it was (cache-redis store-errors.ts, advice for take)',
+          'The 503 of that lost-reply redemption does not promise the client an unused resource_url (it was used)',
         value: promisesUnused ? 'promises unused' : 'does not promise',
         target: 'does not promise',
         met: !promisesUnused,
       });
       expect(retry.status).toBe(404);
-      if (SOAK) expect(promisesUnused, message).toBe(false);
+      expect(promisesUnused, message).toBe(false);
     });
   });
 

@@ -1,16 +1,18 @@
 import { type RowWithId, S2SPError } from '@s2sp/core';
 import {
-  A2S_VERSION,
-  type A2SCapability,
-  a2sVariable,
   type ConsumerFetchOptions,
   createS2SPServer,
   type Logger,
-  mcpToolStep,
   type S2SPServer,
-  type SlopOptions,
-  sealCapability,
 } from '@s2sp/server';
+import {
+  A2S_VERSION,
+  type A2SCapability,
+  a2sVariable,
+  mcpToolStep,
+  sealCapability,
+} from '@s2sp/server/a2s';
+import type { SlopOptions } from '@s2sp/server/slop';
 import { z } from 'zod';
 import { buildChartSpec } from './chart-spec.js';
 import { type ChartStore, createChartStore, newChartId } from './chart-store.js';

@@ -1,12 +1,6 @@
-import {
-  ConfigError,
-  type Env,
-  envList,
-  envString,
-  type LogLevel,
-  loadServerEnv,
-  type SlopOptions,
-} from '@s2sp/server';
+import type { LogLevel } from '@s2sp/server';
+import { configError, type Env, envList, envString, loadServerEnv } from '@s2sp/server/env';
+import type { SlopOptions } from '@s2sp/server/slop';
 
 /** The chart consumer's settings, from the environment and command line. */
 export interface ChartConfig {
@@ -20,8 +14,6 @@ export interface ChartConfig {
   readonly slop: SlopOptions | undefined;
 }
 
-export { ConfigError };
-
 function origin(value: string): string {
   try {
     const url = new URL(value);
@@ -29,7 +21,7 @@ function origin(value: string): string {
   } catch {
     // reported below
   }
-  throw new ConfigError(
+  throw configError(
     'S2SP_ALLOWED_ORIGINS',
     `"${value}" is not an http(s) origin such as http://127.0.0.1:3001.`,
   );
@@ -40,12 +32,12 @@ function origin(value: string): string {
  * `S2SP_PUBLIC_URL`, `LOG_LEVEL`, `SLOP`…; see `loadServerEnv`), plus `S2SP_ALLOWED_ORIGINS`
  * (comma-separated origins `draw_chart` may fetch from), `CHART_DIR`, and `--stdio`.
  *
- * @throws ConfigError naming the variable when a value is invalid
+ * @throws S2SPError `invalid_config` naming the variable when a value is invalid
  */
 export function loadConfig(env: Env, argv: readonly string[]): ChartConfig {
   const unknownFlags = argv.filter((a) => a !== '--stdio');
   if (unknownFlags.length > 0)
-    throw new ConfigError(unknownFlags[0] ?? '', 'unknown option. The only option is --stdio.');
+    throw configError(unknownFlags[0] ?? '', 'unknown option. The only option is --stdio.');
   const { port, host, publicUrl, logLevel, slop } = loadServerEnv(env, { port: 3002 });
   return {
     port,

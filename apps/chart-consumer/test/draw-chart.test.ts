@@ -157,7 +157,8 @@ describe('draw_chart', () => {
 describe('chart-consumer over SLOP and A2S', () => {
   it('draws a chart for a SLOP agent and publishes a verifiable DrawChart capability', async () => {
     const { createChartServer } = await import('../src/chart-server.js');
-    const { silentLogger, verifyCapability } = await import('@s2sp/server');
+    const { silentLogger } = await import('@s2sp/server');
+    const { verifyCapability } = await import('@s2sp/server/a2s');
     await using pipeline = await startChartPipeline();
     const chart = createChartServer({
       allowedOrigins: [pipeline.resource.url],

@@ -5,7 +5,7 @@ import {
   dataPlaneStep,
   mcpToolStep,
   sealCapability,
-} from '@s2sp/server';
+} from '@s2sp/server/a2s';
 
 /**
  * The weather-alerts pipelines as A2S capability documents: each MCP tool call is a Custom step,

@@ -1,15 +1,19 @@
+import type { S2SPError } from '@s2sp/core';
+import { configErrorVariable } from '@s2sp/server/env';
 import { describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig, loadReplayConfig } from './config.js';
+import { loadConfig, loadReplayConfig } from './config.js';
 import { DEFAULT_NWS_USER_AGENT } from './nws-client.js';
 
-function configError(run: () => unknown): ConfigError {
+/** The invalid_config error `run` throws, with the variable it names. */
+function configError(run: () => unknown): S2SPError & { variable: string | undefined } {
   try {
     run();
   } catch (error) {
-    if (error instanceof ConfigError) return error;
+    const variable = configErrorVariable(error);
+    if (variable !== undefined) return Object.assign(error as S2SPError, { variable });
     throw error;
   }
-  throw new Error('expected a ConfigError');
+  throw new Error('expected an invalid_config error');
 }
 
 describe('loadConfig', () => {

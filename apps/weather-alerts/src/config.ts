@@ -5,17 +5,17 @@
  *
  * @module
  */
+import type { LogLevel } from '@s2sp/server';
 import {
-  ConfigError,
+  configError,
   type Env,
   envFlag,
   envHttpUrl,
   envNumber,
   envString,
-  type LogLevel,
   loadServerEnv,
-  type SlopOptions,
-} from '@s2sp/server';
+} from '@s2sp/server/env';
+import type { SlopOptions } from '@s2sp/server/slop';
 import { DEFAULT_NWS_USER_AGENT, NWS_API_URL } from './nws-client.js';
 
 /** The weather-alerts settings. */
@@ -52,8 +52,6 @@ export interface WeatherConfig {
   readonly slop: SlopOptions | undefined;
 }
 
-export { ConfigError };
-
 /** The command-line usage, for `--help`. */
 export const USAGE = `Usage: s2sp-weather-alerts [--stdio] [--replay] [--help]
 
@@ -80,12 +78,12 @@ const FLAGS = new Set(['--stdio', '--replay', '--help', '-h']);
  *
  * @param env - the environment (`process.env`)
  * @param argv - the command-line arguments after the script (`process.argv.slice(2)`)
- * @throws ConfigError naming the variable or option, for any value that cannot work
+ * @throws S2SPError `invalid_config` naming the variable or option, for any value that cannot work
  */
 export function loadConfig(env: Env, argv: readonly string[]): WeatherConfig {
   const unknown = argv.filter((arg) => !FLAGS.has(arg));
   if (unknown.length > 0) {
-    throw new ConfigError(
+    throw configError(
       unknown[0] ?? '',
       'unknown option. The options are --stdio, --replay and --help.',
     );
@@ -97,7 +95,7 @@ export function loadConfig(env: Env, argv: readonly string[]): WeatherConfig {
 
   const userAgent = envString(env, 'NWS_USER_AGENT') ?? DEFAULT_NWS_USER_AGENT;
   if (!/^[\x20-\x7e]+$/.test(userAgent)) {
-    throw new ConfigError(
+    throw configError(
       'NWS_USER_AGENT',
       'must be printable ASCII (it is sent as an HTTP header), e.g. "my-alerts/1.0 (ops@example.com)".',
     );
@@ -129,12 +127,12 @@ export interface ReplayConfig {
 /**
  * Reads the replay server's settings: `PORT` (default 3090), `HOST`, `NWS_FIXTURES_DIR`.
  *
- * @throws ConfigError naming the variable
+ * @throws S2SPError `invalid_config` naming the variable
  */
 export function loadReplayConfig(env: Env): ReplayConfig {
   const host = envString(env, 'HOST') ?? '127.0.0.1';
   if (!HOST_PATTERN.test(host)) {
-    throw new ConfigError('HOST', `${JSON.stringify(host)} is not a host name or IP address.`);
+    throw configError('HOST', `${JSON.stringify(host)} is not a host name or IP address.`);
   }
   const fixturesDir = envString(env, 'NWS_FIXTURES_DIR');
   return {

@@ -19,7 +19,6 @@ export {
 export { type CacheStatus, cacheStatus } from './cache-status.js';
 export { weatherCapabilities } from './capabilities.js';
 export {
-  ConfigError,
   loadConfig,
   loadReplayConfig,
   type ReplayConfig,

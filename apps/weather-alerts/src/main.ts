@@ -7,7 +7,8 @@
  */
 import type { BodyStore } from '@s2sp/core';
 import { createConsoleLogger } from '@s2sp/server';
-import { ConfigError, loadConfig, USAGE } from './config.js';
+import { configErrorVariable } from '@s2sp/server/env';
+import { loadConfig, USAGE } from './config.js';
 import { createRedisStore } from './redis-store.js';
 import { type NwsReplayServer, startNwsReplayServer } from './replay/replay-server.js';
 import { createWeatherServer } from './weather-server.js';
@@ -25,7 +26,7 @@ async function main(): Promise<void> {
   try {
     config = loadConfig(process.env, process.argv.slice(2));
   } catch (error) {
-    if (error instanceof ConfigError) fail(error);
+    if (configErrorVariable(error) !== undefined) fail(error);
     throw error;
   }
   if (config.help) {

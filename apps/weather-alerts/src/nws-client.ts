@@ -6,7 +6,8 @@
  *
  * @module
  */
-import { isPlainObject, type Row } from '@s2sp/core';
+import type { Row } from '@s2sp/core';
+import { isPlainObject } from '@s2sp/core/internal';
 import { type Logger, silentLogger } from '@s2sp/server';
 import { type Coordinates, formatPoint } from './coordinates.js';
 import { describeProblem, NwsError, parseProblem } from './nws-error.js';

@@ -1,5 +1,6 @@
 import { type BodyStore, DEFAULT_TTL_SECONDS } from '@s2sp/core';
-import { createS2SPServer, type Logger, type S2SPServer, type SlopOptions } from '@s2sp/server';
+import { createS2SPServer, type Logger, type S2SPServer } from '@s2sp/server';
+import type { SlopOptions } from '@s2sp/server/slop';
 import { z } from 'zod';
 import { alertRow } from './alert-rows.js';
 import { describeAreaCodes, parseAreaCode } from './area-codes.js';

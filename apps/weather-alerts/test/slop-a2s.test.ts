@@ -1,4 +1,5 @@
-import { silentLogger, verifyCapability } from '@s2sp/server';
+import { silentLogger } from '@s2sp/server';
+import { verifyCapability } from '@s2sp/server/a2s';
 import { describe, expect, it } from 'vitest';
 import { parse as parseYaml } from 'yaml';
 import { startNwsReplayServer } from '../src/replay/replay-server.js';

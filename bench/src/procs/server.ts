@@ -13,15 +13,14 @@ import { serve } from '@hono/node-server';
 import { createRedisBodyStore } from '@s2sp/cache-redis';
 import {
   type BodyStore,
-  concatBytes,
   createMemoryStore,
   generateToken,
   prepareTable,
-  renderDataPlaneResponse,
   type StoredTable,
   serializeTable,
   tokenStorageKey,
 } from '@s2sp/core';
+import { concatBytes, renderDataPlaneResponse } from '@s2sp/core/internal';
 import { createDataPlaneApp } from '@s2sp/server/http';
 import { createClient, RESP_TYPES } from 'redis';
 import { serveParent } from '../child.js';

@@ -101,30 +101,63 @@ function checkedBlocks(values: readonly unknown[], meta: Meta): Buffer[] {
   return blocks as Buffer[];
 }
 
+const LITTLE_ENDIAN = new Uint8Array(new Uint32Array([1]).buffer)[0] === 1;
+
+/** The row ends of an offsets value (4 bytes little endian per row). */
+function endsOf(value: unknown, meta: Meta): Uint32Array {
+  const buffer = bytes(value);
+  if (!buffer || buffer.byteLength !== meta.tableRows * 4)
+    throw corrupt('an entry whose row offsets do not add up');
+  if (!LITTLE_ENDIAN) {
+    const ends = new Uint32Array(meta.tableRows);
+    for (let i = 0; i < ends.length; i++) ends[i] = buffer.readUInt32LE(i * 4);
+    return ends;
+  }
+  // A view when the reply's bytes are aligned, else one copy (4 bytes per row).
+  return buffer.byteOffset % 4 === 0
+    ? new Uint32Array(buffer.buffer, buffer.byteOffset, meta.tableRows)
+    : new Uint32Array(Uint8Array.from(buffer).buffer);
+}
+
 /**
- * Reads a claimed entry's blocks, {@link READ_AHEAD} in flight, each within the command timeout,
- * then removes them (also when a read failed).
+ * Reads a claimed entry's blocks in order, {@link READ_AHEAD} in flight, each within the command
+ * timeout, as the consumer asks for them; removes them when done, failed or abandoned.
  */
-async function readClaimed(options: TakeEntryOptions, meta: Meta): Promise<Buffer[]> {
+async function* readClaimed(
+  options: TakeEntryOptions,
+  meta: Meta,
+  first: Promise<unknown>[],
+): AsyncGenerator<Uint8Array> {
   const { connection, redisKey, commandTimeoutMs } = options;
   const keys = Array.from({ length: meta.blocks }, (_, i) => blockKey(redisKey, i));
-  const values: unknown[] = new Array(meta.blocks);
-  let next = 0;
-  const worker = async () => {
-    while (next < keys.length) {
-      const i = next++;
-      values[i] = await withTimeout(
-        connection.send(['GET', keys[i] as string], redisKey, { buffers: true }),
-        commandTimeoutMs,
-      );
-    }
-  };
+  const inFlight = first;
+  let next = first.length;
+  let total = 0;
   try {
-    await Promise.all(Array.from({ length: Math.min(READ_AHEAD, keys.length) }, worker));
+    for (let i = 0; i < keys.length; i++) {
+      const block = bytes(await inFlight.shift());
+      if (!block) throw corrupt('an entry with a missing block');
+      if (next < keys.length) inFlight.push(getBlock(options, keys[next++] as string));
+      total += block.byteLength;
+      yield block;
+    }
+    if (total !== meta.joinedBytes) throw corrupt('an entry whose blocks do not add up');
   } finally {
-    connection.send(['UNLINK', offsetsKey(redisKey), ...keys], redisKey).catch(() => {});
+    for (const pending of inFlight) pending.catch(() => {});
+    withTimeout(
+      connection.send(['UNLINK', offsetsKey(redisKey), ...keys], redisKey),
+      commandTimeoutMs,
+    ).catch(() => {});
   }
-  return checkedBlocks(values, meta);
+}
+
+function getBlock(options: TakeEntryOptions, key: string): Promise<unknown> {
+  const pending = withTimeout(
+    options.connection.send(['GET', key], options.redisKey, { buffers: true }),
+    options.commandTimeoutMs,
+  );
+  pending.catch(() => {}); // read (and its error reported) in order, by readClaimed
+  return pending;
 }
 
 /**
@@ -160,8 +193,46 @@ export async function takeEntry(options: TakeEntryOptions): Promise<Taken | unde
     return { result: { ...base, rows }, bytes: meta.size };
   }
   const mode = Number(reply[0]);
-  if (mode === TAKE_INLINE)
-    return { result: { ...base, chunks: checkedBlocks(reply.slice(7), meta) }, bytes: meta.size };
+  if (mode === TAKE_INLINE) {
+    const chunks = checkedBlocks(reply.slice(8), meta);
+    const ends = endsOf(reply[7], meta);
+    return {
+      result: { ...base, chunks, ends, byteLength: meta.joinedBytes },
+      bytes: meta.size,
+    };
+  }
   if (mode !== TAKE_CLAIMED) throw corrupt('an unexpected reply to a take');
-  return { result: { ...base, chunks: await readClaimed(options, meta) }, bytes: meta.size };
+  // The offsets and the first blocks are asked for together; the blocks are read as the
+  // response is written (see readClaimed), so a table of any size passes through in pieces.
+  const offsets = getBlock(options, offsetsKey(redisKey));
+  const first = Array.from({ length: Math.min(READ_AHEAD, meta.blocks) }, (_, i) =>
+    getBlock(options, blockKey(redisKey, i)),
+  );
+  let ends: Uint32Array;
+  try {
+    ends = endsOf(await offsets, meta);
+  } catch (error) {
+    // Nobody will read the blocks: drop them now rather than at the end of the hold.
+    for (const pending of first) pending.catch(() => {});
+    connection
+      .send(
+        [
+          'UNLINK',
+          offsetsKey(redisKey),
+          ...Array.from({ length: meta.blocks }, (_, i) => blockKey(redisKey, i)),
+        ],
+        redisKey,
+      )
+      .catch(() => {});
+    throw error;
+  }
+  return {
+    result: {
+      ...base,
+      chunks: readClaimed(options, meta, first),
+      ends,
+      byteLength: meta.joinedBytes,
+    },
+    bytes: meta.size,
+  };
 }

@@ -132,7 +132,8 @@ describe('PUT_BLOCKS and TAKE', () => {
     await put(key, e);
     const reply = (await take(key, ['0', 'all'])) as unknown[];
     expect(reply[0]).toBe(TAKE_INLINE);
-    expect(Buffer.concat(reply.slice(7) as Buffer[])).toEqual(e.joined);
+    expect(reply[7]).toEqual(e.offsets);
+    expect(Buffer.concat(reply.slice(8) as Buffer[])).toEqual(e.joined);
     expect(await client.keys(`${key}*`)).toEqual([]);
   });
 
@@ -182,7 +183,7 @@ describe('PUT_BLOCKS and TAKE', () => {
     await put(key, e);
     expect((await client.keys(`${key}*`)).sort()).toEqual([key, `${key}:0`, `${key}:o`]);
     const reply = (await take(key, ['0', 'all'])) as unknown[];
-    expect(texts(reply.slice(7))).toEqual([rows[0]]);
+    expect(texts(reply.slice(8))).toEqual([rows[0]]);
   });
 
   it('stores an empty table as metadata only', async () => {
@@ -196,6 +197,7 @@ describe('PUT_BLOCKS and TAKE', () => {
       '0',
       '0',
       '10',
+      '',
     ]);
   });
 

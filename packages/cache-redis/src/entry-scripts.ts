@@ -100,7 +100,7 @@ export const TAKE_CLAIMED = 0;
  * - "some": mode 1, then one row per requested id (false when the table has no such id). Each row
  *   is read with GETRANGE from the offsets and the one or two blocks that hold it: the work
  *   follows the rows asked for, not the table. Then the entry is removed.
- * - "all" of a small table: mode 1, then the blocks; the entry is removed.
+ * - "all" of a small table: mode 1, then the offsets and the blocks; the entry is removed.
  * - "all" of a larger one: mode 0 (claimed). Only the metadata is removed — the step that makes
  *   the take single-use, whatever the table's size — and the blocks and offsets get a short TTL;
  *   the caller reads the blocks with plain GETs (binary, outside any script, so Redis is never
@@ -126,6 +126,7 @@ if ARGV[2] == 'all' then
     for i = 0, blocks - 1 do redis.call('PEXPIRE', key .. ':' .. i, ARGV[3]) end
     return out
   end
+  out[#out + 1] = redis.call('GET', key .. ':o')
   for i = 0, blocks - 1 do out[#out + 1] = redis.call('GET', key .. ':' .. i) end
 else
   local function u32(s, at)

@@ -3,16 +3,16 @@
  *
  * @module
  */
+
 import {
-  assertValidTtl,
   type BodyStore,
   type BodyStoreStats,
   type PutOptions,
   S2SPError,
   type StoredTable,
-  storedTableSize,
   type TakenRows,
 } from '@s2sp/core';
+import { assertValidTtl, storedTableSize } from '@s2sp/core/internal';
 import { type ByteBudget, createByteBudget } from './byte-budget.js';
 import { takeEntry } from './entry-reader.js';
 import { scanNode, sumStats } from './entry-scan.js';

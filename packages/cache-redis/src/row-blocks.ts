@@ -13,7 +13,7 @@
  *
  * @module
  */
-import { encodeRows } from '@s2sp/core';
+import { encodeRows } from '@s2sp/core/internal';
 
 /** Size of a block, in bytes. */
 export const BLOCK_BYTES = 1024 * 1024;

@@ -1,20 +1,17 @@
 /**
- * Where the store reports connection trouble and configuration warnings. The shape is a subset of
- * `@s2sp/server`'s `Logger`, so a server's logger can be passed as it is. Nothing logged holds a
- * token, a key or a Redis password.
+ * Where the store reports connection trouble and configuration warnings. The shape is the S2SP
+ * `Logger` of `@s2sp/core` without `debug`, so any S2SP logger can be passed as it is. Nothing
+ * logged holds a token, a key or a Redis password.
  *
  * @module
  */
+import type { LogFields, Logger } from '@s2sp/core';
 
-/** Structured fields of a log line. */
-export type StoreLogFields = Readonly<Record<string, string | number | boolean | undefined>>;
+/** Structured fields of a log line (the S2SP `LogFields`). */
+export type StoreLogFields = LogFields;
 
 /** The logger the store writes to (pino, winston or `@s2sp/server` loggers fit). */
-export interface StoreLogger {
-  info(message: string, fields?: StoreLogFields): void;
-  warn(message: string, fields?: StoreLogFields): void;
-  error(message: string, fields?: StoreLogFields): void;
-}
+export type StoreLogger = Pick<Logger, 'info' | 'warn' | 'error'>;
 
 function line(level: string, message: string, fields?: StoreLogFields): string {
   let text = `${level} [s2sp:cache-redis] ${message}`;

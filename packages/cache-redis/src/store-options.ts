@@ -6,6 +6,7 @@
  * @module
  */
 import { S2SPError } from '@s2sp/core';
+import { positiveOption } from '@s2sp/core/internal';
 import { assertValidKeyPrefix, DEFAULT_KEY_PREFIX } from './key-layout.js';
 import { assertValidRedisUrl } from './owned-client.js';
 import {
@@ -145,16 +146,10 @@ export function resolveStoreOptions(options: RedisBodyStoreOptions): ResolvedSto
   }
   const keyPrefix = options.keyPrefix ?? DEFAULT_KEY_PREFIX;
   assertValidKeyPrefix(keyPrefix);
-  const { maxBytes } = options;
-  if (
-    maxBytes !== undefined &&
-    (typeof maxBytes !== 'number' || !Number.isSafeInteger(maxBytes) || maxBytes <= 0)
-  ) {
-    throw new S2SPError(
-      'invalid_config',
-      `maxBytes must be a positive whole number, got ${String(maxBytes)}.`,
-    );
-  }
+  const maxBytes =
+    options.maxBytes === undefined
+      ? undefined
+      : positiveOption('maxBytes', options.maxBytes, 0, { integer: true });
   const evictionPolicyCheck = options.evictionPolicyCheck ?? 'warn';
   if (!['warn', 'enforce', 'off'].includes(evictionPolicyCheck)) {
     throw new S2SPError(

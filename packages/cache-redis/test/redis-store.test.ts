@@ -1,5 +1,5 @@
 import { generateToken, S2SPError, type StoredTable, tokenStorageKey } from '@s2sp/core';
-import { allRowsText, makeStoredTable, takenRowTexts } from '@s2sp/core/testing';
+import { allRowsText, makeStoredTable, readTaken, takenRowTexts } from '@s2sp/core/testing';
 import { type RedisTestServer, startRedis, startRedisCluster } from '@s2sp/test-utils';
 import { Redis } from 'ioredis';
 import { createClient, createCluster, RESP_TYPES } from 'redis';
@@ -141,7 +141,12 @@ describe.each([
         bytes: table.rows.join('').length + 'text'.length,
       });
       expect(utf8Length(table.rows)).toBeGreaterThan(3 * 1024 * 1024);
-      const taken = await store.take(key);
+      const streamed = await store.take(key);
+      // A large table is handed over as a stream of blocks, with its length and row ends.
+      expect(Array.isArray(streamed?.chunks)).toBe(false);
+      expect(streamed?.byteLength).toBe(utf8Length(table.rows));
+      expect(streamed?.ends).toHaveLength(12_345);
+      const taken = await readTaken(streamed);
       expect(taken?.tableRows).toBe(12_345);
       expect(taken && allRowsText(taken)).toBe(table.rows.join(','));
       expect(await store.take(key)).toBeUndefined();
@@ -193,7 +198,9 @@ describe.each([
       const table = wideTable(5000);
       const key = await tokenStorageKey(generateToken());
       await store.put(key, table, { ttlMs: 60_000 });
-      const results = await Promise.all(Array.from({ length: 20 }, () => store.take(key)));
+      const results = await Promise.all(
+        Array.from({ length: 20 }, async () => readTaken(await store.take(key))),
+      );
       const winners = results.filter((r) => r !== undefined);
       expect(winners).toHaveLength(1);
       expect(allRowsText(winners[0] as NonNullable<(typeof winners)[0]>)).toBe(
@@ -213,7 +220,7 @@ describe('a claimed large table', () => {
       const key = await tokenStorageKey(generateToken());
       await store.put(key, wideTable(5000), { ttlMs: 60_000 });
       expect((await keysUnder(prefix)).length).toBeGreaterThan(3);
-      expect((await store.take(key))?.tableRows).toBe(5000);
+      expect((await readTaken(await store.take(key)))?.tableRows).toBe(5000);
       await eventually(
         'the blocks are removed',
         async () => (await keysUnder(prefix)).length === 0,

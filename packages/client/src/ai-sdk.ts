@@ -4,6 +4,7 @@
  * @module
  */
 import { S2SPError } from '@s2sp/core';
+import { toolErrorResult } from '@s2sp/core/internal';
 import { S2SPDispatcher } from './dispatcher.js';
 
 /** The part of an AI SDK tool this adapter touches. */
@@ -61,8 +62,7 @@ export function withS2SP<TTools extends Record<string, ExecutableTool>>(
             args = dispatcher.onToolCall(name, input as Record<string, unknown>);
           } catch (error) {
             // Shaped like an MCP tool error, so the MCP tools' toModelOutput shows the advice.
-            if (S2SPError.isInstance(error))
-              return { isError: true, content: [{ type: 'text', text: error.message }] };
+            if (S2SPError.isInstance(error)) return toolErrorResult(error);
             throw error;
           }
         }

@@ -1,7 +1,5 @@
-import { generateToken, type RowWithId, S2SPError } from '@s2sp/core';
-
-/** The scheme of sync-mode handles: agent-local references to buffered body rows. */
-export const DDI_SCHEME = 'ddi://';
+import { DDI_SCHEME, generateToken, type RowWithId, S2SPError } from '@s2sp/core';
+import { positiveOption } from '@s2sp/core/internal';
 
 /** Options for {@link DdiBuffer}. */
 export interface DdiBufferOptions {
@@ -32,20 +30,8 @@ export class DdiBuffer {
 
   /** @param options - capacity and lifetime of handles */
   constructor(options: DdiBufferOptions = {}) {
-    this.#maxEntries = options.maxEntries ?? 256;
-    this.#ttlMs = options.ttlMs ?? 30 * 60_000;
-    if (!Number.isSafeInteger(this.#maxEntries) || this.#maxEntries <= 0) {
-      throw new S2SPError(
-        'invalid_config',
-        `maxEntries must be a positive whole number, got ${String(options.maxEntries)}.`,
-      );
-    }
-    if (!Number.isFinite(this.#ttlMs) || this.#ttlMs <= 0) {
-      throw new S2SPError(
-        'invalid_config',
-        `ttlMs must be a positive number, got ${String(options.ttlMs)}.`,
-      );
-    }
+    this.#maxEntries = positiveOption('maxEntries', options.maxEntries, 256, { integer: true });
+    this.#ttlMs = positiveOption('ttlMs', options.ttlMs, 30 * 60_000);
   }
 
   /** True if `value` is a `ddi://` handle (known or not). */

@@ -1,10 +1,5 @@
-import {
-  isPlainObject,
-  isS2SPResult,
-  type RowWithId,
-  S2SPError,
-  type S2SPResult,
-} from '@s2sp/core';
+import { isS2SPResult, type RowWithId, S2SPError, type S2SPResult } from '@s2sp/core';
+import { isPlainObject } from '@s2sp/core/internal';
 import { DdiBuffer } from './ddi-buffer.js';
 
 /** Options for {@link S2SPDispatcher}. */

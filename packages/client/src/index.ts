@@ -1,5 +1,6 @@
 /**
- * `@s2sp/client`: the agent side of S2SP. Framework adapters live in subpaths:
+ * `@s2sp/client`: the agent side of S2SP. `fetchBody` (the data-plane client) is re-exported from
+ * `@s2sp/core`, where servers reach it too. Framework adapters live in subpaths:
  * `@s2sp/client/ai-sdk` (Vercel AI SDK) and `@s2sp/client/langchain` (LangChain.js).
  *
  * This file is the package's public API: adding an export here is an API change.
@@ -7,15 +8,16 @@
  * @module
  */
 
-export { DDI_SCHEME, DdiBuffer, type DdiBufferOptions } from './ddi-buffer.js';
-export { S2SPDispatcher, type S2SPDispatcherOptions } from './dispatcher.js';
 export {
+  DDI_SCHEME,
   DEFAULT_FETCH_TIMEOUT_MS,
   DEFAULT_MAX_RESPONSE_BYTES,
   type FetchBodyOptions,
   type FetchedBody,
   fetchBody,
-} from './fetch-body.js';
+} from '@s2sp/core';
+export { DdiBuffer, type DdiBufferOptions } from './ddi-buffer.js';
+export { S2SPDispatcher, type S2SPDispatcherOptions } from './dispatcher.js';
 export {
   type CallToolCapable,
   type WrapMcpClientOptions,

@@ -4,7 +4,7 @@
  * @module
  */
 import type { LoadMcpToolsOptions } from '@langchain/mcp-adapters';
-import { isPlainObject } from '@s2sp/core';
+import { isPlainObject } from '@s2sp/core/internal';
 import { S2SPDispatcher } from './dispatcher.js';
 
 /** What `beforeToolCall` receives from `@langchain/mcp-adapters`. */

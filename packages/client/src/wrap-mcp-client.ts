@@ -1,4 +1,5 @@
 import { S2SPError } from '@s2sp/core';
+import { toolErrorResult } from '@s2sp/core/internal';
 import { S2SPDispatcher } from './dispatcher.js';
 
 /** The part of the MCP SDK `Client` this wrapper touches. */
@@ -45,8 +46,7 @@ export function wrapMcpClient<TClient extends CallToolCapable>(
     try {
       args = dispatcher.onToolCall(params.name, params.arguments ?? {});
     } catch (error) {
-      if (S2SPError.isInstance(error))
-        return { isError: true, content: [{ type: 'text', text: error.message }] };
+      if (S2SPError.isInstance(error)) return toolErrorResult(error);
       throw error;
     }
     const result = await (client.callTool as (...a: unknown[]) => Promise<unknown>).call(

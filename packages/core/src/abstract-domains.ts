@@ -1,5 +1,5 @@
 import { S2SPError } from './errors.js';
-import { describeType } from './json.js';
+import { describeType, parseJsonText } from './json.js';
 import { ROW_ID } from './table.js';
 
 const HOW_TO =
@@ -26,15 +26,14 @@ export function parseAbstractDomains(input: unknown): string[] {
   if (typeof input === 'string') {
     const text = input.trim();
     if (text.startsWith('[')) {
-      let parsed: unknown;
-      try {
-        parsed = JSON.parse(text);
-      } catch {
-        throw new S2SPError(
-          'invalid_request',
-          `abstract_domains starts with "[" but is not a valid JSON array. ${HOW_TO}`,
-        );
-      }
+      const parsed = parseJsonText(
+        text,
+        () =>
+          new S2SPError(
+            'invalid_request',
+            `abstract_domains starts with "[" but is not a valid JSON array. ${HOW_TO}`,
+          ),
+      );
       if (!Array.isArray(parsed)) {
         throw new S2SPError('invalid_request', `abstract_domains is not a JSON array. ${HOW_TO}`);
       }

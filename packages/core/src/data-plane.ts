@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { TakenRows } from './body-store.js';
 import { S2SPError } from './errors.js';
-import { describeType, isPlainObject, type Row } from './json.js';
+import { describeType, isPlainObject, parseJsonText, type Row } from './json.js';
 import { RowWithIdSchema } from './resource-result.js';
 import { projectRow, ROW_ID } from './table.js';
 
@@ -68,15 +68,14 @@ export function formatIssues(error: z.ZodError): string {
  */
 export function parseDataPlaneRequest(text: string): DataPlaneRequest {
   if (text.trim() === '') return {};
-  let json: unknown;
-  try {
-    json = JSON.parse(text);
-  } catch {
-    throw new S2SPError(
-      'invalid_request',
-      'The request body is not valid JSON. Send {"row_ids": [0, 2], "columns": ["description"]} (both optional) or {}.',
-    );
-  }
+  const json = parseJsonText(
+    text,
+    () =>
+      new S2SPError(
+        'invalid_request',
+        'The request body is not valid JSON. Send {"row_ids": [0, 2], "columns": ["description"]} (both optional) or {}.',
+      ),
+  );
   if (!isPlainObject(json)) {
     throw new S2SPError(
       'invalid_request',

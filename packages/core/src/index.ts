@@ -1,14 +1,15 @@
 /**
- * `@s2sp/core`: the pure protocol logic of S2SP. No network, no file system, no `node:` imports;
- * it runs anywhere WebCrypto does.
+ * `@s2sp/core`: the protocol of S2SP — wire schemas, errors, tokens, the body-store contract with
+ * an in-memory store, and the data-plane client. No file system and no `node:` imports; it runs
+ * anywhere WebCrypto and `fetch` do. Node-only helpers are at `@s2sp/core/node`, the store
+ * contract suite at `@s2sp/core/testing`, and helpers for the sibling `@s2sp/*` packages at
+ * `@s2sp/core/internal` (not covered by semver).
  *
  * This file is the package's public API: adding an export here is an API change.
  *
  * @module
  */
 
-export { assertKnownColumns, parseAbstractDomains } from './abstract-domains.js';
-export { type BodyCarrier, readBodyCapped } from './body-reader.js';
 export type {
   BodyStore,
   BodyStoreStats,
@@ -16,28 +17,14 @@ export type {
   StoredTable,
   TakenRows,
 } from './body-store.js';
-export { bodyRows, type ColumnSplit, serializeTable, splitColumns } from './column-split.js';
+export { type ColumnSplit, serializeTable, splitColumns } from './column-split.js';
 export {
-  applyColumnMapping,
-  type ConsumerArguments,
-  type ConsumerRequest,
-  type MergeOptions,
-  mergeRows,
-  parseConsumerArguments,
-} from './consumer.js';
-export {
-  concatBytes,
   DATA_PATH_PREFIX,
   type DataPlaneRequest,
   DataPlaneRequestSchema,
   type DataPlaneResponse,
   DataPlaneResponseSchema,
-  DEFAULT_MAX_REQUEST_BYTES,
-  formatIssues,
   HEALTH_PATH,
-  parseDataPlaneRequest,
-  renderDataPlaneResponse,
-  requestedRowIds,
 } from './data-plane.js';
 export {
   S2SP_ERROR_CODES,
@@ -46,48 +33,38 @@ export {
   type S2SPErrorCode,
   type S2SPErrorOptions,
 } from './errors.js';
-export { isPlainObject, parseJsonArgument, type Row } from './json.js';
 export {
-  assertValidTtl,
-  createMemoryStore,
-  encodeRows,
-  type MemoryStoreOptions,
-  storedTableSize,
-} from './memory-store.js';
+  DEFAULT_FETCH_TIMEOUT_MS,
+  DEFAULT_MAX_RESPONSE_BYTES,
+  type FetchBodyOptions,
+  type FetchedBody,
+  fetchBody,
+} from './fetch-body.js';
+export type { Row } from './json.js';
+export { type LogFields, type Logger, silentLogger } from './logger.js';
+export { createMemoryStore, type MemoryStoreOptions } from './memory-store.js';
 export {
   CONSUMER_TOOL_PARAMETERS,
+  DDI_SCHEME,
   DEFAULT_TTL_SECONDS,
   RESOURCE_TOOL_PARAMETERS,
 } from './protocol.js';
 export {
-  buildAsyncResult,
-  buildSyncResult,
   isS2SPResult,
   type Mode,
   ModeSchema,
   RowWithIdSchema,
   type S2SPResult,
   S2SPResultSchema,
-  serializePlainResult,
-  serializeS2SPResult,
 } from './resource-result.js';
-export {
-  prepareTable,
-  projectRow,
-  ROW_ID,
-  type RowWithId,
-  serializeRow,
-  type Table,
-} from './table.js';
+export { prepareTable, ROW_ID, type RowWithId, type Table } from './table.js';
 export {
   buildResourceUrl,
   generateToken,
-  isTokenShape,
-  normalizePublicUrl,
   type ParsedResourceUrl,
   type ParseResourceUrlOptions,
   parseResourceUrl,
   TOKEN_BYTES,
   tokenStorageKey,
 } from './token.js';
-export { type ErrorBody, ErrorBodySchema, toErrorBody } from './wire-error.js';
+export { type ErrorBody, ErrorBodySchema } from './wire-error.js';

@@ -74,14 +74,31 @@ export function parseJsonArgument(name: string, value: unknown): unknown {
   if (typeof value !== 'string') return value;
   const text = value.trim();
   if (text === '') return undefined;
+  return parseJsonText(
+    text,
+    (reason) =>
+      new S2SPError(
+        'invalid_request',
+        `${name} is not valid JSON (${reason}). Pass it as a JSON string or a JSON value, exactly as the resource tool returned it.`,
+      ),
+  );
+}
+
+/**
+ * `JSON.parse` whose failure is an {@link S2SPError} of the caller's choosing, so every parser
+ * of foreign JSON (tool arguments, request and response bodies) fails with its own advice.
+ *
+ * @param text - the JSON text
+ * @param failure - builds the error from the parser's reason (never quote `text` itself: it may
+ *   hold a token or data for a model)
+ * @throws the error `failure` returns, with the parse error as its cause
+ */
+export function parseJsonText(text: string, failure: (reason: string) => S2SPError): unknown {
   try {
     return JSON.parse(text);
   } catch (cause) {
-    const reason = cause instanceof Error ? cause.message : String(cause);
-    throw new S2SPError(
-      'invalid_request',
-      `${name} is not valid JSON (${reason}). Pass it as a JSON string or a JSON value, exactly as the resource tool returned it.`,
-      { cause },
-    );
+    const error = failure(cause instanceof Error ? cause.message : String(cause));
+    if (error.cause === undefined) Object.defineProperty(error, 'cause', { value: cause });
+    throw error;
   }
 }

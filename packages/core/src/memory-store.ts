@@ -6,6 +6,7 @@ import type {
   TakenRows,
 } from './body-store.js';
 import { S2SPError } from './errors.js';
+import { positiveOption } from './limits.js';
 
 /** Options for {@link createMemoryStore}. */
 export interface MemoryStoreOptions {
@@ -89,17 +90,6 @@ export function storedTableSize(table: StoredTable): number {
   return bytes;
 }
 
-function positive(name: string, value: number | undefined, fallback: number): number {
-  if (value === undefined) return fallback;
-  if (!Number.isSafeInteger(value) || value <= 0) {
-    throw new S2SPError(
-      'invalid_config',
-      `${name} must be a positive whole number, got ${String(value)}.`,
-    );
-  }
-  return value;
-}
-
 /**
  * The in-process body store, the default of `@s2sp/server`. Single use is atomic because `take`
  * reads and deletes in one synchronous step. Each entry has its own timer, so expired memory is
@@ -114,8 +104,10 @@ function positive(name: string, value: number | undefined, fallback: number): nu
  * ```
  */
 export function createMemoryStore(options: MemoryStoreOptions = {}): BodyStore {
-  const maxBytes = positive('maxBytes', options.maxBytes, 256 * 1024 * 1024);
-  const maxEntries = positive('maxEntries', options.maxEntries, 100_000);
+  const maxBytes = positiveOption('maxBytes', options.maxBytes, 256 * 1024 * 1024, {
+    integer: true,
+  });
+  const maxEntries = positiveOption('maxEntries', options.maxEntries, 100_000, { integer: true });
   const entries = new Map<string, Entry>();
   let bytes = 0;
   let rows = 0;
@@ -175,7 +167,8 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): BodyStore {
       const entry = remove(key);
       if (!entry || Date.now() >= entry.expiresAt) return undefined;
       const { columns, joined, ends } = entry;
-      if (!rowIds) return { columns, tableRows: ends.length, joined, ends, byteLength: joined.byteLength };
+      if (!rowIds)
+        return { columns, tableRows: ends.length, joined, ends, byteLength: joined.byteLength };
       return {
         columns,
         tableRows: ends.length,

@@ -14,3 +14,10 @@ export const CONSUMER_TOOL_PARAMETERS: readonly string[] = Object.freeze([
   'body_data',
   'column_mapping',
 ]);
+
+/**
+ * The scheme of sync-mode handles (PROTOCOL §5): agent-local references to body rows held by the
+ * agent's S2SP layer. A data plane never serves them; a consumer receives them only when no S2SP
+ * layer sat in the agent to swap them for `body_data`.
+ */
+export const DDI_SCHEME = 'ddi://';

@@ -1,5 +1,6 @@
 import { DATA_PATH_PREFIX } from './data-plane.js';
 import { S2SPError } from './errors.js';
+import { DDI_SCHEME } from './protocol.js';
 import { sha256 } from './sha256.js';
 
 /** Bytes of randomness in a token (256 bits, PROTOCOL §6). */
@@ -68,31 +69,42 @@ const encoder = new TextEncoder();
 const HEX = Array.from({ length: 256 }, (_, i) => i.toString(16).padStart(2, '0'));
 
 /**
- * Normalises the base URL a server advertises (its `publicUrl`): http(s) only, no credentials,
- * query or fragment, no trailing slash. A path prefix (behind a reverse proxy) is kept.
+ * Normalises an http(s) base URL from configuration: absolute, http or https, no credentials,
+ * query or fragment, no trailing slash. A path prefix (behind a reverse proxy) is kept. The one
+ * rule for every configured base URL (`publicUrl`, `S2SP_PUBLIC_URL`, upstream URLs).
  *
- * @throws S2SPError `invalid_config` when the URL cannot serve as a base
+ * @param value - the URL as configured
+ * @param name - the setting's name, for the error (default `publicUrl`)
+ * @param example - a working value to suggest
+ * @throws S2SPError `invalid_config` naming the setting when the URL cannot serve as a base
  */
-export function normalizePublicUrl(publicUrl: string): string {
+export function normalizePublicUrl(
+  value: string,
+  name = 'publicUrl',
+  example = '"https://data.example.com" or "http://127.0.0.1:3001"',
+): string {
   let url: URL;
   try {
-    url = new URL(publicUrl);
+    url = new URL(value);
   } catch {
     throw new S2SPError(
       'invalid_config',
-      `publicUrl "${publicUrl}" is not an absolute URL. Use something like "https://data.example.com" or "http://127.0.0.1:3001".`,
+      `${name} ${JSON.stringify(value.length > 80 ? `${value.slice(0, 80)}…` : value)} is not an absolute URL. Use something like ${example}.`,
+      { data: { option: name } },
     );
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
     throw new S2SPError(
       'invalid_config',
-      `publicUrl must use http or https, not ${url.protocol.replace(':', '')}.`,
+      `${name} must use http or https, not ${url.protocol.replace(':', '')}.`,
+      { data: { option: name } },
     );
   }
   if (url.username || url.password || url.search || url.hash) {
     throw new S2SPError(
       'invalid_config',
-      'publicUrl must not contain credentials, a query or a fragment.',
+      `${name} must not contain credentials, a query or a fragment.`,
+      { data: { option: name } },
     );
   }
   return `${url.origin}${url.pathname.replace(/\/+$/, '')}`;
@@ -153,7 +165,7 @@ export function parseResourceUrl(
 ): ParsedResourceUrl {
   if (typeof input !== 'string' || input.trim() === '') refuse('it is empty or not a string');
   const text = input.trim();
-  if (text.startsWith('ddi://')) {
+  if (text.startsWith(DDI_SCHEME)) {
     refuse(
       "it is a ddi:// handle, which only the agent's S2SP layer (@s2sp/client) can resolve into body_data",
     );

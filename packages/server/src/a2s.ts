@@ -1,10 +1,11 @@
 /**
- * A2S (Agent-to-Service) capability documents for S2SP pipelines: builders for the steps, a
+ * `@s2sp/server/a2s`: A2S (Agent-to-Service) capability documents for S2SP pipelines: builders for the steps, a
  * canonical checksum with its verifier, a small YAML writer, and the `/.well-known/a2s` routes.
  *
  * @module
  */
-import { isPlainObject, S2SPError } from '@s2sp/core';
+import { S2SPError } from '@s2sp/core';
+import { isPlainObject, sha256Hex } from '@s2sp/core/internal';
 import type { Hono } from 'hono';
 import { z } from 'zod';
 
@@ -82,11 +83,7 @@ export function canonicalJson(value: unknown): string {
  */
 export async function capabilityChecksum(document: Record<string, unknown>): Promise<string> {
   const { checksum: _checksum, ...rest } = document;
-  const digest = await globalThis.crypto.subtle.digest(
-    'SHA-256',
-    new TextEncoder().encode(canonicalJson(rest)),
-  );
-  return Array.from(new Uint8Array(digest), (b) => b.toString(16).padStart(2, '0')).join('');
+  return sha256Hex(canonicalJson(rest));
 }
 
 /** Validates a capability and sets its `checksum`. */

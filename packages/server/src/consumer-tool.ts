@@ -1,17 +1,21 @@
-import { type FetchBodyOptions, fetchBody } from '@s2sp/client';
+import {
+  CONSUMER_TOOL_PARAMETERS,
+  type FetchBodyOptions,
+  fetchBody,
+  type Logger,
+  type RowWithId,
+} from '@s2sp/core';
 import {
   applyColumnMapping,
-  CONSUMER_TOOL_PARAMETERS,
+  errorCode,
   isPlainObject,
   mergeRows,
   parseConsumerArguments,
-  type RowWithId,
-} from '@s2sp/core';
+} from '@s2sp/core/internal';
 import { z } from 'zod';
-import type { Logger } from './logger.js';
 import type { CallToolResult, ToolAnnotations, ToolExtra } from './mcp-sdk.js';
 import { assertNoReservedParameters } from './resource-tool.js';
-import { errorCode, errorResult, textResult } from './tool-result.js';
+import { errorResult, textResult } from './tool-result.js';
 
 /** Configuration of a consumer tool. */
 export interface ConsumerToolConfig<TShape extends z.ZodRawShape> {
@@ -61,7 +65,7 @@ export interface ConsumerFetchOptions {
    * Without an allow-list, refuse every `resource_url` whose address is not on the public
    * internet (loopback, private, link-local such as cloud metadata, IPv4-mapped forms…), checked
    * for IP literals, for every resolved address and for the connected socket. Node only; see
-   * `createPublicOnlyFetch` in `@s2sp/client/node`. Ignored when `fetch` is given.
+   * `createPublicOnlyFetch` in `@s2sp/core/node`. Ignored when `fetch` is given.
    */
   readonly publicOnly?: boolean;
 }
@@ -113,12 +117,12 @@ export function createConsumerToolCallback<TShape extends z.ZodRawShape>(
 ): (args: Record<string, unknown>, extra: ToolExtra) => Promise<CallToolResult> {
   assertNoReservedParameters(name, config.inputSchema ?? {}, CONSUMER_TOOL_PARAMETERS);
   const { logger } = options;
-  // Loaded on first use: it needs node:http, which the rest of this module does not.
+  // Loaded on first use: it needs node:http, which the rest of this package's main entry does not.
   let publicOnlyFetch: Promise<typeof fetch> | undefined;
   const fetchFor = (): Promise<typeof fetch> | undefined => {
     if (options.fetch.fetch) return Promise.resolve(options.fetch.fetch);
     if (!options.fetch.publicOnly) return undefined;
-    publicOnlyFetch ??= import('@s2sp/client/node').then((m) => m.createPublicOnlyFetch());
+    publicOnlyFetch ??= import('@s2sp/core/node').then((m) => m.createPublicOnlyFetch());
     return publicOnlyFetch;
   };
 

@@ -1,5 +1,13 @@
+import { S2SPError } from '@s2sp/core';
 import { describe, expect, it } from 'vitest';
-import { ConfigError, envFlag, envHttpUrl, envList, envNumber, loadServerEnv } from './env.js';
+import {
+  configErrorVariable,
+  envFlag,
+  envHttpUrl,
+  envList,
+  envNumber,
+  loadServerEnv,
+} from './env.js';
 
 describe('loadServerEnv', () => {
   it('has sane defaults', () => {
@@ -66,10 +74,10 @@ describe('loadServerEnv', () => {
     } catch (e) {
       error = e;
     }
-    expect(error).toBeInstanceOf(ConfigError);
-    expect((error as ConfigError).variable).toBe(variable);
-    expect((error as ConfigError).message).toMatch(new RegExp(`^${variable}: `));
-    expect((error as ConfigError).message).toMatch(message);
+    expect(S2SPError.isInstance(error) && error.code).toBe('invalid_config');
+    expect(configErrorVariable(error)).toBe(variable);
+    expect((error as S2SPError).message).toMatch(new RegExp(`^${variable}: `));
+    expect((error as S2SPError).message).toMatch(message);
   });
 });
 

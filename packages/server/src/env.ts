@@ -1,29 +1,33 @@
 /**
- * Reading an S2SP server's settings from environment variables, with errors that name the
+ * `@s2sp/server/env`: reading an S2SP server's settings from environment variables, with errors that name the
  * variable. Pure functions (no `process` access), so every rule is unit-testable.
  *
  * @module
  */
+import { S2SPError } from '@s2sp/core';
+import { normalizePublicUrl } from '@s2sp/core/internal';
 import { isLogLevel, type LogLevel } from './logger.js';
 import type { SlopOptions } from './slop.js';
 
 /** An environment, such as `process.env`. */
 export type Env = Readonly<Record<string, string | undefined>>;
 
-/** A setting that cannot work. The message starts with the variable's name. */
-export class ConfigError extends Error {
-  override readonly name = 'ConfigError';
-  /** The environment variable (or command-line option) at fault. */
-  readonly variable: string;
+/**
+ * A setting that cannot work: an {@link S2SPError} `invalid_config` whose message starts with the
+ * variable's name and whose `data.variable` names it, so a start-up script can point at it.
+ *
+ * @param variable - the environment variable (or command-line option) at fault
+ * @param message - what is wrong and what would work
+ */
+export function configError(variable: string, message: string): S2SPError {
+  return new S2SPError('invalid_config', `${variable}: ${message}`, { data: { variable } });
+}
 
-  /**
-   * @param variable - the variable's name
-   * @param message - what is wrong and what would work
-   */
-  constructor(variable: string, message: string) {
-    super(`${variable}: ${message}`);
-    this.variable = variable;
-  }
+/** The variable or option an `invalid_config` error from {@link configError} names, if any. */
+export function configErrorVariable(error: unknown): string | undefined {
+  if (!S2SPError.isInstance(error) || error.code !== 'invalid_config') return undefined;
+  const variable = error.data?.variable;
+  return typeof variable === 'string' ? variable : undefined;
 }
 
 /** The variable's value, trimmed, or `undefined` when unset or blank (`FOO=` means "default"). */
@@ -38,7 +42,7 @@ function show(value: string): string {
 
 /**
  * A number within bounds.
- * @throws ConfigError when it is not a (whole, if `integer`) number from `min` to `max`
+ * @throws S2SPError `invalid_config` (see {@link configError}) when it is not a (whole, if `integer`) number from `min` to `max`
  */
 export function envNumber(
   env: Env,
@@ -51,7 +55,7 @@ export function envNumber(
   const value = Number(text);
   const pattern = bounds.integer ? /^\d+$/ : /^\d+(\.\d+)?$/;
   if (!pattern.test(text) || value < bounds.min || value > bounds.max) {
-    throw new ConfigError(
+    throw configError(
       name,
       `${show(text)} is not ${bounds.integer ? 'a whole number' : 'a number'} from ${bounds.min} to ${bounds.max}.`,
     );
@@ -61,34 +65,33 @@ export function envNumber(
 
 /**
  * A yes/no switch: `1`, `true`, `yes`, `on` or `0`, `false`, `no`, `off` (any case); unset is no.
- * @throws ConfigError for anything else
+ * @throws S2SPError `invalid_config` (see {@link configError}) for anything else
  */
 export function envFlag(env: Env, name: string): boolean {
   const text = envString(env, name)?.toLowerCase();
   if (text === undefined || ['0', 'false', 'no', 'off'].includes(text)) return false;
   if (['1', 'true', 'yes', 'on'].includes(text)) return true;
-  throw new ConfigError(name, `${show(text)} is not one of 1, true, yes, on, 0, false, no, off.`);
+  throw configError(name, `${show(text)} is not one of 1, true, yes, on, 0, false, no, off.`);
 }
 
 /**
  * An absolute http(s) URL without credentials, query or fragment, normalised without a trailing
  * slash (a path is kept).
- * @throws ConfigError otherwise
+ * @throws S2SPError `invalid_config` (see {@link configError}) otherwise
  */
 export function envHttpUrl(env: Env, name: string, example: string): string | undefined {
   const text = envString(env, name);
   if (text === undefined) return undefined;
-  let url: URL;
   try {
-    url = new URL(text);
-  } catch {
-    throw new ConfigError(name, `${show(text)} is not an absolute URL such as ${example}.`);
+    return normalizePublicUrl(text, name, example);
+  } catch (cause) {
+    // The same rule as every configured base URL; only the message is put in this module's form.
+    const message = cause instanceof Error ? cause.message : String(cause);
+    throw configError(
+      name,
+      message.startsWith(`${name} `) ? message.slice(name.length + 1) : message,
+    );
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:')
-    throw new ConfigError(name, `${show(text)} must use http or https.`);
-  if (url.username || url.password || url.search || url.hash)
-    throw new ConfigError(name, 'must not contain credentials, a query or a fragment.');
-  return `${url.origin}${url.pathname.replace(/\/+$/, '')}`;
 }
 
 /** A comma-separated list, trimmed, without empty items; `undefined` when unset. */
@@ -130,12 +133,12 @@ const HOST_PATTERN = /^[A-Za-z0-9.:[\]%-]+$/;
  *
  * @param env - the environment (`process.env`)
  * @param defaults - the port when `PORT` is unset
- * @throws ConfigError naming the variable, for any value that cannot work
+ * @throws S2SPError `invalid_config` (see {@link configError}) naming the variable, for any value that cannot work
  */
 export function loadServerEnv(env: Env, defaults: { port: number }): ServerEnv {
   const host = envString(env, 'HOST') ?? '127.0.0.1';
   if (!HOST_PATTERN.test(host))
-    throw new ConfigError('HOST', `${show(host)} is not a host name or IP address.`);
+    throw configError('HOST', `${show(host)} is not a host name or IP address.`);
 
   const redisUrl = envString(env, 'REDIS_URL');
   if (redisUrl !== undefined) {
@@ -146,7 +149,7 @@ export function loadServerEnv(env: Env, defaults: { port: number }): ServerEnv {
       // reported below
     }
     if (protocol !== 'redis:' && protocol !== 'rediss:') {
-      throw new ConfigError(
+      throw configError(
         'REDIS_URL',
         'is not a redis:// or rediss:// URL such as redis://127.0.0.1:6379.',
       );
@@ -155,7 +158,7 @@ export function loadServerEnv(env: Env, defaults: { port: number }): ServerEnv {
 
   const logLevel = (envString(env, 'LOG_LEVEL') ?? 'info').toLowerCase();
   if (!isLogLevel(logLevel))
-    throw new ConfigError(
+    throw configError(
       'LOG_LEVEL',
       `${show(logLevel)} is not one of debug, info, warn, error, silent.`,
     );
@@ -164,10 +167,7 @@ export function loadServerEnv(env: Env, defaults: { port: number }): ServerEnv {
   if (envFlag(env, 'SLOP')) {
     const tokens = envList(env, 'SLOP_BEARER_TOKENS');
     if (tokens?.some((token) => token.length < 16)) {
-      throw new ConfigError(
-        'SLOP_BEARER_TOKENS',
-        'every token must be at least 16 characters long.',
-      );
+      throw configError('SLOP_BEARER_TOKENS', 'every token must be at least 16 characters long.');
     }
     slop = {
       ...(tokens && { bearerTokens: tokens }),

@@ -1,28 +1,15 @@
 /**
- * `@s2sp/server`: S2SP resource and consumer tools on the official MCP TypeScript SDK, with the
- * Hono data plane, stdio and Streamable HTTP. The data plane alone is at `@s2sp/server/http`.
+ * `@s2sp/server`: S2SP for MCP servers on the official MCP TypeScript SDK. `createS2SP` adds S2SP
+ * resource and consumer tools to your own `McpServer` and gives you the data plane to mount in
+ * your own app; `createS2SPServer` is a ready-made server on top of it. Optional parts live in
+ * subpaths: `@s2sp/server/http` (the data plane alone), `@s2sp/server/node` (Express and
+ * `node:http`), `@s2sp/server/slop`, `@s2sp/server/a2s` and `@s2sp/server/env`.
  *
  * This file is the package's public API: adding an export here is an API change.
  *
  * @module
  */
 
-export {
-  A2S_VERSION,
-  type A2SCapability,
-  A2SCapabilitySchema,
-  type A2SStep,
-  A2SStepSchema,
-  a2sVariable,
-  canonicalJson,
-  capabilityChecksum,
-  dataPlaneStep,
-  mcpToolStep,
-  mountA2S,
-  sealCapability,
-  toYaml,
-  verifyCapability,
-} from './a2s.js';
 export type {
   ConsumerFetchOptions,
   ConsumerToolConfig,
@@ -30,29 +17,21 @@ export type {
   ConsumerToolOutput,
 } from './consumer-tool.js';
 export {
-  ConfigError,
-  type Env,
-  envFlag,
-  envHttpUrl,
-  envList,
-  envNumber,
-  envString,
-  loadServerEnv,
-  type ServerEnv,
-} from './env.js';
-export { createDataPlaneApp, type DataPlaneOptions, mountDataPlane } from './http/data-plane.js';
-export { s2spErrorToResponse } from './http/error-response.js';
-export {
   type ConsoleLoggerOptions,
   createConsoleLogger,
-  isLogLevel,
   type LogFields,
   type Logger,
   type LogLevel,
   silentLogger,
 } from './logger.js';
-export type { CallToolResult, McpServer, ToolExtra } from './mcp-sdk.js';
-export type { ResourceToolConfig, ResourceToolHandler } from './resource-tool.js';
+export type { S2SPOptions } from './options.js';
+export {
+  type ResourceToolConfig,
+  type ResourceToolHandler,
+  resourceParameters,
+  resourceToolDescription,
+} from './resource-tool.js';
+export { createS2SP, type S2SP } from './s2sp.js';
 export {
   createS2SPServer,
   type ListeningServer,
@@ -60,4 +39,4 @@ export {
   type S2SPServer,
   type S2SPServerOptions,
 } from './server.js';
-export { mountSlop, type SlopOptions, type SlopTool, type SlopToolSource } from './slop.js';
+export type { TableResultArguments, TableResultContext } from './table-result.js';

@@ -5,19 +5,12 @@
  * @module
  */
 
+import type { LogFields, Logger } from '@s2sp/core';
+
+export { type LogFields, type Logger, silentLogger } from '@s2sp/core';
+
 /** Severity, lowest first. */
 export type LogLevel = 'debug' | 'info' | 'warn' | 'error' | 'silent';
-
-/** Structured fields of a log line. */
-export type LogFields = Readonly<Record<string, string | number | boolean | undefined>>;
-
-/** The logger interface the server writes to; adapt your own logger (pino, winston) to it. */
-export interface Logger {
-  debug(message: string, fields?: LogFields): void;
-  info(message: string, fields?: LogFields): void;
-  warn(message: string, fields?: LogFields): void;
-  error(message: string, fields?: LogFields): void;
-}
 
 const ORDER: Record<LogLevel, number> = { debug: 10, info: 20, warn: 30, error: 40, silent: 100 };
 
@@ -61,9 +54,6 @@ export function createConsoleLogger(options: ConsoleLoggerOptions = {}): Logger 
   };
   return { debug: emit('debug'), info: emit('info'), warn: emit('warn'), error: emit('error') };
 }
-
-/** A logger that drops everything. */
-export const silentLogger: Logger = { debug() {}, info() {}, warn() {}, error() {} };
 
 /** How log lines name a stored entry: the start of its storage key, never the token. */
 export function entryLabel(storageKey: string): string {

@@ -4,7 +4,7 @@
  *
  * @module
  */
-export { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+export { McpServer, type RegisteredTool } from '@modelcontextprotocol/sdk/server/mcp.js';
 export { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 export type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js';
 export type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';

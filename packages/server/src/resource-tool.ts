@@ -1,27 +1,14 @@
-import {
-  assertKnownColumns,
-  type BodyStore,
-  bodyRows,
-  buildAsyncResult,
-  buildResourceUrl,
-  buildSyncResult,
-  generateToken,
-  ModeSchema,
-  parseAbstractDomains,
-  prepareTable,
-  RESOURCE_TOOL_PARAMETERS,
-  S2SPError,
-  type S2SPResult,
-  serializePlainResult,
-  serializeS2SPResult,
-  serializeTable,
-  splitColumns,
-  tokenStorageKey,
-} from '@s2sp/core';
+import { ModeSchema, RESOURCE_TOOL_PARAMETERS, S2SPError } from '@s2sp/core';
+import { errorCode } from '@s2sp/core/internal';
 import { z } from 'zod';
-import { entryLabel, type Logger } from './logger.js';
 import type { CallToolResult, ToolAnnotations, ToolExtra } from './mcp-sdk.js';
-import { errorCode, errorResult, textResult } from './tool-result.js';
+import {
+  buildTableResult,
+  parseTableRequest,
+  type TableRequest,
+  type TableResultRuntime,
+} from './table-result.js';
+import { errorResult } from './tool-result.js';
 
 /** Configuration of a resource tool. */
 export interface ResourceToolConfig<TShape extends z.ZodRawShape> {
@@ -46,16 +33,6 @@ export type ResourceToolHandler<TShape extends z.ZodRawShape> = (
   args: z.infer<z.ZodObject<TShape>>,
   extra: ToolExtra,
 ) => readonly object[] | Promise<readonly object[]>;
-
-/** What a resource tool needs from its server at call time. */
-export interface ResourceToolRuntime {
-  readonly store: BodyStore;
-  readonly ttlMs: number;
-  readonly maxSyncBytes: number;
-  readonly logger: Logger;
-  /** The base URL to advertise for this call, or a thrown `invalid_config` error. */
-  readonly resolveBaseUrl: (extra: ToolExtra) => string;
-}
 
 /** The two parameters S2SP adds to every resource tool (PROTOCOL §2). */
 export const resourceParameters = {
@@ -118,60 +95,30 @@ export function assertNoReservedParameters(
 }
 
 /**
- * Builds the MCP callback of a resource tool: run the handler, then plain result, or column
- * split with async caching or sync inline body (PROTOCOL §2).
+ * Builds the MCP callback of a resource tool: check the S2SP arguments, run the handler, then
+ * the plain result or the column split (PROTOCOL §2). Every failure is a tool error result.
+ *
+ * @throws S2SPError `invalid_config` at once when the tool's own parameters use a reserved name
  */
 export function createResourceToolCallback<TShape extends z.ZodRawShape>(
   name: string,
   config: ResourceToolConfig<TShape>,
   handler: ResourceToolHandler<TShape>,
-  runtime: ResourceToolRuntime,
+  runtime: TableResultRuntime,
 ): (args: Record<string, unknown>, extra: ToolExtra) => Promise<CallToolResult> {
   assertNoReservedParameters(name, config.inputSchema ?? {}, RESOURCE_TOOL_PARAMETERS);
-  const declared = config.rowSchema ? Object.keys(config.rowSchema.shape) : [];
+  const knownColumns = config.rowSchema ? Object.keys(config.rowSchema.shape) : [];
 
   return async (args, extra) => {
     const { abstract_domains, mode, ...own } = args;
     try {
-      const domains = parseAbstractDomains(abstract_domains);
-      const table = prepareTable(await handler(own as z.infer<z.ZodObject<TShape>>, extra));
-      if (domains.length === 0) return textResult(serializePlainResult(table));
-
-      const known =
-        declared.length === 0 ? table.columns : [...new Set([...table.columns, ...declared])];
-      assertKnownColumns(domains, known, table.rows.length);
-      const split = splitColumns(table, domains);
-
-      let result: S2SPResult;
-      let text: string;
-      if (mode === 'sync') {
-        result = buildSyncResult(split, bodyRows(table, split.bodyDomains));
-        text = serializeS2SPResult(result);
-        const bytes = new TextEncoder().encode(text).byteLength;
-        if (bytes > runtime.maxSyncBytes) {
-          throw new S2SPError(
-            'payload_too_large',
-            `This sync-mode result is ${bytes} bytes, more than the ${runtime.maxSyncBytes} that can travel through the agent. Call again without mode (async mode keeps the body on this server), or ask for fewer rows.`,
-          );
-        }
-      } else {
-        // Resolve the address before caching, so a misconfigured server leaves no orphan entry.
-        const base = runtime.resolveBaseUrl(extra);
-        const token = generateToken();
-        const key = await tokenStorageKey(token);
-        await runtime.store.put(key, serializeTable(table), { ttlMs: runtime.ttlMs });
-        result = buildAsyncResult(split, {
-          resourceUrl: buildResourceUrl(base, token),
-          expiresAt: new Date(Date.now() + runtime.ttlMs),
-        });
-        text = serializeS2SPResult(result);
-        runtime.logger.info('resource tool: cached', {
-          tool: name,
-          entry: entryLabel(key),
-          rows: table.rows.length,
-        });
-      }
-      return { content: [{ type: 'text', text }], structuredContent: result };
+      const request: TableRequest = parseTableRequest({ abstract_domains, mode });
+      const rows = await handler(own as z.infer<z.ZodObject<TShape>>, extra);
+      return await buildTableResult(rows, request, runtime, {
+        toolName: name,
+        requestInfo: extra.requestInfo,
+        knownColumns,
+      });
     } catch (error) {
       runtime.logger.warn('resource tool: failed', { tool: name, code: errorCode(error) });
       return errorResult(error);

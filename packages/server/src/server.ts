@@ -1,92 +1,33 @@
-import {
-  type BodyStore,
-  createMemoryStore,
-  DEFAULT_TTL_SECONDS,
-  normalizePublicUrl,
-  S2SPError,
-} from '@s2sp/core';
+import { type BodyStore, S2SPError } from '@s2sp/core';
+import { positiveOption } from '@s2sp/core/internal';
 import { Hono } from 'hono';
 import type { z } from 'zod';
 import { type A2SCapability, mountA2S } from './a2s.js';
-import {
-  type ConsumerFetchOptions,
-  type ConsumerToolConfig,
-  type ConsumerToolHandler,
-  consumerParameters,
-  consumerToolDescription,
-  createConsumerToolCallback,
-} from './consumer-tool.js';
-import { mountDataPlane } from './http/data-plane.js';
+import type { ConsumerToolConfig, ConsumerToolHandler } from './consumer-tool.js';
 import { notFoundResponse, s2spErrorToResponse } from './http/error-response.js';
-import { createConsoleLogger, type Logger } from './logger.js';
-import {
-  loadStdioTransport,
-  McpServer,
-  type ToolExtra,
-  type Transport,
-  WebStandardStreamableHTTPServerTransport,
-} from './mcp-sdk.js';
-import {
-  createResourceToolCallback,
-  type ResourceToolConfig,
-  type ResourceToolHandler,
-  resourceParameters,
-  resourceToolDescription,
-} from './resource-tool.js';
+import { mountStatelessMcp } from './mcp-endpoint.js';
+import { loadStdioTransport, McpServer, type Transport } from './mcp-sdk.js';
+import { type ListenOptions, listenOnNode } from './node-listener.js';
+import type { S2SPOptions } from './options.js';
+import type { ResourceToolConfig, ResourceToolHandler } from './resource-tool.js';
+import { createS2SPInternals, type S2SP } from './s2sp.js';
 import { mountSlop, type SlopOptions } from './slop.js';
 
-/** Options for {@link createS2SPServer}. */
-export interface S2SPServerOptions {
+/** Options for {@link createS2SPServer}: the runtime's options plus the MCP server's identity. */
+export interface S2SPServerOptions extends S2SPOptions {
   /** The MCP server name. */
   readonly name: string;
   /** The MCP server version. */
   readonly version: string;
   /** MCP `instructions` sent to clients at initialisation. */
   readonly instructions?: string;
-  /**
-   * Where async-mode tables are cached. Default: an in-memory store (one process). Pass a shared
-   * store, such as `@s2sp/cache-redis`, to run several replicas.
-   */
-  readonly store?: BodyStore;
-  /** Byte budget of the default in-memory store. Default 256 MiB. Ignored with `store`. */
-  readonly maxCacheBytes?: number;
-  /** Lifetime of a `resource_url`, in seconds. Default 600. */
-  readonly ttlSeconds?: number;
-  /**
-   * The base URL advertised in `resource_url`s (`https://data.example.com`, a path prefix is
-   * kept). Set it whenever consumers reach this server through another address than the one it
-   * listens on. Without it, the request's own host is used only when it is trusted (the listen
-   * address, `localhost`, or `trustedHosts`) — never an arbitrary `Host` header — and otherwise
-   * the listen address.
-   */
-  readonly publicUrl?: string;
-  /** Extra `Host` values (`host` or `host:port`) whose requests may set the advertised base. */
-  readonly trustedHosts?: readonly string[];
-  /**
-   * Largest sync-mode result, in bytes. The body travels on through the agent as `body_data`,
-   * and MCP transports cap messages (Streamable HTTP: 4 MiB requests; stdio: 10 MB), so a larger
-   * result gets an error suggesting async mode. Default 3 MiB.
-   */
-  readonly maxSyncBytes?: number;
-  /** Largest data-plane request body. Default 1 MiB. */
-  readonly maxDataRequestBytes?: number;
   /** Largest MCP request body over Streamable HTTP. Default 4 MiB (the SDK's default). */
   readonly maxMcpRequestBytes?: number;
   /** Path of the Streamable HTTP endpoint. Default `/mcp`. */
   readonly mcpPath?: string;
-  /** How consumer tools fetch from resource servers (allow-list, timeout, size cap). */
-  readonly consumer?: ConsumerFetchOptions;
-  /** Where to log. Default: a console logger at `info` on standard error. Never logs tokens. */
-  readonly logger?: Logger;
 }
 
-/** Options for {@link S2SPServer.listen}. */
-export interface ListenOptions {
-  /** Port; 0 (the default) picks a free one. */
-  readonly port?: number;
-  /** Interface to bind. Default `127.0.0.1`. */
-  readonly host?: string;
-}
+export type { ListenOptions } from './node-listener.js';
 
 /** A server listening on a port; close it with `close()` or `await using`. */
 export interface ListeningServer extends AsyncDisposable {
@@ -100,20 +41,25 @@ export interface ListeningServer extends AsyncDisposable {
   close(): Promise<void>;
 }
 
-/** An S2SP server: MCP tools with a data plane. Created by {@link createS2SPServer}. */
+/**
+ * A ready-made S2SP server: the {@link S2SP} runtime plus an `McpServer` factory, a Hono app with
+ * the data plane and stateless Streamable HTTP at `/mcp`, a Node listener and stdio. Created by
+ * {@link createS2SPServer}. To add S2SP to a server you already have, use `createS2SP`.
+ */
 export interface S2SPServer {
   /** The MCP server name. */
   readonly name: string;
   /** The body store this server caches async results in. */
   readonly store: BodyStore;
+  /** The runtime underneath, to register the same tools on an `McpServer` of your own. */
+  readonly s2sp: S2SP;
   /**
    * A Hono app serving the data plane (`/s2sp/data/:token`, `/s2sp/health`) and the stateless
    * Streamable HTTP MCP endpoint (`/mcp`). Serve it with any Hono adapter, or add routes.
    */
   readonly app: Hono;
   /**
-   * Adds a resource tool (PROTOCOL §2): the handler returns rows; S2SP adds `abstract_domains`
-   * and `mode`, and does projection, `_row_id`, caching and the response.
+   * Adds a resource tool (PROTOCOL §2) to every `McpServer` this server makes.
    * @throws S2SPError `invalid_config` on a duplicate name or a reserved parameter name
    */
   resourceTool<TShape extends z.ZodRawShape = Record<never, never>>(
@@ -122,8 +68,7 @@ export interface S2SPServer {
     handler: ResourceToolHandler<TShape>,
   ): S2SPServer;
   /**
-   * Adds a consumer tool (PROTOCOL §4): S2SP adds `abstract_data`, `resource_url`, `body_data`
-   * and `column_mapping`, fetches and merges, and hands the handler the full rows.
+   * Adds a consumer tool (PROTOCOL §4) to every `McpServer` this server makes.
    * @throws S2SPError `invalid_config` on a duplicate name or a reserved parameter name
    */
   consumerTool<TShape extends z.ZodRawShape = Record<never, never>>(
@@ -150,7 +95,8 @@ export interface S2SPServer {
   connectStdio(): Promise<McpServer>;
   /**
    * Also serves the tools over SLOP (`GET /tools`, `POST /tools/:tool_id`) on {@link S2SPServer.app},
-   * for agents that speak plain HTTP instead of MCP. Opt-in; see {@link mountSlop}.
+   * for agents that speak plain HTTP instead of MCP. Opt-in; see `mountSlop` in
+   * `@s2sp/server/slop`.
    */
   mountSlop(options?: SlopOptions): S2SPServer;
   /**
@@ -159,10 +105,10 @@ export interface S2SPServer {
    */
   advertisedUrl(): string | undefined;
   /**
-   * Publishes A2S capability documents at `/.well-known/a2s/capabilities` (see {@link mountA2S}).
-   * `build` gets the server's advertised base URL, so documents can name the real endpoints; it
-   * runs on the first request and again only if that URL changes. Until the server has an
-   * address the routes answer 404.
+   * Publishes A2S capability documents at `/.well-known/a2s/capabilities` (see `mountA2S` in
+   * `@s2sp/server/a2s`). `build` gets the server's advertised base URL, so documents can name the
+   * real endpoints; it runs on the first request and again only if that URL changes. Until the
+   * server has an address the routes answer 404.
    */
   mountA2S(
     build: (baseUrl: string) => readonly A2SCapability[] | Promise<readonly A2SCapability[]>,
@@ -171,32 +117,12 @@ export interface S2SPServer {
   close(): Promise<void>;
 }
 
-function positive(name: string, value: number | undefined, fallback: number): number {
-  if (value === undefined) return fallback;
-  if (typeof value !== 'number' || !Number.isFinite(value) || value <= 0) {
-    throw new S2SPError(
-      'invalid_config',
-      `${name} must be a positive number, got ${String(value)}.`,
-    );
-  }
-  return value;
-}
-
-function formatHost(host: string): string {
-  return host.includes(':') && !host.startsWith('[') ? `[${host}]` : host;
-}
-
-const WILDCARD_HOSTS = new Set(['0.0.0.0', '::', '[::]']);
-
 /**
- * Creates an S2SP server: an MCP server whose resource tools split tables into a control plane
- * and a data plane, and whose consumer tools fetch and merge the data plane.
+ * Creates a ready-made S2SP server: a convenience layer over {@link createS2SP} for servers that
+ * are only S2SP tools. It owns its `McpServer`s (one per stateless HTTP request or stdio
+ * connection), a Hono app and its listeners.
  *
- * MCP over HTTP is stateless: every request gets a fresh `McpServer` (tool registration is
- * replayed, which is cheap), so any number of replicas can sit behind a load balancer when they
- * share a store. There are no MCP sessions and no server-initiated streams (GET on `/mcp` is 405).
- *
- * @param options - name, version, store, TTL, addresses and limits
+ * @param options - name, version, and the runtime's options
  * @throws S2SPError `invalid_config` for options that cannot work
  *
  * @example
@@ -216,37 +142,20 @@ export function createS2SPServer(options: S2SPServerOptions): S2SPServer {
   ) {
     throw new S2SPError('invalid_config', 'createS2SPServer needs a non-empty name and version.');
   }
-  const ttlMs = Math.round(positive('ttlSeconds', options.ttlSeconds, DEFAULT_TTL_SECONDS) * 1000);
-  const maxSyncBytes = positive('maxSyncBytes', options.maxSyncBytes, 3 * 1024 * 1024);
-  const maxMcpRequestBytes = positive(
+  const maxMcpRequestBytes = positiveOption(
     'maxMcpRequestBytes',
     options.maxMcpRequestBytes,
     4 * 1024 * 1024,
+    { integer: true },
   );
-  const publicUrl =
-    options.publicUrl === undefined ? undefined : normalizePublicUrl(options.publicUrl);
   const mcpPath = options.mcpPath ?? '/mcp';
-  const logger = options.logger ?? createConsoleLogger({ name: options.name });
-  const ownsStore = options.store === undefined;
-  const store =
-    options.store ??
-    createMemoryStore(
-      options.maxCacheBytes === undefined ? {} : { maxBytes: options.maxCacheBytes },
-    );
-
+  const { s2sp, options: resolved, advertisedUrl } = createS2SPInternals(options, options.name);
+  const { logger } = resolved;
   const registrations: ((mcp: McpServer) => void)[] = [];
   const toolNames = new Set<string>();
-  const trustedHosts = new Set((options.trustedHosts ?? []).map((h) => h.toLowerCase()));
-  const listeners: ListeningServer[] = [];
-  let listenBase: string | undefined;
+  const listeners = new Set<ListeningServer>();
 
   const claimName = (name: string) => {
-    if (typeof name !== 'string' || !/^[A-Za-z0-9_.-]{1,128}$/.test(name)) {
-      throw new S2SPError(
-        'invalid_config',
-        `Tool name ${JSON.stringify(name)} is not valid: use 1-128 letters, digits, "_", "-" or ".".`,
-      );
-    }
     if (toolNames.has(name))
       throw new S2SPError(
         'invalid_config',
@@ -255,18 +164,12 @@ export function createS2SPServer(options: S2SPServerOptions): S2SPServer {
     toolNames.add(name);
   };
 
-  const resolveBaseUrl = (extra: ToolExtra): string => {
-    if (publicUrl) return publicUrl;
-    const url = extra.requestInfo?.url;
-    if (url) {
-      const host = url.host.toLowerCase();
-      if (trustedHosts.has(host) || trustedHosts.has(url.hostname.toLowerCase())) return url.origin;
-    }
-    if (listenBase) return listenBase;
-    throw new S2SPError(
-      'invalid_config',
-      'This server has no address for its data plane, so it cannot return a resource_url. The operator must set publicUrl or serve the data plane with listen(). Until then, call the tool with mode="sync".',
-    );
+  // Registering once on a scratch server checks the name and configuration at once, so a bad
+  // tool fails here and not on the first request.
+  const addTool = (name: string, registerOn: (mcp: McpServer) => void) => {
+    registerOn(new McpServer({ name: options.name, version: options.version }));
+    claimName(name);
+    registrations.push(registerOn);
   };
 
   const createMcpServer = (): McpServer => {
@@ -274,50 +177,13 @@ export function createS2SPServer(options: S2SPServerOptions): S2SPServer {
       { name: options.name, version: options.version },
       options.instructions ? { instructions: options.instructions } : {},
     );
-    for (const register of registrations) register(mcp);
+    for (const registerOn of registrations) registerOn(mcp);
     return mcp;
   };
 
   const app = new Hono();
-  mountDataPlane(app, {
-    store,
-    logger,
-    ...(options.maxDataRequestBytes !== undefined && {
-      maxRequestBytes: options.maxDataRequestBytes,
-    }),
-  });
-  app.post(mcpPath, async (c) => {
-    const mcp = createMcpServer();
-    const transport = new WebStandardStreamableHTTPServerTransport({
-      sessionIdGenerator: undefined,
-      enableJsonResponse: true,
-      maxRequestBodySize: maxMcpRequestBytes,
-    });
-    try {
-      await mcp.connect(transport);
-      // With JSON responses the body is complete when handleRequest resolves, so closing here
-      // cannot cut a stream short.
-      return await transport.handleRequest(c.req.raw);
-    } finally {
-      await transport.close();
-      await mcp.close();
-    }
-  });
-  // Stateless: no standalone SSE stream to GET, no session to DELETE.
-  app.on(['GET', 'DELETE'], mcpPath, (c) =>
-    c.json(
-      {
-        jsonrpc: '2.0',
-        error: {
-          code: -32000,
-          message: 'Method not allowed: this MCP server is stateless; use POST.',
-        },
-        id: null,
-      },
-      405,
-      { allow: 'POST' },
-    ),
-  );
+  app.route('/', s2sp.dataPlane);
+  mountStatelessMcp(app, { path: mcpPath, createMcpServer, maxRequestBytes: maxMcpRequestBytes });
   app.notFound(notFoundResponse);
   app.onError((error) => {
     if (!S2SPError.isInstance(error))
@@ -329,54 +195,17 @@ export function createS2SPServer(options: S2SPServerOptions): S2SPServer {
 
   const server: S2SPServer = {
     name: options.name,
-    store,
+    store: s2sp.store,
+    s2sp,
     app,
 
     resourceTool(name, config, handler) {
-      claimName(name);
-      const callback = createResourceToolCallback(name, config, handler, {
-        store,
-        ttlMs,
-        maxSyncBytes,
-        logger,
-        resolveBaseUrl,
-      });
-      const description = resourceToolDescription(config.description, ttlMs, config.rowSchema);
-      const inputSchema = { ...(config.inputSchema ?? {}), ...resourceParameters };
-      registrations.push((mcp) => {
-        mcp.registerTool(
-          name,
-          {
-            description,
-            inputSchema,
-            ...(config.title && { title: config.title }),
-            ...(config.annotations && { annotations: config.annotations }),
-          },
-          callback as unknown as Parameters<McpServer['registerTool']>[2],
-        );
-      });
+      addTool(name, (mcp) => s2sp.registerResourceTool(mcp, name, config, handler));
       return server;
     },
 
     consumerTool(name, config, handler) {
-      claimName(name);
-      const callback = createConsumerToolCallback(name, config, handler, {
-        fetch: options.consumer ?? {},
-        logger,
-      });
-      const inputSchema = { ...(config.inputSchema ?? {}), ...consumerParameters };
-      registrations.push((mcp) => {
-        mcp.registerTool(
-          name,
-          {
-            description: consumerToolDescription(config.description),
-            inputSchema,
-            ...(config.title && { title: config.title }),
-            ...(config.annotations && { annotations: config.annotations }),
-          },
-          callback as unknown as Parameters<McpServer['registerTool']>[2],
-        );
-      });
+      addTool(name, (mcp) => s2sp.registerConsumerTool(mcp, name, config, handler));
       return server;
     },
 
@@ -393,67 +222,31 @@ export function createS2SPServer(options: S2SPServerOptions): S2SPServer {
       return mcp;
     },
 
-    async listen({ port = 0, host = '127.0.0.1' } = {}) {
-      if (!Number.isInteger(port) || port < 0 || port > 65535) {
-        throw new S2SPError(
-          'invalid_config',
-          `port must be a whole number from 0 to 65535, got ${String(port)}.`,
-        );
-      }
-      const { serve } = await import('@hono/node-server');
-      const http = serve({ fetch: app.fetch, port, hostname: host });
-      await new Promise<void>((resolve, reject) => {
-        http.once('listening', resolve);
-        http.once('error', (error: NodeJS.ErrnoException) => {
-          const reason =
-            error.code === 'EADDRINUSE'
-              ? `port ${port} is already in use; pick another PORT`
-              : error.message;
-          reject(
-            new S2SPError('invalid_config', `Cannot listen on ${host}:${port}: ${reason}.`, {
-              cause: error,
-            }),
-          );
-        });
-      });
-      const address = http.address();
-      const boundPort = typeof address === 'object' && address ? address.port : port;
-      const advertisedHost = WILDCARD_HOSTS.has(host) ? '127.0.0.1' : host;
-      const url = `http://${formatHost(advertisedHost)}:${boundPort}`;
-      listenBase ??= url;
-      for (const name of [
-        `${formatHost(host)}:${boundPort}`,
-        `127.0.0.1:${boundPort}`,
-        `localhost:${boundPort}`,
-        `[::1]:${boundPort}`,
-      ]) {
-        trustedHosts.add(name.toLowerCase());
-      }
-      if (WILDCARD_HOSTS.has(host) && !publicUrl) {
+    async listen(listenOptions) {
+      const listener = await listenOnNode(app.fetch, listenOptions);
+      advertisedUrl.addListener(listener.url, listener.hosts);
+      if (listener.wildcard && !resolved.publicUrl) {
         logger.warn(
           'listening on all interfaces without publicUrl: resource_urls will point at 127.0.0.1, reachable only from this machine; set publicUrl',
-          { port: boundPort },
+          { port: listener.port },
         );
       }
-      let closed = false;
       const close = async () => {
-        if (closed) return;
-        closed = true;
-        listeners.splice(listeners.indexOf(handle), 1);
-        await new Promise<void>((resolve) => {
-          http.close(() => resolve());
-          if ('closeAllConnections' in http) http.closeAllConnections();
-        });
+        listeners.delete(handle);
+        await listener.close();
       };
       const handle: ListeningServer = {
-        url,
-        mcpUrl: `${url}${mcpPath}`,
-        port: boundPort,
+        url: listener.url,
+        mcpUrl: `${listener.url}${mcpPath}`,
+        port: listener.port,
         close,
         [Symbol.asyncDispose]: close,
       };
-      listeners.push(handle);
-      logger.info('listening', { mcp: handle.mcpUrl, dataPlane: `${publicUrl ?? url}/s2sp/data/` });
+      listeners.add(handle);
+      logger.info('listening', {
+        mcp: handle.mcpUrl,
+        dataPlane: `${resolved.publicUrl ?? listener.url}/s2sp/data/`,
+      });
       return handle;
     },
 
@@ -462,14 +255,12 @@ export function createS2SPServer(options: S2SPServerOptions): S2SPServer {
       return server.connect(new StdioServerTransport());
     },
 
-    advertisedUrl() {
-      return publicUrl ?? listenBase;
-    },
+    advertisedUrl: () => advertisedUrl.current(),
 
     mountA2S(build) {
       let sealed: { base: string; docs: Promise<readonly A2SCapability[]> } | undefined;
       mountA2S(app, () => {
-        const base = publicUrl ?? listenBase;
+        const base = advertisedUrl.current();
         if (!base)
           throw new S2SPError(
             'not_found',
@@ -488,7 +279,7 @@ export function createS2SPServer(options: S2SPServerOptions): S2SPServer {
 
     async close() {
       await Promise.all([...listeners].map((listener) => listener.close()));
-      if (ownsStore) await store.close();
+      await s2sp.close();
     },
   };
   return server;

@@ -1,8 +1,14 @@
-import { isPlainObject, S2SP_ERROR_STATUS, S2SPError, type S2SPErrorCode } from '@s2sp/core';
+import { S2SP_ERROR_STATUS, S2SPError, type S2SPErrorCode } from '@s2sp/core';
+import {
+  ERROR_CODE_META,
+  isPlainObject,
+  parseJsonText,
+  sha256,
+  timingSafeEqual,
+} from '@s2sp/core/internal';
 import type { Context, Hono } from 'hono';
 import { s2spErrorToResponse } from './http/error-response.js';
 import { type CallToolResult, Client, InMemoryTransport, type McpServer } from './mcp-sdk.js';
-import { ERROR_CODE_META } from './tool-result.js';
 
 /** Options for {@link mountSlop}. */
 export interface SlopOptions {
@@ -31,20 +37,6 @@ export interface SlopTool {
   readonly id: string;
   readonly description: string;
   readonly parameters: Record<string, unknown>;
-}
-
-async function sha256(text: string): Promise<Uint8Array> {
-  return new Uint8Array(
-    await globalThis.crypto.subtle.digest('SHA-256', new TextEncoder().encode(text)),
-  );
-}
-
-// Digests have one length, so comparing them byte by byte without an early exit takes the same
-// time for every wrong token.
-function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
-  let difference = a.length ^ b.length;
-  for (let i = 0; i < a.length; i++) difference |= (a[i] ?? 0) ^ (b[i] ?? 0);
-  return difference === 0;
 }
 
 function scopesOf(c: Context): Set<string> {
@@ -124,7 +116,7 @@ export function mountSlop(app: Hono, source: SlopToolSource, options: SlopOption
       const match = /^Bearer\s+(\S+)\s*$/i.exec(c.req.header('authorization') ?? '');
       const presented = match?.[1] ? await sha256(match[1]) : undefined;
       const known = await tokenDigests;
-      if (!presented || !known.some((digest) => sameBytes(digest, presented))) {
+      if (!presented || !known.some((digest) => timingSafeEqual(digest, presented))) {
         throw new S2SPError(
           'unauthorized',
           'Authentication required: send Authorization: Bearer <token> with a token this server accepts.',
@@ -161,17 +153,17 @@ export function mountSlop(app: Hono, source: SlopToolSource, options: SlopOption
     const id = c.req.param('tool_id');
     await authorize(c, ['tools.*', 'tools.execute', `tools.execute.${id}`]);
     const text = await c.req.text();
-    let args: unknown = {};
-    if (text.trim() !== '') {
-      try {
-        args = JSON.parse(text);
-      } catch {
-        throw new S2SPError(
-          'invalid_request',
-          'The request body is not valid JSON: send the tool arguments as a JSON object.',
-        );
-      }
-    }
+    const args: unknown =
+      text.trim() === ''
+        ? {}
+        : parseJsonText(
+            text,
+            () =>
+              new S2SPError(
+                'invalid_request',
+                'The request body is not valid JSON: send the tool arguments as a JSON object.',
+              ),
+          );
     if (!isPlainObject(args))
       throw new S2SPError(
         'invalid_request',

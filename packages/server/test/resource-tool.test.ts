@@ -1,4 +1,5 @@
-import { createMemoryStore, isTokenShape, S2SPResultSchema } from '@s2sp/core';
+import { createMemoryStore, S2SPResultSchema } from '@s2sp/core';
+import { isTokenShape } from '@s2sp/core/internal';
 import { connectMcpClient, type TestMcpClient, textOf } from '@s2sp/test-utils';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
@@ -348,14 +349,19 @@ describe('resource tool limits and configuration', () => {
         }),
       });
       return (
-        (await response.json()) as { result: { isError?: boolean; content: { text: string }[] } }
+        (await response.json()) as {
+          result: {
+            isError?: boolean;
+            content: { text: string }[];
+            _meta?: Record<string, unknown>;
+          };
+        }
       ).result;
     };
     const untrusted = await call('evil.example:8080');
     expect(untrusted.isError).toBe(true);
-    expect(untrusted.content[0]?.text).toMatch(
-      /no address for its data plane.*publicUrl.*mode="sync"/,
-    );
+    expect(untrusted._meta?.['s2sp/error-code']).toBe('invalid_config');
+    expect(untrusted.content[0]?.text).not.toContain('evil.example/');
     expect((await inProcess.store.stats()).entries).toBe(0);
     const trusted = await call('api.example.com');
     expect(JSON.parse(trusted.content[0]?.text ?? '').resource_url).toMatch(

@@ -12,7 +12,8 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { isPlainObject, type Row } from '@s2sp/core';
+import type { Row } from '@s2sp/core';
+import { isPlainObject } from '@s2sp/core/internal';
 import { formatPoint } from '../coordinates.js';
 
 /** A recorded alert feature. */

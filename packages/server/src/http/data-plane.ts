@@ -1,18 +1,25 @@
 import {
   type BodyStore,
-  concatBytes,
   DATA_PATH_PREFIX,
-  DEFAULT_MAX_REQUEST_BYTES,
   HEALTH_PATH,
-  isTokenShape,
-  parseDataPlaneRequest,
-  renderDataPlaneResponse,
-  requestedRowIds,
+  type Logger,
   S2SPError,
+  silentLogger,
   tokenStorageKey,
 } from '@s2sp/core';
+import {
+  concatBytes,
+  DEFAULT_MAX_REQUEST_BYTES,
+  isTokenShape,
+  negotiateFormat,
+  parseDataPlaneRequest,
+  positiveOption,
+  renderDataPlaneBody,
+  requestedRowIds,
+  TOTAL_ROWS_HEADER,
+} from '@s2sp/core/internal';
 import { Hono } from 'hono';
-import { entryLabel, type Logger, silentLogger } from '../logger.js';
+import { entryLabel } from '../logger.js';
 import { methodNotAllowed, notFoundResponse, s2spErrorToResponse } from './error-response.js';
 import { readRequestBody } from './request-body.js';
 
@@ -28,6 +35,42 @@ export interface DataPlaneOptions {
 
 /** Response bodies up to this size are sent as one buffer. */
 const SINGLE_BUFFER_BYTES = 1024 * 1024;
+
+/**
+ * A web stream that pulls `chunks` one at a time as the consumer reads, and stops the source when
+ * the consumer goes away. A source that fails midway aborts the response (the client sees a
+ * truncated body, never a complete-looking one).
+ */
+function pullStream(
+  chunks: readonly Uint8Array[] | AsyncIterable<Uint8Array>,
+  logger: Logger,
+): ReadableStream<Uint8Array<ArrayBuffer>> {
+  const iterator: AsyncIterator<Uint8Array> = Array.isArray(chunks)
+    ? (async function* () {
+        yield* chunks as readonly Uint8Array[];
+      })()
+    : (chunks as AsyncIterable<Uint8Array>)[Symbol.asyncIterator]();
+  return new ReadableStream<Uint8Array<ArrayBuffer>>(
+    {
+      async pull(controller) {
+        try {
+          const { done, value } = await iterator.next();
+          if (done) controller.close();
+          else controller.enqueue(value as Uint8Array<ArrayBuffer>);
+        } catch (error) {
+          logger.warn('data plane: the store failed while the response was being sent', {
+            error: error instanceof Error ? error.name : typeof error,
+          });
+          controller.error(error);
+        }
+      },
+      async cancel() {
+        await iterator.return?.();
+      },
+    },
+    { highWaterMark: 0 },
+  );
+}
 
 // One body for unknown, expired and used tokens alike, so a 404 says nothing about which.
 const GONE =
@@ -70,14 +113,13 @@ async function readLimited(request: Request, env: unknown, maxBytes: number): Pr
  */
 export function mountDataPlane(app: Hono, options: DataPlaneOptions): Hono {
   const { store } = options;
-  const maxRequestBytes = options.maxRequestBytes ?? DEFAULT_MAX_REQUEST_BYTES;
+  const maxRequestBytes = positiveOption(
+    'maxRequestBytes',
+    options.maxRequestBytes,
+    DEFAULT_MAX_REQUEST_BYTES,
+    { integer: true },
+  );
   const logger = options.logger ?? silentLogger;
-  if (!Number.isSafeInteger(maxRequestBytes) || maxRequestBytes <= 0) {
-    throw new S2SPError(
-      'invalid_config',
-      `maxRequestBytes must be a positive whole number, got ${String(maxRequestBytes)}.`,
-    );
-  }
 
   app.post(`${DATA_PATH_PREFIX}:token`, async (c) => {
     const contentType = c.req.header('content-type');
@@ -101,31 +143,32 @@ export function mountDataPlane(app: Hono, options: DataPlaneOptions): Hono {
       logger.debug('data plane: no entry', { entry: entryLabel(key) });
       throw new S2SPError('not_found', GONE);
     }
-    const chunks = renderDataPlaneResponse(taken, request, rowIds);
-    let length = 0;
-    for (const chunk of chunks) length += chunk.byteLength;
+    const format = negotiateFormat(c.req.header('accept'));
+    const rendered = await renderDataPlaneBody(taken, request, rowIds, format);
     logger.info('data plane: redeemed', {
       entry: entryLabel(key),
       tableRows: taken.tableRows,
-      bytes: length,
+      format,
+      ...(rendered.byteLength !== undefined && { bytes: rendered.byteLength }),
       ms: Date.now() - started,
     });
-    const headers = {
-      'content-type': 'application/json',
+    const headers: Record<string, string> = {
+      'content-type': rendered.contentType,
       'cache-control': 'no-store',
-      'content-length': String(length),
+      vary: 'accept',
     };
-    // Small bodies go out as one buffer; a large one is streamed chunk by chunk so the cached table
-    // bytes are written as they are, never copied into a second buffer of the same size.
-    if (length <= SINGLE_BUFFER_BYTES)
-      return c.body(concatBytes(chunks) as Uint8Array<ArrayBuffer>, 200, headers);
-    const stream = new ReadableStream<Uint8Array>({
-      start(controller) {
-        for (const chunk of chunks) controller.enqueue(chunk);
-        controller.close();
-      },
-    });
-    return c.body(stream, 200, headers);
+    if (rendered.byteLength !== undefined) headers['content-length'] = String(rendered.byteLength);
+    if (rendered.totalRows !== undefined) headers[TOTAL_ROWS_HEADER] = String(rendered.totalRows);
+    // Small bodies go out as one buffer. Anything larger is streamed piece by piece, pulled only as
+    // the connection takes it: the cached bytes are written as they are, never copied into one
+    // buffer, and a table the store streams is never all in memory.
+    if (
+      Array.isArray(rendered.chunks) &&
+      rendered.byteLength !== undefined &&
+      rendered.byteLength <= SINGLE_BUFFER_BYTES
+    )
+      return c.body(concatBytes(rendered.chunks) as Uint8Array<ArrayBuffer>, 200, headers);
+    return c.body(pullStream(rendered.chunks, logger), 200, headers);
   });
   app.all(`${DATA_PATH_PREFIX}:token`, () => methodNotAllowed('POST'));
   app.get(HEALTH_PATH, (c) => c.json({ status: 'ok' }, 200, { 'cache-control': 'no-store' }));

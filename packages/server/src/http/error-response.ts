@@ -1,4 +1,5 @@
-import { S2SPError, toErrorBody } from '@s2sp/core';
+import { S2SPError } from '@s2sp/core';
+import { toErrorBody } from '@s2sp/core/internal';
 import type { Context } from 'hono';
 
 /**

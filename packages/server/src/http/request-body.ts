@@ -1,5 +1,5 @@
 import type { IncomingMessage } from 'node:http';
-import { concatBytes, readBodyCapped } from '@s2sp/core';
+import { concatBytes, readBodyCapped } from '@s2sp/core/internal';
 
 /** The parts of a Node request (`c.env.incoming` under `@hono/node-server`) read here. */
 type NodeIncoming = Pick<

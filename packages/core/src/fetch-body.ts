@@ -1,12 +1,10 @@
-import {
-  type DataPlaneResponse,
-  DataPlaneResponseSchema,
-  formatIssues,
-  parseResourceUrl,
-  type RowWithId,
-  readBodyCapped,
-  S2SPError,
-} from '@s2sp/core';
+import { readBodyCapped } from './body-reader.js';
+import { type DataPlaneResponse, DataPlaneResponseSchema, formatIssues } from './data-plane.js';
+import { S2SPError } from './errors.js';
+import { parseJsonText } from './json.js';
+import { positiveOption } from './limits.js';
+import type { RowWithId } from './table.js';
+import { parseResourceUrl } from './token.js';
 
 /** Default time limit of a data-plane fetch: 30 s (PROTOCOL §4). */
 export const DEFAULT_FETCH_TIMEOUT_MS = 30_000;
@@ -102,8 +100,10 @@ export async function fetchBody(
     resourceUrl,
     options.allowedOrigins ? { allowedOrigins: options.allowedOrigins } : {},
   );
-  const timeoutMs = options.timeoutMs ?? DEFAULT_FETCH_TIMEOUT_MS;
-  const maxBytes = options.maxBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
+  const timeoutMs = positiveOption('timeoutMs', options.timeoutMs, DEFAULT_FETCH_TIMEOUT_MS);
+  const maxBytes = positiveOption('maxBytes', options.maxBytes, DEFAULT_MAX_RESPONSE_BYTES, {
+    integer: true,
+  });
   const request: { row_ids?: readonly number[]; columns?: readonly string[] } = {};
   if (options.rowIds && options.rowIds.length > 0) request.row_ids = [...new Set(options.rowIds)];
   if (options.columns && options.columns.length > 0) request.columns = options.columns;
@@ -150,15 +150,14 @@ export async function fetchBody(
       throw tooLarge(maxBytes);
     }
     const text = new TextDecoder().decode(bytes);
-    let json: unknown;
-    try {
-      json = JSON.parse(text);
-    } catch {
-      throw new S2SPError(
-        'upstream_error',
-        `The resource server at ${target.origin} answered with something that is not JSON.`,
-      );
-    }
+    const json = parseJsonText(
+      text,
+      () =>
+        new S2SPError(
+          'upstream_error',
+          `The resource server at ${target.origin} answered with something that is not JSON.`,
+        ),
+    );
     const parsed = DataPlaneResponseSchema.safeParse(json);
     if (!parsed.success) {
       throw new S2SPError(

@@ -1,8 +1,8 @@
-import { generateToken, S2SPError } from '@s2sp/core';
 import { startHttpServer, type TestServer } from '@s2sp/test-utils';
 import { afterEach, describe, expect, it } from 'vitest';
 import { fetchBody } from '../src/fetch-body.js';
-import { createPublicOnlyFetch } from '../src/node.js';
+import { generateToken, S2SPError } from '../src/index.js';
+import { createPublicOnlyFetch } from '../src/node/index.js';
 
 const servers: TestServer[] = [];
 afterEach(async () => {

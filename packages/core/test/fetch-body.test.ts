@@ -1,7 +1,7 @@
-import { generateToken, S2SPError } from '@s2sp/core';
 import { readBody, sleep, startHttpServer, type TestServer } from '@s2sp/test-utils';
 import { afterEach, describe, expect, it } from 'vitest';
 import { fetchBody } from '../src/fetch-body.js';
+import { generateToken, S2SPError } from '../src/index.js';
 
 const servers: TestServer[] = [];
 afterEach(async () => {

@@ -1,0 +1,19 @@
+import { describe, expect, it } from 'vitest';
+import { S2SPError } from './errors.js';
+import { ERROR_CODE_META, toolErrorResult } from './tool-error-result.js';
+
+describe('toolErrorResult', () => {
+  it('carries an S2SP error code in _meta and the message as text', () => {
+    const result = toolErrorResult(new S2SPError('not_found', 'gone; call again'));
+    expect(result).toEqual({
+      isError: true,
+      content: [{ type: 'text', text: 'gone; call again' }],
+      _meta: { [ERROR_CODE_META]: 'not_found' },
+    });
+  });
+
+  it('labels any other error tool_error, and non-errors by their string', () => {
+    expect(toolErrorResult(new TypeError('boom'))._meta[ERROR_CODE_META]).toBe('tool_error');
+    expect(toolErrorResult('plain').content[0]?.text).toBe('plain');
+  });
+});

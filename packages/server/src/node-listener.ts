@@ -1,0 +1,81 @@
+import { S2SPError } from '@s2sp/core';
+
+/** Options for {@link S2SPServer.listen}. */
+export interface ListenOptions {
+  /** Port; 0 (the default) picks a free one. */
+  readonly port?: number;
+  /** Interface to bind. Default `127.0.0.1`. */
+  readonly host?: string;
+}
+
+/** An HTTP listener of a Fetch handler on Node. */
+export interface NodeListener {
+  /** Base URL to advertise: `http://host:port`, with `127.0.0.1` for a wildcard bind. */
+  readonly url: string;
+  /** The bound port. */
+  readonly port: number;
+  /** Whether the bind was on every interface (`0.0.0.0`, `::`). */
+  readonly wildcard: boolean;
+  /** `Host` values that name this listener (`127.0.0.1:PORT`, `localhost:PORT`, …). */
+  readonly hosts: readonly string[];
+  /** Stops accepting connections and closes open ones. */
+  close(): Promise<void>;
+}
+
+const WILDCARD_HOSTS = new Set(['0.0.0.0', '::', '[::]']);
+
+function formatHost(host: string): string {
+  return host.includes(':') && !host.startsWith('[') ? `[${host}]` : host;
+}
+
+/**
+ * Serves a Fetch handler over HTTP on Node with `@hono/node-server` (loaded on first use, so the
+ * package's main entry needs no Node), with errors that say what to change.
+ *
+ * @throws S2SPError `invalid_config` for a bad port, or one that is taken
+ */
+export async function listenOnNode(
+  fetch: (request: Request) => Response | Promise<Response>,
+  { port = 0, host = '127.0.0.1' }: ListenOptions = {},
+): Promise<NodeListener> {
+  if (!Number.isInteger(port) || port < 0 || port > 65535) {
+    throw new S2SPError(
+      'invalid_config',
+      `port must be a whole number from 0 to 65535, got ${String(port)}.`,
+    );
+  }
+  const { serve } = await import('@hono/node-server');
+  const http = serve({ fetch, port, hostname: host });
+  await new Promise<void>((resolve, reject) => {
+    http.once('listening', resolve);
+    http.once('error', (error: NodeJS.ErrnoException) => {
+      const reason =
+        error.code === 'EADDRINUSE'
+          ? `port ${port} is already in use; pick another PORT`
+          : error.message;
+      reject(
+        new S2SPError('invalid_config', `Cannot listen on ${host}:${port}: ${reason}.`, {
+          cause: error,
+        }),
+      );
+    });
+  });
+  const address = http.address();
+  const boundPort = typeof address === 'object' && address ? address.port : port;
+  const wildcard = WILDCARD_HOSTS.has(host);
+  let closed = false;
+  return {
+    url: `http://${formatHost(wildcard ? '127.0.0.1' : host)}:${boundPort}`,
+    port: boundPort,
+    wildcard,
+    hosts: [`${formatHost(host)}:${boundPort}`],
+    async close() {
+      if (closed) return;
+      closed = true;
+      await new Promise<void>((resolve) => {
+        http.close(() => resolve());
+        if ('closeAllConnections' in http) http.closeAllConnections();
+      });
+    },
+  };
+}

@@ -1,0 +1,55 @@
+/**
+ * `@s2sp/server/node`: serving the data plane from Node HTTP stacks that are not Hono — Express,
+ * Connect, Fastify's `middie`, or a plain `node:http` server.
+ *
+ * @module
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { getRequestListener } from '@hono/node-server';
+import { DATA_PATH_PREFIX, HEALTH_PATH } from '@s2sp/core';
+import type { Hono } from 'hono';
+
+/** A Node request that a body parser may already have read (Express's `express.json()`). */
+type NodeRequest = IncomingMessage & { body?: unknown; originalUrl?: string; rawBody?: unknown };
+
+/**
+ * A Node request handler for a Hono app such as `s2sp.dataPlane`, usable as Express or Connect
+ * middleware (`app.use(toNodeHandler(s2sp.dataPlane))`) or as a `node:http` request listener.
+ *
+ * Two things make it safe to drop into an existing app:
+ * - As middleware it answers only S2SP paths (`/s2sp/data/…`, `/s2sp/health`) and passes every
+ *   other request to `next()`, so it never shadows your routes or your 404.
+ * - When a body parser such as `express.json()` ran first, the request stream is already
+ *   consumed; the parsed body is sent on as JSON, so a data-plane request never loses its
+ *   `row_ids` and redeems the whole table by mistake.
+ *
+ * @param app - the Hono app to serve (usually `s2sp.dataPlane`)
+ * @example
+ * ```ts
+ * const app = express();
+ * app.use(toNodeHandler(s2sp.dataPlane));   // before or after express.json(), either works
+ * ```
+ */
+export function toNodeHandler(
+  app: Pick<Hono, 'fetch'>,
+): (req: IncomingMessage, res: ServerResponse, next?: (error?: unknown) => void) => void {
+  const listener = getRequestListener(app.fetch);
+  return (req, res, next) => {
+    const request = req as NodeRequest;
+    // Express strips a mount path from req.url; the data plane routes on the full path.
+    const url = request.originalUrl ?? request.url ?? '/';
+    const path = url.split('?')[0] ?? '/';
+    if (next && !path.startsWith(DATA_PATH_PREFIX) && path !== HEALTH_PATH) {
+      next();
+      return;
+    }
+    request.url = url;
+    if (request.readableEnded && request.body !== undefined && request.rawBody === undefined) {
+      // @hono/node-server reads `rawBody` when the stream is gone (as on Cloud Functions).
+      request.rawBody = Buffer.from(
+        typeof request.body === 'string' ? request.body : JSON.stringify(request.body),
+      );
+    }
+    void listener(req, res);
+  };
+}

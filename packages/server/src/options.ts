@@ -1,0 +1,92 @@
+import { type BodyStore, createMemoryStore, DEFAULT_TTL_SECONDS, type Logger } from '@s2sp/core';
+import { normalizePublicUrl, positiveOption } from '@s2sp/core/internal';
+import type { ConsumerFetchOptions } from './consumer-tool.js';
+import { createConsoleLogger } from './logger.js';
+
+/** Options for {@link createS2SP}. Every one is optional. */
+export interface S2SPOptions {
+  /**
+   * Where async-mode tables are cached. Default: an in-memory store (one process). Pass a shared
+   * store, such as `@s2sp/cache-redis`, to run several replicas.
+   */
+  readonly store?: BodyStore;
+  /** Byte budget of the default in-memory store. Default 256 MiB. Ignored with `store`. */
+  readonly maxCacheBytes?: number;
+  /** Lifetime of a `resource_url`, in seconds. Default 600. */
+  readonly ttlSeconds?: number;
+  /**
+   * The base URL advertised in `resource_url`s: where consumers reach the mounted
+   * {@link S2SP.dataPlane} (`https://data.example.com`; a path prefix is kept, so a data plane
+   * mounted under `/api` is `https://data.example.com/api`). Set it in production, for stdio
+   * servers, and whenever consumers reach this server through another address than the one the
+   * MCP request came to. Without it, the MCP request's own origin is used only when its host is
+   * loopback (`localhost`, `127.0.0.1`, `[::1]`) or in `trustedHosts` — never an arbitrary
+   * `Host` header — with the data plane assumed at the origin's root.
+   */
+  readonly publicUrl?: string;
+  /** Extra `Host` values (`host` or `host:port`) whose requests may set the advertised base. */
+  readonly trustedHosts?: readonly string[];
+  /**
+   * Largest sync-mode result, in bytes. The body travels on through the agent as `body_data`,
+   * and MCP transports cap messages (Streamable HTTP: 4 MiB requests; stdio: 10 MB), so a larger
+   * result gets an error suggesting async mode. Default 3 MiB.
+   */
+  readonly maxSyncBytes?: number;
+  /** Largest data-plane request body. Default 1 MiB. */
+  readonly maxDataRequestBytes?: number;
+  /** How consumer tools fetch from resource servers (allow-list, timeout, size cap). */
+  readonly consumer?: ConsumerFetchOptions;
+  /** Where to log. Default: a console logger at `info` on standard error. Never logs tokens. */
+  readonly logger?: Logger;
+}
+
+/** {@link S2SPOptions} checked, with defaults applied. */
+export interface ResolvedOptions {
+  readonly store: BodyStore;
+  /** True when the store was created here, so `close()` closes it. */
+  readonly ownsStore: boolean;
+  readonly ttlMs: number;
+  readonly maxSyncBytes: number;
+  readonly maxDataRequestBytes: number | undefined;
+  readonly publicUrl: string | undefined;
+  readonly trustedHosts: readonly string[];
+  readonly consumer: ConsumerFetchOptions;
+  readonly logger: Logger;
+}
+
+/**
+ * Checks every option before anything is created, so a bad setting fails at start-up with an
+ * `invalid_config` error naming it, never at the first tool call.
+ *
+ * @throws S2SPError `invalid_config`
+ */
+export function resolveOptions(options: S2SPOptions, loggerName = 's2sp'): ResolvedOptions {
+  const ttlMs = Math.round(
+    positiveOption('ttlSeconds', options.ttlSeconds, DEFAULT_TTL_SECONDS) * 1000,
+  );
+  const maxSyncBytes = positiveOption('maxSyncBytes', options.maxSyncBytes, 3 * 1024 * 1024, {
+    integer: true,
+  });
+  const maxDataRequestBytes =
+    options.maxDataRequestBytes === undefined
+      ? undefined
+      : positiveOption('maxDataRequestBytes', options.maxDataRequestBytes, 0, { integer: true });
+  const publicUrl =
+    options.publicUrl === undefined ? undefined : normalizePublicUrl(options.publicUrl);
+  const store =
+    options.store ??
+    createMemoryStore(
+      options.maxCacheBytes === undefined ? {} : { maxBytes: options.maxCacheBytes },
+    );
+  return {
+    store,
+    ownsStore: options.store === undefined,
+    ttlMs,
+    maxSyncBytes,
+    maxDataRequestBytes,
+    publicUrl,
+    trustedHosts: options.trustedHosts ?? [],
+    consumer: options.consumer ?? {},
+    logger: options.logger ?? createConsoleLogger({ name: loggerName }),
+  };
+}

@@ -1,0 +1,233 @@
+import { type BodyStore, S2SPError } from '@s2sp/core';
+import { errorCode } from '@s2sp/core/internal';
+import type { Hono } from 'hono';
+import type { z } from 'zod';
+import { type AdvertisedUrl, createAdvertisedUrl } from './advertised-url.js';
+import {
+  type ConsumerToolConfig,
+  type ConsumerToolHandler,
+  consumerParameters,
+  consumerToolDescription,
+  createConsumerToolCallback,
+} from './consumer-tool.js';
+import { createDataPlaneApp } from './http/data-plane.js';
+import type { CallToolResult, McpServer, RegisteredTool, ToolAnnotations } from './mcp-sdk.js';
+import { type ResolvedOptions, resolveOptions, type S2SPOptions } from './options.js';
+import {
+  createResourceToolCallback,
+  type ResourceToolConfig,
+  type ResourceToolHandler,
+  resourceParameters,
+  resourceToolDescription,
+} from './resource-tool.js';
+import {
+  buildTableResult,
+  parseTableRequest,
+  type TableResultArguments,
+  type TableResultContext,
+} from './table-result.js';
+import { errorResult } from './tool-result.js';
+
+/**
+ * The S2SP runtime: what S2SP needs (a store, a TTL, the advertised address, the data plane),
+ * and nothing of the MCP server, HTTP app or transport, which stay yours. Created by
+ * {@link createS2SP}.
+ */
+export interface S2SP {
+  /** The body store async-mode tables are cached in. */
+  readonly store: BodyStore;
+  /**
+   * The data plane (PROTOCOL §3) as a Hono app with its own error handling: `POST
+   * /s2sp/data/:token` and `GET /s2sp/health`. Mount it in your app (`app.route('/',
+   * s2sp.dataPlane)`), serve its `fetch` with any adapter, or wrap it for Express and `node:http`
+   * with `toNodeHandler` from `@s2sp/server/node`. Mounted under a prefix, set `publicUrl` to
+   * match.
+   */
+  readonly dataPlane: Hono;
+  /**
+   * Registers a resource tool (PROTOCOL §2) on your `McpServer`: the handler returns rows; S2SP
+   * adds `abstract_domains` and `mode` to its parameters and does projection, `_row_id`, caching
+   * and the response. Register on as many servers as you like (one per session, per request, or
+   * for stdio): they share this runtime's store.
+   *
+   * @returns the SDK's handle, to `disable()`, `enable()`, `update()` or `remove()` the tool
+   * @throws S2SPError `invalid_config` for a bad or already registered name, or a tool parameter
+   *   named like an S2SP one
+   */
+  registerResourceTool<TShape extends z.ZodRawShape = Record<never, never>>(
+    mcp: McpServer,
+    name: string,
+    config: ResourceToolConfig<TShape>,
+    handler: ResourceToolHandler<TShape>,
+  ): RegisteredTool;
+  /**
+   * Registers a consumer tool (PROTOCOL §4) on your `McpServer`: S2SP adds `abstract_data`,
+   * `resource_url`, `body_data` and `column_mapping`, fetches and merges, and hands the handler
+   * the full rows.
+   *
+   * @returns the SDK's handle of the tool
+   * @throws S2SPError `invalid_config` as {@link S2SP.registerResourceTool}
+   */
+  registerConsumerTool<TShape extends z.ZodRawShape = Record<never, never>>(
+    mcp: McpServer,
+    name: string,
+    config: ConsumerToolConfig<TShape>,
+    handler: ConsumerToolHandler<TShape>,
+  ): RegisteredTool;
+  /**
+   * The resource-tool response for rows you already have — for a low-level `Server`, a proxy, or
+   * any tool callback of your own: the plain JSON array without `abstract_domains`, else the
+   * PROTOCOL §2 split. Never throws: a failure is a tool error result carrying a stable code in
+   * `_meta['s2sp/error-code']`.
+   *
+   * @param rows - the table, an array of plain JSON objects
+   * @param args - the call's `abstract_domains` and `mode`, as sent
+   * @param context - the tool's name, the MCP request (`extra.requestInfo`), declared columns
+   */
+  resourceResult(
+    rows: unknown,
+    args: TableResultArguments,
+    context?: TableResultContext,
+  ): Promise<CallToolResult>;
+  /**
+   * The base URL `resource_url`s name when no MCP request says otherwise: `publicUrl`, else the
+   * address of a convenience listener, else `undefined`.
+   */
+  advertisedUrl(): string | undefined;
+  /** Closes the store when this runtime created it (the default in-memory store). */
+  close(): Promise<void>;
+}
+
+/** What the convenience layer needs beyond the public runtime. */
+export interface S2SPInternals {
+  readonly s2sp: S2SP;
+  readonly options: ResolvedOptions;
+  readonly advertisedUrl: AdvertisedUrl;
+}
+
+const TOOL_NAME = /^[A-Za-z0-9_.-]{1,128}$/;
+
+function register(
+  mcp: McpServer,
+  name: string,
+  config: {
+    description: string;
+    inputSchema: z.ZodRawShape;
+    title?: string | undefined;
+    annotations?: ToolAnnotations | undefined;
+  },
+  callback: unknown,
+): RegisteredTool {
+  if (typeof name !== 'string' || !TOOL_NAME.test(name)) {
+    throw new S2SPError(
+      'invalid_config',
+      `Tool name ${JSON.stringify(name)} is not valid: use 1-128 letters, digits, "_", "-" or ".".`,
+    );
+  }
+  try {
+    return mcp.registerTool(
+      name,
+      {
+        description: config.description,
+        inputSchema: config.inputSchema,
+        ...(config.title && { title: config.title }),
+        ...(config.annotations && { annotations: config.annotations }),
+      },
+      callback as Parameters<McpServer['registerTool']>[2],
+    );
+  } catch (cause) {
+    // The SDK refuses a second tool of the same name on one server with a plain Error.
+    throw new S2SPError(
+      'invalid_config',
+      `Cannot register tool "${name}" on this McpServer: ${cause instanceof Error ? cause.message : String(cause)}`,
+      { cause },
+    );
+  }
+}
+
+/** Builds the runtime and the parts the convenience layer shares with it. */
+export function createS2SPInternals(options: S2SPOptions, loggerName?: string): S2SPInternals {
+  const resolved = resolveOptions(options, loggerName);
+  const { store, ttlMs, maxSyncBytes, logger } = resolved;
+  const advertisedUrl = createAdvertisedUrl(resolved);
+  const runtime = { store, ttlMs, maxSyncBytes, logger, advertisedUrl };
+  const dataPlane = createDataPlaneApp({
+    store,
+    logger,
+    ...(resolved.maxDataRequestBytes !== undefined && {
+      maxRequestBytes: resolved.maxDataRequestBytes,
+    }),
+  });
+
+  const s2sp: S2SP = {
+    store,
+    dataPlane,
+
+    registerResourceTool(mcp, name, config, handler) {
+      return register(
+        mcp,
+        name,
+        {
+          description: resourceToolDescription(config.description, ttlMs, config.rowSchema),
+          inputSchema: { ...(config.inputSchema ?? {}), ...resourceParameters },
+          title: config.title,
+          annotations: config.annotations,
+        },
+        createResourceToolCallback(name, config, handler, runtime),
+      );
+    },
+
+    registerConsumerTool(mcp, name, config, handler) {
+      return register(
+        mcp,
+        name,
+        {
+          description: consumerToolDescription(config.description),
+          inputSchema: { ...(config.inputSchema ?? {}), ...consumerParameters },
+          title: config.title,
+          annotations: config.annotations,
+        },
+        createConsumerToolCallback(name, config, handler, {
+          fetch: resolved.consumer,
+          logger,
+        }),
+      );
+    },
+
+    async resourceResult(rows, args, context = {}) {
+      try {
+        return await buildTableResult(rows, parseTableRequest(args), runtime, context);
+      } catch (error) {
+        logger.warn('resource tool: failed', { tool: context.toolName, code: errorCode(error) });
+        return errorResult(error);
+      }
+    },
+
+    advertisedUrl: () => advertisedUrl.current(),
+
+    async close() {
+      if (resolved.ownsStore) await store.close();
+    },
+  };
+  return { s2sp, options: resolved, advertisedUrl };
+}
+
+/**
+ * Creates the S2SP runtime that adds S2SP to MCP servers you already have: register resource and
+ * consumer tools on your own `McpServer` (stateful or stateless Streamable HTTP, stdio, any
+ * framework), and mount {@link S2SP.dataPlane} in your own HTTP app.
+ *
+ * @param options - store, TTL, advertised address, limits; all optional
+ * @throws S2SPError `invalid_config` for options that cannot work
+ *
+ * @example
+ * ```ts
+ * const s2sp = createS2SP({ publicUrl: 'https://weather.example.com' });
+ * const mcp = new McpServer({ name: 'weather', version: '1.0.0' });
+ * s2sp.registerResourceTool(mcp, 'get_alerts', { description: 'Active alerts' }, async () => rows);
+ * app.route('/', s2sp.dataPlane);
+ * ```
+ */
+export function createS2SP(options: S2SPOptions = {}): S2SP {
+  return createS2SPInternals(options).s2sp;
+}
