@@ -36,9 +36,12 @@ export interface FetchBodyOptions {
 /** A validated data-plane response. */
 export type FetchedBody = DataPlaneResponse & { body: RowWithId[] };
 
-const CALL_AGAIN = 'Call the resource tool again to get a fresh resource_url, then retry with it.';
+/** The advice that ends most fetch errors. */
+export const CALL_AGAIN =
+  'Call the resource tool again to get a fresh resource_url, then retry with it.';
 
-function tooLarge(maxBytes: number): S2SPError {
+/** The error of a response over the consumer's size limit. */
+export function tooLarge(maxBytes: number): S2SPError {
   return new S2SPError(
     'payload_too_large',
     `The resource server's response is larger than this consumer's limit of ${maxBytes} bytes. Select fewer rows (filter the abstract rows first), or raise maxResponseBytes.`,
@@ -47,7 +50,8 @@ function tooLarge(maxBytes: number): S2SPError {
 
 // Error bodies of the resource server are never quoted: they come from a third party and would
 // otherwise flow verbatim into an LLM's context. Each status gets our own sentence.
-function statusError(status: number, origin: string): S2SPError {
+/** The error for a non-200 answer (never quoting the server's body). */
+export function statusError(status: number, origin: string): S2SPError {
   if (status === 404) {
     return new S2SPError(
       'not_found',
