@@ -29,6 +29,8 @@ export interface Lab {
     kind: ServerKind,
     options: { concurrency: number; requests: number; body?: string; accept?: string },
   ): Promise<LoadResult>;
+  /** The load process, for requests other than `load`. */
+  readonly client: ChildHandle;
   /** The server process's memory usage. */
   memory(kind: ServerKind): Promise<{ rss: number; heapUsed: number; external: number }>;
   close(): Promise<void>;
@@ -44,10 +46,10 @@ export async function startLab(kinds: readonly ServerKind[], redisUrl?: string):
   const servers = new Map<ServerKind, LabServer>();
   const children: ChildHandle[] = [];
   try {
-    const client = await startChild('load-process');
+    const client = await startChild('load-process', [], ['--expose-gc']);
     children.push(client);
     for (const kind of kinds) {
-      const child = await startChild('server-process', [kind, redisUrl ?? '']);
+      const child = await startChild('server-process', [kind, redisUrl ?? ''], ['--expose-gc']);
       children.push(child);
       servers.set(kind, { kind, process: child, port: await child.call<number>({ op: 'port' }) });
     }
@@ -58,6 +60,7 @@ export async function startLab(kinds: readonly ServerKind[], redisUrl?: string):
     };
     return {
       servers,
+      client,
       async prepare(size) {
         let bytes = 0;
         for (const s of servers.values())

@@ -17,6 +17,7 @@ import { redisAvailable, startRedisStore } from './redis.js';
 import { type BenchReport, type BenchRow, formatMarkdown, formatTable } from './report.js';
 import { selectiveFetchBenchmark } from './selective.js';
 import type { StoreUnderTest } from './stores.js';
+import { streamingBenchmark } from './streaming.js';
 import { tokenBenchmark } from './tokens.js';
 
 const args = process.argv.slice(2);
@@ -28,6 +29,8 @@ const only = args
 const wanted = (name: string) => !only || only.includes(name);
 const runsArg = args.find((a) => a.startsWith('--runs='));
 const runs = runsArg ? Number(runsArg.slice('--runs='.length)) : quick ? 1 : 3;
+const streamArg = args.find((a) => a.startsWith('--stream-mb='));
+const streamMb = streamArg ? Number(streamArg.slice('--stream-mb='.length)) : quick ? 20 : 1000;
 const loadNow = () =>
   loadavg()
     .map((l) => l.toFixed(2))
@@ -53,13 +56,14 @@ async function main(): Promise<void> {
   const kinds: ServerKind[] = redis
     ? ['floor', 'raw-redis', 'memory', 'redis']
     : ['floor', 'memory'];
-  const needLab = wanted('data-plane') || wanted('selective');
+  const needLab = wanted('data-plane') || wanted('selective') || wanted('streaming');
   const lab = needLab ? await startLab(kinds, redis?.server.url) : undefined;
   const sections: [string, () => Promise<BenchRow[]> | BenchRow[]][] = [
     ['tokens', () => tokenBenchmark()],
     ['data-plane', () => dataPlaneBenchmark(lab as NonNullable<typeof lab>, quick, runs)],
     ['selective', () => selectiveFetchBenchmark(lab as NonNullable<typeof lab>, quick, runs)],
     ['memory', () => memoryBenchmark(stores, quick)],
+    ['streaming', () => streamingBenchmark(lab as NonNullable<typeof lab>, streamMb)],
     ['end-to-end', () => endToEndBenchmark(quick)],
     ['control-plane', () => controlPlaneBenchmark(quick)],
   ];

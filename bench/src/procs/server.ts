@@ -99,6 +99,23 @@ serveParent(async (message) => {
         await redis.set(RAW_KEY, Buffer.from(body.buffer, body.byteOffset, body.byteLength));
       return body.byteLength;
     }
+    case 'prepare-big': {
+      // About `mb` MB of ~1.2 KB rows, built from a few distinct rows so that building it costs
+      // little beyond the table itself.
+      const sample = serializeTable(prepareTable(generateRows(64))).rows.map((row) =>
+        row.slice(row.indexOf(',')),
+      );
+      const perRow = sample.reduce((n, r) => n + r.length, 0) / sample.length + 16;
+      const count = Math.round(((message.mb as number) * 1e6) / perRow);
+      const rows = Array.from({ length: count }, (_, i) => `{"_row_id":${i}${sample[i % 64]}`);
+      table = { columns: serializeTable(prepareTable(generateRows(1))).columns, rows };
+      return { rows: count, bytes: rows.reduce((n, r) => n + r.length + 1, -1) };
+    }
+    case 'drop-table': {
+      table = undefined;
+      (globalThis as { gc?: () => void }).gc?.();
+      return true;
+    }
     case 'mint': {
       if (!store || !table) throw new Error('mint needs a data-plane server and a prepared table');
       const tokens = Array.from({ length: message.count as number }, generateToken);
