@@ -6,6 +6,7 @@ import {
   DEFAULT_FETCH_TIMEOUT_MS,
   DEFAULT_MAX_RESPONSE_BYTES,
   type FetchBodyOptions,
+  fetchFailure,
   statusError,
   tooLarge,
 } from './fetch-body.js';
@@ -198,20 +199,11 @@ export async function* fetchBodyRows(
   }
 
   function failure(cause: unknown): S2SPError {
-    if (S2SPError.isInstance(cause)) return cause;
-    if (options.signal?.aborted)
-      return new S2SPError('upstream_error', 'The data-plane fetch was cancelled.', { cause });
-    if (controller.signal.aborted) {
-      return new S2SPError(
-        'timeout',
-        `The resource server at ${target.origin} did not answer within ${timeoutMs} ms. Retry; if it keeps timing out, ${CALL_AGAIN.charAt(0).toLowerCase()}${CALL_AGAIN.slice(1)}`,
-        { cause },
-      );
-    }
-    return new S2SPError(
-      'upstream_error',
-      `Could not reach the resource server at ${target.origin}, or it broke off the answer. Check that it is running and reachable from this server, then retry.`,
-      { cause },
-    );
+    return fetchFailure(cause, {
+      cancelled: options.signal?.aborted === true,
+      timedOut: controller.signal.aborted,
+      origin: target.origin,
+      timeoutMs,
+    });
   }
 }

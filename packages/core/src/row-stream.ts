@@ -7,7 +7,7 @@
  * @module
  */
 import type { TakenRows } from './body-store.js';
-import { type DataPlaneRequest, renderDataPlaneResponse } from './data-plane.js';
+import { concatBytes, type DataPlaneRequest, renderDataPlaneResponse } from './data-plane.js';
 import { ROW_ID } from './table.js';
 
 /** The media type of the NDJSON format: one JSON object per line. */
@@ -147,25 +147,13 @@ export async function renderDataPlaneBody(
   // one line per row. Only these rows are held in memory.
   const json = JSON.parse(
     new TextDecoder().decode(
-      concat(renderDataPlaneResponse(await inMemory(taken), request, rowIds)),
+      concatBytes(renderDataPlaneResponse(await inMemory(taken), request, rowIds)),
     ),
   ) as { body: Record<string, unknown>[] };
   const lines = json.body.map((row) => JSON.stringify(row));
   const text = lines.length > 0 ? `${lines.join('\n')}\n` : '';
   const bytes = encoder.encode(text);
   return { ...ndjson, totalRows: lines.length, byteLength: bytes.byteLength, chunks: [bytes] };
-}
-
-function concat(chunks: readonly Uint8Array[]): Uint8Array {
-  let size = 0;
-  for (const chunk of chunks) size += chunk.byteLength;
-  const out = new Uint8Array(size);
-  let at = 0;
-  for (const chunk of chunks) {
-    out.set(chunk, at);
-    at += chunk.byteLength;
-  }
-  return out;
 }
 
 /** A take whose whole-table chunks are an iterable, gathered (for projections and fallbacks). */
