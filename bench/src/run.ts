@@ -4,10 +4,11 @@
  * test: a missed target is reported, not fatal; a broken benchmark (an exception, wrong data)
  * exits non-zero.
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, totalmem } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { createMemoryStore } from '@s2sp/core';
+import { APPENDIX } from './appendix.js';
 import { controlPlaneBenchmark } from './control-plane.js';
 import { dataPlaneBenchmark } from './data-plane.js';
 import { endToEndBenchmark } from './end-to-end.js';
@@ -41,7 +42,15 @@ const memoryStore: StoreUnderTest = {
   make: async () => createMemoryStore({ maxBytes: 8 * 1024 ** 3, maxEntries: 1_000_000 }),
 };
 
+/** `--render`: rewrites results/BENCHMARKS.md from results/latest.json (after a report change). */
+function render(): void {
+  const results = fileURLToPath(new URL('../results/', import.meta.url));
+  const report = JSON.parse(readFileSync(`${results}latest.json`, 'utf8')) as BenchReport;
+  writeFileSync(`${results}BENCHMARKS.md`, formatMarkdown({ ...report, appendix: APPENDIX }));
+}
+
 async function main(): Promise<void> {
+  if (args.includes('--render')) return render();
   const started = new Date();
   const loadAtStart = loadNow();
   const rows: BenchRow[] = [];
@@ -95,6 +104,7 @@ async function main(): Promise<void> {
     },
     rows,
     notes,
+    appendix: APPENDIX,
   };
   console.log(formatTable(rows));
   const results = fileURLToPath(new URL('../results/', import.meta.url));
