@@ -1,9 +1,14 @@
 // Packaging test: what a user gets from `npm install @s2sp/<name>`.
 // 1. `pnpm pack` every public package (workspace: ranges become real versions);
 // 2. publint and @arethetypeswrong/cli on each package / tarball, no errors allowed;
-// 3. install the tarballs with plain npm into a fresh project outside the workspace (no links);
-// 4. run an ESM script there that starts a resource server and a consumer from the installed
-//    packages and does one async round trip with the official MCP SDK client.
+// 3. install the tarballs with plain npm into a fresh project outside the workspace (no links),
+//    next to the user's own MCP SDK, hono and zod — once at the newest versions, once at the lowest
+//    versions the peer ranges allow;
+// 4. run an ESM script there that registers a resource tool on a user-created McpServer
+//    (createS2SP), starts a consumer (createS2SPServer), and does one async round trip with the
+//    official MCP SDK client.
+// 5. install @s2sp/proxy into a project of its own (with only the @s2sp tarballs it depends on,
+//    which are not on the registry) and run its `s2sp-proxy --help`.
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -35,14 +40,66 @@ const packages = readdirSync(join(root, 'packages'))
       !manifest.private && (only.length === 0 || only.some((name) => dir.endsWith(`/${name}`))),
   );
 
+const ROUND_TRIP = `import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
+import { serve } from '@hono/node-server';
+import { Hono } from 'hono';
+import { createS2SP, createS2SPServer, silentLogger } from '@s2sp/server';
+import { createDataPlaneApp } from '@s2sp/server/http';
+import { createMemoryStore, S2SPError } from '@s2sp/core';
+import { fetchBody, S2SPDispatcher } from '@s2sp/client';
+import { withS2SP } from '@s2sp/client/ai-sdk';
+import { createS2SPToolHooks } from '@s2sp/client/langchain';
+import { z } from 'zod';
+
+// (@s2sp/core/testing needs vitest, an optional peer: attw has checked that it resolves.)
+for (const value of [createDataPlaneApp, fetchBody, S2SPDispatcher, withS2SP, createS2SPToolHooks]) {
+  if (typeof value !== 'function') throw new Error('missing export');
+}
+const rows = [{ event: 'Wind', description: 'gusts' }, { event: 'Heat', description: 'hot' }];
+// The resource side is the user's own Hono app and McpServer, with S2SP registered onto them.
+const s2sp = createS2SP({ logger: silentLogger });
+const app = new Hono();
+app.route('/', s2sp.dataPlane);
+app.post('/mcp', async (ctx) => {
+  const mcp = new McpServer({ name: 'r', version: '1' });
+  s2sp.registerResourceTool(mcp, 'get_rows', { description: 'rows', inputSchema: { n: z.number().optional() } }, () => rows);
+  const transport = new WebStandardStreamableHTTPServerTransport({ enableJsonResponse: true });
+  await mcp.connect(transport);
+  return transport.handleRequest(ctx.req.raw);
+});
+const http = serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' });
+await new Promise((resolve) => http.once('listening', resolve));
+const r = { mcpUrl: \`http://127.0.0.1:\${http.address().port}/mcp\` };
+const consumer = createS2SPServer({ name: 'c', version: '1', logger: silentLogger });
+let received;
+consumer.consumerTool('take', { description: 'take' }, (merged) => { received = merged; return 'ok'; });
+const c = await consumer.listen();
+const connect = async (url) => { const client = new Client({ name: 'pack-test', version: '1' }); await client.connect(new StreamableHTTPClientTransport(new URL(url))); return client; };
+const agentR = await connect(r.mcpUrl);
+const agentC = await connect(c.mcpUrl);
+const split = await agentR.callTool({ name: 'get_rows', arguments: { abstract_domains: 'event' } });
+const { abstract, resource_url } = split.structuredContent;
+const done = await agentC.callTool({ name: 'take', arguments: { abstract_data: JSON.stringify(abstract.slice(1)), resource_url } });
+if (done.content[0].text !== 'ok') throw new Error('consumer failed: ' + JSON.stringify(done));
+if (JSON.stringify(received) !== JSON.stringify([{ _row_id: 1, event: 'Heat', description: 'hot' }])) throw new Error('wrong rows: ' + JSON.stringify(received));
+if (!S2SPError.isInstance(new S2SPError('not_found', 'x')) || typeof createMemoryStore !== 'function') throw new Error('core broken');
+await agentR.close(); await agentC.close(); http.close(); await s2sp.close(); await consumer.close();
+console.log('round trip ok');
+`;
+
 try {
   const tarballs = [];
+  const tarballOf = new Map();
   for (const { dir, manifest } of packages) {
     const out = run('pnpm', ['pack', '--pack-destination', work], { cwd: dir })
       .trim()
       .split('\n')
       .at(-1);
     tarballs.push(out);
+    tarballOf.set(manifest.name, out);
     const packed = JSON.parse(run('tar', ['-xOzf', out, 'package/package.json']));
     for (const [name, range] of Object.entries({
       ...packed.dependencies,
@@ -56,69 +113,62 @@ try {
     console.log(`ok ${manifest.name}@${packed.version}: packed, publint and attw clean`);
   }
 
-  const app = join(work, 'app');
-  run('mkdir', ['-p', app]);
-  writeFileSync(
-    join(app, 'package.json'),
-    JSON.stringify({ name: 'pack-test-app', private: true, type: 'module' }),
-  );
-  // The tarballs depend on each other by version; give npm all of them at once, and the
-  // registry for everything else.
-  run(
-    'npm',
-    [
-      'install',
-      '--no-audit',
-      '--no-fund',
-      '--loglevel=error',
-      ...tarballs,
-      '@modelcontextprotocol/sdk@^1.32.2',
-      'zod@^4',
-    ],
-    { cwd: app },
-  );
-  writeFileSync(
-    join(app, 'round-trip.mjs'),
-    `import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { createS2SPServer, silentLogger } from '@s2sp/server';
-import { createDataPlaneApp } from '@s2sp/server/http';
-import { createMemoryStore, S2SPError } from '@s2sp/core';
-import { fetchBody, S2SPDispatcher } from '@s2sp/client';
-import { withS2SP } from '@s2sp/client/ai-sdk';
-import { createS2SPToolHooks } from '@s2sp/client/langchain';
-import { z } from 'zod';
+  // The user's own copies of the peer dependencies: newest, then the lowest the ranges allow.
+  const peerSets = {
+    newest: ['@modelcontextprotocol/sdk@^1.32.2', 'hono@^4', 'zod@^4'],
+    lowest: ['@modelcontextprotocol/sdk@1.27.0', 'hono@4.11.4', 'zod@4.0.0'],
+  };
+  for (const [label, peers] of Object.entries(peerSets)) {
+    const app = join(work, `app-${label}`);
+    run('mkdir', ['-p', app]);
+    writeFileSync(
+      join(app, 'package.json'),
+      JSON.stringify({ name: 'pack-test-app', private: true, type: 'module' }),
+    );
+    // The tarballs depend on each other by version; give npm all of them at once, and the
+    // registry for everything else.
+    run('npm', ['install', '--no-audit', '--no-fund', '--loglevel=error', ...tarballs, ...peers], {
+      cwd: app,
+    });
+    writeFileSync(join(app, 'round-trip.mjs'), ROUND_TRIP);
+    const output = run('node', ['round-trip.mjs'], { cwd: app });
+    if (!output.includes('round trip ok'))
+      throw new Error(`round trip did not complete:\n${output}`);
+    console.log(
+      `ok installed ${packages.length} tarballs with npm outside the workspace beside ${peers.join(', ')}; async round trip passed (${label} peers)`,
+    );
+  }
 
-// (@s2sp/core/testing needs vitest, an optional peer: attw has checked that it resolves.)
-for (const value of [createDataPlaneApp, fetchBody, S2SPDispatcher, withS2SP, createS2SPToolHooks]) {
-  if (typeof value !== 'function') throw new Error('missing export');
-}
-const rows = [{ event: 'Wind', description: 'gusts' }, { event: 'Heat', description: 'hot' }];
-const resource = createS2SPServer({ name: 'r', version: '1', logger: silentLogger });
-resource.resourceTool('get_rows', { description: 'rows', inputSchema: { n: z.number().optional() } }, () => rows);
-const consumer = createS2SPServer({ name: 'c', version: '1', logger: silentLogger });
-let received;
-consumer.consumerTool('take', { description: 'take' }, (merged) => { received = merged; return 'ok'; });
-const r = await resource.listen();
-const c = await consumer.listen();
-const connect = async (url) => { const client = new Client({ name: 'pack-test', version: '1' }); await client.connect(new StreamableHTTPClientTransport(new URL(url))); return client; };
-const agentR = await connect(r.mcpUrl);
-const agentC = await connect(c.mcpUrl);
-const split = await agentR.callTool({ name: 'get_rows', arguments: { abstract_domains: 'event' } });
-const { abstract, resource_url } = split.structuredContent;
-const done = await agentC.callTool({ name: 'take', arguments: { abstract_data: JSON.stringify(abstract.slice(1)), resource_url } });
-if (done.content[0].text !== 'ok') throw new Error('consumer failed: ' + JSON.stringify(done));
-if (JSON.stringify(received) !== JSON.stringify([{ _row_id: 1, event: 'Heat', description: 'hot' }])) throw new Error('wrong rows: ' + JSON.stringify(received));
-if (!S2SPError.isInstance(new S2SPError('not_found', 'x')) || typeof createMemoryStore !== 'function') throw new Error('core broken');
-await agentR.close(); await agentC.close(); await resource.close(); await consumer.close();
-console.log('round trip ok');
-`,
-  );
-  const output = run('node', ['round-trip.mjs'], { cwd: app });
-  if (!output.includes('round trip ok')) throw new Error(`round trip did not complete:\n${output}`);
-  console.log(
-    `ok installed ${packages.length} tarballs with npm outside the workspace; async round trip passed`,
-  );
+  const proxyTarball = tarballOf.get('@s2sp/proxy');
+  if (proxyTarball) {
+    const cli = join(work, 'proxy-cli');
+    run('mkdir', ['-p', cli]);
+    writeFileSync(join(cli, 'package.json'), JSON.stringify({ name: 'proxy-cli', private: true }));
+    // The proxy's own @s2sp dependencies, found by walking its manifest (not every package).
+    const needed = new Set(['@s2sp/proxy']);
+    for (const name of needed) {
+      const packed = JSON.parse(run('tar', ['-xOzf', tarballOf.get(name), 'package/package.json']));
+      for (const dep of Object.keys(packed.dependencies ?? {})) {
+        if (tarballOf.has(dep)) needed.add(dep);
+      }
+    }
+    run(
+      'npm',
+      [
+        'install',
+        '--no-audit',
+        '--no-fund',
+        '--loglevel=error',
+        ...[...needed].map((n) => tarballOf.get(n)),
+      ],
+      { cwd: cli },
+    );
+    const help = run(join(cli, 'node_modules', '.bin', 's2sp-proxy'), ['--help'], { cwd: cli });
+    if (!help.includes('Usage: s2sp-proxy')) throw new Error(`s2sp-proxy --help printed:\n${help}`);
+    console.log(
+      `ok installed @s2sp/proxy alone (with ${needed.size - 1} @s2sp dependencies); s2sp-proxy --help runs`,
+    );
+  }
 } finally {
   if (!keep) rmSync(work, { recursive: true, force: true });
 }

@@ -14,6 +14,7 @@ import { dataPlaneBenchmark } from './data-plane.js';
 import { endToEndBenchmark } from './end-to-end.js';
 import { type ServerKind, startLab } from './lab.js';
 import { memoryBenchmark } from './memory.js';
+import { postgresAvailable, proxyBenchmark } from './proxy.js';
 import { redisAvailable, startRedisStore } from './redis.js';
 import { type BenchReport, type BenchRow, formatMarkdown, formatTable } from './report.js';
 import { selectiveFetchBenchmark } from './selective.js';
@@ -75,7 +76,11 @@ async function main(): Promise<void> {
     ['streaming', () => streamingBenchmark(lab as NonNullable<typeof lab>, streamMb)],
     ['end-to-end', () => endToEndBenchmark(quick)],
     ['control-plane', () => controlPlaneBenchmark(quick)],
+    ['proxy', () => (postgresAvailable() ? proxyBenchmark(quick) : [])],
   ];
+  if (wanted('proxy') && !postgresAvailable()) {
+    notes.push('Proxy rows are missing: PostgreSQL was not found (apt-get install postgresql).');
+  }
   try {
     for (const [name, run] of sections) {
       if (!wanted(name)) continue;

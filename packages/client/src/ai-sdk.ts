@@ -3,22 +3,11 @@
  *
  * @module
  */
-import { S2SPError } from '@s2sp/core';
-import { toolErrorResult } from '@s2sp/core/internal';
-import { S2SPDispatcher } from './dispatcher.js';
+import { dispatcherOf, rewriteCall, type WithS2SPOptions } from './with-s2sp-options.js';
 
 /** The part of an AI SDK tool this adapter touches. */
 export interface ExecutableTool {
   execute?: (input: never, options: never) => unknown;
-}
-
-/** Options for {@link withS2SP}. */
-export interface WithS2SPOptions {
-  /**
-   * The dispatcher whose buffer holds sync-mode bodies. Use one per agent and pass it for every
-   * tool set, so a handle from one MCP server's tool can be redeemed by another server's tool.
-   */
-  readonly dispatcher?: S2SPDispatcher;
 }
 
 /**
@@ -45,7 +34,7 @@ export function withS2SP<TTools extends Record<string, ExecutableTool>>(
   tools: TTools,
   options: WithS2SPOptions = {},
 ): TTools {
-  const dispatcher = options.dispatcher ?? new S2SPDispatcher();
+  const dispatcher = dispatcherOf(options);
   const wrapped: Record<string, ExecutableTool> = {};
   for (const [name, tool] of Object.entries(tools)) {
     const execute = tool.execute as ((input: unknown, options: unknown) => unknown) | undefined;
@@ -58,13 +47,11 @@ export function withS2SP<TTools extends Record<string, ExecutableTool>>(
       execute: (async (input: unknown, executeOptions: unknown) => {
         let args = input;
         if (input !== null && typeof input === 'object' && !Array.isArray(input)) {
-          try {
-            args = dispatcher.onToolCall(name, input as Record<string, unknown>);
-          } catch (error) {
-            // Shaped like an MCP tool error, so the MCP tools' toModelOutput shows the advice.
-            if (S2SPError.isInstance(error)) return toolErrorResult(error);
-            throw error;
-          }
+          // A stale handle comes back shaped like an MCP tool error, so the MCP tools'
+          // toModelOutput shows the advice.
+          const call = rewriteCall(dispatcher, name, input as Record<string, unknown>);
+          if ('error' in call) return call.error;
+          args = call.args;
         }
         return dispatcher.onToolResult(name, await execute(args, executeOptions));
       }) as ExecutableTool['execute'],
@@ -74,3 +61,4 @@ export function withS2SP<TTools extends Record<string, ExecutableTool>>(
 }
 
 export { S2SPDispatcher } from './dispatcher.js';
+export type { WithS2SPOptions } from './with-s2sp-options.js';

@@ -1,21 +1,9 @@
 import { S2SPError } from '@s2sp/core';
 import { describe, expect, it } from 'vitest';
+import { SYNC_RESULT as syncObject } from '../test/sync-fixture.js';
 import { DdiBuffer } from './ddi-buffer.js';
 import { S2SPDispatcher } from './dispatcher.js';
 
-const syncObject = {
-  total_rows: 2,
-  abstract_domains: ['event'],
-  body_domains: ['description'],
-  abstract: [
-    { _row_id: 0, event: 'Wind' },
-    { _row_id: 1, event: 'Heat' },
-  ],
-  body: [
-    { _row_id: 0, description: 'BODY-0' },
-    { _row_id: 1, description: 'BODY-1' },
-  ],
-};
 const asyncObject = {
   ...syncObject,
   body: undefined,
@@ -103,7 +91,7 @@ describe('S2SPDispatcher.onToolCall', () => {
     expect(args).toEqual({
       abstract_data: '[{"_row_id":1,"event":"Heat"}]',
       group_by: 'event',
-      body_data: JSON.stringify([{ _row_id: 1, description: 'BODY-1' }]),
+      body_data: JSON.stringify([syncObject.body[1]]),
     });
     expect(dispatcher.pending).toBe(0);
   });

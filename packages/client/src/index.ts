@@ -1,7 +1,9 @@
 /**
  * `@s2sp/client`: the agent side of S2SP. `fetchBody` (the data-plane client) is re-exported from
- * `@s2sp/core`, where servers reach it too. Framework adapters live in subpaths:
- * `@s2sp/client/ai-sdk` (Vercel AI SDK) and `@s2sp/client/langchain` (LangChain.js).
+ * `@s2sp/core`, where servers reach it too. `withS2SP` here wraps an official MCP SDK `Client`;
+ * every framework adapter is a `withS2SP` in the framework's subpath: `@s2sp/client/ai-sdk`
+ * (Vercel AI SDK), `@s2sp/client/langchain` (LangChain.js), `@s2sp/client/openai-agents` (OpenAI
+ * Agents SDK), `@s2sp/client/claude-agent-sdk` (Claude Agent SDK), `@s2sp/client/mastra` (Mastra).
  *
  * This file is the package's public API: adding an export here is an API change.
  *
@@ -20,8 +22,10 @@ export {
 } from '@s2sp/core';
 export { DdiBuffer, type DdiBufferOptions } from './ddi-buffer.js';
 export { S2SPDispatcher, type S2SPDispatcherOptions } from './dispatcher.js';
+export type { WithS2SPOptions } from './with-s2sp-options.js';
 export {
   type CallToolCapable,
   type WrapMcpClientOptions,
+  withS2SP,
   wrapMcpClient,
 } from './wrap-mcp-client.js';

@@ -5,7 +5,7 @@
  */
 import type { LoadMcpToolsOptions } from '@langchain/mcp-adapters';
 import { isPlainObject } from '@s2sp/core/internal';
-import { S2SPDispatcher } from './dispatcher.js';
+import { dispatcherOf, type WithS2SPOptions } from './with-s2sp-options.js';
 
 /** What `beforeToolCall` receives from `@langchain/mcp-adapters`. */
 export interface ToolCallRequest {
@@ -26,28 +26,84 @@ export interface ToolCallOutcome extends ToolCallRequest {
  */
 export type S2SPToolHooks = Required<Pick<LoadMcpToolsOptions, 'beforeToolCall' | 'afterToolCall'>>;
 
-/** Options for {@link createS2SPToolHooks}. */
-export interface S2SPToolHooksOptions {
-  /** The dispatcher whose buffer holds sync bodies. Default: a new one. */
-  readonly dispatcher?: S2SPDispatcher;
-}
+/**
+ * Options for {@link createS2SPToolHooks}.
+ * @deprecated Use {@link WithS2SPOptions}; this alias goes in the next minor release.
+ */
+export type S2SPToolHooksOptions = WithS2SPOptions;
+
+/** The part of a `MultiServerMCPClient` configuration (or `loadMcpTools` options) we touch. */
+export type ToolHooksConfig = Partial<S2SPToolHooks>;
 
 /**
- * `beforeToolCall` / `afterToolCall` hooks that give a LangChain.js agent S2SP sync mode: body
- * rows go through the agent process but never into a `ToolMessage` the model reads.
+ * Gives a `MultiServerMCPClient` configuration (or `loadMcpTools` options) S2SP sync mode: body
+ * rows go through the agent process but never into a `ToolMessage` the model reads. Returns a
+ * new configuration whose `beforeToolCall` swaps a `ddi://` `resource_url` for `body_data` and
+ * whose `afterToolCall` moves a sync `body` into the buffer. Hooks already in the configuration
+ * keep working: yours run first on the way in and see the rewritten result on the way out, so
+ * they never see a body either.
  *
- * @param options - the dispatcher to use
+ * @param config - the configuration you would pass to `new MultiServerMCPClient(...)`
+ * @param options - the shared dispatcher
  * @example
  * ```ts
- * const client = new MultiServerMCPClient({
- *   mcpServers: { weather: { url: 'http://127.0.0.1:3001/mcp' }, charts: { url: 'http://127.0.0.1:3002/mcp' } },
- *   ...createS2SPToolHooks(),
- * });
+ * const client = new MultiServerMCPClient(
+ *   withS2SP({ mcpServers: { weather: { url: 'http://127.0.0.1:3001/mcp', transport: 'http' } } }),
+ * );
  * const tools = await client.getTools();
  * ```
  */
-export function createS2SPToolHooks(options: S2SPToolHooksOptions = {}): S2SPToolHooks {
-  const dispatcher = options.dispatcher ?? new S2SPDispatcher();
+export function withS2SP<TConfig extends object>(
+  config: TConfig,
+  options: WithS2SPOptions = {},
+): TConfig & S2SPToolHooks {
+  const ours = s2spToolHooks(options);
+  const { beforeToolCall: userBefore, afterToolCall: userAfter } = config as ToolHooksConfig;
+  if (!userBefore && !userAfter) return { ...config, ...ours };
+  type Before = S2SPToolHooks['beforeToolCall'];
+  type After = S2SPToolHooks['afterToolCall'];
+  type Modification = { args?: unknown; headers?: Record<string, string> } | undefined;
+  // Synchronous unless your hook is async: the adapter validates hook results with zod, and
+  // a promise where a plain value was returned before changes how it checks them.
+  const beforeToolCall = ((request, state, runtime) =>
+    then(userBefore?.(request, state, runtime) as Modification, (theirs) => {
+      const theirArgs = isPlainObject(theirs?.args) ? theirs.args : undefined;
+      // The adapter merges hook args into the original arguments, so ours see the same merge.
+      const args = theirArgs ? { ...(request.args as object), ...theirArgs } : request.args;
+      const mine = ours.beforeToolCall({ ...request, args }, state, runtime) as Modification;
+      if (!theirs) return mine;
+      return mine ? { ...theirs, args: { ...theirArgs, ...(mine.args as object) } } : theirs;
+    })) as Before;
+  const afterToolCall = ((outcome, state, runtime) => {
+    const mine = ours.afterToolCall(outcome, state, runtime) as { result: unknown } | undefined;
+    if (!userAfter) return mine;
+    const next = mine ? { ...outcome, result: mine.result } : outcome;
+    return then(
+      userAfter(next as Parameters<After>[0], state, runtime),
+      (theirs) => theirs ?? mine,
+    );
+  }) as After;
+  return { ...config, beforeToolCall, afterToolCall };
+}
+
+/** Applies `next` to `value`, or to what it resolves to when it is a promise. */
+function then<T, R>(value: T | Promise<T>, next: (resolved: T) => R): R | Promise<R> {
+  return value instanceof Promise ? value.then(next) : next(value);
+}
+
+/**
+ * `beforeToolCall` / `afterToolCall` hooks that give a LangChain.js agent S2SP sync mode.
+ *
+ * @deprecated Use `withS2SP(config, { dispatcher })`, which also keeps hooks you already have;
+ * this function goes in the next minor release.
+ * @param options - the dispatcher to use
+ */
+export function createS2SPToolHooks(options: WithS2SPOptions = {}): S2SPToolHooks {
+  return s2spToolHooks(options);
+}
+
+function s2spToolHooks(options: WithS2SPOptions): S2SPToolHooks {
+  const dispatcher = dispatcherOf(options);
 
   // A text block may carry the result's structuredContent beside its text; rewrite both as one
   // MCP result so they share one handle.
@@ -98,3 +154,4 @@ export function createS2SPToolHooks(options: S2SPToolHooksOptions = {}): S2SPToo
 }
 
 export { S2SPDispatcher } from './dispatcher.js';
+export type { WithS2SPOptions } from './with-s2sp-options.js';

@@ -1,6 +1,4 @@
-import { S2SPError } from '@s2sp/core';
-import { toolErrorResult } from '@s2sp/core/internal';
-import { S2SPDispatcher } from './dispatcher.js';
+import { dispatcherOf, rewriteCall, type WithS2SPOptions } from './with-s2sp-options.js';
 
 /** The part of the MCP SDK `Client` this wrapper touches. */
 export interface CallToolCapable {
@@ -10,11 +8,11 @@ export interface CallToolCapable {
   ): Promise<unknown>;
 }
 
-/** Options for {@link wrapMcpClient}. */
-export interface WrapMcpClientOptions {
-  /** The dispatcher to use; share one across the clients of one agent so handles travel. */
-  readonly dispatcher?: S2SPDispatcher;
-}
+/**
+ * Options for {@link wrapMcpClient}.
+ * @deprecated Use {@link WithS2SPOptions}; this alias goes in the next minor release.
+ */
+export type WrapMcpClientOptions = WithS2SPOptions;
 
 /**
  * Makes an official MCP SDK `Client` apply S2SP's sync-mode rewrites on every `callTool`: sync
@@ -29,29 +27,24 @@ export interface WrapMcpClientOptions {
  * @example
  * ```ts
  * const dispatcher = new S2SPDispatcher();
- * const weather = wrapMcpClient(weatherClient, { dispatcher });
- * const charts = wrapMcpClient(chartClient, { dispatcher });
+ * const weather = withS2SP(weatherClient, { dispatcher });
+ * const charts = withS2SP(chartClient, { dispatcher });
  * ```
  */
-export function wrapMcpClient<TClient extends CallToolCapable>(
+export function withS2SP<TClient extends CallToolCapable>(
   client: TClient,
-  options: WrapMcpClientOptions = {},
+  options: WithS2SPOptions = {},
 ): TClient {
-  const dispatcher = options.dispatcher ?? new S2SPDispatcher();
+  const dispatcher = dispatcherOf(options);
   const callTool = async (
     params: { name: string; arguments?: Record<string, unknown> },
     ...rest: unknown[]
   ) => {
-    let args: Record<string, unknown>;
-    try {
-      args = dispatcher.onToolCall(params.name, params.arguments ?? {});
-    } catch (error) {
-      if (S2SPError.isInstance(error)) return toolErrorResult(error);
-      throw error;
-    }
+    const call = rewriteCall(dispatcher, params.name, params.arguments ?? {});
+    if ('error' in call) return call.error;
     const result = await (client.callTool as (...a: unknown[]) => Promise<unknown>).call(
       client,
-      { ...params, arguments: args },
+      { ...params, arguments: call.args },
       ...rest,
     );
     return dispatcher.onToolResult(params.name, result);
@@ -65,3 +58,9 @@ export function wrapMcpClient<TClient extends CallToolCapable>(
     },
   });
 }
+
+/**
+ * The former name of {@link withS2SP} for MCP SDK clients.
+ * @deprecated Use `withS2SP` (same arguments); this alias goes in the next minor release.
+ */
+export const wrapMcpClient: typeof withS2SP = withS2SP;

@@ -9,9 +9,10 @@ import type { StructuredToolInterface } from '@langchain/core/tools';
 import { FakeStreamingChatModel } from '@langchain/core/utils/testing';
 import { MultiServerMCPClient } from '@langchain/mcp-adapters';
 import { describe, expect, it } from 'vitest';
-import { createS2SPToolHooks, S2SPDispatcher } from '../src/langchain.js';
+import { createS2SPToolHooks, S2SPDispatcher, withS2SP } from '../src/langchain.js';
 import { FLOOD_IDS, planNextStep } from './agent-model.js';
 import { BODY_MARKER, bodyValues, expectedRows, startPipeline } from './pipeline.js';
+import { handleIn, SYNC_RESULT } from './sync-fixture.js';
 
 /**
  * The text a model reads from a message's content: content blocks, a string, or — what the
@@ -71,16 +72,22 @@ class ScriptedChatModel extends FakeStreamingChatModel {
   }
 }
 
-async function runAgent(mode: 'sync' | 'async', adapter = true) {
+async function runAgent(mode: 'sync' | 'async', adapter = true, ownHooks = false) {
   const pipeline = await startPipeline();
   const dispatcher = new S2SPDispatcher();
-  const client = new MultiServerMCPClient({
+  const seenByOwnHook: string[] = [];
+  const config = {
+    ...(ownHooks && {
+      afterToolCall: ({ result }: { result: unknown }) => {
+        seenByOwnHook.push(JSON.stringify(result));
+      },
+    }),
     mcpServers: {
-      alerts: { url: pipeline.resource.mcpUrl, transport: 'http' },
-      summaries: { url: pipeline.consumer.mcpUrl, transport: 'http' },
+      alerts: { url: pipeline.resource.mcpUrl, transport: 'http' as const },
+      summaries: { url: pipeline.consumer.mcpUrl, transport: 'http' as const },
     },
-    ...(adapter ? createS2SPToolHooks({ dispatcher }) : {}),
-  });
+  };
+  const client = new MultiServerMCPClient(adapter ? withS2SP(config, { dispatcher }) : config);
   const model = new ScriptedChatModel(mode);
   try {
     const tools: StructuredToolInterface[] = await client.getTools();
@@ -96,7 +103,13 @@ async function runAgent(mode: 'sync' | 'async', adapter = true) {
         messages.push((await tool.invoke({ ...call, type: 'tool_call' })) as ToolMessage);
       }
     }
-    return { messages, seen: model.seen, received: pipeline.received, pending: dispatcher.pending };
+    return {
+      messages,
+      seen: model.seen,
+      received: pipeline.received,
+      pending: dispatcher.pending,
+      seenByOwnHook,
+    };
   } finally {
     await client.close();
     await pipeline[Symbol.asyncDispose]();
@@ -119,9 +132,74 @@ describe.each(['sync', 'async'] as const)('LangChain.js agent loop, %s mode', (m
   });
 });
 
+describe('LangChain.js agent loop with hooks of your own', () => {
+  it('runs your afterToolCall on the rewritten result only', async () => {
+    const { seen, received, seenByOwnHook } = await runAgent('sync', true, true);
+    for (const prompt of seen) expect(prompt).not.toContain(BODY_MARKER);
+    expect(received[0]).toEqual(expectedRows(FLOOD_IDS));
+    expect(seenByOwnHook).toHaveLength(2);
+    for (const result of seenByOwnHook) expect(result).not.toContain(BODY_MARKER);
+  });
+});
+
 describe('control', () => {
   it('without the hooks, a sync body does reach the model (so the check above can fail)', async () => {
     const { seen } = await runAgent('sync', false);
     expect(seen[1]).toContain(BODY_MARKER);
+  });
+});
+
+describe('withS2SP (LangChain.js configuration)', () => {
+  it('keeps hooks already configured: theirs run first in, and see only the rewritten result', async () => {
+    const seen: unknown[] = [];
+    const dispatcher = new S2SPDispatcher();
+    const config = withS2SP(
+      {
+        beforeToolCall: ({ args }: { args?: unknown }) => ({
+          args: { ...(args as object), title: 'mine' },
+          headers: { 'x-mine': '1' },
+        }),
+        afterToolCall: ({ result }: { result: unknown }) => {
+          seen.push(result);
+          return undefined;
+        },
+      },
+      { dispatcher },
+    );
+    type Hook = (input: unknown, state: unknown, runtime: unknown) => Promise<unknown>;
+    const state = {};
+    const runtime = {};
+    const after = await (config.afterToolCall as unknown as Hook)(
+      {
+        name: 'get_alerts',
+        serverName: 'alerts',
+        args: {},
+        result: [JSON.stringify(SYNC_RESULT), []],
+      },
+      state,
+      runtime,
+    );
+    expect(JSON.stringify(seen)).not.toContain(BODY_MARKER);
+    expect(JSON.stringify(after)).not.toContain(BODY_MARKER);
+    const handle = handleIn(JSON.stringify(after));
+    const before = await (config.beforeToolCall as unknown as Hook)(
+      {
+        name: 'summarise',
+        serverName: 'summaries',
+        args: { abstract_data: '[]', resource_url: handle },
+      },
+      state,
+      runtime,
+    );
+    expect(before).toEqual({
+      headers: { 'x-mine': '1' },
+      args: { abstract_data: '[]', title: 'mine', body_data: '[]', resource_url: undefined },
+    });
+  });
+
+  it('keeps createS2SPToolHooks as a deprecated way to get the same hooks', () => {
+    const hooks = createS2SPToolHooks();
+    expect(typeof hooks.beforeToolCall).toBe('function');
+    expect(typeof hooks.afterToolCall).toBe('function');
   });
 });

@@ -2,7 +2,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { describe, expect, it } from 'vitest';
 import { S2SPDispatcher } from '../src/dispatcher.js';
-import { wrapMcpClient } from '../src/wrap-mcp-client.js';
+import { withS2SP, wrapMcpClient } from '../src/wrap-mcp-client.js';
 import { BODY_MARKER, expectedRows, startPipeline } from './pipeline.js';
 
 async function connect(url: string): Promise<Client> {
@@ -17,12 +17,16 @@ type Result = {
   isError?: boolean;
 };
 
-describe('wrapMcpClient', () => {
+describe('withS2SP (MCP SDK Client)', () => {
+  it('keeps the deprecated wrapMcpClient name as the same function', () => {
+    expect(wrapMcpClient).toBe(withS2SP);
+  });
+
   it('keeps sync bodies out of what the agent code sees, and hands them to the consumer', async () => {
     await using pipeline = await startPipeline();
     const dispatcher = new S2SPDispatcher();
-    const resource = wrapMcpClient(await connect(pipeline.resource.mcpUrl), { dispatcher });
-    const consumer = wrapMcpClient(await connect(pipeline.consumer.mcpUrl), { dispatcher });
+    const resource = withS2SP(await connect(pipeline.resource.mcpUrl), { dispatcher });
+    const consumer = withS2SP(await connect(pipeline.consumer.mcpUrl), { dispatcher });
     try {
       expect(resource).toBeInstanceOf(Client);
       expect((await resource.listTools()).tools.map((t) => t.name)).toEqual(['get_alerts']);
@@ -64,8 +68,8 @@ describe('wrapMcpClient', () => {
 
   it('passes async results and plain results through untouched', async () => {
     await using pipeline = await startPipeline();
-    const resource = wrapMcpClient(await connect(pipeline.resource.mcpUrl));
-    const consumer = wrapMcpClient(await connect(pipeline.consumer.mcpUrl));
+    const resource = withS2SP(await connect(pipeline.resource.mcpUrl));
+    const consumer = withS2SP(await connect(pipeline.consumer.mcpUrl));
     try {
       const split = (await resource.callTool({
         name: 'get_alerts',

@@ -1,15 +1,8 @@
-import { S2SPError } from '@s2sp/core';
+import { thrownCode } from '@s2sp/test-utils';
 import { describe, expect, it } from 'vitest';
 import { createAdvertisedUrl } from './advertised-url.js';
 
-function code(run: () => unknown): string | undefined {
-  try {
-    run();
-  } catch (error) {
-    return S2SPError.isInstance(error) ? error.code : 'not an S2SPError';
-  }
-  return undefined;
-}
+const code = thrownCode;
 
 describe('createAdvertisedUrl', () => {
   it('always prefers publicUrl', () => {

@@ -1,8 +1,15 @@
-import { existsSync } from 'node:fs';
+import { once } from 'node:events';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import type { AddressInfo } from 'node:net';
+import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { S2SPResultSchema } from '@s2sp/core';
+import {
+  getDefaultEnvironment,
+  StdioClientTransport,
+} from '@modelcontextprotocol/sdk/client/stdio.js';
+import { fetchBody, S2SPResultSchema } from '@s2sp/core';
+import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
 
 const fixture = fileURLToPath(new URL('./fixtures/stdio-server.mjs', import.meta.url));
@@ -55,3 +62,50 @@ describe('stdio transport', () => {
     }
   });
 });
+
+describe('stdio with createS2SP on the user’s own McpServer (examples/stdio.ts)', () => {
+  it('runs the README example as written: tools over stdio, data plane at publicUrl', async () => {
+    if (!existsSync(dist))
+      throw new Error('packages/server/dist is missing: run `pnpm build` first (pnpm test does).');
+    // The example is TypeScript; transpile it next to the fixtures so that its imports resolve
+    // the way a user's would (the SDK from node_modules, @s2sp/server by self-reference).
+    const source = readFileSync(new URL('../examples/stdio.ts', import.meta.url), 'utf8');
+    const { outputText } = ts.transpileModule(source, {
+      compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022 },
+    });
+    const script = fileURLToPath(
+      new URL('./fixtures/stdio-example.generated.mjs', import.meta.url),
+    );
+    writeFileSync(script, outputText);
+    const port = await freePort();
+    const transport = new StdioClientTransport({
+      command: process.execPath,
+      args: [script],
+      env: { ...getDefaultEnvironment(), DATA_PORT: String(port) },
+      stderr: 'pipe',
+    });
+    const client = new Client({ name: 'stdio-agent', version: '1' });
+    await client.connect(transport);
+    try {
+      const split = await client.callTool({
+        name: 'list_notes',
+        arguments: { abstract_domains: 'title' },
+      });
+      const s2sp = S2SPResultSchema.parse(split.structuredContent);
+      expect(s2sp.resource_url).toMatch(new RegExp(`^http://127\\.0\\.0\\.1:${port}/s2sp/data/`));
+      const { body } = await fetchBody(s2sp.resource_url as string, { rowIds: [1] });
+      expect(body).toEqual([{ _row_id: 1, id: 2, title: 'Ideas', body: 'S2SP for everything' }]);
+    } finally {
+      await client.close();
+    }
+  });
+});
+
+async function freePort(): Promise<number> {
+  const server = createServer();
+  server.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  const { port } = server.address() as AddressInfo;
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+}

@@ -124,6 +124,7 @@ export function captureLines(): { lines: string[]; write: (line: string) => void
   const lines: string[] = [];
   return { lines, write: (line) => lines.push(line) };
 }
+export { type PostgresTestServer, postgresBinDir, startPostgres } from './postgres.js';
 export {
   freePort,
   type RedisClusterTestServer,
@@ -132,3 +133,19 @@ export {
   startRedis,
   startRedisCluster,
 } from './redis.js';
+
+/**
+ * The stable `code` of the error `run` throws (an `S2SPError`'s), `'not an S2SPError'` for any
+ * other error, or `undefined` when nothing is thrown: tests assert codes, not wording.
+ */
+export function thrownCode(run: () => unknown): string | undefined {
+  try {
+    run();
+  } catch (error) {
+    const code = (error as { code?: unknown } | null)?.code;
+    return typeof code === 'string' && (error as Error).name === 'S2SPError'
+      ? code
+      : 'not an S2SPError';
+  }
+  return undefined;
+}

@@ -320,30 +320,39 @@ export async function startRedisCluster(): Promise<RedisClusterTestServer> {
 
   try {
     for (let i = 0; i < 3; i++) {
-      const port = await freePort();
-      // The bus port is set explicitly (Redis 7): the default port + 10000 may be taken or > 65535.
-      const busPort = await freePort();
-      ports.push(port);
-      const { child } = await spawnRedisServer([
-        '--port',
-        String(port),
-        '--cluster-port',
-        String(busPort),
-        '--cluster-enabled',
-        'yes',
-        '--cluster-config-file',
-        join(dir, `nodes-${port}.conf`),
-        '--cluster-node-timeout',
-        '5000',
-        ...ephemeralArgs(dir),
-      ]);
-      children.push(child);
+      // A free port can be taken by another process before redis-server binds it (parallel test
+      // files and runs): a node that exits instead of answering is started again on new ports.
+      for (let attempt = 1; ; attempt++) {
+        const port = await freePort();
+        // The bus port is set explicitly (Redis 7): the default port + 10000 may be taken or > 65535.
+        const busPort = await freePort();
+        const { child, output } = await spawnRedisServer([
+          '--port',
+          String(port),
+          '--cluster-port',
+          String(busPort),
+          '--cluster-enabled',
+          'yes',
+          '--cluster-config-file',
+          join(dir, `nodes-${port}.conf`),
+          '--cluster-node-timeout',
+          '5000',
+          ...ephemeralArgs(dir),
+        ]);
+        children.push(child);
+        // Done when it answers, or when it exited (then `exitCode` is set and we retry).
+        await waitFor(
+          `cluster node ${port}`,
+          async () => child.exitCode !== null || (await sendInline(port, 'PING')) === '+PONG',
+        );
+        if (child.exitCode === null) {
+          ports.push(port);
+          break;
+        }
+        if (attempt >= 3)
+          throw new Error(`redis-server on port ${port} exited at start: ${output()}`);
+      }
     }
-    for (const port of ports)
-      await waitFor(
-        `cluster node ${port}`,
-        async () => (await sendInline(port, 'PING')) === '+PONG',
-      );
     await run('redis-cli', [
       '--cluster',
       'create',

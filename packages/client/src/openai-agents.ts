@@ -1,0 +1,119 @@
+/**
+ * `@s2sp/client/openai-agents`: S2SP for the OpenAI Agents SDK (`@openai/agents`).
+ *
+ * @module
+ */
+import { isPlainObject } from '@s2sp/core/internal';
+import type { S2SPDispatcher } from './dispatcher.js';
+import { dispatcherOf, rewriteCall, type WithS2SPOptions } from './with-s2sp-options.js';
+
+/**
+ * The part of an OpenAI Agents `MCPServer` (`MCPServerStreamableHttp`, `MCPServerStdio`,
+ * `MCPServerSSE` or your own) this adapter touches.
+ */
+export interface AgentsMcpServer {
+  readonly name: string;
+  callTool(
+    toolName: string,
+    args: Record<string, unknown> | null,
+    ...rest: never[]
+  ): Promise<unknown>;
+  callToolResult?(
+    toolName: string,
+    args: Record<string, unknown> | null,
+    ...rest: never[]
+  ): Promise<unknown>;
+}
+
+// The SDK hangs a result's structuredContent, isError and _meta on the content array as
+// non-enumerable properties; a rewritten array must carry them too, rewritten.
+const CONTENT_METADATA = ['structuredContent', 'isError', '_meta'] as const;
+
+function rewriteContent(dispatcher: S2SPDispatcher, name: string, content: unknown): unknown {
+  if (!Array.isArray(content)) return dispatcher.onToolResult(name, content);
+  const holder = content as unknown[] & Record<string, unknown>;
+  const result: Record<string, unknown> = { content: [...content] };
+  for (const key of CONTENT_METADATA) if (holder[key] !== undefined) result[key] = holder[key];
+  const rewritten = dispatcher.onToolResult(name, result) as Record<string, unknown>;
+  const out = [...(rewritten.content as unknown[])];
+  for (const key of CONTENT_METADATA) {
+    if (rewritten[key] === undefined) continue;
+    Object.defineProperty(out, key, {
+      value: rewritten[key],
+      enumerable: false,
+      configurable: true,
+    });
+  }
+  return out;
+}
+
+function errorContent(error: { isError: true; content: unknown[] }): unknown[] {
+  const out = [...error.content];
+  Object.defineProperty(out, 'isError', { value: true, enumerable: false, configurable: true });
+  return out;
+}
+
+/**
+ * Gives an OpenAI Agents MCP server S2SP sync mode. Returns the same server (a proxy) whose
+ * `callTool` and `callToolResult` swap a `ddi://` `resource_url` for `body_data` on the way in
+ * and move a sync `body` into the agent's buffer on the way out — before the SDK turns the
+ * result into the tool output the model reads, in the text blocks and in `structuredContent`
+ * (so `useStructuredContent: true` is covered too). Pass the result in `mcpServers`; connect and
+ * close it as usual. A stale handle comes back as a tool error with advice.
+ *
+ * @param server - an `MCPServer`, e.g. `new MCPServerStreamableHttp({ url })`
+ * @param options - the shared dispatcher: one per agent, passed for every server
+ * @returns the same server, rewriting
+ * @example
+ * ```ts
+ * const dispatcher = new S2SPDispatcher();
+ * const weather = withS2SP(new MCPServerStreamableHttp({ url: weatherUrl }), { dispatcher });
+ * const agent = new Agent({ name: 'Analyst', mcpServers: [weather] });
+ * ```
+ */
+export function withS2SP<TServer extends AgentsMcpServer>(
+  server: TServer,
+  options: WithS2SPOptions = {},
+): TServer {
+  const dispatcher = dispatcherOf(options);
+  const callTool = async (
+    toolName: string,
+    args: Record<string, unknown> | null,
+    ...rest: unknown[]
+  ) => {
+    const call = rewriteCall(dispatcher, toolName, isPlainObject(args) ? args : {});
+    if ('error' in call) return errorContent(call.error);
+    const content = await (server.callTool as (...a: unknown[]) => Promise<unknown>).call(
+      server,
+      toolName,
+      call.args,
+      ...rest,
+    );
+    return rewriteContent(dispatcher, toolName, content);
+  };
+  const callToolResult = async (
+    toolName: string,
+    args: Record<string, unknown> | null,
+    ...rest: unknown[]
+  ) => {
+    const call = rewriteCall(dispatcher, toolName, isPlainObject(args) ? args : {});
+    if ('error' in call) return call.error;
+    const original = server.callToolResult as (...a: unknown[]) => Promise<unknown>;
+    const result = await original.call(server, toolName, call.args, ...rest);
+    return dispatcher.onToolResult(toolName, result);
+  };
+  return new Proxy(server, {
+    get(target, property, receiver) {
+      if (property === 'callTool') return callTool;
+      // Only where the server has it: the SDK checks for it to choose the full-result path.
+      if (property === 'callToolResult' && typeof target.callToolResult === 'function')
+        return callToolResult;
+      const value = Reflect.get(target, property, receiver);
+      // Methods run on the real server, so its private fields (#...) keep working.
+      return typeof value === 'function' ? value.bind(target) : value;
+    },
+  });
+}
+
+export { S2SPDispatcher } from './dispatcher.js';
+export type { WithS2SPOptions } from './with-s2sp-options.js';

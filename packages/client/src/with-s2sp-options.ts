@@ -1,0 +1,35 @@
+import { S2SPError } from '@s2sp/core';
+import { type ToolErrorResult, toolErrorResult } from '@s2sp/core/internal';
+import { S2SPDispatcher } from './dispatcher.js';
+
+/** Options every `withS2SP` adapter takes. */
+export interface WithS2SPOptions {
+  /**
+   * The dispatcher whose buffer holds sync-mode bodies. Use one per agent and pass it to every
+   * `withS2SP` call of that agent, so a handle from one MCP server's tool can be redeemed by
+   * another server's tool. Default: a new one per call.
+   */
+  readonly dispatcher?: S2SPDispatcher;
+}
+
+/** The dispatcher an adapter uses: the shared one, or a fresh one. */
+export function dispatcherOf(options: WithS2SPOptions | undefined): S2SPDispatcher {
+  return options?.dispatcher ?? new S2SPDispatcher();
+}
+
+/**
+ * Runs `dispatcher.onToolCall`, turning an S2SP error (a stale handle, say) into a tool error
+ * result the model can read and act on; other errors propagate.
+ */
+export function rewriteCall(
+  dispatcher: S2SPDispatcher,
+  name: string,
+  args: Record<string, unknown>,
+): { args: Record<string, unknown> } | { error: ToolErrorResult } {
+  try {
+    return { args: dispatcher.onToolCall(name, args) };
+  } catch (error) {
+    if (S2SPError.isInstance(error)) return { error: toolErrorResult(error) };
+    throw error;
+  }
+}

@@ -1,0 +1,57 @@
+import { MCPClient } from '@mastra/mcp';
+import { describe, expect, it } from 'vitest';
+import { S2SPDispatcher, withS2SP } from '../src/mastra.js';
+import { BODY_MARKER, expectedRows, startPipeline } from './pipeline.js';
+import { handleIn } from './sync-fixture.js';
+
+type Execute = (context: unknown, options?: unknown) => Promise<unknown>;
+let clients = 0;
+
+describe('withS2SP (Mastra MCPClient)', () => {
+  it('hands out tools that strip the body and redeem the handle once', async () => {
+    await using pipeline = await startPipeline();
+    const dispatcher = new S2SPDispatcher();
+    const plain = new MCPClient({
+      id: `s2sp-unit-${++clients}`,
+      servers: {
+        alerts: { url: new URL(pipeline.resource.mcpUrl) },
+        summaries: { url: new URL(pipeline.consumer.mcpUrl) },
+      },
+    });
+    const mcp = withS2SP(plain, { dispatcher });
+    try {
+      const tools = await mcp.getTools();
+      expect(Object.keys(tools).sort()).toEqual([
+        'alerts_get_alerts',
+        'summaries_summarise_alerts',
+      ]);
+      const original = (await plain.getTools()).alerts_get_alerts;
+      // Still Mastra's Tool class, so the agent treats it as its own.
+      expect(Object.getPrototypeOf(tools.alerts_get_alerts)).toBe(Object.getPrototypeOf(original));
+      const getAlerts = tools.alerts_get_alerts?.execute as Execute;
+      const summarise = tools.summaries_summarise_alerts?.execute as Execute;
+      const seen = await getAlerts({ context: { abstract_domains: 'event', mode: 'sync' } });
+      expect(JSON.stringify(seen)).not.toContain(BODY_MARKER);
+      const handle = handleIn(JSON.stringify(seen));
+      const { abstract } = seen as { abstract: { _row_id: number }[] };
+      const chosen = abstract.filter((row) => row._row_id === 2);
+      const args = { abstract_data: JSON.stringify(chosen), resource_url: handle };
+      await summarise({ context: args });
+      expect(pipeline.received).toEqual([expectedRows([2])]);
+      const stale = (await summarise({ context: args })) as { isError?: boolean };
+      expect(stale.isError).toBe(true);
+      expect(pipeline.received).toHaveLength(1);
+
+      const toolsets = await mcp.getToolsets();
+      expect(Object.keys(toolsets).sort()).toEqual(['alerts', 'summaries']);
+      const fromToolset = toolsets.alerts?.get_alerts?.execute as Execute | undefined;
+      if (!fromToolset) throw new Error('no alerts.get_alerts in the toolsets');
+      const again = await fromToolset({
+        context: { abstract_domains: 'event', mode: 'sync' },
+      });
+      expect(JSON.stringify(again)).not.toContain(BODY_MARKER);
+    } finally {
+      await plain.disconnect();
+    }
+  });
+});

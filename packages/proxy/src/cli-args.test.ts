@@ -1,0 +1,121 @@
+import { configErrorVariable } from '@s2sp/server/env';
+import { describe, expect, it } from 'vitest';
+import { parseCliArgs, USAGE } from './cli-args.js';
+
+function fails(argv: string[]): string {
+  try {
+    parseCliArgs(argv);
+  } catch (error) {
+    return configErrorVariable(error) ?? 'not a config error';
+  }
+  throw new Error(`accepted ${argv.join(' ')}`);
+}
+
+describe('parseCliArgs', () => {
+  it('reads a stdio upstream after "--", leaving its own flags alone', () => {
+    const options = parseCliArgs([
+      '--port',
+      '3011',
+      '--table-tool',
+      'query',
+      '--',
+      'npx',
+      '-y',
+      'srv',
+      '--port',
+      '9',
+    ]);
+    expect(options.upstream).toEqual({
+      kind: 'stdio',
+      command: 'npx',
+      args: ['-y', 'srv', '--port', '9'],
+    });
+    expect(options.port).toBe(3011);
+    expect(options.host).toBe('127.0.0.1');
+    expect(options.tableTools).toEqual([{ name: 'query' }]);
+    expect(options.detectTables).toBe(true);
+    expect(options.timeoutSeconds).toBe(60);
+  });
+
+  it('reads an HTTP upstream with headers, and every other option', () => {
+    const options = parseCliArgs([
+      '--upstream-url=http://127.0.0.1:9000/mcp',
+      '--header',
+      'Authorization: Bearer abc:def',
+      '--stdio',
+      '--public-url',
+      'https://data.example.com',
+      '--redis',
+      'redis://127.0.0.1:6379',
+      '--ttl',
+      '120',
+      '--timeout',
+      '2.5',
+      '--table-tool',
+      'search:/results',
+      '--exclude-tool',
+      'get_file',
+      '--no-detect',
+      '--config',
+      'p.yaml',
+      '--log-level',
+      'warn',
+    ]);
+    expect(options).toMatchObject({
+      upstream: {
+        kind: 'http',
+        url: 'http://127.0.0.1:9000/mcp',
+        headers: { Authorization: 'Bearer abc:def' },
+      },
+      stdio: true,
+      port: 0,
+      publicUrl: 'https://data.example.com',
+      redisUrl: 'redis://127.0.0.1:6379',
+      ttlSeconds: 120,
+      timeoutSeconds: 2.5,
+      tableTools: [{ name: 'search', pointer: '/results' }],
+      excludeTools: ['get_file'],
+      detectTables: false,
+      configFile: 'p.yaml',
+      logLevel: 'warn',
+    });
+  });
+
+  it('needs no upstream for --help, and documents every flag', () => {
+    expect(parseCliArgs(['--help']).help).toBe(true);
+    for (const flag of [
+      '--port',
+      '--host',
+      '--public-url',
+      '--stdio',
+      '--upstream-url',
+      '--header',
+      '--redis',
+      '--ttl',
+      '--timeout',
+      '--table-tool',
+      '--exclude-tool',
+      '--no-detect',
+      '--config',
+      '--log-level',
+    ]) {
+      expect(USAGE).toContain(flag);
+    }
+  });
+
+  it('rejects what cannot work, naming the option', () => {
+    expect(fails([])).toBe('upstream');
+    expect(fails(['--bogus', '--', 'x'])).toBe('--bogus');
+    expect(fails(['--port', '70000', '--', 'x'])).toBe('--port');
+    expect(fails(['--port', '--', 'x'])).toBe('--port');
+    expect(fails(['--ttl', '0', '--', 'x'])).toBe('--ttl');
+    expect(fails(['--upstream-url', 'ftp://x', '--'])).toBe('--upstream-url');
+    expect(fails(['--upstream-url', 'http://x/mcp', '--', 'cmd'])).toBe('--upstream-url');
+    expect(fails(['--header', 'X: y', '--', 'cmd'])).toBe('--header');
+    expect(fails(['--upstream-url', 'http://x/mcp', '--header', 'novalue'])).toBe('--header');
+    expect(fails(['--table-tool', 'q:rows', '--', 'x'])).toBe('--table-tool');
+    expect(fails(['--redis', 'http://x', '--', 'x'])).toBe('--redis');
+    expect(fails(['--log-level', 'loud', '--', 'x'])).toBe('--log-level');
+    expect(fails(['--host', 'a b', '--', 'x'])).toBe('--host');
+  });
+});

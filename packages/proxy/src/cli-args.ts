@@ -1,0 +1,230 @@
+/**
+ * The `s2sp-proxy` command line, parsed by one pure function so every rule is unit-tested.
+ *
+ * @module
+ */
+import type { LogLevel } from '@s2sp/server';
+import { configError } from '@s2sp/server/env';
+import type { TableToolRule } from './table-tools.js';
+import type { UpstreamTarget } from './upstream-target.js';
+
+/** The settings of one `s2sp-proxy` run. */
+export interface CliOptions {
+  readonly help: boolean;
+  readonly version: boolean;
+  /** Undefined only with `--help`/`--version`. */
+  readonly upstream: UpstreamTarget | undefined;
+  readonly stdio: boolean;
+  readonly port: number;
+  readonly host: string;
+  readonly publicUrl: string | undefined;
+  readonly redisUrl: string | undefined;
+  readonly ttlSeconds: number | undefined;
+  readonly timeoutSeconds: number;
+  readonly tableTools: readonly TableToolRule[];
+  readonly excludeTools: readonly string[];
+  readonly detectTables: boolean;
+  readonly configFile: string | undefined;
+  readonly logLevel: LogLevel;
+}
+
+/** `--help` text. */
+export const USAGE = `Usage: s2sp-proxy [options] -- <command> [args...]
+       s2sp-proxy [options] --upstream-url <url>
+
+S2SP in front of any MCP server. Tools that return tables gain abstract_domains and mode: the
+model sees the columns it asks for, and consumers fetch the rest from the proxy's data plane.
+
+Upstream (one of):
+  -- <command> [args...]     run an MCP server on stdio (restarted with backoff if it crashes)
+  --upstream-url <url>       an MCP server on Streamable HTTP
+  --header "Name: value"     header for --upstream-url (repeatable), e.g. Authorization
+
+Downstream:
+  --port <n>                 HTTP port for /mcp and the data plane (default 3010; with --stdio, any free port)
+  --host <addr>              interface to bind (default 127.0.0.1)
+  --public-url <url>         base URL advertised in resource_urls (default http://<host>:<port>)
+  --stdio                    serve MCP on stdin/stdout (the data plane still listens on --port)
+
+Table tools:
+  --table-tool <name>[:<json-pointer>]  treat a tool as a table tool from the start (repeatable);
+                             the pointer says where its rows are, e.g. search:/results
+  --exclude-tool <name>      never give a tool S2SP parameters (repeatable)
+  --no-detect                only --table-tool tools and tools whose outputSchema declares rows
+  --config <file>            JSON or YAML: { tableTools: [...], excludeTools: [...], detect: bool }
+
+Data plane and limits:
+  --redis <url>              keep rows in Redis (@s2sp/cache-redis) instead of memory
+  --ttl <seconds>            resource_url lifetime (default 600)
+  --timeout <seconds>        time limit of one upstream request, reset by progress (default 60)
+
+Other:
+  --log-level <level>        debug, info (default), warn, error or silent (logs go to stderr)
+  --help, --version
+`;
+
+const VALUE_FLAGS = new Set([
+  '--port',
+  '--host',
+  '--public-url',
+  '--upstream-url',
+  '--header',
+  '--redis',
+  '--ttl',
+  '--timeout',
+  '--table-tool',
+  '--exclude-tool',
+  '--config',
+  '--log-level',
+]);
+const LOG_LEVELS: readonly string[] = ['debug', 'info', 'warn', 'error', 'silent'];
+const SWITCHES = new Set(['--stdio', '--no-detect', '--help', '-h', '--version']);
+
+function number(flag: string, text: string, min: number, max: number, integer: boolean): number {
+  const value = Number(text);
+  if (!(integer ? /^\d+$/ : /^\d+(\.\d+)?$/).test(text) || value < min || value > max) {
+    throw configError(
+      flag,
+      `${JSON.stringify(text)} is not ${integer ? 'a whole number' : 'a number'} from ${min} to ${max}.`,
+    );
+  }
+  return value;
+}
+
+function httpUrl(flag: string, text: string): string {
+  let url: URL;
+  try {
+    url = new URL(text);
+  } catch {
+    throw configError(flag, `${JSON.stringify(text)} is not a URL; give an absolute http(s) URL.`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    throw configError(flag, `must be an http or https URL, got ${url.protocol}`);
+  }
+  return text;
+}
+
+/** Parses `NAME[:POINTER]`. */
+export function parseTableToolRule(flag: string, text: string): TableToolRule {
+  const colon = text.indexOf(':');
+  const name = colon < 0 ? text : text.slice(0, colon);
+  if (!/^[A-Za-z0-9_.\-/]{1,128}$/.test(name)) {
+    throw configError(
+      flag,
+      `${JSON.stringify(text)} does not start with a tool name; use NAME or NAME:/json/pointer.`,
+    );
+  }
+  if (colon < 0) return { name };
+  const pointer = text.slice(colon + 1);
+  if (pointer !== '' && !pointer.startsWith('/')) {
+    throw configError(
+      flag,
+      `the JSON Pointer in ${JSON.stringify(text)} must start with "/", such as ${name}:/rows.`,
+    );
+  }
+  return { name, pointer };
+}
+
+/**
+ * Reads the command line (`process.argv.slice(2)`). Pure: no I/O.
+ *
+ * @throws S2SPError `invalid_config` (see `configError`) naming the option at fault
+ */
+export function parseCliArgs(argv: readonly string[]): CliOptions {
+  const dash = argv.indexOf('--');
+  const own = dash < 0 ? argv : argv.slice(0, dash);
+  const command = dash < 0 ? [] : argv.slice(dash + 1);
+  const values = new Map<string, string[]>();
+  const switches = new Set<string>();
+  for (let i = 0; i < own.length; i++) {
+    const arg = own[i] ?? '';
+    const eq = arg.startsWith('--') ? arg.indexOf('=') : -1;
+    const flag = eq > 0 ? arg.slice(0, eq) : arg;
+    if (SWITCHES.has(flag) && eq < 0) {
+      switches.add(flag);
+    } else if (VALUE_FLAGS.has(flag)) {
+      const value = eq > 0 ? arg.slice(eq + 1) : own[++i];
+      if (value === undefined) throw configError(flag, 'needs a value.');
+      values.set(flag, [...(values.get(flag) ?? []), value]);
+    } else {
+      throw configError(
+        arg,
+        'unknown option (see s2sp-proxy --help). Put the upstream command after "--".',
+      );
+    }
+  }
+  const last = (flag: string) => values.get(flag)?.at(-1);
+  const help = switches.has('--help') || switches.has('-h');
+  const version = switches.has('--version');
+  const stdio = switches.has('--stdio');
+
+  const upstreamUrl = last('--upstream-url');
+  const headers: Record<string, string> = {};
+  for (const header of values.get('--header') ?? []) {
+    const colon = header.indexOf(':');
+    const name = header.slice(0, Math.max(colon, 0)).trim();
+    if (colon < 1 || !/^[A-Za-z0-9!#$%&'*+.^_`|~-]+$/.test(name)) {
+      throw configError(
+        '--header',
+        'must look like "Name: value", e.g. "Authorization: Bearer …".',
+      );
+    }
+    headers[name] = header.slice(colon + 1).trim();
+  }
+  if (upstreamUrl && command.length > 0) {
+    throw configError(
+      '--upstream-url',
+      'give either --upstream-url or a command after "--", not both.',
+    );
+  }
+  if (!upstreamUrl && Object.keys(headers).length > 0) {
+    throw configError('--header', 'only applies to --upstream-url.');
+  }
+  let upstream: UpstreamTarget | undefined;
+  if (upstreamUrl) {
+    upstream = { kind: 'http', url: httpUrl('--upstream-url', upstreamUrl), headers };
+  } else if (command.length > 0) {
+    upstream = { kind: 'stdio', command: command[0] ?? '', args: command.slice(1) };
+  } else if (!help && !version) {
+    throw configError(
+      'upstream',
+      'no upstream MCP server: put its command after "--" (s2sp-proxy -- npx -y @modelcontextprotocol/server-postgres postgresql://…) or pass --upstream-url.',
+    );
+  }
+
+  const host = last('--host') ?? '127.0.0.1';
+  if (!/^[A-Za-z0-9.:[\]%-]+$/.test(host)) {
+    throw configError('--host', `${JSON.stringify(host)} is not a host name or IP address.`);
+  }
+  const port = last('--port');
+  const ttl = last('--ttl');
+  const timeout = last('--timeout');
+  const publicUrl = last('--public-url');
+  const redis = last('--redis');
+  if (redis !== undefined && !/^rediss?:\/\//.test(redis)) {
+    throw configError('--redis', 'must be a redis:// or rediss:// URL.');
+  }
+  const logLevel = last('--log-level') ?? 'info';
+  if (!LOG_LEVELS.includes(logLevel as LogLevel)) {
+    throw configError('--log-level', 'must be one of debug, info, warn, error, silent.');
+  }
+  return {
+    help,
+    version,
+    upstream,
+    stdio,
+    port: port === undefined ? (stdio ? 0 : 3010) : number('--port', port, 0, 65535, true),
+    host,
+    publicUrl: publicUrl === undefined ? undefined : httpUrl('--public-url', publicUrl),
+    redisUrl: redis,
+    ttlSeconds: ttl === undefined ? undefined : number('--ttl', ttl, 1, 86_400, false),
+    timeoutSeconds: timeout === undefined ? 60 : number('--timeout', timeout, 0.1, 3600, false),
+    tableTools: (values.get('--table-tool') ?? []).map((t) =>
+      parseTableToolRule('--table-tool', t),
+    ),
+    excludeTools: values.get('--exclude-tool') ?? [],
+    detectTables: !switches.has('--no-detect'),
+    configFile: last('--config'),
+    logLevel: logLevel as LogLevel,
+  };
+}

@@ -1,0 +1,72 @@
+/**
+ * The optional `--config` file: table tools, excluded tools and detection, in JSON or YAML.
+ *
+ * ```yaml
+ * tableTools:
+ *   - query                     # a name
+ *   - search:/results           # NAME:POINTER
+ *   - { name: list_issues, pointer: /items }
+ * excludeTools: [get_file]
+ * detect: true
+ * ```
+ *
+ * @module
+ */
+import { configError } from '@s2sp/server/env';
+import { parse as parseYaml } from 'yaml';
+import { z } from 'zod';
+import { parseTableToolRule } from './cli-args.js';
+import type { TableToolRule } from './table-tools.js';
+
+const ConfigFileSchema = z.strictObject({
+  tableTools: z
+    .array(
+      z.union([z.string(), z.strictObject({ name: z.string(), pointer: z.string().optional() })]),
+    )
+    .optional(),
+  excludeTools: z.array(z.string()).optional(),
+  detect: z.boolean().optional(),
+});
+
+/** What a config file sets. */
+export interface ProxyConfigFile {
+  readonly tableTools: readonly TableToolRule[];
+  readonly excludeTools: readonly string[];
+  readonly detect: boolean | undefined;
+}
+
+/**
+ * Parses a config file's text (YAML is a superset of JSON, so one parser reads both).
+ *
+ * @param text - the file's contents
+ * @param source - its name, for error messages
+ * @throws S2SPError `invalid_config` (see `configError`) naming the file and what is wrong
+ */
+export function parseConfigFile(text: string, source: string): ProxyConfigFile {
+  let document: unknown;
+  try {
+    document = parseYaml(text);
+  } catch (error) {
+    throw configError(
+      source,
+      `is not valid JSON or YAML: ${(error as Error).message.split('\n')[0]}`,
+    );
+  }
+  const parsed = ConfigFileSchema.safeParse(document ?? {});
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    throw configError(
+      source,
+      `${issue?.path.join('.') || 'the file'}: ${issue?.message}. Expected { tableTools: ["name" or "name:/pointer" or {name, pointer}], excludeTools: ["name"], detect: true|false }.`,
+    );
+  }
+  const tableTools = (parsed.data.tableTools ?? []).map((entry) =>
+    typeof entry === 'string'
+      ? parseTableToolRule(source, entry)
+      : parseTableToolRule(
+          source,
+          entry.pointer === undefined ? entry.name : `${entry.name}:${entry.pointer}`,
+        ),
+  );
+  return { tableTools, excludeTools: parsed.data.excludeTools ?? [], detect: parsed.data.detect };
+}

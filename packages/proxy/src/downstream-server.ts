@@ -1,0 +1,95 @@
+/**
+ * The MCP server the proxy shows its clients: a low-level SDK `Server` (so upstream JSON Schemas
+ * pass through untouched) that declares what the upstream declares and forwards every request.
+ *
+ * @module
+ */
+import type { z } from 'zod';
+import {
+  CallToolRequestSchema,
+  CompleteRequestSchema,
+  GetPromptRequestSchema,
+  type Implementation,
+  ListPromptsRequestSchema,
+  ListResourcesRequestSchema,
+  ListResourceTemplatesRequestSchema,
+  ListToolsRequestSchema,
+  type ListToolsResult,
+  ReadResourceRequestSchema,
+  Server,
+  type ServerCapabilities,
+  SetLevelRequestSchema,
+  SubscribeRequestSchema,
+  UnsubscribeRequestSchema,
+} from './mcp-sdk.js';
+import { callTool, progressRelay, type ToolCallContext } from './tool-call.js';
+
+/** What a downstream server needs from the proxy. */
+export interface DownstreamContext extends ToolCallContext {
+  /** Resource subscriptions, shared by every downstream session (see subscriptions.ts). */
+  readonly subscribe: (session: object, uri: string) => Promise<void>;
+  readonly unsubscribe: (session: object, uri: string) => Promise<void>;
+}
+
+/**
+ * The capabilities the proxy declares: the upstream's, minus what it cannot relay (experimental
+ * tasks), and tools with `listChanged`, since learned columns change tool descriptions.
+ */
+export function downstreamCapabilities(upstream: ServerCapabilities): ServerCapabilities {
+  const { tasks: _tasks, ...rest } = upstream as ServerCapabilities & { tasks?: unknown };
+  return {
+    ...rest,
+    ...(upstream.tools && { tools: { ...upstream.tools, listChanged: true } }),
+  };
+}
+
+/**
+ * Creates one downstream `Server` (one per HTTP session, or the stdio connection).
+ *
+ * @param context - upstream, table tools and subscriptions
+ * @param info - server name and version to announce (the upstream's)
+ */
+export function createDownstreamServer(context: DownstreamContext, info: Implementation): Server {
+  const caps = downstreamCapabilities(context.upstream.capabilities());
+  const instructions = context.upstream.instructions();
+  const server = new Server(info, { capabilities: caps, ...(instructions && { instructions }) });
+
+  const forward = <T extends z.ZodObject>(schema: T) =>
+    server.setRequestHandler(schema, async (request, extra) =>
+      context.upstream.request(request as never, { signal: extra.signal, ...progressRelay(extra) }),
+    );
+
+  if (caps.tools) {
+    server.setRequestHandler(ListToolsRequestSchema, async (request, extra) => {
+      const result = (await context.upstream.request(request, {
+        signal: extra.signal,
+      })) as ListToolsResult;
+      return { ...result, tools: context.tables.decorate(result.tools ?? []) };
+    });
+    server.setRequestHandler(CallToolRequestSchema, (request, extra) =>
+      callTool(context, request.params, extra),
+    );
+  }
+  if (caps.resources) {
+    forward(ListResourcesRequestSchema);
+    forward(ListResourceTemplatesRequestSchema);
+    forward(ReadResourceRequestSchema);
+    if (caps.resources.subscribe) {
+      server.setRequestHandler(SubscribeRequestSchema, async (request) => {
+        await context.subscribe(server, request.params.uri);
+        return {};
+      });
+      server.setRequestHandler(UnsubscribeRequestSchema, async (request) => {
+        await context.unsubscribe(server, request.params.uri);
+        return {};
+      });
+    }
+  }
+  if (caps.prompts) {
+    forward(ListPromptsRequestSchema);
+    forward(GetPromptRequestSchema);
+  }
+  if (caps.completions) forward(CompleteRequestSchema);
+  if (caps.logging) forward(SetLevelRequestSchema);
+  return server;
+}

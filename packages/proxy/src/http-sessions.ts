@@ -1,0 +1,131 @@
+/**
+ * The proxy's Streamable HTTP endpoint. Unlike `@s2sp/server`'s stateless one, it keeps MCP
+ * sessions: notifications the upstream sends at any time (list changes, logging, resource
+ * updates) need a session's standalone SSE stream to reach the client.
+ *
+ * @module
+ */
+import { randomUUID } from 'node:crypto';
+import type { Context, Hono } from 'hono';
+import { type Server, WebStandardStreamableHTTPServerTransport } from './mcp-sdk.js';
+
+/** Options for {@link mountMcpSessions}. */
+export interface McpSessionsOptions {
+  /** Path of the endpoint, `/mcp`. */
+  readonly path: string;
+  /** A new downstream server for a new session. */
+  readonly createServer: () => Server;
+  /** Called when a session ends, to drop its subscriptions. */
+  readonly onClosed: (server: Server) => void;
+  /** Most concurrent sessions; a new one beyond it gets 503. */
+  readonly maxSessions: number;
+  /** A session idle (no request) this long is closed, in ms. */
+  readonly idleMs: number;
+  /** Largest request body, in bytes. */
+  readonly maxRequestBytes: number;
+  /** `Host` values accepted (DNS-rebinding protection); undefined: any. */
+  readonly allowedHosts: () => string[] | undefined;
+}
+
+interface Session {
+  readonly transport: WebStandardStreamableHTTPServerTransport;
+  readonly server: Server;
+  lastSeen: number;
+}
+
+/** The live sessions of the endpoint. */
+export interface McpSessions {
+  /** The downstream servers of every open session. */
+  servers(): Server[];
+  /** Closes every session. */
+  close(): Promise<void>;
+}
+
+function jsonRpcError(c: Context, status: 400 | 404 | 503, message: string) {
+  return c.json({ jsonrpc: '2.0', error: { code: -32000, message }, id: null }, status);
+}
+
+/**
+ * Mounts a session-keeping Streamable HTTP MCP endpoint on `app`.
+ *
+ * @param app - the proxy's Hono app
+ * @param options - path, server factory and limits
+ */
+export function mountMcpSessions(app: Hono, options: McpSessionsOptions): McpSessions {
+  const sessions = new Map<string, Session>();
+
+  const end = async (id: string) => {
+    const session = sessions.get(id);
+    if (!session) return;
+    sessions.delete(id);
+    options.onClosed(session.server);
+    await session.server.close().catch(() => {});
+  };
+
+  const sweep = setInterval(
+    () => {
+      const now = Date.now();
+      for (const [id, session] of sessions)
+        if (now - session.lastSeen > options.idleMs) void end(id);
+    },
+    Math.min(options.idleMs, 60_000),
+  );
+  sweep.unref();
+
+  app.all(options.path, async (c) => {
+    const id = c.req.header('mcp-session-id');
+    if (id !== undefined) {
+      const session = sessions.get(id);
+      if (!session) {
+        return jsonRpcError(
+          c,
+          404,
+          'Session not found: it expired or was closed. Reconnect (initialize again).',
+        );
+      }
+      session.lastSeen = Date.now();
+      return session.transport.handleRequest(c.req.raw);
+    }
+    if (c.req.method !== 'POST') {
+      return jsonRpcError(
+        c,
+        400,
+        'Bad request: no mcp-session-id header. Start with an initialize POST.',
+      );
+    }
+    if (sessions.size >= options.maxSessions) {
+      return jsonRpcError(
+        c,
+        503,
+        `The proxy already has ${options.maxSessions} MCP sessions open. Try again later.`,
+      );
+    }
+    const server = options.createServer();
+    const allowedHosts = options.allowedHosts();
+    const transport = new WebStandardStreamableHTTPServerTransport({
+      sessionIdGenerator: () => randomUUID(),
+      maxRequestBodySize: options.maxRequestBytes,
+      ...(allowedHosts && { enableDnsRebindingProtection: true, allowedHosts }),
+      onsessioninitialized: (sessionId) => {
+        sessions.set(sessionId, { transport, server, lastSeen: Date.now() });
+      },
+      onsessionclosed: (sessionId) => void end(sessionId),
+    });
+    transport.onclose = () => {
+      if (transport.sessionId) void end(transport.sessionId);
+    };
+    await server.connect(transport);
+    const response = await transport.handleRequest(c.req.raw);
+    // A request that did not initialise a session leaves nothing behind.
+    if (!transport.sessionId || !sessions.has(transport.sessionId)) await server.close();
+    return response;
+  });
+
+  return {
+    servers: () => [...sessions.values()].map((s) => s.server),
+    async close() {
+      clearInterval(sweep);
+      await Promise.all([...sessions.keys()].map(end));
+    },
+  };
+}

@@ -1,0 +1,22 @@
+/**
+ * `@s2sp/proxy`: S2SP in front of any MCP server, with no change to its code. The CLI is
+ * `s2sp-proxy`; this is the library behind it.
+ *
+ * This file is the package's public API: adding an export here is an API change.
+ *
+ * @module
+ */
+
+export { type CliOptions, parseCliArgs, USAGE } from './cli-args.js';
+export { type ProxyConfigFile, parseConfigFile } from './config-file.js';
+export { createS2SPProxy } from './proxy.js';
+export type {
+  ProxyListener,
+  ProxyListenOptions,
+  S2SPProxy,
+  S2SPProxyOptions,
+} from './proxy-types.js';
+export { type FoundTable, findTable, type NotATable } from './table-detect.js';
+export type { TableToolRule } from './table-tools.js';
+export type { HttpUpstream, StdioUpstream, UpstreamTarget } from './upstream-target.js';
+export { PROXY_VERSION } from './version.js';

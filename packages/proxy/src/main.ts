@@ -1,0 +1,108 @@
+#!/usr/bin/env node
+/**
+ * `s2sp-proxy`: S2SP in front of any MCP server. Everything it prints goes to standard error, so
+ * that standard output stays reserved for MCP with `--stdio`.
+ */
+import { readFileSync } from 'node:fs';
+import type { BodyStore } from '@s2sp/core';
+import { createConsoleLogger } from '@s2sp/server';
+import { configError, configErrorVariable } from '@s2sp/server/env';
+import { parseCliArgs, USAGE } from './cli-args.js';
+import { parseConfigFile } from './config-file.js';
+import { createS2SPProxy } from './proxy.js';
+import { PROXY_VERSION } from './version.js';
+
+const NAME = 's2sp-proxy';
+
+function fail(error: unknown, status = 1): never {
+  process.stderr.write(`${NAME}: ${error instanceof Error ? error.message : String(error)}\n`);
+  process.exit(status);
+}
+
+async function main(): Promise<void> {
+  let options: ReturnType<typeof parseCliArgs>;
+  let file: ReturnType<typeof parseConfigFile> | undefined;
+  try {
+    options = parseCliArgs(process.argv.slice(2));
+    if (options.configFile) {
+      let text: string;
+      try {
+        text = readFileSync(options.configFile, 'utf8');
+      } catch (error) {
+        throw configError(
+          '--config',
+          `cannot read ${options.configFile}: ${(error as Error).message}`,
+        );
+      }
+      file = parseConfigFile(text, options.configFile);
+    }
+  } catch (error) {
+    if (configErrorVariable(error) !== undefined)
+      fail(`${(error as Error).message}\nRun s2sp-proxy --help for the options.`, 2);
+    throw error;
+  }
+  if (options.help) {
+    process.stdout.write(USAGE);
+    return;
+  }
+  if (options.version) {
+    process.stdout.write(`${PROXY_VERSION}\n`);
+    return;
+  }
+  if (!options.upstream) fail('no upstream', 2);
+  const logger = createConsoleLogger({ level: options.logLevel, name: NAME });
+
+  let store: BodyStore | undefined;
+  if (options.redisUrl) {
+    const { createRedisBodyStore } = await import('@s2sp/cache-redis');
+    store = createRedisBodyStore({ url: options.redisUrl });
+  }
+  const proxy = createS2SPProxy({
+    upstream: options.upstream,
+    logger,
+    timeoutSeconds: options.timeoutSeconds,
+    tableTools: [...(file?.tableTools ?? []), ...options.tableTools],
+    excludeTools: [...(file?.excludeTools ?? []), ...options.excludeTools],
+    detectTables: options.detectTables && (file?.detect ?? true),
+    ...(options.publicUrl && { publicUrl: options.publicUrl }),
+    ...(options.ttlSeconds !== undefined && { ttlSeconds: options.ttlSeconds }),
+    ...(store && { store }),
+    ...(options.logLevel === 'silent' && { onUpstreamStderr: () => {} }),
+  });
+
+  let stopping = false;
+  const stop = async (status = 0) => {
+    if (stopping) return;
+    stopping = true;
+    await proxy.close().catch(() => {});
+    await store?.close().catch(() => {});
+    process.exit(status);
+  };
+  process.once('SIGINT', () => void stop());
+  process.once('SIGTERM', () => void stop());
+
+  try {
+    await proxy.start();
+  } catch (error) {
+    await store?.close().catch(() => {});
+    fail(error);
+  }
+  const listener = await proxy
+    .listen({ port: options.port, host: options.host })
+    .catch(async (error: Error) => {
+      await proxy.close().catch(() => {});
+      fail(`cannot listen on ${options.host}:${options.port}: ${error.message}`);
+    });
+  if (options.stdio) {
+    await proxy.connectStdio();
+    // The MCP client owns a stdio server's lifetime: when it closes our input, shut down.
+    process.stdin.once('end', () => void stop());
+  }
+  if (options.logLevel !== 'silent') {
+    process.stderr.write(
+      `${NAME}: ready mcp=${options.stdio ? 'stdio' : listener.mcpUrl} data_plane=${options.publicUrl ?? listener.url}/s2sp/data/\n`,
+    );
+  }
+}
+
+main().catch((error) => fail(error));

@@ -1,0 +1,45 @@
+/**
+ * Every import from `@modelcontextprotocol/sdk` lives here, so that moving to the SDK's next major
+ * version (split packages) touches one file.
+ *
+ * @module
+ */
+export { Client } from '@modelcontextprotocol/sdk/client/index.js';
+export {
+  getDefaultEnvironment,
+  StdioClientTransport,
+} from '@modelcontextprotocol/sdk/client/stdio.js';
+export { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+export { Server } from '@modelcontextprotocol/sdk/server/index.js';
+export { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+export { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
+export type {
+  RequestHandlerExtra,
+  RequestOptions,
+} from '@modelcontextprotocol/sdk/shared/protocol.js';
+export type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+export {
+  CallToolRequestSchema,
+  type CallToolResult,
+  CompleteRequestSchema,
+  ErrorCode,
+  GetPromptRequestSchema,
+  type Implementation,
+  ListPromptsRequestSchema,
+  ListResourcesRequestSchema,
+  ListResourceTemplatesRequestSchema,
+  ListToolsRequestSchema,
+  type ListToolsResult,
+  McpError,
+  type Notification,
+  ReadResourceRequestSchema,
+  type Request,
+  ResultSchema,
+  type ServerCapabilities,
+  type ServerNotification,
+  type ServerRequest,
+  SetLevelRequestSchema,
+  SubscribeRequestSchema,
+  type Tool,
+  UnsubscribeRequestSchema,
+} from '@modelcontextprotocol/sdk/types.js';

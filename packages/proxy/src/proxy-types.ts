@@ -1,0 +1,76 @@
+/**
+ * The options and handles of {@link createS2SPProxy}.
+ *
+ * @module
+ */
+import type { BodyStore } from '@s2sp/core';
+import type { Logger } from '@s2sp/server';
+import type { Hono } from 'hono';
+import type { Server, Transport } from './mcp-sdk.js';
+import type { TableToolRule } from './table-tools.js';
+import type { UpstreamTarget } from './upstream-target.js';
+
+/** Options for {@link createS2SPProxy}. */
+export interface S2SPProxyOptions {
+  /** The MCP server to stand in front of: a command on stdio, or a Streamable HTTP URL. */
+  readonly upstream: UpstreamTarget;
+  /** Base URL advertised in `resource_url`s. Default: the address `listen()` bound. */
+  readonly publicUrl?: string;
+  /** Where async-mode rows are kept. Default: in memory (one process). */
+  readonly store?: BodyStore;
+  /** Lifetime of a `resource_url`, in seconds. Default 600. */
+  readonly ttlSeconds?: number;
+  /** Tools that are table tools from the start (`{ name: 'search', pointer: '/results' }`). */
+  readonly tableTools?: readonly TableToolRule[];
+  /** Tools that never get S2SP treatment. */
+  readonly excludeTools?: readonly string[];
+  /** Make a tool a table tool once it returns a table. Default true. */
+  readonly detectTables?: boolean;
+  /** Time limit of one upstream request (reset by progress), in seconds. Default 60. */
+  readonly timeoutSeconds?: number;
+  /** First restart delay of a crashed upstream, in ms (doubles up to 30 s). Default 500. */
+  readonly restartDelayMs?: number;
+  /** Largest tool-result text the proxy parses looking for a table, in characters. Default 64 Mi. */
+  readonly maxResultChars?: number;
+  /** Most concurrent Streamable HTTP sessions. Default 100. */
+  readonly maxSessions?: number;
+  /** Where to log. Default: standard error at `info`. Never logs tokens. */
+  readonly logger?: Logger;
+  /** The upstream child's standard error. Default: copied to the proxy's standard error. */
+  readonly onUpstreamStderr?: (chunk: string) => void;
+}
+
+/** Options for {@link S2SPProxy.listen}. */
+export interface ProxyListenOptions {
+  /** Port; 0 (the default) picks a free one. */
+  readonly port?: number;
+  /** Interface to bind. Default `127.0.0.1`. */
+  readonly host?: string;
+}
+
+/** The proxy's HTTP listener. */
+export interface ProxyListener extends AsyncDisposable {
+  /** `http://127.0.0.1:3010` */
+  readonly url: string;
+  /** The Streamable HTTP MCP endpoint. */
+  readonly mcpUrl: string;
+  readonly port: number;
+  close(): Promise<void>;
+}
+
+/** A running proxy. Created by {@link createS2SPProxy}. */
+export interface S2SPProxy {
+  /** Connects to the upstream; rejects with a clear message if it cannot start. */
+  start(): Promise<void>;
+  /** Serves `/mcp` and the data plane on HTTP. Call `start()` first. */
+  listen(options?: ProxyListenOptions): Promise<ProxyListener>;
+  /** Serves MCP on this process's standard input and output (the data plane needs `listen`). */
+  connectStdio(): Promise<Server>;
+  /** Connects a downstream MCP transport of your own (tests, in-memory). */
+  connect(transport: Transport): Promise<Server>;
+  /** The Hono app: `/mcp`, `/s2sp/data/:token`, `/s2sp/health`. */
+  readonly app: Hono;
+  /** How often the upstream was restarted after a crash. */
+  upstreamRestarts(): number;
+  close(): Promise<void>;
+}

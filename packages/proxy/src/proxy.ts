@@ -1,0 +1,213 @@
+/**
+ * `createS2SPProxy`: S2SP in front of any MCP server, with no change to its code.
+ *
+ * @module
+ */
+import { S2SPError } from '@s2sp/core';
+import { normalizePublicUrl } from '@s2sp/core/internal';
+import { createConsoleLogger } from '@s2sp/server';
+import { Hono } from 'hono';
+import { createDownstreamServer, type DownstreamContext } from './downstream-server.js';
+import { type McpSessions, mountMcpSessions } from './http-sessions.js';
+import { type Notification, type Server, StdioServerTransport, type Tool } from './mcp-sdk.js';
+import { createNotificationHub } from './notification-hub.js';
+import type { ProxyListener, S2SPProxy, S2SPProxyOptions } from './proxy-types.js';
+import { createS2SPCall, type S2SPCall } from './s2sp-call.js';
+import { serveHttp } from './serve-http.js';
+import { createSubscriptions } from './subscriptions.js';
+import { createTableTools } from './table-tools.js';
+import { createUpstream } from './upstream.js';
+import { PROXY_VERSION } from './version.js';
+
+/**
+ * Creates an S2SP proxy in front of an MCP server.
+ *
+ * @example
+ * ```ts
+ * const proxy = createS2SPProxy({ upstream: { kind: 'stdio', command: 'mcp-server-postgres', args: [dbUrl] } });
+ * await proxy.start();
+ * const { mcpUrl } = await proxy.listen({ port: 3010 });
+ * ```
+ */
+export function createS2SPProxy(options: S2SPProxyOptions): S2SPProxy {
+  const logger = options.logger ?? createConsoleLogger({ name: 's2sp-proxy' });
+  const publicUrl =
+    options.publicUrl === undefined ? undefined : normalizePublicUrl(options.publicUrl);
+  let seam: S2SPCall | undefined;
+  const openSeam = (base: string) => {
+    seam ??= createS2SPCall({
+      publicUrl: base,
+      logger,
+      ...(options.store && { store: options.store }),
+      ...(options.ttlSeconds !== undefined && { ttlSeconds: options.ttlSeconds }),
+    });
+    return seam;
+  };
+  if (publicUrl) openSeam(publicUrl);
+  const s2sp = () => {
+    if (seam) return seam;
+    throw new S2SPError(
+      'invalid_config',
+      'The proxy has no address for its data plane yet: call listen() or set publicUrl.',
+    );
+  };
+
+  const downstream = new Set<Server>();
+  const hub = createNotificationHub({ servers: () => downstream, logger });
+  const upstream = createUpstream({
+    target: options.upstream,
+    logger,
+    clientInfo: { name: 's2sp-proxy', version: PROXY_VERSION },
+    requestTimeoutMs: (options.timeoutSeconds ?? 60) * 1000,
+    restartDelayMs: options.restartDelayMs ?? 500,
+    maxRestartDelayMs: 30_000,
+    onNotification: (notification: Notification) => {
+      if (notification.method === 'notifications/tools/list_changed') forgetTools();
+      hub.relay(notification, subscriptions);
+    },
+    onRestarted: () => {
+      forgetTools();
+      hub.restarted(upstream.capabilities());
+      void subscriptions.renew();
+    },
+    ...(options.onUpstreamStderr && { onStderr: options.onUpstreamStderr }),
+  });
+  const subscriptions = createSubscriptions(upstream);
+  const tables = createTableTools({
+    include: options.tableTools ?? [],
+    exclude: options.excludeTools ?? [],
+    detect: options.detectTables ?? true,
+    describe: (description) => s2sp().describe(description),
+    parameters: () => s2sp().parameters,
+  });
+  // A call can come before any tools/list (or after the upstream's list changed): list once so
+  // the registry knows each tool's own parameters and outputSchema.
+  let listing: Promise<void> | undefined;
+  function forgetTools() {
+    listing = undefined;
+    tables.forget();
+  }
+  async function learnTool(name: string) {
+    if (tables.knows(name) || !upstream.capabilities().tools) return;
+    listing ??= (async () => {
+      let cursor: string | undefined;
+      for (let page = 0; page < 100; page++) {
+        const result = (await upstream.request({
+          method: 'tools/list',
+          params: cursor === undefined ? {} : { cursor },
+        })) as { tools?: Tool[]; nextCursor?: string };
+        tables.decorate(result.tools ?? []);
+        cursor = result.nextCursor;
+        if (cursor === undefined) return;
+      }
+    })().catch((error: unknown) => {
+      listing = undefined;
+      logger.warn('upstream: tools/list failed', { error: (error as Error).message.slice(0, 200) });
+    });
+    await listing;
+  }
+  const context: DownstreamContext = {
+    upstream,
+    tables,
+    s2sp,
+    logger,
+    maxTextLength: options.maxResultChars ?? 64 * 1024 * 1024,
+    toolsChanged: () => hub.toolsChanged(),
+    learnTool,
+    subscribe: (session, uri) => subscriptions.subscribe(session, uri),
+    unsubscribe: (session, uri) => subscriptions.unsubscribe(session, uri),
+  };
+
+  const newServer = (): Server => {
+    const info = upstream.serverInfo() ?? { name: 's2sp-proxy', version: PROXY_VERSION };
+    const server = createDownstreamServer(context, info);
+    downstream.add(server);
+    const previous = server.onclose;
+    server.onclose = () => {
+      previous?.();
+      downstream.delete(server);
+      void subscriptions.drop(server);
+    };
+    return server;
+  };
+
+  const app = new Hono();
+  app.all('/s2sp/*', (c) =>
+    seam
+      ? seam.dataPlane.fetch(c.req.raw)
+      : c.json({ error: { code: 'not_found', message: 'Not found.', status: 404 } }, 404),
+  );
+  let listenHost: string[] | undefined;
+  const sessions: McpSessions = mountMcpSessions(app, {
+    path: '/mcp',
+    createServer: newServer,
+    onClosed: (server) => {
+      downstream.delete(server);
+      void subscriptions.drop(server);
+    },
+    maxSessions: options.maxSessions ?? 100,
+    idleMs: 60 * 60 * 1000,
+    maxRequestBytes: 4 * 1024 * 1024,
+    allowedHosts: () => listenHost,
+  });
+  const listeners: ProxyListener[] = [];
+
+  return {
+    app,
+    start: () => upstream.start(),
+    upstreamRestarts: () => upstream.restarts(),
+
+    async listen({ port = 0, host = '127.0.0.1' } = {}) {
+      const bound = await serveHttp(app, port, host);
+      // Bound to every interface: the loopback address is the one address sure to work.
+      const wildcard = ['0.0.0.0', '::', '[::]'].includes(host);
+      if (wildcard && !publicUrl) {
+        logger.warn(
+          'listening on all interfaces without --public-url: resource_urls will point at 127.0.0.1, reachable only from this machine',
+          { port: bound.port },
+        );
+      }
+      openSeam(publicUrl ?? (wildcard ? `http://127.0.0.1:${bound.port}` : bound.url));
+      if (['127.0.0.1', 'localhost', '::1'].includes(host)) {
+        listenHost = [`127.0.0.1:${bound.port}`, `localhost:${bound.port}`, `[::1]:${bound.port}`];
+      }
+      const close = async () => {
+        const index = listeners.indexOf(listener);
+        if (index < 0) return;
+        listeners.splice(index, 1);
+        await bound.close();
+      };
+      const listener: ProxyListener = {
+        url: bound.url,
+        mcpUrl: `${bound.url}/mcp`,
+        port: bound.port,
+        close,
+        [Symbol.asyncDispose]: close,
+      };
+      listeners.push(listener);
+      logger.info('listening', {
+        mcp: listener.mcpUrl,
+        dataPlane: `${publicUrl ?? bound.url}/s2sp/data/`,
+      });
+      return listener;
+    },
+
+    async connect(transport) {
+      const server = newServer();
+      await server.connect(transport);
+      return server;
+    },
+
+    connectStdio() {
+      return this.connect(new StdioServerTransport());
+    },
+
+    async close() {
+      await sessions.close();
+      await Promise.all([...downstream].map((server) => server.close().catch(() => {})));
+      await Promise.all([...listeners].map((listener) => listener.close()));
+      await upstream.close();
+      await seam?.close();
+    },
+  };
+}

@@ -1,0 +1,145 @@
+/**
+ * One `tools/call` through the proxy: strip the S2SP arguments, forward, and either return the
+ * upstream's result untouched (no `abstract_domains`) or turn its table into an S2SP result.
+ *
+ * @module
+ */
+import { type Row, S2SPError } from '@s2sp/core';
+import { parseAbstractDomains } from '@s2sp/core/internal';
+import type { Logger } from '@s2sp/server';
+import type {
+  CallToolResult,
+  RequestHandlerExtra,
+  ServerNotification,
+  ServerRequest,
+} from './mcp-sdk.js';
+import type { S2SPCall } from './s2sp-call.js';
+import { findTable } from './table-detect.js';
+import type { TableTools } from './table-tools.js';
+import type { Upstream } from './upstream.js';
+
+/** What a call needs from the proxy. */
+export interface ToolCallContext {
+  readonly upstream: Upstream;
+  readonly tables: TableTools;
+  readonly s2sp: () => S2SPCall;
+  readonly logger: Logger;
+  /** Largest text block parsed as JSON when looking for a table. */
+  readonly maxTextLength: number;
+  /** Tells every downstream client that the tool list changed. */
+  readonly toolsChanged: () => void;
+  /** Makes sure the registry has seen the upstream's definition of `name` (lists tools once). */
+  readonly learnTool: (name: string) => Promise<void>;
+}
+
+type Extra = RequestHandlerExtra<ServerRequest, ServerNotification>;
+
+/** The union of row keys, in first-seen order. */
+export function columnsOf(rows: readonly Row[]): string[] {
+  const seen = new Set<string>();
+  for (const row of rows) for (const key of Object.keys(row)) seen.add(key);
+  return [...seen];
+}
+
+function errorResult(code: string, message: string): CallToolResult {
+  return {
+    isError: true,
+    content: [{ type: 'text', text: message }],
+    _meta: { 's2sp/error-code': code },
+  };
+}
+
+/** Forwards a request's progress notifications to the downstream client, under its own token. */
+export function progressRelay(
+  extra: Extra,
+):
+  | { onprogress: (progress: { progress: number; total?: number; message?: string }) => void }
+  | undefined {
+  const token = extra._meta?.progressToken;
+  if (token === undefined) return undefined;
+  return {
+    onprogress: (progress) => {
+      void extra
+        .sendNotification({
+          method: 'notifications/progress',
+          params: { ...progress, progressToken: token },
+        })
+        .catch(() => {});
+    },
+  };
+}
+
+/**
+ * Handles one `tools/call`.
+ *
+ * @param params - the downstream request's params
+ * @param extra - the downstream request's signal, progress token and notification sender
+ */
+export async function callTool(
+  context: ToolCallContext,
+  params: { name: string; arguments?: Record<string, unknown>; _meta?: Record<string, unknown> },
+  extra: Extra,
+): Promise<CallToolResult> {
+  const { name } = params;
+  await context.learnTool(name);
+  const info = context.tables.info(name);
+  const args = params.arguments ?? {};
+  // A blocked tool (excluded, or with its own abstract_domains) gets its arguments untouched.
+  const { abstract_domains, mode, ...own } = args;
+  let domains: string[] = [];
+  if (!info.blocked) {
+    try {
+      domains = parseAbstractDomains(abstract_domains);
+    } catch (error) {
+      return errorResult('invalid_request', (error as Error).message);
+    }
+  }
+  const forwarded =
+    info.blocked || (abstract_domains === undefined && mode === undefined) ? args : own;
+
+  let result: CallToolResult;
+  try {
+    result = (await context.upstream.request(
+      {
+        method: 'tools/call',
+        params: { ...params, ...(params.arguments !== undefined && { arguments: forwarded }) },
+      },
+      { signal: extra.signal, ...progressRelay(extra) },
+    )) as CallToolResult;
+  } catch (error) {
+    if (S2SPError.isInstance(error)) {
+      context.logger.warn('tool call: upstream failed', { tool: name, code: error.code });
+      return errorResult(error.code, error.message);
+    }
+    throw error;
+  }
+
+  const inspect = !info.blocked && (domains.length > 0 || info.table || !result.isError);
+  if (!inspect) return result;
+  const found = findTable(result, {
+    maxTextLength: context.maxTextLength,
+    ...(info.pointer && { pointer: info.pointer }),
+  });
+
+  if (found.kind === 'table' && (found.rows.length > 0 || info.table)) {
+    if (context.tables.observe(name, columnsOf(found.rows))) {
+      context.logger.info('tool list: table columns learned', { tool: name });
+      context.toolsChanged();
+    }
+  }
+  if (domains.length === 0) return result;
+  if (result.isError) return result;
+  if (found.kind !== 'table') {
+    return errorResult(
+      'invalid_rows',
+      `abstract_domains only works when "${name}" returns a table (a JSON array of objects), and this result is not one: ${found.reason}. Call "${name}" again without abstract_domains and mode to get its result as it is.`,
+    );
+  }
+  return context
+    .s2sp()
+    .resourceResult(
+      found.rows,
+      { abstract_domains, mode },
+      { toolName: name, knownColumns: info.declaredColumns },
+    );
+}

@@ -1,0 +1,102 @@
+/**
+ * Where the upstream MCP server is, and how to open a transport to it.
+ *
+ * @module
+ */
+import {
+  getDefaultEnvironment,
+  StdioClientTransport,
+  StreamableHTTPClientTransport,
+  type Transport,
+} from './mcp-sdk.js';
+
+/** An upstream MCP server started as a child process speaking MCP on stdio. */
+export interface StdioUpstream {
+  readonly kind: 'stdio';
+  /** The program to run (`npx`, `node`, `/usr/bin/mcp-server-x`). */
+  readonly command: string;
+  /** Its arguments. */
+  readonly args?: readonly string[];
+  /**
+   * Its environment. Default: the proxy's own environment, so that credentials given to the
+   * proxy (as Claude Desktop's `env` does) reach the server it wraps.
+   */
+  readonly env?: Readonly<Record<string, string>>;
+  /** Its working directory. Default: the proxy's. */
+  readonly cwd?: string;
+}
+
+/** An upstream MCP server reached over Streamable HTTP. */
+export interface HttpUpstream {
+  readonly kind: 'http';
+  /** Its MCP endpoint, `http://127.0.0.1:3000/mcp`. */
+  readonly url: string;
+  /** Headers sent with every request, such as `Authorization`. */
+  readonly headers?: Readonly<Record<string, string>>;
+}
+
+/** The upstream MCP server the proxy stands in front of. */
+export type UpstreamTarget = StdioUpstream | HttpUpstream;
+
+/** A short label for logs and errors: the command's name or the URL's origin, never arguments. */
+export function describeTarget(target: UpstreamTarget): string {
+  if (target.kind === 'http') {
+    try {
+      return new URL(target.url).origin;
+    } catch {
+      return 'the upstream URL';
+    }
+  }
+  // Arguments may hold credentials (a postgresql:// URL with a password): never print them.
+  return `"${target.command.split('/').at(-1) ?? target.command}"`;
+}
+
+function processEnvironment(): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const [key, value] of Object.entries(process.env)) {
+    if (value !== undefined) env[key] = value;
+  }
+  return env;
+}
+
+/** An open transport, with the upstream's standard error when it is a child process. */
+export interface OpenedTransport {
+  readonly transport: Transport;
+  /** The last few kilobytes the child wrote to standard error, for start-up failures. */
+  readonly stderrTail: () => string;
+}
+
+/**
+ * Creates (but does not start) a transport to `target`.
+ *
+ * @param target - the upstream
+ * @param onStderr - receives the child's standard error; the proxy passes it on to its own
+ */
+export function openTransport(
+  target: UpstreamTarget,
+  onStderr: (chunk: string) => void,
+): OpenedTransport {
+  if (target.kind === 'http') {
+    const headers = target.headers ?? {};
+    return {
+      transport: new StreamableHTTPClientTransport(new URL(target.url), {
+        requestInit: { headers: { ...headers } },
+      }),
+      stderrTail: () => '',
+    };
+  }
+  const transport = new StdioClientTransport({
+    command: target.command,
+    args: [...(target.args ?? [])],
+    env: { ...getDefaultEnvironment(), ...(target.env ?? processEnvironment()) },
+    ...(target.cwd !== undefined && { cwd: target.cwd }),
+    stderr: 'pipe',
+  });
+  let tail = '';
+  transport.stderr?.on('data', (chunk: Buffer) => {
+    const text = chunk.toString('utf8');
+    tail = (tail + text).slice(-2000);
+    onStderr(text);
+  });
+  return { transport, stderrTail: () => tail.trim() };
+}

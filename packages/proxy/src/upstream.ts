@@ -1,0 +1,216 @@
+/**
+ * The proxy's one connection to its upstream MCP server: connect, forward requests with a time
+ * limit, and restart a crashed server with exponential backoff.
+ *
+ * @module
+ */
+import { S2SPError } from '@s2sp/core';
+import type { Logger } from '@s2sp/server';
+import {
+  Client,
+  type Implementation,
+  McpError,
+  type Notification,
+  type Request,
+  type RequestOptions,
+  ResultSchema,
+  type ServerCapabilities,
+} from './mcp-sdk.js';
+import { translateError } from './upstream-errors.js';
+import {
+  describeTarget,
+  type OpenedTransport,
+  openTransport,
+  type UpstreamTarget,
+} from './upstream-target.js';
+
+/** Options for {@link createUpstream}. */
+export interface UpstreamOptions {
+  readonly target: UpstreamTarget;
+  readonly logger: Logger;
+  /** How the proxy introduces itself upstream. */
+  readonly clientInfo: Implementation;
+  /** Time limit of one request (reset by progress notifications), in ms. */
+  readonly requestTimeoutMs: number;
+  /** First restart delay, in ms; doubles per failed attempt up to {@link maxRestartDelayMs}. */
+  readonly restartDelayMs: number;
+  readonly maxRestartDelayMs: number;
+  /** Every notification the upstream sends (progress and cancellation are routed by the SDK). */
+  readonly onNotification: (notification: Notification) => void;
+  /** Called after a restarted upstream has finished initialisation. */
+  readonly onRestarted: () => void;
+  /** The child's standard error. Default: copied to the proxy's standard error. */
+  readonly onStderr?: (chunk: string) => void;
+}
+
+/** What a forwarded request may carry. */
+export type ForwardOptions = Pick<RequestOptions, 'signal' | 'onprogress'>;
+
+/** The live upstream connection. */
+export interface Upstream {
+  /** Connects for the first time; rejects with a message a person can act on. */
+  start(): Promise<void>;
+  /** Sends a request and returns the upstream's result untouched. */
+  request(request: Request, options?: ForwardOptions): Promise<Record<string, unknown>>;
+  /** Capabilities the upstream declared at its last initialisation. */
+  capabilities(): ServerCapabilities;
+  serverInfo(): Implementation | undefined;
+  instructions(): string | undefined;
+  /** How many times the upstream was restarted. */
+  restarts(): number;
+  close(): Promise<void>;
+}
+
+// A restarted server that then lived this long is healthy again: the backoff starts over.
+const STABLE_MS = 30_000;
+// How long a request waits for a restarting upstream before it fails.
+const MAX_WAIT_FOR_RESTART_MS = 10_000;
+
+/**
+ * Creates the upstream connection (call `start()`).
+ *
+ * @param options - target, timeouts, backoff and notification sinks
+ */
+export function createUpstream(options: UpstreamOptions): Upstream {
+  const label = describeTarget(options.target);
+  const log = options.logger;
+  const onStderr = options.onStderr ?? ((chunk: string) => process.stderr.write(chunk));
+  let client: Client | undefined;
+  let opened: OpenedTransport | undefined;
+  let ready: Promise<void> = Promise.resolve();
+  let closed = false;
+  let attempt = 0;
+  let restarts = 0;
+  let connectedAt = 0;
+  let capabilities: ServerCapabilities = {};
+  let serverInfo: Implementation | undefined;
+  let instructions: string | undefined;
+
+  const connectOnce = async (): Promise<void> => {
+    const next = new Client(options.clientInfo, { capabilities: {} });
+    const transport = openTransport(options.target, onStderr);
+    next.fallbackNotificationHandler = async (notification) => options.onNotification(notification);
+    next.onerror = (error) =>
+      log.warn('upstream: protocol error', { upstream: label, error: error.message.slice(0, 200) });
+    try {
+      // Starting a server (npx, a JIT warm-up) can take longer than one request may.
+      await next.connect(transport.transport, {
+        timeout: Math.max(options.requestTimeoutMs, 30_000),
+      });
+    } catch (error) {
+      await next.close().catch(() => {});
+      const stderr = transport.stderrTail();
+      throw new S2SPError(
+        'unavailable',
+        `The upstream MCP server ${label} did not complete MCP initialisation: ${error instanceof Error ? error.message : String(error)}.${stderr ? ` Its last output on standard error:\n${stderr}` : ''}`,
+        { cause: error },
+      );
+    }
+    client = next;
+    opened = transport;
+    connectedAt = Date.now();
+    capabilities = next.getServerCapabilities() ?? {};
+    serverInfo = next.getServerVersion();
+    instructions = next.getInstructions();
+    next.onclose = () => {
+      if (client !== next || closed) return;
+      client = undefined;
+      scheduleRestart();
+    };
+  };
+
+  const delay = () => Math.min(options.maxRestartDelayMs, options.restartDelayMs * 2 ** attempt);
+
+  const scheduleRestart = () => {
+    if (Date.now() - connectedAt > STABLE_MS) attempt = 0;
+    const wait = delay();
+    log.warn('upstream: connection lost; restarting', {
+      upstream: label,
+      attempt: attempt + 1,
+      delayMs: wait,
+      stderr: opened?.stderrTail().split('\n').at(-1)?.slice(0, 200),
+    });
+    ready = (async () => {
+      for (;;) {
+        await new Promise((resolve) => setTimeout(resolve, delay()));
+        if (closed) return;
+        attempt++;
+        try {
+          await connectOnce();
+          restarts++;
+          log.info('upstream: restarted', { upstream: label, restarts });
+          options.onRestarted();
+          return;
+        } catch (error) {
+          log.warn('upstream: restart failed; retrying', {
+            upstream: label,
+            attempt,
+            delayMs: delay(),
+            error: error instanceof Error ? error.message.split('\n')[0]?.slice(0, 200) : undefined,
+          });
+        }
+      }
+    })();
+  };
+
+  const current = async (): Promise<Client> => {
+    if (client) return client;
+    if (closed) throw new S2SPError('unavailable', 'The proxy is shutting down.');
+    let timer: NodeJS.Timeout | undefined;
+    const waited = await Promise.race([
+      ready.then(() => true),
+      new Promise<false>((resolve) => {
+        timer = setTimeout(
+          () => resolve(false),
+          Math.min(options.requestTimeoutMs, MAX_WAIT_FOR_RESTART_MS),
+        );
+      }),
+    ]);
+    clearTimeout(timer);
+    if (waited && client) return client;
+    throw new S2SPError(
+      'unavailable',
+      `The upstream MCP server ${label} is not running; the proxy is restarting it. Try again in a few seconds.`,
+    );
+  };
+
+  return {
+    async start() {
+      await connectOnce();
+      log.info('upstream: connected', {
+        upstream: label,
+        server: serverInfo ? `${serverInfo.name}@${serverInfo.version}` : undefined,
+      });
+    },
+
+    async request(request, forward = {}) {
+      const active = await current();
+      try {
+        return (await active.request(request, ResultSchema, {
+          ...forward,
+          timeout: options.requestTimeoutMs,
+          resetTimeoutOnProgress: true,
+        })) as Record<string, unknown>;
+      } catch (error) {
+        // An HTTP upstream that lost our session (restarted, or a 404) does not close the
+        // client by itself: close it, which reconnects through the restart path.
+        if (options.target.kind === 'http' && !(error instanceof McpError) && client === active) {
+          void active.close();
+        }
+        throw translateError(error, label, options.requestTimeoutMs, forward.signal);
+      }
+    },
+
+    capabilities: () => capabilities,
+    serverInfo: () => serverInfo,
+    instructions: () => instructions,
+    restarts: () => restarts,
+
+    async close() {
+      closed = true;
+      const active = client;
+      client = undefined;
+      await active?.close();
+    },
+  };
+}

@@ -1,0 +1,101 @@
+/**
+ * Shared setup of the proxy's integration tests: a proxy on a loopback port in front of a real
+ * upstream, and official MCP SDK clients connected to it or directly to the upstream.
+ */
+import { existsSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { createConsoleLogger } from '@s2sp/server';
+import {
+  createS2SPProxy,
+  type ProxyListener,
+  type S2SPProxy,
+  type S2SPProxyOptions,
+} from '../src/index.js';
+import type { StdioUpstream } from '../src/upstream-target.js';
+
+/** The fixture upstream (test/fixtures/table-server.mjs). */
+export const TABLE_SERVER: StdioUpstream = {
+  kind: 'stdio',
+  command: process.execPath,
+  args: [fileURLToPath(new URL('./fixtures/table-server.mjs', import.meta.url))],
+};
+
+const require = createRequire(import.meta.url);
+/** The entry script of an upstream server installed as a devDependency. */
+export function upstreamBin(pkg: string, bin: string): string {
+  const manifest = require.resolve(`${pkg}/package.json`);
+  return join(dirname(manifest), bin);
+}
+
+/** The built CLI, for stdio-downstream and exit-code tests. */
+export function cliPath(): string {
+  const path = fileURLToPath(new URL('../dist/main.js', import.meta.url));
+  if (!existsSync(path))
+    throw new Error('packages/proxy/dist is missing: run `pnpm build` first (pnpm test does).');
+  return path;
+}
+
+export interface RunningProxy extends AsyncDisposable {
+  readonly proxy: S2SPProxy;
+  readonly listener: ProxyListener;
+  /** Log lines and upstream standard error, for assertions on restarts. */
+  readonly logs: string[];
+}
+
+/** Starts a proxy in front of `upstream` and listens on 127.0.0.1 port 0. */
+export async function startProxy(
+  options: Partial<S2SPProxyOptions> & Pick<S2SPProxyOptions, 'upstream'>,
+): Promise<RunningProxy> {
+  const logs: string[] = [];
+  const proxy = createS2SPProxy({
+    logger: createConsoleLogger({ level: 'debug', write: (line) => logs.push(line) }),
+    onUpstreamStderr: (chunk) => logs.push(chunk),
+    ...options,
+  });
+  try {
+    await proxy.start();
+    const listener = await proxy.listen();
+    return { proxy, listener, logs, [Symbol.asyncDispose]: () => proxy.close() };
+  } catch (error) {
+    await proxy.close();
+    throw error;
+  }
+}
+
+/** An SDK client; `close()` or `await using`. */
+export interface TestClient extends AsyncDisposable {
+  readonly client: Client;
+}
+
+function disposable(client: Client): TestClient {
+  return { client, [Symbol.asyncDispose]: () => client.close() };
+}
+
+/** An SDK client on the proxy's Streamable HTTP endpoint. */
+export async function httpClient(mcpUrl: string): Promise<TestClient> {
+  const client = new Client({ name: 'proxy-test-agent', version: '1.0.0' });
+  await client.connect(new StreamableHTTPClientTransport(new URL(mcpUrl)));
+  return disposable(client);
+}
+
+/** An SDK client that starts `upstream` itself (the "directly" side of a comparison). */
+export async function stdioClient(
+  upstream: StdioUpstream,
+  env?: Record<string, string>,
+): Promise<TestClient> {
+  const client = new Client({ name: 'proxy-test-agent', version: '1.0.0' });
+  await client.connect(
+    new StdioClientTransport({
+      command: upstream.command,
+      args: [...(upstream.args ?? [])],
+      stderr: 'pipe',
+      ...(env && { env }),
+    }),
+  );
+  return disposable(client);
+}
