@@ -5,7 +5,14 @@
  * @module
  */
 import { S2SPError, type TakenRows } from '@s2sp/core';
-import { TAKE, TAKE_CLAIMED, TAKE_INLINE, TAKE_LATE } from './entry-scripts.js';
+import {
+  EXPIRE_BLOCKS,
+  INLINE_DROP_BLOCKS,
+  TAKE,
+  TAKE_CLAIMED,
+  TAKE_INLINE,
+  TAKE_LATE,
+} from './entry-scripts.js';
 import { blockKey, offsetsKey } from './key-layout.js';
 import { runScript } from './lua-script.js';
 import type { RedisClock } from './redis-clock.js';
@@ -144,11 +151,25 @@ async function* readClaimed(
     if (total !== meta.joinedBytes) throw corrupt('an entry whose blocks do not add up');
   } finally {
     for (const pending of inFlight) pending.catch(() => {});
-    withTimeout(
-      connection.send(['UNLINK', offsetsKey(redisKey), ...keys], redisKey),
-      commandTimeoutMs,
-    ).catch(() => {});
+    expireBlocks(options, meta.blocks, 0);
   }
+}
+
+/**
+ * Expires a taken entry's blocks from `first` on, and its offsets, without waiting (see
+ * EXPIRE_BLOCKS): the answer is already on its way, and a failure leaves them to their TTL.
+ */
+function expireBlocks(options: TakeEntryOptions, blocks: number, first: number): void {
+  if (blocks <= first) return;
+  withTimeout(
+    runScript(
+      options.connection,
+      EXPIRE_BLOCKS,
+      [options.redisKey],
+      [String(blocks), String(first)],
+    ),
+    options.commandTimeoutMs,
+  ).catch(() => {});
 }
 
 function getBlock(options: TakeEntryOptions, key: string): Promise<unknown> {
@@ -187,6 +208,8 @@ export async function takeEntry(options: TakeEntryOptions): Promise<Taken | unde
   if (!Array.isArray(reply) || reply.length < 7) throw corrupt('an unexpected reply to a take');
   const meta = parseMeta(reply);
   const base = { columns: meta.columns, tableRows: meta.tableRows };
+  if (rowIds || Number(reply[0]) === TAKE_INLINE)
+    expireBlocks(options, meta.blocks, INLINE_DROP_BLOCKS);
   if (rowIds) {
     const rows = reply.slice(7).map(bytes);
     if (rows.length !== rowIds.length) throw corrupt('an unexpected reply to a take');
@@ -214,16 +237,7 @@ export async function takeEntry(options: TakeEntryOptions): Promise<Taken | unde
   } catch (error) {
     // Nobody will read the blocks: drop them now rather than at the end of the hold.
     for (const pending of first) pending.catch(() => {});
-    connection
-      .send(
-        [
-          'UNLINK',
-          offsetsKey(redisKey),
-          ...Array.from({ length: meta.blocks }, (_, i) => blockKey(redisKey, i)),
-        ],
-        redisKey,
-      )
-      .catch(() => {});
+    expireBlocks(options, meta.blocks, 0);
     throw error;
   }
   return {

@@ -1,7 +1,15 @@
 import { type RedisTestServer, startRedis } from '@s2sp/test-utils';
 import { createClient, RESP_TYPES } from 'redis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PUT_BLOCKS, TAKE, TAKE_CLAIMED, TAKE_INLINE, TAKE_LATE } from './entry-scripts.js';
+import {
+  EXPIRE_BLOCKS,
+  INLINE_DROP_BLOCKS,
+  PUT_BLOCKS,
+  TAKE,
+  TAKE_CLAIMED,
+  TAKE_INLINE,
+  TAKE_LATE,
+} from './entry-scripts.js';
 import { runScript } from './lua-script.js';
 import { type RedisConnection, wrapClient } from './redis-connection.js';
 
@@ -78,6 +86,22 @@ const take = (key: string, args: string[], hold = '60000', inline = String(1 << 
     },
   ) as Promise<unknown[] | number | null>;
 
+/**
+ * After a take: only blocks past INLINE_DROP_BLOCKS are left, and EXPIRE_BLOCKS (what the store
+ * sends next) makes them go within milliseconds.
+ */
+async function expectGoneAfterExpiry(key: string, blocks: number): Promise<void> {
+  const left = (await client.keys(`${key}*`)).sort();
+  const expected = Array.from(
+    { length: Math.max(0, blocks - INLINE_DROP_BLOCKS) },
+    (_, i) => `${key}:${i + INLINE_DROP_BLOCKS}`,
+  ).sort();
+  expect(left).toEqual(expected);
+  await runScript(connection, EXPIRE_BLOCKS, [key], [String(blocks), String(INLINE_DROP_BLOCKS)]);
+  await new Promise((resolve) => setTimeout(resolve, 20));
+  expect(await client.keys(`${key}*`)).toEqual([]);
+}
+
 const texts = (values: unknown[]) => values.map((v) => (Buffer.isBuffer(v) ? v.toString() : v));
 
 const rows = [
@@ -122,7 +146,7 @@ describe('PUT_BLOCKS and TAKE', () => {
       rows[3],
       rows[1],
     ]);
-    expect(await client.keys(`${key}*`)).toEqual([]);
+    await expectGoneAfterExpiry(key, e.blocks.length);
     expect(await take(key, ['0', 'all'])).toBeNull();
   });
 
@@ -134,7 +158,7 @@ describe('PUT_BLOCKS and TAKE', () => {
     expect(reply[0]).toBe(TAKE_INLINE);
     expect(reply[7]).toEqual(e.offsets);
     expect(Buffer.concat(reply.slice(8) as Buffer[])).toEqual(e.joined);
-    expect(await client.keys(`${key}*`)).toEqual([]);
+    await expectGoneAfterExpiry(key, e.blocks.length);
   });
 
   it('claims a larger table: removes its metadata, keeps its blocks for the reader for the hold time', async () => {
