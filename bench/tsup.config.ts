@@ -1,7 +1,12 @@
 import { defineConfig } from 'tsup';
 
 export default defineConfig({
-  entry: { run: 'src/run.ts' },
+  entry: {
+    run: 'src/run.ts',
+    // Each server under test and the load generator run in processes of their own.
+    'server-process': 'src/procs/server.ts',
+    'load-process': 'src/procs/load.ts',
+  },
   format: ['esm'],
   sourcemap: true,
   clean: true,

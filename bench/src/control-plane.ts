@@ -58,6 +58,7 @@ export async function controlPlaneBenchmark(quick: boolean): Promise<BenchRow[]>
         out.push({
           section: SECTION,
           name: `${rows.length} rows, ${clients} client${clients > 1 ? 's' : ''}: ${label}`,
+          how: 'server and SDK clients in the orchestrator process (ratios between the three calls only)',
           values: {
             'calls/s': round(samples.length / seconds),
             'p50 ms': round(p50),

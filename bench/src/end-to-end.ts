@@ -44,6 +44,7 @@ export async function endToEndBenchmark(quick: boolean): Promise<BenchRow[]> {
     out.push({
       section: SECTION,
       name: mode === 'plain' ? 'plain MCP' : `S2SP ${mode}`,
+      how: `\`pnpm demo --json\` in a child process (NWS replay, weather-alerts, chart-consumer, SDK agent); ${runs.length} run${runs.length > 1 ? 's' : ''}, median`,
       values: {
         'wall ms (median)': round(median(flows.map((f) => f.ms))),
         'KiB through agent': round(first.agentBytes / 1024),

@@ -22,6 +22,8 @@ export async function runLoad(options: {
   body: string;
   concurrency: number;
   requests: number;
+  /** The `Accept` header, when not the default. */
+  accept?: string;
 }): Promise<LoadResult> {
   const agent = new Agent({ keepAlive: true, maxSockets: options.concurrency });
   const payload = Buffer.from(options.body);
@@ -39,7 +41,11 @@ export async function runLoad(options: {
           method: 'POST',
           path: options.path(i),
           agent,
-          headers: { 'content-type': 'application/json', 'content-length': payload.length },
+          headers: {
+            'content-type': 'application/json',
+            'content-length': payload.length,
+            ...(options.accept ? { accept: options.accept } : {}),
+          },
         },
         (res) => {
           res.on('data', (chunk: Buffer) => {

@@ -56,6 +56,7 @@ export async function memoryBenchmark(
         out.push({
           section: SECTION,
           name: `${store.name} store: Redis used_memory`,
+          how: 'store in the orchestrator process, Redis INFO used_memory before and after',
           values: {
             'MB cached JSON': round(jsonBytes / 1e6),
             'bytes per JSON byte': round(perByte),
@@ -68,6 +69,7 @@ export async function memoryBenchmark(
         out.push({
           section: SECTION,
           name: `${store.name} store: heap + buffers`,
+          how: 'store in the orchestrator process (--expose-gc), heap and external memory before and after',
           values: {
             'MB cached JSON': round(jsonBytes / 1e6),
             'bytes per JSON byte': round(heapAndBuffers),

@@ -4,19 +4,22 @@
  * test: a missed target is reported, not fatal; a broken benchmark (an exception, wrong data)
  * exits non-zero.
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
-import { cpus, totalmem } from 'node:os';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpus, loadavg, totalmem } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { createMemoryStore } from '@s2sp/core';
+import { APPENDIX } from './appendix.js';
 import { controlPlaneBenchmark } from './control-plane.js';
 import { dataPlaneBenchmark } from './data-plane.js';
 import { endToEndBenchmark } from './end-to-end.js';
+import { type ServerKind, startLab } from './lab.js';
 import { memoryBenchmark } from './memory.js';
 import { postgresAvailable, proxyBenchmark } from './proxy.js';
 import { redisAvailable, startRedisStore } from './redis.js';
 import { type BenchReport, type BenchRow, formatMarkdown, formatTable } from './report.js';
 import { selectiveFetchBenchmark } from './selective.js';
 import type { StoreUnderTest } from './stores.js';
+import { streamingBenchmark } from './streaming.js';
 import { tokenBenchmark } from './tokens.js';
 
 const args = process.argv.slice(2);
@@ -26,14 +29,31 @@ const only = args
   ?.slice('--only='.length)
   .split(',');
 const wanted = (name: string) => !only || only.includes(name);
+const runsArg = args.find((a) => a.startsWith('--runs='));
+const runs = runsArg ? Number(runsArg.slice('--runs='.length)) : quick ? 1 : 3;
+const streamArg = args.find((a) => a.startsWith('--stream-mb='));
+const streamMb = streamArg ? Number(streamArg.slice('--stream-mb='.length)) : quick ? 20 : 1000;
+const loadNow = () =>
+  loadavg()
+    .map((l) => l.toFixed(2))
+    .join(', ');
 
 const memoryStore: StoreUnderTest = {
   name: 'memory',
   make: async () => createMemoryStore({ maxBytes: 8 * 1024 ** 3, maxEntries: 1_000_000 }),
 };
 
+/** `--render`: rewrites results/BENCHMARKS.md from results/latest.json (after a report change). */
+function render(): void {
+  const results = fileURLToPath(new URL('../results/', import.meta.url));
+  const report = JSON.parse(readFileSync(`${results}latest.json`, 'utf8')) as BenchReport;
+  writeFileSync(`${results}BENCHMARKS.md`, formatMarkdown({ ...report, appendix: APPENDIX }));
+}
+
 async function main(): Promise<void> {
+  if (args.includes('--render')) return render();
   const started = new Date();
+  const loadAtStart = loadNow();
   const rows: BenchRow[] = [];
   const notes: string[] = [];
   const stores: StoreUnderTest[] = [memoryStore];
@@ -43,11 +63,17 @@ async function main(): Promise<void> {
     notes.push(
       'Redis rows are missing: redis-server was not found on PATH (apt-get install redis-server, or set REDIS_URL).',
     );
+  const kinds: ServerKind[] = redis
+    ? ['floor', 'raw-redis', 'memory', 'redis']
+    : ['floor', 'memory'];
+  const needLab = wanted('data-plane') || wanted('selective') || wanted('streaming');
+  const lab = needLab ? await startLab(kinds, redis?.server.url) : undefined;
   const sections: [string, () => Promise<BenchRow[]> | BenchRow[]][] = [
     ['tokens', () => tokenBenchmark()],
-    ['data-plane', () => dataPlaneBenchmark(stores, quick)],
-    ['selective', () => selectiveFetchBenchmark(stores, quick)],
+    ['data-plane', () => dataPlaneBenchmark(lab as NonNullable<typeof lab>, quick, runs)],
+    ['selective', () => selectiveFetchBenchmark(lab as NonNullable<typeof lab>, quick, runs)],
     ['memory', () => memoryBenchmark(stores, quick)],
+    ['streaming', () => streamingBenchmark(lab as NonNullable<typeof lab>, streamMb)],
     ['end-to-end', () => endToEndBenchmark(quick)],
     ['control-plane', () => controlPlaneBenchmark(quick)],
     ['proxy', () => (postgresAvailable() ? proxyBenchmark(quick) : [])],
@@ -64,9 +90,10 @@ async function main(): Promise<void> {
       process.stdout.write(` ${Math.round(performance.now() - t)} ms\n`);
     }
   } finally {
+    await lab?.close();
     await redis?.server.stop();
   }
-  for (const row of rows) if (row.met === false && row.note) notes.push(`${row.name}: ${row.note}`);
+  for (const row of rows) if (row.note) notes.push(`${row.name}: ${row.note}`);
   const cpu = cpus()[0];
   const report: BenchReport = {
     startedAt: started.toISOString(),
@@ -76,9 +103,13 @@ async function main(): Promise<void> {
       memory: `${Math.round(totalmem() / 1024 ** 3)} GiB`,
       node: process.version,
       platform: `${process.platform} ${process.arch}`,
+      'load average (1, 5, 15 min) at start': loadAtStart,
+      'load average at end': loadNow(),
+      'runs per measurement': runs,
     },
     rows,
     notes,
+    appendix: APPENDIX,
   };
   console.log(formatTable(rows));
   const results = fileURLToPath(new URL('../results/', import.meta.url));

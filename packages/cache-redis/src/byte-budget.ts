@@ -8,8 +8,53 @@
  */
 import { S2SPError } from '@s2sp/core';
 import { budgetKey } from './key-layout.js';
-import { BUDGET_RELEASE, BUDGET_RESERVE, runScript } from './lua-scripts.js';
+import { LUA_EFFECTS, LUA_NOW, luaScript, runScript } from './lua-script.js';
 import type { RedisConnection } from './redis-connection.js';
+
+// The budget is a sorted set of reservations (member "<key>:<size>", score = expiry in Redis
+// milliseconds) plus a counter of the reserved size. Reservations of expired entries are dropped
+// lazily, at the next reservation, so the budget follows Redis's own expiry without a timer.
+const DROP_EXPIRED = `local freed = 0
+repeat
+  local expired = redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', now, 'LIMIT', 0, 1000)
+  for _, member in ipairs(expired) do
+    freed = freed + tonumber(string.match(member, ':(%d+)$'))
+  end
+  if #expired > 0 then redis.call('ZREM', KEYS[1], unpack(expired)) end
+until #expired < 1000
+if freed > 0 then redis.call('DECRBY', KEYS[2], freed) end
+`;
+
+/**
+ * Reserves room for a new entry in the byte budget, or refuses.
+ *
+ * KEYS[1] the reservation set, KEYS[2] the counter (same hash tag). ARGV: [1] the budget, [2] the
+ * entry's size, [3] the member ("<key>:<size>"), [4] its TTL in ms.
+ * Answers `[1, used]` when reserved, `[0, used]` when it does not fit.
+ */
+export const BUDGET_RESERVE = luaScript(
+  'budget-reserve',
+  `${LUA_EFFECTS}${LUA_NOW}${DROP_EXPIRED}local used = tonumber(redis.call('GET', KEYS[2]) or '0')
+local size = tonumber(ARGV[2])
+if used + size > tonumber(ARGV[1]) then return {0, used} end
+redis.call('ZADD', KEYS[1], now + tonumber(ARGV[4]), ARGV[3])
+redis.call('INCRBY', KEYS[2], size)
+return {1, used + size}
+`,
+);
+
+/**
+ * Gives a reservation back (after a take, or a put that failed). Idempotent: the counter only
+ * moves when the member was still there.
+ *
+ * KEYS as for {@link BUDGET_RESERVE}. ARGV: [1] the member, [2] its size.
+ */
+export const BUDGET_RELEASE = luaScript(
+  'budget-release',
+  `if redis.call('ZREM', KEYS[1], ARGV[1]) == 1 then redis.call('DECRBY', KEYS[2], ARGV[2]) end
+return 1
+`,
+);
 
 /** Reserves and releases room in the shared byte budget. */
 export interface ByteBudget {

@@ -2,9 +2,11 @@ import { describe, expect, it } from 'vitest';
 import {
   assertValidKeyPrefix,
   assertValidStorageKey,
+  blockKey,
   budgetKey,
   entryKey,
   entryScanPattern,
+  offsetsKey,
 } from './key-layout.js';
 
 // Redis's glob, enough of it to check our patterns: * ? and literal characters.
@@ -39,6 +41,16 @@ describe('key layout', () => {
     expect(globMatches(pattern, entryKey('other:', sha))).toBe(false);
     expect(globMatches(pattern, `${budgetKey('s2sp:')}{#}`)).toBe(false);
     expect(globMatches(pattern, 's2sp:unrelated')).toBe(false);
+    // An entry's blocks and offsets are not entries.
+    expect(globMatches(pattern, blockKey(entryKey('s2sp:', sha), 12))).toBe(false);
+    expect(globMatches(pattern, offsetsKey(entryKey('s2sp:', sha)))).toBe(false);
+  });
+
+  it("keeps blocks and offsets in the entry's cluster slot", () => {
+    const entry = entryKey('s2sp:', sha);
+    expect(blockKey(entry, 3)).toBe(`s2sp:{${sha}}:3`);
+    expect(hashTag(blockKey(entry, 3))).toBe(sha);
+    expect(hashTag(offsetsKey(entry))).toBe(sha);
   });
 
   it('accepts prefixes that are safe in a glob and a hash tag, and nothing else', () => {

@@ -1,14 +1,19 @@
 /**
- * Where entries live in Redis. One entry is one hash, `<prefix>{<key>}`, where `<key>` is the
- * SHA-256 hex of the token (the store never sees a token). The braces are a Redis Cluster hash
- * tag: every key an entry may ever use (`<prefix>{<key>}…`) hashes to the same slot, so the Lua
- * scripts that touch them run on one node.
+ * Where entries live in Redis. An entry stored under `<key>` (the SHA-256 hex of the token: the
+ * store never sees a token) is a few keys sharing the hash tag `{<key>}`:
  *
- * Hash fields: `"0"`, `"1"`, … hold the rows in pages of consecutive rows (see row-pages), so
- * `HMGET` can read a few rows of a large table without touching the rest; `#c` (columns JSON
- * array), `#n` (row count), `#b` (size in JSON characters) and `#p` (rows per page) are the
- * entry's metadata. `#` cannot start a decimal page index, so the two never collide. The metadata
- * is written last: an entry whose rows are still being written is invisible to `take` and `stats`.
+ * - `<prefix>{<key>}` — a hash of metadata: `#c` (columns JSON array), `#n` (row count), `#b`
+ *   (size in JSON characters, what the budget counts), `#k` (number of blocks), `#j` (bytes of
+ *   the rows joined), `#s` (block size). Written last: an entry whose rows are still being
+ *   written is invisible to `take` and `stats`.
+ * - `<prefix>{<key>}:0`, `:1`, … — the blocks: the rows' UTF-8 JSON joined by commas, cut every
+ *   `#s` bytes regardless of rows (see row-blocks). Their concatenation is the body of a
+ *   whole-table response, so it is read with a few large binary GETs and written out as it is.
+ * - `<prefix>{<key>}:o` — where each row ends in the joined bytes, 4 bytes per row (little
+ *   endian), so a script reads row `i` with two `GETRANGE`s, whatever the table's size.
+ *
+ * The braces are a Redis Cluster hash tag: every key of an entry hashes to the same slot, so the
+ * Lua scripts that touch them run on one node.
  *
  * @module
  */
@@ -16,6 +21,9 @@ import { S2SPError } from '@s2sp/core';
 
 /** The default key prefix. */
 export const DEFAULT_KEY_PREFIX = 's2sp:';
+
+/** Suffix of the offsets key of an entry. */
+export const OFFSETS_SUFFIX = ':o';
 
 /** Hash field of the number of rows. */
 export const ROWS_FIELD = '#n';
@@ -63,9 +71,20 @@ export function entryKey(prefix: string, key: string): string {
   return `${prefix}{${key}}`;
 }
 
+/** The key of block `index` of the entry whose main key is `entry`. */
+export function blockKey(entry: string, index: number): string {
+  return `${entry}:${index}`;
+}
+
+/** The key of the row offsets of the entry whose main key is `entry`. */
+export function offsetsKey(entry: string): string {
+  return `${entry}${OFFSETS_SUFFIX}`;
+}
+
 /** The SCAN MATCH pattern of every entry key under `prefix`. */
 export function entryScanPattern(prefix: string): string {
-  // The prefix holds no glob characters (see PREFIX_PATTERN), so it needs no escaping.
+  // The prefix holds no glob characters (see PREFIX_PATTERN), so it needs no escaping. Only
+  // main keys end with "}": blocks and offsets never match.
   return `${prefix}{*}`;
 }
 

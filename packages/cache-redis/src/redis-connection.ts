@@ -8,9 +8,19 @@
  */
 import { S2SPError } from '@s2sp/core';
 
+/** A command argument: text, or bytes sent as they are. */
+export type RedisArgument = string | Buffer;
+
+/** The node-redis command options the store sets. */
+export interface NodeRedisCommandOptions {
+  timeout?: number;
+  /** node-redis's RESP type mapping; the store asks for bulk strings as `Buffer`s. */
+  typeMapping?: Record<number, unknown>;
+}
+
 /** A node-redis client from `createClient()` (the parts the store uses). */
 export interface NodeRedisClientLike {
-  sendCommand(args: string[], options?: { timeout?: number }): Promise<unknown>;
+  sendCommand(args: RedisArgument[], options?: NodeRedisCommandOptions): Promise<unknown>;
   connect(): Promise<unknown>;
   readonly isOpen: boolean;
   readonly isReady: boolean;
@@ -23,8 +33,8 @@ export interface NodeRedisClusterLike {
   sendCommand(
     firstKey: string | undefined,
     isReadonly: boolean | undefined,
-    args: string[],
-    options?: { timeout?: number },
+    args: RedisArgument[],
+    options?: NodeRedisCommandOptions,
   ): Promise<unknown>;
   readonly masters: readonly unknown[];
   nodeClient(node: never): Promise<unknown>;
@@ -34,7 +44,9 @@ export interface NodeRedisClusterLike {
 
 /** An ioredis `Redis` or `Cluster` (the parts the store uses). */
 export interface IORedisLike {
-  call(command: string, args: (string | number)[]): Promise<unknown>;
+  call(command: string, args: (string | Buffer | number)[]): Promise<unknown>;
+  /** Like `call`, with bulk-string replies as `Buffer`s. */
+  callBuffer(command: string, args: (string | Buffer | number)[]): Promise<unknown>;
   readonly status: string;
   on(event: string, listener: (...args: unknown[]) => void): unknown;
   off(event: string, listener: (...args: unknown[]) => void): unknown;
@@ -60,7 +72,16 @@ export type RedisClientLike =
 export type RedisClientKind = 'node-redis' | 'node-redis-cluster' | 'ioredis' | 'ioredis-cluster';
 
 /** Sends one command to one Redis node. */
-export type NodeSender = (args: string[]) => Promise<unknown>;
+export type NodeSender = (args: RedisArgument[]) => Promise<unknown>;
+
+/** Options of {@link RedisConnection.send}. */
+export interface SendOptions {
+  /**
+   * Answer bulk strings as `Buffer`s (binary-safe, no UTF-8 decoding) instead of strings.
+   * Row data is read this way: it goes to the HTTP response as the bytes Redis holds.
+   */
+  readonly buffers?: boolean;
+}
 
 /** Connection events, for logging outages and recoveries. */
 export interface ConnectionWatcher {
@@ -75,7 +96,7 @@ export interface RedisConnection {
    * Sends a command. In a cluster it goes to the node that serves `routingKey` (any node without
    * one). Throws at once, without sending, when the client knows it is disconnected.
    */
-  send(args: string[], routingKey?: string): Promise<unknown>;
+  send(args: RedisArgument[], routingKey?: string, options?: SendOptions): Promise<unknown>;
   /** One sender per master (one in all outside a cluster), for SCAN and INFO. */
   masters(): Promise<NodeSender[]>;
   /** Subscribes to errors and recoveries; returns the unsubscribe function. */
@@ -160,16 +181,20 @@ function subscribe(
 export function wrapClient(client: RedisClientLike, commandTimeoutMs: number): RedisConnection {
   const kind = detectClientKind(client);
   const options = { timeout: commandTimeoutMs };
+  // 36 is RESP's bulk-string type ('$'): the same number in every node-redis version.
+  const bufferOptions = { timeout: commandTimeoutMs, typeMapping: { 36: Buffer } };
   switch (kind) {
     case 'node-redis': {
       const c = client as NodeRedisClientLike;
-      const send: NodeSender = (args) =>
+      const send = (args: RedisArgument[], _key?: string, how?: SendOptions) =>
         // With an offline queue, node-redis would hold the command until it reconnects.
-        c.isOpen && !c.isReady ? Promise.reject(offline()) : c.sendCommand(args, options);
+        c.isOpen && !c.isReady
+          ? Promise.reject(offline())
+          : c.sendCommand(args, how?.buffers ? bufferOptions : options);
       return {
         kind,
         send,
-        masters: async () => [send],
+        masters: async () => [(args) => send(args)],
         watch: (watcher) => subscribe(c, ['error'], ['ready'], watcher),
       };
     }
@@ -177,12 +202,13 @@ export function wrapClient(client: RedisClientLike, commandTimeoutMs: number): R
       const c = client as NodeRedisClusterLike;
       return {
         kind,
-        send: (args, routingKey) => c.sendCommand(routingKey, false, args, options),
+        send: (args, routingKey, how) =>
+          c.sendCommand(routingKey, false, args, how?.buffers ? bufferOptions : options),
         masters: async () => {
           const clients = await Promise.all(c.masters.map((m) => c.nodeClient(m as never)));
           return clients.map((node) => {
             const n = node as NodeRedisClientLike;
-            return (args: string[]) => n.sendCommand(args, options);
+            return (args: RedisArgument[]) => n.sendCommand(args, options);
           });
         },
         watch: (watcher) => subscribe(c, ['error', 'node-error'], ['node-ready'], watcher),
@@ -192,18 +218,22 @@ export function wrapClient(client: RedisClientLike, commandTimeoutMs: number): R
     case 'ioredis-cluster': {
       const c = client as IORedisLike;
       const sender =
-        (node: IORedisLike): NodeSender =>
-        (args) =>
+        (node: IORedisLike) => (args: RedisArgument[], _key?: string, how?: SendOptions) =>
           IOREDIS_DOWN.has(node.status)
             ? Promise.reject(offline())
-            : node.call(args[0] as string, args.slice(1));
+            : how?.buffers
+              ? node.callBuffer(String(args[0]), args.slice(1))
+              : node.call(String(args[0]), args.slice(1));
       return {
         kind,
         send: sender(c),
         masters: async () =>
           kind === 'ioredis-cluster'
-            ? (c as IORedisClusterLike).nodes('master').map(sender)
-            : [sender(c)],
+            ? (c as IORedisClusterLike).nodes('master').map((node) => {
+                const send = sender(node);
+                return (args: RedisArgument[]) => send(args);
+              })
+            : [(args: RedisArgument[]) => sender(c)(args)],
         watch: (watcher) =>
           subscribe(
             c,

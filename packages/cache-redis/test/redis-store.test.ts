@@ -1,11 +1,11 @@
 import { generateToken, S2SPError, type StoredTable, tokenStorageKey } from '@s2sp/core';
-import { makeStoredTable } from '@s2sp/core/testing';
+import { allRowsText, makeStoredTable, readTaken, takenRowTexts } from '@s2sp/core/testing';
 import { type RedisTestServer, startRedis, startRedisCluster } from '@s2sp/test-utils';
 import { Redis } from 'ioredis';
-import { createClient, createCluster } from 'redis';
+import { createClient, createCluster, RESP_TYPES } from 'redis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRedisBodyStore, type RedisBodyStore } from '../src/index.js';
-import { quietLogger, uniquePrefix } from './helpers.js';
+import { eventually, quietLogger, uniquePrefix } from './helpers.js';
 
 let redis: RedisTestServer;
 let cluster: Awaited<ReturnType<typeof startRedisCluster>>;
@@ -33,16 +33,26 @@ async function keysUnder(prefix: string): Promise<string[]> {
   return keys.sort();
 }
 
-/** A table whose rows are wide enough that chunks are cut by size, not only by row count. */
+/**
+ * A table of several MiB with rows of uneven width and multi-byte characters, so that block
+ * boundaries (every 1 MiB) fall inside rows and inside characters.
+ */
 function wideTable(rowCount: number): StoredTable {
   const rows: string[] = [];
   for (let i = 0; i < rowCount; i++)
-    rows.push(JSON.stringify({ _row_id: i, text: `${i}:${'x'.repeat(i % 7 === 0 ? 3000 : 40)}` }));
+    rows.push(
+      JSON.stringify({
+        _row_id: i,
+        text: `${i}:${(i % 7 === 0 ? 'ß😀x' : 'x').repeat(i % 7 === 0 ? 900 : 40)}`,
+      }),
+    );
   return { columns: ['text'], rows };
 }
 
+const utf8Length = (rows: readonly string[]) => Buffer.byteLength(rows.join(','));
+
 describe('storage layout', () => {
-  it('keeps one hash per entry under <prefix>{<sha256>}, with the TTL and no token anywhere', async () => {
+  it('keeps metadata, offsets and blocks under <prefix>{<sha256>}, with the TTL and no token anywhere', async () => {
     const prefix = uniquePrefix();
     const store = createRedisBodyStore({ url: redis.url, keyPrefix: prefix, logger: quietLogger });
     try {
@@ -51,20 +61,32 @@ describe('storage layout', () => {
       const table = makeStoredTable(3);
       await store.put(key, table, { ttlMs: 30_000 });
 
-      expect(await keysUnder(prefix)).toEqual([`${prefix}{${key}}`]);
-      const hash = await admin.hGetAll(`${prefix}{${key}}`);
-      // Small rows share one page; the metadata fields start with "#".
-      expect(hash).toEqual({
-        '0': table.rows.join('\n'),
+      const main = `${prefix}{${key}}`;
+      expect(await keysUnder(prefix)).toEqual([main, `${main}:0`, `${main}:o`]);
+      const joined = Buffer.from(table.rows.join(','));
+      expect(await admin.hGetAll(main)).toEqual({
         '#c': '["name","payload"]',
         '#n': '3',
         '#b': String(table.rows.join('').length + 'name'.length + 'payload'.length),
-        '#p': '64',
+        '#k': '1',
+        '#j': String(joined.byteLength),
+        '#s': String(1024 * 1024),
       });
-      expect(JSON.stringify(hash)).not.toContain(token);
-      const ttl = await admin.pTTL(`${prefix}{${key}}`);
-      expect(ttl).toBeGreaterThan(25_000);
-      expect(ttl).toBeLessThanOrEqual(30_000);
+      const binary = admin.withTypeMapping({ [RESP_TYPES.BLOB_STRING]: Buffer });
+      expect(await binary.get(`${main}:0`)).toEqual(joined);
+      // Where each row ends in the joined bytes, 4 bytes little endian per row.
+      const offsets = (await binary.get(`${main}:o`)) as Buffer;
+      const ends = [0, 1, 2].map((i) => offsets.readUInt32LE(i * 4));
+      expect(ends).toEqual(
+        [1, 2, 3].map((n) => Buffer.byteLength(table.rows.slice(0, n).join(','))),
+      );
+      for (const k of await keysUnder(prefix)) {
+        expect(k).not.toContain(token);
+        const ttl = await admin.pTTL(k);
+        expect(ttl).toBeGreaterThan(25_000);
+        expect(ttl).toBeLessThanOrEqual(30_000);
+      }
+      expect(joined.toString()).not.toContain(token);
 
       await store.take(key, [1]);
       expect(await keysUnder(prefix)).toEqual([]);
@@ -118,9 +140,16 @@ describe.each([
         rows: 12_345,
         bytes: table.rows.join('').length + 'text'.length,
       });
-      const taken = await store.take(key);
+      expect(utf8Length(table.rows)).toBeGreaterThan(3 * 1024 * 1024);
+      const streamed = await store.take(key);
+      // A large table is handed over as a stream of blocks, with its length and row ends.
+      expect(Array.isArray(streamed?.chunks)).toBe(false);
+      expect(streamed?.byteLength).toBe(utf8Length(table.rows));
+      expect(streamed?.ends).toHaveLength(12_345);
+      const taken = await readTaken(streamed);
       expect(taken?.tableRows).toBe(12_345);
-      expect(taken?.rows).toEqual(table.rows);
+      expect(taken && allRowsText(taken)).toBe(table.rows.join(','));
+      expect(await store.take(key)).toBeUndefined();
     } finally {
       await store.close();
     }
@@ -134,7 +163,7 @@ describe.each([
       await store.put(key, table, { ttlMs: 60_000 });
       const ids = [12_344, 0, 5000, 99_999, 7, 7];
       const taken = await store.take(key, ids);
-      expect(taken?.rows).toEqual([
+      expect(taken && takenRowTexts(taken)).toEqual([
         table.rows[12_344],
         table.rows[0],
         table.rows[5000],
@@ -144,6 +173,58 @@ describe.each([
       ]);
       expect(await store.take(key, [0])).toBeUndefined();
       expect((await store.stats()).entries).toBe(0);
+    } finally {
+      await store.close();
+    }
+  });
+
+  it('reads every row by id, also those cut across blocks and characters', async () => {
+    const store = makeStore();
+    try {
+      const table = wideTable(12_345);
+      const key = await tokenStorageKey(generateToken());
+      await store.put(key, table, { ttlMs: 60_000 });
+      const ids = table.rows.map((_, i) => i).reverse();
+      const taken = await store.take(key, ids);
+      expect(taken && takenRowTexts(taken)).toEqual([...table.rows].reverse());
+    } finally {
+      await store.close();
+    }
+  });
+
+  it('gives a large table to exactly one of many concurrent takes', async () => {
+    const store = makeStore();
+    try {
+      const table = wideTable(5000);
+      const key = await tokenStorageKey(generateToken());
+      await store.put(key, table, { ttlMs: 60_000 });
+      const results = await Promise.all(
+        Array.from({ length: 20 }, async () => readTaken(await store.take(key))),
+      );
+      const winners = results.filter((r) => r !== undefined);
+      expect(winners).toHaveLength(1);
+      expect(allRowsText(winners[0] as NonNullable<(typeof winners)[0]>)).toBe(
+        table.rows.join(','),
+      );
+    } finally {
+      await store.close();
+    }
+  });
+});
+
+describe('a claimed large table', () => {
+  it('leaves no key behind once read', async () => {
+    const prefix = uniquePrefix();
+    const store = createRedisBodyStore({ url: redis.url, keyPrefix: prefix, logger: quietLogger });
+    try {
+      const key = await tokenStorageKey(generateToken());
+      await store.put(key, wideTable(5000), { ttlMs: 60_000 });
+      expect((await keysUnder(prefix)).length).toBeGreaterThan(3);
+      expect((await readTaken(await store.take(key)))?.tableRows).toBe(5000);
+      await eventually(
+        'the blocks are removed',
+        async () => (await keysUnder(prefix)).length === 0,
+      );
     } finally {
       await store.close();
     }

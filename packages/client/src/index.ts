@@ -15,8 +15,10 @@ export {
   DEFAULT_FETCH_TIMEOUT_MS,
   DEFAULT_MAX_RESPONSE_BYTES,
   type FetchBodyOptions,
+  type FetchBodyRowsOptions,
   type FetchedBody,
   fetchBody,
+  fetchBodyRows,
 } from '@s2sp/core';
 export { DdiBuffer, type DdiBufferOptions } from './ddi-buffer.js';
 export { S2SPDispatcher, type S2SPDispatcherOptions } from './dispatcher.js';

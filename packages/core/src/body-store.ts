@@ -36,6 +36,24 @@ export interface TakenRows {
    * redemption costs no serialising at all.
    */
   readonly joined?: Uint8Array;
+  /**
+   * Only when all rows were asked for, instead of `joined`: the same bytes in consecutive pieces
+   * (their concatenation is `joined`), as an array or as an async iterable read on demand. A store
+   * that keeps a table in blocks (the Redis store) hands them out this way, so they are written as
+   * they are — never copied into one buffer, and with an iterable never all in memory at once.
+   * An iterable must be consumed once, to the end or until its iterator's `return()`; the taker
+   * owns the bytes and may change them. Since 0.2.0: readers that predate it see neither `rows`
+   * nor `joined`, so a store setting it needs `@s2sp/core` ≥ 0.2.0.
+   */
+  readonly chunks?: readonly Uint8Array[] | AsyncIterable<Uint8Array>;
+  /** With `joined` or `chunks`: their total length in bytes (required with an iterable). */
+  readonly byteLength?: number;
+  /**
+   * With `joined` or `chunks`: where each row ends (exclusive) in the joined bytes, so a reader
+   * can cut rows (say, for NDJSON) without parsing JSON. Row `i` starts one byte (the comma)
+   * after row `i - 1` ends.
+   */
+  readonly ends?: Uint32Array;
 }
 
 /** Store-wide counters, for resources such as `weather://cache` and for tests. Never tokens. */

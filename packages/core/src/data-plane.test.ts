@@ -124,6 +124,40 @@ describe('renderDataPlaneResponse', () => {
     });
   });
 
+  it("sends a store's chunks as they are, split anywhere, even inside a character", () => {
+    const joined = new TextEncoder().encode(`${rows.join(',')},{"_row_id":3,"event":"ß"}`);
+    const pieces = [
+      joined.subarray(0, 7),
+      joined.subarray(7, joined.length - 3),
+      new Uint8Array(0),
+      joined.subarray(joined.length - 3),
+    ];
+    const chunks = renderChunks(
+      { columns: ['event', 'description'], tableRows: 4, chunks: pieces },
+      {},
+      undefined,
+    );
+    expect(chunks).toHaveLength(5);
+    expect(chunks[1]).toBe(pieces[0]);
+    const parsed = JSON.parse(new TextDecoder().decode(concatBytes(chunks)));
+    expect(parsed.total_rows).toBe(4);
+    expect(parsed.body[3]).toEqual({ _row_id: 3, event: 'ß' });
+    // With columns, the chunks are parsed as one array.
+    const projected = JSON.parse(
+      renderDataPlaneResponse(
+        { columns: ['event', 'description'], tableRows: 4, chunks: pieces },
+        { columns: ['event'] },
+        undefined,
+      ),
+    );
+    expect(projected.body.map((r: { event: string }) => r.event)).toEqual([
+      'Wind',
+      'Heat',
+      'Flood',
+      'ß',
+    ]);
+  });
+
   it('projects columns of all rows when the store gave them only joined', () => {
     const joined = new TextEncoder().encode(rows.join(','));
     const text = renderDataPlaneResponse(

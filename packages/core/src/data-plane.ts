@@ -146,18 +146,25 @@ export function renderDataPlaneResponse(
   let returned: number;
   let columnsReturned: string[];
 
-  if (!projecting && taken.joined && !rowIds) {
-    body = taken.joined.byteLength > 0 ? [taken.joined] : [];
+  if (taken.chunks && !Array.isArray(taken.chunks) && !taken.rows)
+    throw new TypeError('renderDataPlaneResponse needs a table in memory: use renderDataPlaneBody');
+  const joined =
+    taken.joined ??
+    (taken.chunks && !taken.rows ? (taken.chunks as readonly Uint8Array[]) : undefined);
+  if (!projecting && joined && !rowIds) {
+    body = (joined instanceof Uint8Array ? [joined] : [...joined]).filter((c) => c.byteLength > 0);
     returned = taken.tableRows;
     columnsReturned = [...taken.columns];
   } else {
     // A store may hand all rows over only `joined`: split it the JSON way, as one array.
     const slots: ReadonlyArray<string | Uint8Array | undefined> =
       taken.rows ??
-      (taken.joined
-        ? (JSON.parse(`[${new TextDecoder().decode(taken.joined)}]`) as unknown[]).map((row) =>
-            JSON.stringify(row),
-          )
+      (joined
+        ? (
+            JSON.parse(
+              `[${new TextDecoder().decode(joined instanceof Uint8Array ? joined : concatBytes(joined))}]`,
+            ) as unknown[]
+          ).map((row) => JSON.stringify(row))
         : []);
     const present: (string | Uint8Array)[] = [];
     slots.forEach((row, i) => {

@@ -36,9 +36,12 @@ export interface FetchBodyOptions {
 /** A validated data-plane response. */
 export type FetchedBody = DataPlaneResponse & { body: RowWithId[] };
 
-const CALL_AGAIN = 'Call the resource tool again to get a fresh resource_url, then retry with it.';
+/** The advice that ends most fetch errors. */
+export const CALL_AGAIN =
+  'Call the resource tool again to get a fresh resource_url, then retry with it.';
 
-function tooLarge(maxBytes: number): S2SPError {
+/** The error of a response over the consumer's size limit. */
+export function tooLarge(maxBytes: number): S2SPError {
   return new S2SPError(
     'payload_too_large',
     `The resource server's response is larger than this consumer's limit of ${maxBytes} bytes. Select fewer rows (filter the abstract rows first), or raise maxResponseBytes.`,
@@ -47,7 +50,33 @@ function tooLarge(maxBytes: number): S2SPError {
 
 // Error bodies of the resource server are never quoted: they come from a third party and would
 // otherwise flow verbatim into an LLM's context. Each status gets our own sentence.
-function statusError(status: number, origin: string): S2SPError {
+/**
+ * The error for whatever a data-plane fetch threw: cancelled by the caller, timed out, or the
+ * server unreachable (or gone midway). An `S2SPError` passes through.
+ */
+export function fetchFailure(
+  cause: unknown,
+  context: { cancelled: boolean; timedOut: boolean; origin: string; timeoutMs: number },
+): S2SPError {
+  if (S2SPError.isInstance(cause)) return cause;
+  if (context.cancelled)
+    return new S2SPError('upstream_error', 'The data-plane fetch was cancelled.', { cause });
+  if (context.timedOut) {
+    return new S2SPError(
+      'timeout',
+      `The resource server at ${context.origin} did not answer within ${context.timeoutMs} ms. Retry; if it keeps timing out, ${CALL_AGAIN.charAt(0).toLowerCase()}${CALL_AGAIN.slice(1)}`,
+      { cause },
+    );
+  }
+  return new S2SPError(
+    'upstream_error',
+    `Could not reach the resource server at ${context.origin}, or it broke off its answer. Check that it is running and reachable from this server, then retry.`,
+    { cause },
+  );
+}
+
+/** The error for a non-200 answer (never quoting the server's body). */
+export function statusError(status: number, origin: string): S2SPError {
   if (status === 404) {
     return new S2SPError(
       'not_found',
@@ -112,23 +141,13 @@ export async function fetchBody(
   const timer = setTimeout(() => controller.abort(), timeoutMs);
   const onAbort = () => controller.abort();
   options.signal?.addEventListener('abort', onAbort, { once: true });
-  const failure = (cause: unknown): S2SPError => {
-    if (S2SPError.isInstance(cause)) return cause;
-    if (options.signal?.aborted)
-      return new S2SPError('upstream_error', 'The data-plane fetch was cancelled.', { cause });
-    if (controller.signal.aborted) {
-      return new S2SPError(
-        'timeout',
-        `The resource server at ${target.origin} did not answer within ${timeoutMs} ms. Retry; if it keeps timing out, ${CALL_AGAIN.charAt(0).toLowerCase()}${CALL_AGAIN.slice(1)}`,
-        { cause },
-      );
-    }
-    return new S2SPError(
-      'upstream_error',
-      `Could not reach the resource server at ${target.origin}. Check that it is running and reachable from this server, then retry.`,
-      { cause },
-    );
-  };
+  const failure = (cause: unknown) =>
+    fetchFailure(cause, {
+      cancelled: options.signal?.aborted === true,
+      timedOut: controller.signal.aborted,
+      origin: target.origin,
+      timeoutMs,
+    });
 
   try {
     if (options.signal?.aborted) throw options.signal.reason;

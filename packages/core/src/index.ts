@@ -40,6 +40,7 @@ export {
   type FetchedBody,
   fetchBody,
 } from './fetch-body.js';
+export { type FetchBodyRowsOptions, fetchBodyRows } from './fetch-body-rows.js';
 export type { Row } from './json.js';
 export { type LogFields, type Logger, silentLogger } from './logger.js';
 export { createMemoryStore, type MemoryStoreOptions } from './memory-store.js';
@@ -57,6 +58,7 @@ export {
   type S2SPResult,
   S2SPResultSchema,
 } from './resource-result.js';
+export { NDJSON_MEDIA_TYPE, TOTAL_ROWS_HEADER } from './row-stream.js';
 export { prepareTable, ROW_ID, type RowWithId, type Table } from './table.js';
 export {
   buildResourceUrl,

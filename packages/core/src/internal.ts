@@ -28,13 +28,21 @@ export {
 export { sha256, sha256Hex, timingSafeEqual } from './digest.js';
 export { describeType, isPlainObject, parseJsonArgument, parseJsonText } from './json.js';
 export { type PositiveOptionRules, positiveOption } from './limits.js';
-export { assertValidTtl, storedTableSize } from './memory-store.js';
+export { assertValidTtl, encodeRows, storedTableSize } from './memory-store.js';
 export {
   buildAsyncResult,
   buildSyncResult,
   serializePlainResult,
   serializeS2SPResult,
 } from './resource-result.js';
+export {
+  NDJSON_MEDIA_TYPE,
+  negotiateFormat,
+  type RenderedBody,
+  type ResponseFormat,
+  renderDataPlaneBody,
+  TOTAL_ROWS_HEADER,
+} from './row-stream.js';
 export { projectRow, serializeRow } from './table.js';
 export { isTokenShape, normalizePublicUrl } from './token.js';
 export {

@@ -167,7 +167,8 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): BodyStore {
       const entry = remove(key);
       if (!entry || Date.now() >= entry.expiresAt) return undefined;
       const { columns, joined, ends } = entry;
-      if (!rowIds) return { columns, tableRows: ends.length, joined };
+      if (!rowIds)
+        return { columns, tableRows: ends.length, joined, ends, byteLength: joined.byteLength };
       return {
         columns,
         tableRows: ends.length,

@@ -1,7 +1,7 @@
 import { DATA_PATH_PREFIX } from './data-plane.js';
-import { sha256Hex } from './digest.js';
 import { S2SPError } from './errors.js';
 import { DDI_SCHEME } from './protocol.js';
+import { sha256 } from './sha256.js';
 
 /** Bytes of randomness in a token (256 bits, PROTOCOL §6). */
 export const TOKEN_BYTES = 32;
@@ -58,9 +58,15 @@ export function isTokenShape(value: unknown): value is string {
  * @param token - a minted token
  * @returns 64 hex characters
  */
-export function tokenStorageKey(token: string): Promise<string> {
-  return sha256Hex(token);
+export async function tokenStorageKey(token: string): Promise<string> {
+  // Synchronous SHA-256 (see sha256.ts): WebCrypto's digest costs far more than the hash itself.
+  let hex = '';
+  for (const byte of sha256(encoder.encode(token))) hex += HEX[byte] as string;
+  return hex;
 }
+
+const encoder = new TextEncoder();
+const HEX = Array.from({ length: 256 }, (_, i) => i.toString(16).padStart(2, '0'));
 
 /**
  * Normalises an http(s) base URL from configuration: absolute, http or https, no credentials,

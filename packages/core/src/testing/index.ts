@@ -44,9 +44,32 @@ const decoder = new TextDecoder();
  */
 export function takenRowTexts(taken: TakenRows): (string | undefined)[] | { joined: string } {
   if (taken.joined) return { joined: decoder.decode(taken.joined) };
+  if (taken.chunks && !taken.rows) {
+    if (!Array.isArray(taken.chunks))
+      throw new TypeError(
+        'takenRowTexts needs the chunks in memory: pass the take through readTaken',
+      );
+    // A streaming decoder of its own: a chunk may end inside a multi-byte character.
+    const streaming = new TextDecoder();
+    let text = '';
+    for (const chunk of taken.chunks as readonly Uint8Array[])
+      text += streaming.decode(chunk, { stream: true });
+    return { joined: text + streaming.decode() };
+  }
   return (taken.rows ?? []).map((row) =>
     row === undefined || typeof row === 'string' ? row : decoder.decode(row),
   );
+}
+
+/**
+ * A take with its streamed chunks (an async iterable) read into memory, so the other helpers can
+ * look at it. Consumes the iterable.
+ */
+export async function readTaken(taken: TakenRows | undefined): Promise<TakenRows | undefined> {
+  if (!taken?.chunks || Array.isArray(taken.chunks)) return taken;
+  const chunks: Uint8Array[] = [];
+  for await (const chunk of taken.chunks as AsyncIterable<Uint8Array>) chunks.push(chunk);
+  return { ...taken, chunks };
 }
 
 /** All rows of a take as one string, rows joined by commas (for whole-table comparisons). */
@@ -95,17 +118,27 @@ export function describeBodyStoreContract(
       const key = await freshKey();
       const table = makeStoredTable(5);
       await store.put(key, table, { ttlMs: 60_000 });
-      const taken = await store.take(key);
+      const taken = await readTaken(await store.take(key));
       expect(taken?.columns).toEqual(['name', 'payload']);
       expect(taken?.tableRows).toBe(5);
       expect(taken && allRowsText(taken)).toBe(table.rows.join(','));
+      // Optional members, when a store gives them, must describe the same bytes.
+      const joined = new TextEncoder().encode(table.rows.join(','));
+      if (taken?.byteLength !== undefined) expect(taken.byteLength).toBe(joined.byteLength);
+      if (taken?.ends) {
+        expect(taken.ends).toHaveLength(5);
+        const cut = Array.from(taken.ends, (end, i) =>
+          decoder.decode(joined.subarray(i === 0 ? 0 : (taken.ends?.[i - 1] as number) + 1, end)),
+        );
+        expect(cut).toEqual(table.rows);
+      }
     });
 
     it('returns only the requested rows, in the order asked, with undefined for unknown ids', async () => {
       const key = await freshKey();
       const table = makeStoredTable(10);
       await store.put(key, table, { ttlMs: 60_000 });
-      const taken = await store.take(key, [7, 2, 42, 0]);
+      const taken = await readTaken(await store.take(key, [7, 2, 42, 0]));
       expect(taken?.tableRows).toBe(10);
       expect(taken && takenRowTexts(taken)).toEqual([
         table.rows[7],
@@ -118,7 +151,7 @@ export function describeBodyStoreContract(
     it('stores and returns an empty table', async () => {
       const key = await freshKey();
       await store.put(key, { columns: [], rows: [] }, { ttlMs: 60_000 });
-      const taken = await store.take(key);
+      const taken = await readTaken(await store.take(key));
       expect(taken?.columns).toEqual([]);
       expect(taken?.tableRows).toBe(0);
       expect(taken && allRowsText(taken)).toBe('');
@@ -136,7 +169,9 @@ export function describeBodyStoreContract(
       const key = await freshKey();
       await store.put(key, makeStoredTable(20), { ttlMs: 60_000 });
       const results = await Promise.all(
-        Array.from({ length: 50 }, (_, i) => store.take(key, i % 2 ? [1, 2] : undefined)),
+        Array.from({ length: 50 }, async (_, i) =>
+          readTaken(await store.take(key, i % 2 ? [1, 2] : undefined)),
+        ),
       );
       expect(results.filter((r) => r !== undefined)).toHaveLength(1);
     });
@@ -149,8 +184,8 @@ export function describeBodyStoreContract(
       const [a, b] = [await freshKey(), await freshKey()];
       await store.put(a, makeStoredTable(2, 'a'), { ttlMs: 60_000 });
       await store.put(b, makeStoredTable(3, 'b'), { ttlMs: 60_000 });
-      const takenB = await store.take(b);
-      const takenA = await store.take(a);
+      const takenB = await readTaken(await store.take(b));
+      const takenA = await readTaken(await store.take(a));
       expect(takenB && allRowsText(takenB)).toBe(makeStoredTable(3, 'b').rows.join(','));
       expect(takenA && allRowsText(takenA)).toBe(makeStoredTable(2, 'a').rows.join(','));
     });

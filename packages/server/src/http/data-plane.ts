@@ -11,15 +11,17 @@ import {
   concatBytes,
   DEFAULT_MAX_REQUEST_BYTES,
   isTokenShape,
+  negotiateFormat,
   parseDataPlaneRequest,
   positiveOption,
-  readBodyCapped,
-  renderDataPlaneResponse,
+  renderDataPlaneBody,
   requestedRowIds,
+  TOTAL_ROWS_HEADER,
 } from '@s2sp/core/internal';
 import { Hono } from 'hono';
 import { entryLabel } from '../logger.js';
 import { methodNotAllowed, notFoundResponse, s2spErrorToResponse } from './error-response.js';
+import { readRequestBody } from './request-body.js';
 
 /** Options for {@link createDataPlaneApp} and {@link mountDataPlane}. */
 export interface DataPlaneOptions {
@@ -34,6 +36,42 @@ export interface DataPlaneOptions {
 /** Response bodies up to this size are sent as one buffer. */
 const SINGLE_BUFFER_BYTES = 1024 * 1024;
 
+/**
+ * A web stream that pulls `chunks` one at a time as the consumer reads, and stops the source when
+ * the consumer goes away. A source that fails midway aborts the response (the client sees a
+ * truncated body, never a complete-looking one).
+ */
+function pullStream(
+  chunks: readonly Uint8Array[] | AsyncIterable<Uint8Array>,
+  logger: Logger,
+): ReadableStream<Uint8Array<ArrayBuffer>> {
+  const iterator: AsyncIterator<Uint8Array> = Array.isArray(chunks)
+    ? (async function* () {
+        yield* chunks as readonly Uint8Array[];
+      })()
+    : (chunks as AsyncIterable<Uint8Array>)[Symbol.asyncIterator]();
+  return new ReadableStream<Uint8Array<ArrayBuffer>>(
+    {
+      async pull(controller) {
+        try {
+          const { done, value } = await iterator.next();
+          if (done) controller.close();
+          else controller.enqueue(value as Uint8Array<ArrayBuffer>);
+        } catch (error) {
+          logger.warn('data plane: the store failed while the response was being sent', {
+            error: error instanceof Error ? error.name : typeof error,
+          });
+          controller.error(error);
+        }
+      },
+      async cancel() {
+        await iterator.return?.();
+      },
+    },
+    { highWaterMark: 0 },
+  );
+}
+
 // One body for unknown, expired and used tokens alike, so a 404 says nothing about which.
 const GONE =
   'No data for this resource_url: it is unknown, expired or already used. Call the resource tool again for a fresh resource_url.';
@@ -44,8 +82,8 @@ function isJson(contentType: string | undefined): boolean {
   return type === 'application/json' || (type.startsWith('application/') && type.endsWith('+json'));
 }
 
-async function readLimited(request: Request, maxBytes: number): Promise<string> {
-  const bytes = await readBodyCapped(request, maxBytes);
+async function readLimited(request: Request, env: unknown, maxBytes: number): Promise<string> {
+  const bytes = await readRequestBody(request, env, maxBytes);
   if (!bytes) {
     throw new S2SPError(
       'payload_too_large',
@@ -85,7 +123,7 @@ export function mountDataPlane(app: Hono, options: DataPlaneOptions): Hono {
 
   app.post(`${DATA_PATH_PREFIX}:token`, async (c) => {
     const contentType = c.req.header('content-type');
-    const text = await readLimited(c.req.raw, maxRequestBytes);
+    const text = await readLimited(c.req.raw, c.env, maxRequestBytes);
     // An empty body counts as {} whatever its type (fetch labels an empty string text/plain).
     if (text.trim() !== '' && !isJson(contentType)) {
       throw new S2SPError(
@@ -105,31 +143,32 @@ export function mountDataPlane(app: Hono, options: DataPlaneOptions): Hono {
       logger.debug('data plane: no entry', { entry: entryLabel(key) });
       throw new S2SPError('not_found', GONE);
     }
-    const chunks = renderDataPlaneResponse(taken, request, rowIds);
-    let length = 0;
-    for (const chunk of chunks) length += chunk.byteLength;
+    const format = negotiateFormat(c.req.header('accept'));
+    const rendered = await renderDataPlaneBody(taken, request, rowIds, format);
     logger.info('data plane: redeemed', {
       entry: entryLabel(key),
       tableRows: taken.tableRows,
-      bytes: length,
+      format,
+      ...(rendered.byteLength !== undefined && { bytes: rendered.byteLength }),
       ms: Date.now() - started,
     });
-    const headers = {
-      'content-type': 'application/json',
+    const headers: Record<string, string> = {
+      'content-type': rendered.contentType,
       'cache-control': 'no-store',
-      'content-length': String(length),
+      vary: 'accept',
     };
-    // Small bodies go out as one buffer; a large one is streamed chunk by chunk so the cached table
-    // bytes are written as they are, never copied into a second buffer of the same size.
-    if (length <= SINGLE_BUFFER_BYTES)
-      return c.body(concatBytes(chunks) as Uint8Array<ArrayBuffer>, 200, headers);
-    const stream = new ReadableStream<Uint8Array>({
-      start(controller) {
-        for (const chunk of chunks) controller.enqueue(chunk);
-        controller.close();
-      },
-    });
-    return c.body(stream, 200, headers);
+    if (rendered.byteLength !== undefined) headers['content-length'] = String(rendered.byteLength);
+    if (rendered.totalRows !== undefined) headers[TOTAL_ROWS_HEADER] = String(rendered.totalRows);
+    // Small bodies go out as one buffer. Anything larger is streamed piece by piece, pulled only as
+    // the connection takes it: the cached bytes are written as they are, never copied into one
+    // buffer, and a table the store streams is never all in memory.
+    if (
+      Array.isArray(rendered.chunks) &&
+      rendered.byteLength !== undefined &&
+      rendered.byteLength <= SINGLE_BUFFER_BYTES
+    )
+      return c.body(concatBytes(rendered.chunks) as Uint8Array<ArrayBuffer>, 200, headers);
+    return c.body(pullStream(rendered.chunks, logger), 200, headers);
   });
   app.all(`${DATA_PATH_PREFIX}:token`, () => methodNotAllowed('POST'));
   app.get(HEALTH_PATH, (c) => c.json({ status: 'ok' }, 200, { 'cache-control': 'no-store' }));

@@ -1,0 +1,97 @@
+import { loadavg } from 'node:os';
+import { type ChildHandle, startChild } from './child.js';
+import type { LoadResult } from './http-load.js';
+
+/** Which server a measurement is made against. */
+export type ServerKind = 'floor' | 'raw-redis' | 'memory' | 'redis';
+
+/** A server process of the lab. */
+export interface LabServer {
+  readonly kind: ServerKind;
+  readonly port: number;
+  readonly process: ChildHandle;
+}
+
+/**
+ * The benchmark lab: every server under test in its own process, and one load-generator process.
+ * The orchestrator (this process) only sends instructions and collects numbers, so no two of
+ * client, server and floor ever share an event loop.
+ */
+export interface Lab {
+  readonly servers: ReadonlyMap<ServerKind, LabServer>;
+  /** Builds the table of `size` rows in every server; returns the whole-table body's bytes. */
+  prepare(size: number): Promise<number>;
+  /**
+   * Runs one load: fresh tokens per request on data-plane servers (minted first, not timed), the
+   * same path on the floors.
+   */
+  load(
+    kind: ServerKind,
+    options: { concurrency: number; requests: number; body?: string; accept?: string },
+  ): Promise<LoadResult>;
+  /** The load process, for requests other than `load`. */
+  readonly client: ChildHandle;
+  /** The server process's memory usage. */
+  memory(kind: ServerKind): Promise<{ rss: number; heapUsed: number; external: number }>;
+  close(): Promise<void>;
+}
+
+/** The 1-minute load average, rounded (other work on the machine skews every timing). */
+export function loadAverage(): number {
+  return Math.round((loadavg()[0] ?? 0) * 100) / 100;
+}
+
+/** Starts a lab with the given servers (`redisUrl` for the Redis ones). */
+export async function startLab(kinds: readonly ServerKind[], redisUrl?: string): Promise<Lab> {
+  const servers = new Map<ServerKind, LabServer>();
+  const children: ChildHandle[] = [];
+  try {
+    const client = await startChild('load-process', [], ['--expose-gc']);
+    children.push(client);
+    for (const kind of kinds) {
+      const child = await startChild('server-process', [kind, redisUrl ?? ''], ['--expose-gc']);
+      children.push(child);
+      servers.set(kind, { kind, process: child, port: await child.call<number>({ op: 'port' }) });
+    }
+    const server = (kind: ServerKind) => {
+      const found = servers.get(kind);
+      if (!found) throw new Error(`no ${kind} server in this lab`);
+      return found;
+    };
+    return {
+      servers,
+      client,
+      async prepare(size) {
+        let bytes = 0;
+        for (const s of servers.values())
+          bytes = await s.process.call<number>({ op: 'prepare', size });
+        return bytes;
+      },
+      async load(kind, options) {
+        const s = server(kind);
+        const dataPlane = kind === 'memory' || kind === 'redis';
+        const paths = dataPlane
+          ? (await s.process.call<string[]>({ op: 'mint', count: options.requests })).map(
+              (token) => `/s2sp/data/${token}`,
+            )
+          : ['/floor'];
+        return client.call<LoadResult>({
+          op: 'load',
+          port: s.port,
+          paths,
+          body: options.body ?? '{}',
+          concurrency: options.concurrency,
+          requests: options.requests,
+          ...(options.accept ? { accept: options.accept } : {}),
+        });
+      },
+      memory: (kind) => server(kind).process.call({ op: 'memory' }),
+      async close() {
+        await Promise.all(children.map((c) => c.close()));
+      },
+    };
+  } catch (error) {
+    await Promise.all(children.map((c) => c.close()));
+    throw error;
+  }
+}

@@ -1,0 +1,139 @@
+/**
+ * One server under test, in its own process: `floor` (a bare node:http server sending the
+ * pre-rendered response), `raw-redis` (node:http answering with a node-redis GET of those same
+ * bytes, as a Buffer), or the real S2SP data plane over the `memory` or `redis` store.
+ *
+ * Requests from the parent: `prepare` (build the table of a size, deterministic), `mint` (cache
+ * it under fresh tokens), `reset` (drop every entry), `memory` (this process's memory usage).
+ */
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { memoryUsage } from 'node:process';
+import { serve } from '@hono/node-server';
+import { createRedisBodyStore } from '@s2sp/cache-redis';
+import {
+  type BodyStore,
+  createMemoryStore,
+  generateToken,
+  prepareTable,
+  type StoredTable,
+  serializeTable,
+  tokenStorageKey,
+} from '@s2sp/core';
+import { concatBytes, renderDataPlaneResponse } from '@s2sp/core/internal';
+import { createDataPlaneApp } from '@s2sp/server/http';
+import { createClient, RESP_TYPES } from 'redis';
+import { serveParent } from '../child.js';
+import { generateRows } from '../data.js';
+
+const [kind, redisUrl = ''] = process.argv.slice(2);
+let table: StoredTable | undefined;
+let body: Uint8Array = new Uint8Array(0);
+
+const makeStore = (): BodyStore =>
+  kind === 'redis'
+    ? createRedisBodyStore({
+        url: redisUrl,
+        keyPrefix: `bench${process.pid}:`,
+        commandTimeoutMs: 60_000,
+        evictionPolicyCheck: 'off',
+      })
+    : createMemoryStore({ maxBytes: 16 * 1024 ** 3, maxEntries: 1_000_000 });
+
+let store: BodyStore | undefined;
+const redis =
+  kind === 'raw-redis'
+    ? createClient({ url: redisUrl }).withTypeMapping({ [RESP_TYPES.BLOB_STRING]: Buffer })
+    : undefined;
+const RAW_KEY = `bench-raw-${process.pid}`;
+
+function listen(server: Server): Promise<number> {
+  return new Promise((resolve) =>
+    server.listen(0, '127.0.0.1', () => resolve((server.address() as AddressInfo).port)),
+  );
+}
+
+async function start(): Promise<number> {
+  if (kind === 'floor' || kind === 'raw-redis') {
+    if (redis) await redis.connect();
+    const server = createServer((req, res) => {
+      req.resume();
+      req.on('end', async () => {
+        const bytes = redis ? ((await redis.get(RAW_KEY)) as Buffer) : body;
+        res.writeHead(200, {
+          'content-type': 'application/json',
+          'content-length': bytes.byteLength,
+          'cache-control': 'no-store',
+        });
+        res.end(bytes);
+      });
+    });
+    return listen(server);
+  }
+  store = makeStore();
+  const server = serve({
+    fetch: createDataPlaneApp({ store }).fetch,
+    port: 0,
+    hostname: '127.0.0.1',
+  }) as Server;
+  if (!server.listening) await new Promise((resolve) => server.once('listening', resolve));
+  return (server.address() as AddressInfo).port;
+}
+
+const port = await start();
+
+serveParent(async (message) => {
+  switch (message.op) {
+    case 'port':
+      return port;
+    case 'prepare': {
+      table = serializeTable(prepareTable(generateRows(message.size as number)));
+      body = concatBytes(
+        renderDataPlaneResponse(
+          { columns: table.columns, tableRows: table.rows.length, rows: table.rows },
+          {},
+          undefined,
+        ),
+      );
+      if (redis)
+        await redis.set(RAW_KEY, Buffer.from(body.buffer, body.byteOffset, body.byteLength));
+      return body.byteLength;
+    }
+    case 'prepare-big': {
+      // About `mb` MB of ~1.2 KB rows, built from a few distinct rows so that building it costs
+      // little beyond the table itself.
+      const sample = serializeTable(prepareTable(generateRows(64))).rows.map((row) =>
+        row.slice(row.indexOf(',')),
+      );
+      const perRow = sample.reduce((n, r) => n + r.length, 0) / sample.length + 16;
+      const count = Math.round(((message.mb as number) * 1e6) / perRow);
+      const rows = Array.from({ length: count }, (_, i) => `{"_row_id":${i}${sample[i % 64]}`);
+      table = { columns: serializeTable(prepareTable(generateRows(1))).columns, rows };
+      return { rows: count, bytes: rows.reduce((n, r) => n + r.length + 1, -1) };
+    }
+    case 'drop-table': {
+      table = undefined;
+      (globalThis as { gc?: () => void }).gc?.();
+      return true;
+    }
+    case 'mint': {
+      if (!store || !table) throw new Error('mint needs a data-plane server and a prepared table');
+      const tokens = Array.from({ length: message.count as number }, generateToken);
+      for (const token of tokens)
+        await store.put(await tokenStorageKey(token), table, { ttlMs: 600_000 });
+      return tokens;
+    }
+    case 'reset': {
+      if (redis) await redis.del(RAW_KEY);
+      table = undefined;
+      body = new Uint8Array(0);
+      return true;
+    }
+    case 'memory': {
+      const m = memoryUsage();
+      return { rss: m.rss, heapUsed: m.heapUsed, external: m.external };
+    }
+    default:
+      throw new Error(`unknown request ${String(message.op)}`);
+  }
+});

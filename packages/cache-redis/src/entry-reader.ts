@@ -1,0 +1,252 @@
+/**
+ * Taking an entry: one small script decides who gets it (see TAKE), then, for a large table, the
+ * winner reads the blocks with plain binary GETs, several in flight, and removes them.
+ *
+ * @module
+ */
+import { S2SPError, type TakenRows } from '@s2sp/core';
+import {
+  EXPIRE_BLOCKS,
+  INLINE_DROP_BLOCKS,
+  TAKE,
+  TAKE_CLAIMED,
+  TAKE_INLINE,
+  TAKE_LATE,
+} from './entry-scripts.js';
+import { blockKey, offsetsKey } from './key-layout.js';
+import { runScript } from './lua-script.js';
+import type { RedisClock } from './redis-clock.js';
+import type { RedisConnection } from './redis-connection.js';
+import { RedisLateError, withTimeout } from './store-errors.js';
+
+/** Whole tables up to this many bytes come back in the take script's answer itself. */
+export const INLINE_BYTES = 256 * 1024;
+/** How long a claimed entry's blocks stay for their reader: ample for reading them, bounded if
+ * the reader dies. */
+export const CLAIM_HOLD_MS = 5 * 60_000;
+/** Block reads in flight at once. */
+export const READ_AHEAD = 8;
+
+/** What {@link takeEntry} needs. */
+export interface TakeEntryOptions {
+  readonly connection: RedisConnection;
+  readonly clock: RedisClock;
+  /** The entry's main key (see key-layout). */
+  readonly redisKey: string;
+  readonly rowIds: readonly number[] | undefined;
+  readonly commandTimeoutMs: number;
+}
+
+/** A taken entry and its size (for the budget). */
+export interface Taken {
+  readonly result: TakenRows;
+  readonly bytes: number;
+}
+
+/** An entry or a reply that is not what this store writes: another program shares the prefix. */
+export function corrupt(what: string): S2SPError {
+  return new S2SPError(
+    'internal',
+    `The S2SP cache found ${what} in Redis. Make sure nothing else writes under the store's keyPrefix.`,
+  );
+}
+
+/** A reply value as text (Buffers are UTF-8). */
+export function text(value: unknown): string | undefined {
+  if (typeof value === 'string') return value;
+  if (value instanceof Uint8Array) return Buffer.from(value).toString('utf8');
+  if (typeof value === 'number') return String(value);
+  return undefined; // nil (null) or, with RESP3, Lua false
+}
+
+function bytes(value: unknown): Buffer | undefined {
+  if (Buffer.isBuffer(value)) return value;
+  // A client that ignored the request for Buffers (a custom wrapper): text is still UTF-8 JSON.
+  if (typeof value === 'string') return Buffer.from(value);
+  return undefined;
+}
+
+function parseColumns(value: unknown): string[] {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text(value) ?? 'null');
+  } catch {
+    parsed = undefined;
+  }
+  if (!Array.isArray(parsed) || !parsed.every((c) => typeof c === 'string'))
+    throw corrupt('an entry with unreadable columns');
+  return parsed;
+}
+
+interface Meta {
+  readonly columns: string[];
+  readonly tableRows: number;
+  readonly size: number;
+  readonly blocks: number;
+  readonly joinedBytes: number;
+}
+
+function parseMeta(reply: unknown[]): Meta {
+  const [tableRows, size, blocks, joinedBytes] = reply.slice(2, 6).map((v) => Number(text(v)));
+  if (![tableRows, size, blocks, joinedBytes].every((v) => Number.isSafeInteger(v)))
+    throw corrupt('an entry with unreadable metadata');
+  return {
+    columns: parseColumns(reply[1]),
+    tableRows: tableRows as number,
+    size: size as number,
+    blocks: blocks as number,
+    joinedBytes: joinedBytes as number,
+  };
+}
+
+function checkedBlocks(values: readonly unknown[], meta: Meta): Buffer[] {
+  const blocks = values.map(bytes);
+  let total = 0;
+  for (const block of blocks) total += block?.byteLength ?? Number.NaN;
+  if (blocks.length !== meta.blocks || total !== meta.joinedBytes)
+    throw corrupt('an entry whose blocks do not add up');
+  return blocks as Buffer[];
+}
+
+const LITTLE_ENDIAN = new Uint8Array(new Uint32Array([1]).buffer)[0] === 1;
+
+/** The row ends of an offsets value (4 bytes little endian per row). */
+function endsOf(value: unknown, meta: Meta): Uint32Array {
+  const buffer = bytes(value);
+  if (!buffer || buffer.byteLength !== meta.tableRows * 4)
+    throw corrupt('an entry whose row offsets do not add up');
+  if (!LITTLE_ENDIAN) {
+    const ends = new Uint32Array(meta.tableRows);
+    for (let i = 0; i < ends.length; i++) ends[i] = buffer.readUInt32LE(i * 4);
+    return ends;
+  }
+  // A view when the reply's bytes are aligned, else one copy (4 bytes per row).
+  return buffer.byteOffset % 4 === 0
+    ? new Uint32Array(buffer.buffer, buffer.byteOffset, meta.tableRows)
+    : new Uint32Array(Uint8Array.from(buffer).buffer);
+}
+
+/**
+ * Reads a claimed entry's blocks in order, {@link READ_AHEAD} in flight, each within the command
+ * timeout, as the consumer asks for them; removes them when done, failed or abandoned.
+ */
+async function* readClaimed(
+  options: TakeEntryOptions,
+  meta: Meta,
+  first: Promise<unknown>[],
+): AsyncGenerator<Uint8Array> {
+  const { connection, redisKey, commandTimeoutMs } = options;
+  const keys = Array.from({ length: meta.blocks }, (_, i) => blockKey(redisKey, i));
+  const inFlight = first;
+  let next = first.length;
+  let total = 0;
+  try {
+    for (let i = 0; i < keys.length; i++) {
+      const block = bytes(await inFlight.shift());
+      if (!block) throw corrupt('an entry with a missing block');
+      if (next < keys.length) inFlight.push(getBlock(options, keys[next++] as string));
+      total += block.byteLength;
+      yield block;
+    }
+    if (total !== meta.joinedBytes) throw corrupt('an entry whose blocks do not add up');
+  } finally {
+    for (const pending of inFlight) pending.catch(() => {});
+    expireBlocks(options, meta.blocks, 0);
+  }
+}
+
+/**
+ * Expires a taken entry's blocks from `first` on, and its offsets, without waiting (see
+ * EXPIRE_BLOCKS): the answer is already on its way, and a failure leaves them to their TTL.
+ */
+function expireBlocks(options: TakeEntryOptions, blocks: number, first: number): void {
+  if (blocks <= first) return;
+  withTimeout(
+    runScript(
+      options.connection,
+      EXPIRE_BLOCKS,
+      [options.redisKey],
+      [String(blocks), String(first)],
+    ),
+    options.commandTimeoutMs,
+  ).catch(() => {});
+}
+
+function getBlock(options: TakeEntryOptions, key: string): Promise<unknown> {
+  const pending = withTimeout(
+    options.connection.send(['GET', key], options.redisKey, { buffers: true }),
+    options.commandTimeoutMs,
+  );
+  pending.catch(() => {}); // read (and its error reported) in order, by readClaimed
+  return pending;
+}
+
+/**
+ * Takes the entry at `redisKey`: the requested rows, or all of them as blocks.
+ *
+ * @returns the rows and the entry's size, or `undefined` when there is no such entry
+ * @throws RedisLateError when the script ran after its deadline (nothing was changed)
+ */
+export async function takeEntry(options: TakeEntryOptions): Promise<Taken | undefined> {
+  const { connection, clock, redisKey, rowIds, commandTimeoutMs } = options;
+  const giveUpAt = Date.now() + commandTimeoutMs;
+  const deadline = await withTimeout(clock.deadline(giveUpAt, commandTimeoutMs), commandTimeoutMs);
+  const args = [
+    String(deadline),
+    rowIds ? 'some' : 'all',
+    String(CLAIM_HOLD_MS),
+    String(INLINE_BYTES),
+    ...(rowIds ?? []).map((id) => String(id)),
+  ];
+  const reply = await withTimeout(
+    runScript(connection, TAKE, [redisKey], args, { buffers: true }),
+    giveUpAt - Date.now(),
+    commandTimeoutMs,
+  );
+  if (reply === TAKE_LATE) throw new RedisLateError();
+  if (reply === null || reply === undefined || reply === false) return undefined;
+  if (!Array.isArray(reply) || reply.length < 7) throw corrupt('an unexpected reply to a take');
+  const meta = parseMeta(reply);
+  const base = { columns: meta.columns, tableRows: meta.tableRows };
+  if (rowIds || Number(reply[0]) === TAKE_INLINE)
+    expireBlocks(options, meta.blocks, INLINE_DROP_BLOCKS);
+  if (rowIds) {
+    const rows = reply.slice(7).map(bytes);
+    if (rows.length !== rowIds.length) throw corrupt('an unexpected reply to a take');
+    return { result: { ...base, rows }, bytes: meta.size };
+  }
+  const mode = Number(reply[0]);
+  if (mode === TAKE_INLINE) {
+    const chunks = checkedBlocks(reply.slice(8), meta);
+    const ends = endsOf(reply[7], meta);
+    return {
+      result: { ...base, chunks, ends, byteLength: meta.joinedBytes },
+      bytes: meta.size,
+    };
+  }
+  if (mode !== TAKE_CLAIMED) throw corrupt('an unexpected reply to a take');
+  // The offsets and the first blocks are asked for together; the blocks are read as the
+  // response is written (see readClaimed), so a table of any size passes through in pieces.
+  const offsets = getBlock(options, offsetsKey(redisKey));
+  const first = Array.from({ length: Math.min(READ_AHEAD, meta.blocks) }, (_, i) =>
+    getBlock(options, blockKey(redisKey, i)),
+  );
+  let ends: Uint32Array;
+  try {
+    ends = endsOf(await offsets, meta);
+  } catch (error) {
+    // Nobody will read the blocks: drop them now rather than at the end of the hold.
+    for (const pending of first) pending.catch(() => {});
+    expireBlocks(options, meta.blocks, 0);
+    throw error;
+  }
+  return {
+    result: {
+      ...base,
+      chunks: readClaimed(options, meta, first),
+      ends,
+      byteLength: meta.joinedBytes,
+    },
+    bytes: meta.size,
+  };
+}

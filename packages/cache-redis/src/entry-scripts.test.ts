@@ -1,0 +1,247 @@
+import { type RedisTestServer, startRedis } from '@s2sp/test-utils';
+import { createClient, RESP_TYPES } from 'redis';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  EXPIRE_BLOCKS,
+  INLINE_DROP_BLOCKS,
+  PUT_BLOCKS,
+  TAKE,
+  TAKE_CLAIMED,
+  TAKE_INLINE,
+  TAKE_LATE,
+} from './entry-scripts.js';
+import { runScript } from './lua-script.js';
+import { type RedisConnection, wrapClient } from './redis-connection.js';
+
+let redis: RedisTestServer;
+let client: ReturnType<typeof createClient>;
+let connection: RedisConnection;
+let n = 0;
+const freshKey = () => `lua-test:{k${n++}-${Date.now()}}`;
+
+beforeAll(async () => {
+  redis = await startRedis();
+  client = createClient({ url: redis.url });
+  await client.connect();
+  connection = wrapClient(client, 5000);
+});
+
+afterAll(async () => {
+  await client?.close();
+  await redis?.stop();
+});
+
+/** Rows joined by commas, cut every `size` bytes, and their offsets, as the store writes them. */
+function entry(rows: string[], size: number) {
+  const joined = Buffer.from(rows.join(','));
+  const blocks: Buffer[] = [];
+  for (let at = 0; at < joined.length; at += size) blocks.push(joined.subarray(at, at + size));
+  const offsets = Buffer.alloc(rows.length * 4);
+  let end = -1;
+  rows.forEach((row, i) => {
+    end += Buffer.byteLength(row) + 1;
+    offsets.writeUInt32LE(end, i * 4);
+  });
+  return { joined, blocks, offsets, size };
+}
+
+type Entry = ReturnType<typeof entry>;
+
+// ARGV of PUT_BLOCKS: ttl, flags, first block, [last: columns, rows, size, blocks, joined bytes,
+// block size, offsets], blocks…
+function put(key: string, e: Entry, flags = '11', start = 0, blocks = e.blocks, rows = -1) {
+  const last = flags.endsWith('1');
+  return runScript(
+    connection,
+    PUT_BLOCKS,
+    [key],
+    [
+      '60000',
+      flags,
+      String(start),
+      ...(last
+        ? [
+            '["a"]',
+            String(rows >= 0 ? rows : e.offsets.length / 4),
+            '99',
+            String(e.blocks.length),
+            String(e.joined.length),
+            String(e.size),
+            e.offsets,
+          ]
+        : []),
+      ...blocks,
+    ],
+  );
+}
+
+const take = (key: string, args: string[], hold = '60000', inline = String(1 << 20)) =>
+  runScript(
+    connection,
+    TAKE,
+    [key],
+    [args[0] as string, args[1] as string, hold, inline, ...args.slice(2)],
+    {
+      buffers: true,
+    },
+  ) as Promise<unknown[] | number | null>;
+
+/**
+ * After a take: only blocks past INLINE_DROP_BLOCKS are left, and EXPIRE_BLOCKS (what the store
+ * sends next) makes them go within milliseconds.
+ */
+async function expectGoneAfterExpiry(key: string, blocks: number): Promise<void> {
+  const left = (await client.keys(`${key}*`)).sort();
+  const expected = Array.from(
+    { length: Math.max(0, blocks - INLINE_DROP_BLOCKS) },
+    (_, i) => `${key}:${i + INLINE_DROP_BLOCKS}`,
+  ).sort();
+  expect(left).toEqual(expected);
+  await runScript(connection, EXPIRE_BLOCKS, [key], [String(blocks), String(INLINE_DROP_BLOCKS)]);
+  await new Promise((resolve) => setTimeout(resolve, 20));
+  expect(await client.keys(`${key}*`)).toEqual([]);
+}
+
+const texts = (values: unknown[]) => values.map((v) => (Buffer.isBuffer(v) ? v.toString() : v));
+
+const rows = [
+  '{"_row_id":0,"t":"ß"}',
+  '{"_row_id":1,"t":"x"}',
+  '{"_row_id":2,"t":"😀😀"}',
+  '{"_row_id":3}',
+];
+
+describe('PUT_BLOCKS and TAKE', () => {
+  it('writes blocks, offsets and metadata with the TTL, and takes rows from them once', async () => {
+    const key = freshKey();
+    const e = entry(rows, 7); // blocks of 7 bytes: rows and characters are cut
+    await put(key, e, '10', 0, e.blocks.slice(0, 5));
+    // Not visible before the last chunk has written the metadata.
+    expect(await take(key, ['0', 'all'])).toBeNull();
+    await put(key, e, '01', 5, e.blocks.slice(5));
+    expect(await client.hGetAll(key)).toEqual({
+      '#c': '["a"]',
+      '#n': '4',
+      '#b': '99',
+      '#k': String(e.blocks.length),
+      '#j': String(e.joined.length),
+      '#s': '7',
+    });
+    for (const k of [key, `${key}:o`, `${key}:0`, `${key}:${e.blocks.length - 1}`]) {
+      const ttl = await client.pTTL(k);
+      expect(ttl).toBeGreaterThan(50_000);
+      expect(ttl).toBeLessThanOrEqual(60_000);
+    }
+    const ids = ['3', '2', '0', '4', '-1', '1.5', 'x', '3', '1'];
+    const reply = (await take(key, ['0', 'some', ...ids])) as unknown[];
+    expect(reply.slice(0, 1)).toEqual([TAKE_INLINE]);
+    expect(texts(reply.slice(7))).toEqual([
+      rows[3],
+      rows[2],
+      rows[0],
+      null,
+      null,
+      null,
+      null,
+      rows[3],
+      rows[1],
+    ]);
+    await expectGoneAfterExpiry(key, e.blocks.length);
+    expect(await take(key, ['0', 'all'])).toBeNull();
+  });
+
+  it('answers a small table whole, inline, in its blocks', async () => {
+    const key = freshKey();
+    const e = entry(rows, 10);
+    await put(key, e);
+    const reply = (await take(key, ['0', 'all'])) as unknown[];
+    expect(reply[0]).toBe(TAKE_INLINE);
+    expect(reply[7]).toEqual(e.offsets);
+    expect(Buffer.concat(reply.slice(8) as Buffer[])).toEqual(e.joined);
+    await expectGoneAfterExpiry(key, e.blocks.length);
+  });
+
+  it('claims a larger table: removes its metadata, keeps its blocks for the reader for the hold time', async () => {
+    const key = freshKey();
+    const e = entry(rows, 10);
+    await put(key, e);
+    const reply = (await take(key, ['0', 'all'], '5000', '10')) as unknown[];
+    expect(reply).toHaveLength(7);
+    expect(reply[0]).toBe(TAKE_CLAIMED);
+    expect(await client.exists(key)).toBe(0);
+    expect(await take(key, ['0', 'all'])).toBeNull();
+    const ttl = await client.pTTL(`${key}:0`);
+    expect(ttl).toBeGreaterThan(0);
+    expect(ttl).toBeLessThanOrEqual(5000);
+    const binary = client.withTypeMapping({ [RESP_TYPES.BLOB_STRING]: Buffer });
+    const blocks = await Promise.all(e.blocks.map((_, i) => binary.get(`${key}:${i}`)));
+    expect(Buffer.concat(blocks as Buffer[])).toEqual(e.joined);
+  });
+
+  it('reads many rows across many blocks', async () => {
+    const key = freshKey();
+    const many = Array.from({ length: 3000 }, (_, i) =>
+      JSON.stringify({ _row_id: i, v: 'é'.repeat(i % 13) }),
+    );
+    const e = entry(many, 1000);
+    await put(key, e);
+    const ids = Array.from({ length: 700 }, (_, i) => (i * 7) % 3000);
+    const reply = (await take(key, ['0', 'some', ...ids.map(String)])) as unknown[];
+    expect(texts(reply.slice(7))).toEqual(ids.map((i) => many[i]));
+  });
+
+  it('refuses to publish an entry with a missing chunk, and removes it', async () => {
+    const key = freshKey();
+    const e = entry(rows, 7);
+    await put(key, e, '10', 0, e.blocks.slice(0, 2));
+    // Blocks 2-4 never arrived.
+    const error = await put(key, e, '01', 5, e.blocks.slice(5)).catch((x: unknown) => x);
+    expect((error as Error).message).toContain('S2SP_INCOMPLETE');
+    expect(await client.keys(`${key}*`)).toEqual([]);
+  });
+
+  it('replaces an older entry under the same key, blocks and all', async () => {
+    const key = freshKey();
+    await put(key, entry(rows, 4));
+    const e = entry(rows.slice(0, 1), 100);
+    await put(key, e);
+    expect((await client.keys(`${key}*`)).sort()).toEqual([key, `${key}:0`, `${key}:o`]);
+    const reply = (await take(key, ['0', 'all'])) as unknown[];
+    expect(texts(reply.slice(8))).toEqual([rows[0]]);
+  });
+
+  it('stores an empty table as metadata only', async () => {
+    const key = freshKey();
+    await put(key, entry([], 10), '11', 0, [], 0);
+    expect(texts((await take(key, ['0', 'all'])) as unknown[])).toEqual([
+      TAKE_INLINE,
+      '["a"]',
+      '0',
+      '99',
+      '0',
+      '0',
+      '10',
+      '',
+    ]);
+  });
+
+  it('does nothing when it runs after its deadline', async () => {
+    const key = freshKey();
+    await put(key, entry(rows, 100));
+    const [seconds] = (await client.sendCommand(['TIME'])) as [string, string];
+    const past = String(Number(seconds) * 1000 - 1000);
+    expect(await take(key, [past, 'all'])).toBe(TAKE_LATE);
+    expect(await take(key, [past, 'some', '0'])).toBe(TAKE_LATE);
+    expect(await client.exists(key)).toBe(1);
+    const future = String(Number(seconds) * 1000 + 60_000);
+    expect(texts(((await take(key, [future, 'some', '1'])) as unknown[]).slice(7))).toEqual([
+      rows[1],
+    ]);
+  });
+
+  it('loads a script again after SCRIPT FLUSH (NOSCRIPT → EVAL)', async () => {
+    await client.sendCommand(['SCRIPT', 'FLUSH']);
+    expect(await put(freshKey(), entry(rows, 100))).toBe(1);
+    expect(await client.sendCommand(['SCRIPT', 'EXISTS', PUT_BLOCKS.sha])).toEqual([1]);
+  });
+});

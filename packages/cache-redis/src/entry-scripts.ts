@@ -1,0 +1,185 @@
+/**
+ * The Lua scripts that write and take entries (layout: see key-layout). Each runs as one
+ * indivisible step in Redis; every key a script touches carries the entry's hash tag, so in a
+ * cluster it runs on the one node that owns the entry.
+ *
+ * @module
+ */
+import { LUA_EFFECTS, LUA_NOW, luaScript } from './lua-script.js';
+
+// Removes keys of the entry in `key` (its blocks from `first`, its offsets, its metadata).
+// UNLINK frees large values in a background thread; slices keep unpack under Lua's stack limit.
+const LUA_DROP = `local function drop(key, first, blocks, meta)
+  local keys = {key .. ':o'}
+  if meta then keys[2] = key end
+  for i = first, blocks - 1 do
+    keys[#keys + 1] = key .. ':' .. i
+    if #keys >= 500 then
+      redis.call('UNLINK', unpack(keys))
+      keys = {}
+    end
+  end
+  if #keys > 0 then redis.call('UNLINK', unpack(keys)) end
+end
+`;
+
+/**
+ * Writes one chunk of a table's blocks, each with a TTL set in the same step, so even a
+ * half-written entry (the writer crashed) expires by itself.
+ *
+ * KEYS[1] the entry's main key. ARGV: [1] TTL in ms of what this call writes, [2] flags
+ * `<first><last>` ("1"/"0"; on the last chunk [1] is the entry's TTL), [3] the index of this
+ * chunk's first block, and on the last chunk [4] columns JSON, [5] row count, [6] size, [7] block
+ * count, [8] joined bytes, [9] block size, [10] the offsets; then the blocks.
+ *
+ * The first chunk removes an older entry under the key only if there is one: Redis refuses a
+ * script's writes for OOM only while the script has not written anything yet, so an
+ * unconditional UNLINK first would let a full Redis accept the whole chunk. (Keys come from fresh
+ * tokens; replacing an entry does not happen in practice.) The last chunk checks that every block
+ * arrived (a chunk refused in between, say by OOM, leaves a gap), gives every block the entry's
+ * TTL and then writes the metadata that makes the entry visible; on a gap it removes the entry
+ * and fails.
+ */
+export const PUT_BLOCKS = luaScript(
+  'put-blocks',
+  `${LUA_DROP}local key = KEYS[1]
+local first, last = string.sub(ARGV[2], 1, 1) == '1', string.sub(ARGV[2], 2, 2) == '1'
+if first and redis.call('EXISTS', key) == 1 then
+  drop(key, 0, tonumber(redis.call('HGET', key, '#k') or '0'), true)
+end
+local start = tonumber(ARGV[3])
+local data = last and 11 or 4
+for i = data, #ARGV do
+  redis.call('SET', key .. ':' .. (start + i - data), ARGV[i], 'PX', ARGV[1])
+end
+if last then
+  local blocks = tonumber(ARGV[7])
+  local keys, present = {}, 0
+  for i = 0, blocks - 1 do
+    keys[#keys + 1] = key .. ':' .. i
+    if #keys >= 500 or i == blocks - 1 then
+      present = present + redis.call('EXISTS', unpack(keys))
+      keys = {}
+    end
+  end
+  if present ~= blocks then
+    drop(key, 0, blocks, true)
+    return redis.error_reply('S2SP_INCOMPLETE a chunk of this entry is missing')
+  end
+  for i = 0, start - 1 do redis.call('PEXPIRE', key .. ':' .. i, ARGV[1]) end
+  redis.call('SET', key .. ':o', ARGV[10], 'PX', ARGV[1])
+  redis.call('HSET', key, '#c', ARGV[4], '#n', ARGV[5], '#b', ARGV[6], '#k', ARGV[7], '#j', ARGV[8], '#s', ARGV[9])
+  redis.call('PEXPIRE', key, ARGV[1])
+end
+return 1
+`,
+);
+
+/** A take removes at most this many blocks itself; the taker expires the rest (EXPIRE_BLOCKS). */
+export const INLINE_DROP_BLOCKS = 4;
+
+/** What {@link TAKE} answers when it ran after its deadline (and changed nothing). */
+export const TAKE_LATE = -1;
+/** First element of a {@link TAKE} answer whose rows follow in it. */
+export const TAKE_INLINE = 1;
+/** First element of a {@link TAKE} answer that claimed the entry: its blocks are read next. */
+export const TAKE_CLAIMED = 0;
+
+/**
+ * Takes an entry: of any number of concurrent takes on any number of replicas, exactly one sees
+ * it, because this script reads the metadata and removes it in one step.
+ *
+ * KEYS[1] the entry's main key. ARGV: [1] deadline in Redis milliseconds (0: none), [2] "all" or
+ * "some", [3] how long a claimed entry's blocks stay for the reader, in ms, [4] the largest
+ * whole table (joined bytes) answered inline, [5…] the row ids (with "some").
+ *
+ * The deadline is what keeps a failed take from consuming its entry later. The client gives up
+ * after its timeout and reports "unavailable"; if the command still reaches Redis afterwards (a
+ * frozen server resuming, an offline queue flushed on reconnect), it finds its deadline passed and
+ * leaves the entry alone, so the caller's retry gets it.
+ *
+ * Answers nil for a missing entry (unknown, expired, taken, or still being written), -1 when late,
+ * else `[mode, columns JSON, row count, size, block count, joined bytes, block size, …]`:
+ * - "some": mode 1, then one row per requested id (false when the table has no such id). Each row
+ *   is read with GETRANGE from the offsets and the one or two blocks that hold it: the work
+ *   follows the rows asked for, not the table. Then the entry is removed.
+ * - "all" of a small table: mode 1, then the offsets and the blocks; the entry is removed.
+ * - "all" of a larger one: mode 0 (claimed). Only the metadata is removed — the step that makes
+ *   the take single-use, whatever the table's size — and the blocks and offsets get a short TTL;
+ *   the caller reads the blocks with plain GETs (binary, outside any script, so Redis is never
+ *   blocked copying a large table) and then removes them.
+ */
+export const TAKE = luaScript(
+  'take-blocks',
+  `${LUA_EFFECTS}${LUA_DROP}local key = KEYS[1]
+local deadline = tonumber(ARGV[1])
+if deadline > 0 then
+  ${LUA_NOW}  if now > deadline then return ${TAKE_LATE} end
+end
+local meta = redis.call('HMGET', key, '#c', '#n', '#b', '#k', '#j', '#s')
+-- No block count: not an entry of this layout (0.1.x wrote pages); leave it to its TTL.
+if not meta[1] or not meta[4] then return nil end
+local n, blocks, size = tonumber(meta[2]), tonumber(meta[4]), tonumber(meta[6])
+local out = {${TAKE_INLINE}, meta[1], meta[2], meta[3], meta[4], meta[5], meta[6]}
+if ARGV[2] == 'all' then
+  if tonumber(meta[5]) > tonumber(ARGV[4]) then
+    out[1] = ${TAKE_CLAIMED}
+    redis.call('UNLINK', key)
+    redis.call('PEXPIRE', key .. ':o', ARGV[3])
+    for i = 0, blocks - 1 do redis.call('PEXPIRE', key .. ':' .. i, ARGV[3]) end
+    return out
+  end
+  out[#out + 1] = redis.call('GET', key .. ':o')
+  for i = 0, blocks - 1 do out[#out + 1] = redis.call('GET', key .. ':' .. i) end
+else
+  local function u32(s, at)
+    local a, b, c, d = string.byte(s, at, at + 3)
+    return a + b * 256 + c * 65536 + d * 16777216
+  end
+  for i = 5, #ARGV do
+    local id = tonumber(ARGV[i])
+    local row = false
+    if id and id >= 0 and id < n and id == math.floor(id) then
+      local from, to
+      if id == 0 then
+        from, to = 0, u32(redis.call('GETRANGE', key .. ':o', 0, 3), 1)
+      else
+        local pair = redis.call('GETRANGE', key .. ':o', (id - 1) * 4, id * 4 + 3)
+        from, to = u32(pair, 1) + 1, u32(pair, 5)
+      end
+      -- Bytes [from, to) of the joined rows, from the one or more blocks that hold them.
+      local parts = {}
+      while from < to do
+        local block = math.floor(from / size)
+        local stop = math.min(to, (block + 1) * size)
+        parts[#parts + 1] = redis.call('GETRANGE', key .. ':' .. block, from - block * size, stop - 1 - block * size)
+        from = stop
+      end
+      row = table.concat(parts)
+    end
+    out[#out + 1] = row
+  end
+end
+-- Freeing a 1 MiB string costs Redis ~85 µs, synchronously even with UNLINK: a large table's
+-- blocks are left to the caller, who expires them after it has the answer (EXPIRE_BLOCKS).
+drop(key, 0, math.min(blocks, ${INLINE_DROP_BLOCKS}), true)
+return out
+`,
+);
+
+/**
+ * Makes the blocks (from `ARGV[2]`) of a taken entry expire within a millisecond and removes its
+ * offsets. Sent by the taker after it has its answer, so freeing a large table (about 85 µs per
+ * 1 MiB block, synchronous in Redis even with UNLINK) is never part of a redemption's latency:
+ * Redis's active expiry frees them in small steps.
+ *
+ * KEYS[1] the entry's main key. ARGV: [1] block count, [2] first block to expire.
+ */
+export const EXPIRE_BLOCKS = luaScript(
+  'expire-blocks',
+  `local key = KEYS[1]
+redis.call('UNLINK', key .. ':o')
+for i = tonumber(ARGV[2]), tonumber(ARGV[1]) - 1 do redis.call('PEXPIRE', key .. ':' .. i, 1) end
+return 1
+`,
+);

@@ -1,0 +1,209 @@
+import { readBodyCapped } from './body-reader.js';
+import { DataPlaneResponseSchema, formatIssues } from './data-plane.js';
+import { S2SPError } from './errors.js';
+import {
+  CALL_AGAIN,
+  DEFAULT_FETCH_TIMEOUT_MS,
+  DEFAULT_MAX_RESPONSE_BYTES,
+  type FetchBodyOptions,
+  fetchFailure,
+  statusError,
+  tooLarge,
+} from './fetch-body.js';
+import { isPlainObject, parseJsonText } from './json.js';
+import { positiveOption } from './limits.js';
+import { NDJSON_MEDIA_TYPE, TOTAL_ROWS_HEADER } from './row-stream.js';
+import type { RowWithId } from './table.js';
+import { parseResourceUrl } from './token.js';
+
+/** Options for {@link fetchBodyRows}. */
+export interface FetchBodyRowsOptions extends FetchBodyOptions {
+  /**
+   * Largest single row accepted, in bytes. Default 16 MiB. Rows are parsed one at a time, so
+   * memory follows this, not `maxBytes`.
+   */
+  readonly maxRowBytes?: number;
+}
+
+const NEWLINE = 10;
+
+function upstream(origin: string, what: string): S2SPError {
+  return new S2SPError('upstream_error', `The resource server at ${origin} ${what} ${CALL_AGAIN}`);
+}
+
+/**
+ * Like {@link fetchBody}, but yields the rows one at a time as they arrive, so a large table
+ * never sits in memory whole. It asks for NDJSON (`Accept: application/x-ndjson`, the PROTOCOL §7
+ * extension of 0.2.0) and still understands a plain JSON answer (the Python reference, servers
+ * before 0.2.0), which it reads whole within `maxBytes` and then yields row by row.
+ *
+ * The same URL checks, redirect refusal, time limit (for the whole stream) and errors as
+ * `fetchBody`; `maxBytes` bounds the bytes read in all, `maxRowBytes` each row. A stream that
+ * ends early (fewer rows than the server's `S2SP-Total-Rows`) fails with `upstream_error`.
+ * Stopping the iteration early (`break`) cancels the request; the token is used up either way.
+ *
+ * @param resourceUrl - the `resource_url` from a resource tool
+ * @param options - row and column selection, limits, allow-list
+ * @example
+ * ```ts
+ * for await (const row of fetchBodyRows(resourceUrl, { maxBytes: 2 ** 31 })) total += row.magnitude as number;
+ * ```
+ */
+export async function* fetchBodyRows(
+  resourceUrl: string,
+  options: FetchBodyRowsOptions = {},
+): AsyncGenerator<RowWithId> {
+  const target = parseResourceUrl(
+    resourceUrl,
+    options.allowedOrigins ? { allowedOrigins: options.allowedOrigins } : {},
+  );
+  const timeoutMs = positiveOption('timeoutMs', options.timeoutMs, DEFAULT_FETCH_TIMEOUT_MS);
+  const maxBytes = positiveOption('maxBytes', options.maxBytes, DEFAULT_MAX_RESPONSE_BYTES, {
+    integer: true,
+  });
+  const maxRowBytes = positiveOption('maxRowBytes', options.maxRowBytes, 16 * 1024 * 1024, {
+    integer: true,
+  });
+  const request: { row_ids?: readonly number[]; columns?: readonly string[] } = {};
+  if (options.rowIds && options.rowIds.length > 0) request.row_ids = [...new Set(options.rowIds)];
+  if (options.columns && options.columns.length > 0) request.columns = options.columns;
+
+  const controller = new AbortController();
+  const timer = setTimeout(() => controller.abort(), timeoutMs);
+  const onAbort = () => controller.abort();
+  options.signal?.addEventListener('abort', onAbort, { once: true });
+  let reader: ReadableStreamDefaultReader<Uint8Array> | undefined;
+  try {
+    let response: Response;
+    try {
+      if (options.signal?.aborted) throw options.signal.reason;
+      response = await (options.fetch ?? globalThis.fetch)(target.href, {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          accept: `${NDJSON_MEDIA_TYPE}, application/json;q=0.5`,
+        },
+        body: JSON.stringify(request),
+        redirect: 'manual',
+        signal: controller.signal,
+      });
+    } catch (cause) {
+      throw failure(cause);
+    }
+    if (response.status !== 200) {
+      await response.body?.cancel().catch(() => {});
+      throw statusError(response.status, target.origin);
+    }
+    const type = (response.headers.get('content-type') ?? '').split(';')[0]?.trim().toLowerCase();
+    if (type !== NDJSON_MEDIA_TYPE) {
+      // A plain JSON answer: read it whole, within the limit, as fetchBody does.
+      const bytes = await readBodyCapped(response, maxBytes).catch((cause) => {
+        throw failure(cause);
+      });
+      if (!bytes) throw tooLarge(maxBytes);
+      const json = parseJsonText(new TextDecoder().decode(bytes), () =>
+        upstream(target.origin, 'answered with something that is not JSON.'),
+      );
+      const parsed = DataPlaneResponseSchema.safeParse(json);
+      if (!parsed.success)
+        throw upstream(
+          target.origin,
+          `answered with an invalid data-plane response (${formatIssues(parsed.error)}).`,
+        );
+      yield* (json as { body: RowWithId[] }).body;
+      return;
+    }
+
+    const declared = Number(response.headers.get(TOTAL_ROWS_HEADER) ?? Number.NaN);
+    reader = (response.body as ReadableStream<Uint8Array>).getReader();
+    const decoder = new TextDecoder('utf-8', { fatal: true });
+    let carry: Uint8Array[] = [];
+    let carried = 0;
+    let total = 0;
+    let rows = 0;
+    const parseLine = (line: Uint8Array): RowWithId => {
+      let row: unknown;
+      try {
+        row = JSON.parse(decoder.decode(line));
+      } catch {
+        row = undefined;
+      }
+      if (!isPlainObject(row) || !Number.isSafeInteger(row._row_id) || (row._row_id as number) < 0)
+        throw upstream(
+          target.origin,
+          `answered with a line that is not a row with an integer _row_id (line ${rows + 1}).`,
+        );
+      return row as RowWithId;
+    };
+    for (;;) {
+      let chunk: ReadableStreamReadResult<Uint8Array>;
+      try {
+        chunk = await reader.read();
+      } catch (cause) {
+        throw failure(cause);
+      }
+      if (chunk.done) break;
+      const bytes = chunk.value;
+      total += bytes.byteLength;
+      if (total > maxBytes) throw tooLarge(maxBytes);
+      let start = 0;
+      for (;;) {
+        const end = bytes.indexOf(NEWLINE, start);
+        if (end < 0) break;
+        let line = bytes.subarray(start, end);
+        if (carried > 0) {
+          const joined = new Uint8Array(carried + line.byteLength);
+          let at = 0;
+          for (const piece of carry) {
+            joined.set(piece, at);
+            at += piece.byteLength;
+          }
+          joined.set(line, at);
+          line = joined;
+          carry = [];
+          carried = 0;
+        }
+        if (line.byteLength > maxRowBytes) throw tooLarge(maxRowBytes);
+        start = end + 1;
+        if (line.byteLength === 0) continue;
+        rows++;
+        yield parseLine(line);
+      }
+      if (start < bytes.byteLength) {
+        carried += bytes.byteLength - start;
+        if (carried > maxRowBytes) throw tooLarge(maxRowBytes);
+        carry.push(bytes.slice(start));
+      }
+    }
+    if (carried > 0) {
+      rows++;
+      const line = new Uint8Array(carried);
+      let at = 0;
+      for (const piece of carry) {
+        line.set(piece, at);
+        at += piece.byteLength;
+      }
+      yield parseLine(line);
+    }
+    if (Number.isSafeInteger(declared) && rows !== declared)
+      throw upstream(
+        target.origin,
+        `sent ${rows} of the ${declared} rows it announced (the stream was cut).`,
+      );
+  } finally {
+    clearTimeout(timer);
+    options.signal?.removeEventListener('abort', onAbort);
+    // Stops the transfer when the caller stopped early or something failed.
+    reader?.cancel().catch(() => {});
+    controller.abort();
+  }
+
+  function failure(cause: unknown): S2SPError {
+    return fetchFailure(cause, {
+      cancelled: options.signal?.aborted === true,
+      timedOut: controller.signal.aborted,
+      origin: target.origin,
+      timeoutMs,
+    });
+  }
+}

@@ -1,0 +1,115 @@
+import { request } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { serve } from '@hono/node-server';
+import {
+  createMemoryStore,
+  generateToken,
+  prepareTable,
+  serializeTable,
+  tokenStorageKey,
+} from '@s2sp/core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createDataPlaneApp } from './data-plane.js';
+
+// The Node fast path of readRequestBody runs only under @hono/node-server, on a real socket.
+const store = createMemoryStore();
+let server: ReturnType<typeof serve>;
+let port: number;
+
+beforeAll(async () => {
+  server = serve({
+    fetch: createDataPlaneApp({ store, maxRequestBytes: 1000 }).fetch,
+    port: 0,
+    hostname: '127.0.0.1',
+  });
+  await new Promise((resolve) => server.once('listening', resolve));
+  port = (server.address() as AddressInfo).port;
+});
+
+afterAll(async () => {
+  await new Promise((resolve) => server.close(resolve));
+  await store.close();
+});
+
+async function cached(): Promise<string> {
+  const token = generateToken();
+  const table = serializeTable(prepareTable([{ a: 1 }, { a: 2 }]));
+  await store.put(await tokenStorageKey(token), table, { ttlMs: 60_000 });
+  return token;
+}
+
+/** POSTs `chunks` (chunked encoding when `declare` is false) and reads the answer. */
+function post(
+  token: string,
+  chunks: string[],
+  declare = true,
+): Promise<{ status: number; body: string }> {
+  const body = chunks.join('');
+  return new Promise((resolve, reject) => {
+    const req = request(
+      {
+        host: '127.0.0.1',
+        port,
+        method: 'POST',
+        path: `/s2sp/data/${token}`,
+        headers: {
+          'content-type': 'application/json',
+          ...(declare && { 'content-length': Buffer.byteLength(body) }),
+        },
+      },
+      (res) => {
+        let text = '';
+        res.setEncoding('utf8');
+        res.on('data', (chunk: string) => {
+          text += chunk;
+        });
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, body: text }));
+      },
+    );
+    req.on('error', reject);
+    for (const chunk of chunks) req.write(chunk);
+    req.end();
+  });
+}
+
+describe('readRequestBody on @hono/node-server', () => {
+  it('reads a body sent in pieces, and an empty one', async () => {
+    const answer = await post(await cached(), ['{"row_ids"', ':[1]', '}'], false);
+    expect(answer.status).toBe(200);
+    expect(JSON.parse(answer.body).body).toEqual([{ _row_id: 1, a: 2 }]);
+    expect((await post(await cached(), [])).status).toBe(200);
+  });
+
+  it('answers 413 for a body over the limit, declared or streamed, and leaves the token redeemable', async () => {
+    const token = await cached();
+    const big = `{"row_ids":[${'0,'.repeat(2000)}0]}`;
+    const declared = await post(token, [big]);
+    expect(declared.status).toBe(413);
+    expect(JSON.parse(declared.body).error.code).toBe('payload_too_large');
+    const streamed = await post(token, big.match(/.{1,300}/g) as string[], false);
+    expect(streamed.status).toBe(413);
+    expect((await post(token, ['{}'])).status).toBe(200);
+  });
+
+  it('rejects a body that is not UTF-8 with 400', async () => {
+    const token = await cached();
+    const answer = await new Promise<number>((resolve, reject) => {
+      const req = request(
+        {
+          host: '127.0.0.1',
+          port,
+          method: 'POST',
+          path: `/s2sp/data/${token}`,
+          headers: { 'content-type': 'application/json' },
+        },
+        (res) => {
+          res.resume();
+          resolve(res.statusCode ?? 0);
+        },
+      );
+      req.on('error', reject);
+      req.end(Buffer.from([0x7b, 0xff, 0x7d]));
+    });
+    expect(answer).toBe(400);
+  });
+});
