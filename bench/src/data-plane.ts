@@ -108,7 +108,7 @@ export async function dataPlaneBenchmark(
             met = !ofFloor.harnessError && ofFloor.ratio >= bound;
           }
           if (kind === 'redis' && raw.has(concurrency)) {
-            const ofRaw = share(r.mbps, raw.get(concurrency));
+            const ofRaw = share(r.mbps, raw.get(concurrency), false);
             row['vs raw Redis'] = ofRaw.text;
             if (plan.size >= 10_000) {
               target = `${target}; ≥ 70% of raw Redis`;
