@@ -3,7 +3,7 @@ import { loadAverage } from './lab.js';
 import type { BenchRow } from './report.js';
 import { round } from './stats.js';
 
-const SECTION = '7. Streaming: redeem a large table as NDJSON, row by row, with bounded memory';
+const SECTION = '8. Streaming: redeem a large table as NDJSON, row by row, with bounded memory';
 
 /** Extra memory allowed on either side of a streamed redemption (issue 19). */
 const BOUND_MB = 64;
