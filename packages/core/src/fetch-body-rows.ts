@@ -3,10 +3,9 @@ import { DataPlaneResponseSchema, formatIssues } from './data-plane.js';
 import { S2SPError } from './errors.js';
 import {
   CALL_AGAIN,
-  DEFAULT_FETCH_TIMEOUT_MS,
-  DEFAULT_MAX_RESPONSE_BYTES,
   type FetchBodyOptions,
   fetchFailure,
+  prepareFetch,
   statusError,
   tooLarge,
 } from './fetch-body.js';
@@ -14,7 +13,6 @@ import { isPlainObject, parseJsonText } from './json.js';
 import { positiveOption } from './limits.js';
 import { NDJSON_MEDIA_TYPE, TOTAL_ROWS_HEADER } from './row-stream.js';
 import type { RowWithId } from './table.js';
-import { parseResourceUrl } from './token.js';
 
 /** Options for {@link fetchBodyRows}. */
 export interface FetchBodyRowsOptions extends FetchBodyOptions {
@@ -53,20 +51,10 @@ export async function* fetchBodyRows(
   resourceUrl: string,
   options: FetchBodyRowsOptions = {},
 ): AsyncGenerator<RowWithId> {
-  const target = parseResourceUrl(
-    resourceUrl,
-    options.allowedOrigins ? { allowedOrigins: options.allowedOrigins } : {},
-  );
-  const timeoutMs = positiveOption('timeoutMs', options.timeoutMs, DEFAULT_FETCH_TIMEOUT_MS);
-  const maxBytes = positiveOption('maxBytes', options.maxBytes, DEFAULT_MAX_RESPONSE_BYTES, {
-    integer: true,
-  });
+  const { target, timeoutMs, maxBytes, requestBody } = prepareFetch(resourceUrl, options);
   const maxRowBytes = positiveOption('maxRowBytes', options.maxRowBytes, 16 * 1024 * 1024, {
     integer: true,
   });
-  const request: { row_ids?: readonly number[]; columns?: readonly string[] } = {};
-  if (options.rowIds && options.rowIds.length > 0) request.row_ids = [...new Set(options.rowIds)];
-  if (options.columns && options.columns.length > 0) request.columns = options.columns;
 
   const controller = new AbortController();
   const timer = setTimeout(() => controller.abort(), timeoutMs);
@@ -83,7 +71,7 @@ export async function* fetchBodyRows(
           'content-type': 'application/json',
           accept: `${NDJSON_MEDIA_TYPE}, application/json;q=0.5`,
         },
-        body: JSON.stringify(request),
+        body: requestBody,
         redirect: 'manual',
         signal: controller.signal,
       });

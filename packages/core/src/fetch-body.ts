@@ -101,6 +101,37 @@ export function statusError(status: number, origin: string): S2SPError {
   );
 }
 
+/** A validated fetch: the parsed URL, the limits and the request body. */
+export interface PreparedFetch {
+  readonly target: ReturnType<typeof parseResourceUrl>;
+  readonly timeoutMs: number;
+  readonly maxBytes: number;
+  /** `{"row_ids":[…],"columns":[…]}` (each only when given), as JSON text. */
+  readonly requestBody: string;
+}
+
+/**
+ * The checks every data-plane fetch makes before a socket opens (PROTOCOL §4): the URL, the
+ * limits, and the request body built from the selection. One copy for `fetchBody` and
+ * `fetchBodyRows`.
+ *
+ * @throws S2SPError `invalid_request` (bad URL) or `invalid_config` (bad limits)
+ */
+export function prepareFetch(resourceUrl: string, options: FetchBodyOptions): PreparedFetch {
+  const target = parseResourceUrl(
+    resourceUrl,
+    options.allowedOrigins ? { allowedOrigins: options.allowedOrigins } : {},
+  );
+  const timeoutMs = positiveOption('timeoutMs', options.timeoutMs, DEFAULT_FETCH_TIMEOUT_MS);
+  const maxBytes = positiveOption('maxBytes', options.maxBytes, DEFAULT_MAX_RESPONSE_BYTES, {
+    integer: true,
+  });
+  const request: { row_ids?: readonly number[]; columns?: readonly string[] } = {};
+  if (options.rowIds && options.rowIds.length > 0) request.row_ids = [...new Set(options.rowIds)];
+  if (options.columns && options.columns.length > 0) request.columns = options.columns;
+  return { target, timeoutMs, maxBytes, requestBody: JSON.stringify(request) };
+}
+
 /**
  * Fetches body rows from a resource server's data plane (PROTOCOL §3–4), with every rule a
  * consumer must follow: the URL is validated before any socket opens (http(s), canonical,
@@ -125,17 +156,7 @@ export async function fetchBody(
   resourceUrl: string,
   options: FetchBodyOptions = {},
 ): Promise<FetchedBody> {
-  const target = parseResourceUrl(
-    resourceUrl,
-    options.allowedOrigins ? { allowedOrigins: options.allowedOrigins } : {},
-  );
-  const timeoutMs = positiveOption('timeoutMs', options.timeoutMs, DEFAULT_FETCH_TIMEOUT_MS);
-  const maxBytes = positiveOption('maxBytes', options.maxBytes, DEFAULT_MAX_RESPONSE_BYTES, {
-    integer: true,
-  });
-  const request: { row_ids?: readonly number[]; columns?: readonly string[] } = {};
-  if (options.rowIds && options.rowIds.length > 0) request.row_ids = [...new Set(options.rowIds)];
-  if (options.columns && options.columns.length > 0) request.columns = options.columns;
+  const { target, timeoutMs, maxBytes, requestBody } = prepareFetch(resourceUrl, options);
 
   const controller = new AbortController();
   const timer = setTimeout(() => controller.abort(), timeoutMs);
@@ -154,7 +175,7 @@ export async function fetchBody(
     const response = await (options.fetch ?? globalThis.fetch)(target.href, {
       method: 'POST',
       headers: { 'content-type': 'application/json', accept: 'application/json' },
-      body: JSON.stringify(request),
+      body: requestBody,
       // Never follow: a redirect could point the request (and its token) anywhere.
       redirect: 'manual',
       signal: controller.signal,
