@@ -9,6 +9,10 @@ describe('loadConfig', () => {
       stdio: false,
       publicUrl: undefined,
       allowedOrigins: undefined,
+      destinations: 'public',
+      pathPrefixes: undefined,
+      maxConcurrentFetches: 4,
+      maxConcurrentRenders: 2,
       chartDir: undefined,
       logLevel: 'info',
     });
@@ -20,7 +24,12 @@ describe('loadConfig', () => {
         PORT: '0',
         HOST: '0.0.0.0',
         S2SP_PUBLIC_URL: 'https://charts.example.com',
-        S2SP_ALLOWED_ORIGINS: 'http://127.0.0.1:3001/, https://data.example.com',
+        S2SP_ALLOWED_ORIGINS:
+          'http://127.0.0.1:3001/, https://data.example.com, https://gw.example.com/weather/',
+        S2SP_CONSUMER_DESTINATIONS: 'any',
+        S2SP_PATH_PREFIXES: '/api, v1/data/',
+        S2SP_MAX_CONCURRENT_FETCHES: '8',
+        CHART_MAX_CONCURRENT_RENDERS: '1',
         CHART_DIR: '/tmp/c',
         LOG_LEVEL: 'debug',
       },
@@ -31,7 +40,15 @@ describe('loadConfig', () => {
       host: '0.0.0.0',
       stdio: true,
       publicUrl: 'https://charts.example.com',
-      allowedOrigins: ['http://127.0.0.1:3001', 'https://data.example.com'],
+      allowedOrigins: [
+        'http://127.0.0.1:3001',
+        'https://data.example.com',
+        'https://gw.example.com/weather',
+      ],
+      destinations: 'any',
+      pathPrefixes: ['/api', '/v1/data'],
+      maxConcurrentFetches: 8,
+      maxConcurrentRenders: 1,
       chartDir: '/tmp/c',
       logLevel: 'debug',
     });
@@ -47,6 +64,15 @@ describe('loadConfig', () => {
       /S2SP_ALLOWED_ORIGINS: "data.example.com" is not an http\(s\) origin/,
     ],
     [{ S2SP_PUBLIC_URL: 'ftp://x' }, [], /S2SP_PUBLIC_URL/],
+    [
+      { S2SP_ALLOWED_ORIGINS: 'https://data.example.com/?x=1' },
+      [],
+      /S2SP_ALLOWED_ORIGINS: "https:\/\/data.example.com\/\?x=1" is not an http\(s\) origin/,
+    ],
+    [{ S2SP_CONSUMER_DESTINATIONS: 'private' }, [], /S2SP_CONSUMER_DESTINATIONS: "private" is not/],
+    [{ S2SP_PATH_PREFIXES: '/a?b' }, [], /S2SP_PATH_PREFIXES: "\/a\?b" is not a path/],
+    [{ S2SP_MAX_CONCURRENT_FETCHES: '0' }, [], /S2SP_MAX_CONCURRENT_FETCHES: "0" is not a whole/],
+    [{ CHART_MAX_CONCURRENT_RENDERS: 'many' }, [], /CHART_MAX_CONCURRENT_RENDERS/],
     [{}, ['--verbose'], /--verbose: unknown option/],
   ])('rejects %j %j naming the variable', (env, argv, message) => {
     expect(() => loadConfig(env, argv)).toThrow(message);

@@ -14,6 +14,7 @@ import {
   parseConsumerArguments,
 } from '@s2sp/core/internal';
 import { z } from 'zod';
+import type { ConcurrencyLimit } from './concurrency-limit.js';
 import type { CallToolResult, ToolAnnotations, ToolExtra } from './mcp-sdk.js';
 import { assertNoReservedParameters } from './resource-tool.js';
 import { errorResult, textResult } from './tool-result.js';
@@ -80,11 +81,24 @@ export interface ConsumerFetchOptions {
   /** The `fetch` to use. Default `globalThis.fetch`. */
   readonly fetch?: typeof fetch;
   /**
+   * How many data-plane fetches this server's consumer tools run at once. Default 4. Each may
+   * hold up to `maxResponseBytes` while it is parsed, so this bounds the memory one burst of
+   * calls (or one JSON-RPC batch) can take.
+   */
+  readonly maxConcurrentFetches?: number;
+  /** How many more fetches may wait for a slot; beyond that a call fails at once. Default 16. */
+  readonly maxQueuedFetches?: number;
+  /**
    * @deprecated Since 0.3.0 public destinations only is the default (`destinations: 'public'`);
    * `true` changes nothing, `false` is ignored. Use `destinations: 'any'` to turn it off.
    */
   readonly publicOnly?: boolean;
 }
+
+/** Default of {@link ConsumerFetchOptions.maxConcurrentFetches}. */
+export const DEFAULT_MAX_CONCURRENT_FETCHES = 4;
+/** Default of {@link ConsumerFetchOptions.maxQueuedFetches}. */
+export const DEFAULT_MAX_QUEUED_FETCHES = 16;
 
 // Declared as strings (as the seed says, so any MCP client can call the tool) but accepting
 // already-parsed JSON too: the JSON Schema says string, the runtime takes both.
@@ -129,7 +143,12 @@ export function createConsumerToolCallback<TShape extends z.ZodRawShape>(
   name: string,
   config: ConsumerToolConfig<TShape>,
   handler: ConsumerToolHandler<TShape>,
-  options: { readonly fetch: ConsumerFetchOptions; readonly logger: Logger },
+  options: {
+    readonly fetch: ConsumerFetchOptions;
+    readonly logger: Logger;
+    /** Shared by every consumer tool of the server; without one, fetches are not limited. */
+    readonly fetchLimit?: ConcurrencyLimit;
+  },
 ): (args: Record<string, unknown>, extra: ToolExtra) => Promise<CallToolResult> {
   assertNoReservedParameters(name, config.inputSchema ?? {}, CONSUMER_TOOL_PARAMETERS);
   const { logger } = options;
@@ -176,7 +195,10 @@ export function createConsumerToolCallback<TShape extends z.ZodRawShape>(
           ...(customFetch && { fetch: customFetch }),
         };
         const started = Date.now();
-        const fetched = await fetchBody(request.resourceUrl, fetchOptions);
+        const resourceUrl = request.resourceUrl;
+        const fetched = await (options.fetchLimit
+          ? options.fetchLimit.run(() => fetchBody(resourceUrl, fetchOptions))
+          : fetchBody(resourceUrl, fetchOptions));
         logger.info('consumer tool: fetched body', {
           tool: name,
           rows: fetched.body.length,

@@ -3,12 +3,15 @@ import { errorCode } from '@s2sp/core/internal';
 import type { Hono } from 'hono';
 import type { z } from 'zod';
 import { type AdvertisedUrl, createAdvertisedUrl } from './advertised-url.js';
+import { createConcurrencyLimit } from './concurrency-limit.js';
 import {
   type ConsumerToolConfig,
   type ConsumerToolHandler,
   consumerParameters,
   consumerToolDescription,
   createConsumerToolCallback,
+  DEFAULT_MAX_CONCURRENT_FETCHES,
+  DEFAULT_MAX_QUEUED_FETCHES,
 } from './consumer-tool.js';
 import { createDataPlaneApp } from './http/data-plane.js';
 import type { CallToolResult, McpServer, RegisteredTool, ToolAnnotations } from './mcp-sdk.js';
@@ -151,6 +154,12 @@ export function createS2SPInternals(options: S2SPOptions, loggerName?: string): 
   const { store, ttlMs, maxSyncBytes, logger } = resolved;
   const advertisedUrl = createAdvertisedUrl(resolved);
   const runtime = { store, ttlMs, maxSyncBytes, logger, advertisedUrl };
+  // One limit for every consumer tool of this server, across the per-request McpServers.
+  const fetchLimit = createConcurrencyLimit({
+    concurrency: resolved.consumer.maxConcurrentFetches ?? DEFAULT_MAX_CONCURRENT_FETCHES,
+    queue: resolved.consumer.maxQueuedFetches ?? DEFAULT_MAX_QUEUED_FETCHES,
+    what: 'data-plane fetches',
+  });
   const dataPlane = createDataPlaneApp({
     store,
     logger,
@@ -189,6 +198,7 @@ export function createS2SPInternals(options: S2SPOptions, loggerName?: string): 
         },
         createConsumerToolCallback(name, config, handler, {
           fetch: resolved.consumer,
+          fetchLimit,
           logger,
         }),
       );
