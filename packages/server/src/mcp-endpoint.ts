@@ -1,4 +1,5 @@
-import type { Hono } from 'hono';
+import type { Context, Hono } from 'hono';
+import { readRequestBody } from './http/request-body.js';
 import { type McpServer, WebStandardStreamableHTTPServerTransport } from './mcp-sdk.js';
 
 /** Options for {@link mountStatelessMcp}. */
@@ -9,6 +10,24 @@ export interface StatelessMcpOptions {
   readonly createMcpServer: () => McpServer;
   /** Largest request body, in bytes. */
   readonly maxRequestBytes: number;
+  /** Most JSON-RPC messages in one batch. */
+  readonly maxBatchSize: number;
+}
+
+function jsonRpcError(c: Context, status: 400 | 413, code: number, message: string): Response {
+  return c.json({ jsonrpc: '2.0', error: { code, message }, id: null }, status);
+}
+
+/**
+ * The JSON-RPC error for a batch over the limit, or `undefined`. The whole batch is refused
+ * before anything runs: running a prefix would leave the client unsure which calls happened.
+ *
+ * @param body - the parsed request body
+ * @param maxBatchSize - the limit
+ */
+export function batchTooLarge(body: unknown, maxBatchSize: number): string | undefined {
+  if (!Array.isArray(body) || body.length <= maxBatchSize) return undefined;
+  return `Invalid Request: a batch of ${body.length} JSON-RPC messages is over this server's limit of ${maxBatchSize}. Send at most ${maxBatchSize} per request, or one at a time.`;
 }
 
 /**
@@ -20,6 +39,24 @@ export interface StatelessMcpOptions {
  */
 export function mountStatelessMcp(app: Hono, options: StatelessMcpOptions): void {
   app.post(options.path, async (c) => {
+    // The body is parsed here (then handed to the transport) to count a batch before any of it
+    // runs. Over the size limit or not JSON: the same answers the SDK gives.
+    let parsedBody: unknown;
+    const bytes = await readRequestBody(c.req.raw, c.env, options.maxRequestBytes);
+    if (!bytes)
+      return jsonRpcError(
+        c,
+        413,
+        -32000,
+        `Payload Too Large: Request body must not exceed ${options.maxRequestBytes} bytes`,
+      );
+    try {
+      parsedBody = JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(bytes));
+    } catch {
+      return jsonRpcError(c, 400, -32700, 'Parse error: Invalid JSON');
+    }
+    const tooLarge = batchTooLarge(parsedBody, options.maxBatchSize);
+    if (tooLarge) return jsonRpcError(c, 400, -32600, tooLarge);
     const mcp = options.createMcpServer();
     const transport = new WebStandardStreamableHTTPServerTransport({
       sessionIdGenerator: undefined,
@@ -30,7 +67,7 @@ export function mountStatelessMcp(app: Hono, options: StatelessMcpOptions): void
       await mcp.connect(transport);
       // With JSON responses the body is complete when handleRequest resolves, so closing here
       // cannot cut a stream short.
-      return await transport.handleRequest(c.req.raw);
+      return await transport.handleRequest(c.req.raw, { parsedBody });
     } finally {
       await transport.close();
       await mcp.close();

@@ -25,6 +25,12 @@ export interface S2SPServerOptions extends S2SPOptions {
   readonly maxMcpRequestBytes?: number;
   /** Path of the Streamable HTTP endpoint. Default `/mcp`. */
   readonly mcpPath?: string;
+  /**
+   * Most JSON-RPC messages in one batch (a JSON array) on the MCP endpoint. Default 10; a larger
+   * batch gets a JSON-RPC error and runs nothing. Every message of a batch runs at once, so
+   * without a cap one request could start any number of tool calls.
+   */
+  readonly maxMcpBatchSize?: number;
 }
 
 export type { ListenOptions } from './node-listener.js';
@@ -148,6 +154,9 @@ export function createS2SPServer(options: S2SPServerOptions): S2SPServer {
     4 * 1024 * 1024,
     { integer: true },
   );
+  const maxBatchSize = positiveOption('maxMcpBatchSize', options.maxMcpBatchSize, 10, {
+    integer: true,
+  });
   const mcpPath = options.mcpPath ?? '/mcp';
   const { s2sp, options: resolved, advertisedUrl } = createS2SPInternals(options, options.name);
   const { logger } = resolved;
@@ -183,7 +192,12 @@ export function createS2SPServer(options: S2SPServerOptions): S2SPServer {
 
   const app = new Hono();
   app.route('/', s2sp.dataPlane);
-  mountStatelessMcp(app, { path: mcpPath, createMcpServer, maxRequestBytes: maxMcpRequestBytes });
+  mountStatelessMcp(app, {
+    path: mcpPath,
+    createMcpServer,
+    maxRequestBytes: maxMcpRequestBytes,
+    maxBatchSize,
+  });
   app.notFound(notFoundResponse);
   app.onError((error) => {
     if (!S2SPError.isInstance(error))
