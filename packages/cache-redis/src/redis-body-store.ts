@@ -12,7 +12,7 @@ import {
   type StoredTable,
   type TakenRows,
 } from '@s2sp/core';
-import { assertValidTtl, storedTableSize } from '@s2sp/core/internal';
+import { assertValidTtl, chargedEntryBytes, storedTableSize } from '@s2sp/core/internal';
 import { type ByteBudget, createByteBudget } from './byte-budget.js';
 import { takeEntry } from './entry-reader.js';
 import { scanNode, sumStats } from './entry-scan.js';
@@ -146,7 +146,9 @@ export function createRedisBodyStore(options: RedisBodyStoreOptions): RedisBodyS
       try {
         await policy.ensure();
         const size = storedTableSize(table);
-        if (budget) await budget.reserve(key, size, ttlMs);
+        // The budget counts each entry's keys and offsets too, so empty results are not free.
+        const cost = chargedEntryBytes(size, table.rows.length);
+        if (budget) await budget.reserve(key, cost, ttlMs);
         try {
           await writeEntry({
             connection,
@@ -157,7 +159,7 @@ export function createRedisBodyStore(options: RedisBodyStoreOptions): RedisBodyS
             commandTimeoutMs,
           });
         } catch (error) {
-          budget?.release(key, size).catch(() => {});
+          budget?.release(key, cost).catch(() => {});
           throw error;
         }
       } catch (error) {
@@ -179,7 +181,10 @@ export function createRedisBodyStore(options: RedisBodyStoreOptions): RedisBodyS
         });
         if (!taken) return undefined;
         // The entry is already gone; a release that fails only delays the budget until expiry.
-        if (budget) await budget.release(key, taken.bytes).catch(() => {});
+        if (budget)
+          await budget
+            .release(key, chargedEntryBytes(taken.bytes, taken.result.tableRows))
+            .catch(() => {});
         return taken.result;
       } catch (error) {
         throw toStoreError(error, 'take');

@@ -124,3 +124,26 @@ describe('encodeRows', () => {
     await store.close();
   });
 });
+
+describe('createMemoryStore byte budget (issue 20)', () => {
+  it('charges every entry its overhead, so empty results are not free', async () => {
+    const store = createMemoryStore({ maxBytes: 10 * 1024 });
+    let stored = 0;
+    let refused: unknown;
+    for (let i = 0; i < 1000 && refused === undefined; i++) {
+      await store.put(`k${i}`, { columns: [], rows: [] }, { ttlMs: 60_000 }).then(
+        () => stored++,
+        (error: unknown) => {
+          refused = error;
+        },
+      );
+    }
+    expect(stored).toBe(10);
+    expect((refused as { code?: string }).code).toBe('store_full');
+    // Room comes back when one is taken.
+    await store.take('k0');
+    await store.put('again', { columns: [], rows: [] }, { ttlMs: 60_000 });
+    expect((await store.stats()).entries).toBe(10);
+    await store.close();
+  });
+});

@@ -120,6 +120,12 @@ export async function buildTableResult(
         `This sync-mode result is ${bytes} bytes, more than the ${runtime.maxSyncBytes} that can travel through the agent. Call again without mode (async mode keeps the body on this server), or ask for fewer rows.`,
       );
     }
+  } else if (table.rows.length === 0) {
+    // Nothing to fetch: no cache entry and no resource_url, the empty body inline (as in sync
+    // mode, which every reader understands). Caching empty results let one client fill the
+    // store with entries that cost nothing to make (issue 20).
+    result = buildSyncResult(split, []);
+    text = serializeS2SPResult(result);
   } else {
     // Resolve the address before caching, so a misconfigured server leaves no orphan entry.
     const base = runtime.advertisedUrl.resolve(context.requestInfo?.url);

@@ -234,7 +234,8 @@ export function describeBodyStoreContract(
     if (options.makeBoundedStore) {
       const makeBounded = options.makeBoundedStore;
       it('refuses a new entry when full, with store_full, and keeps every live entry', async () => {
-        const bounded = await makeBounded(1000);
+        // Room for a few entries, each charged its rows plus the per-entry overhead (1 KiB).
+        const bounded = await makeBounded(10_000);
         try {
           const keys: string[] = [];
           let refused: unknown;
