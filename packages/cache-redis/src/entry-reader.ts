@@ -5,6 +5,7 @@
  * @module
  */
 import { S2SPError, type TakenRows } from '@s2sp/core';
+import { tooManyRowIds } from '@s2sp/core/internal';
 import {
   EXPIRE_BLOCKS,
   INLINE_DROP_BLOCKS,
@@ -12,6 +13,7 @@ import {
   TAKE_CLAIMED,
   TAKE_INLINE,
   TAKE_LATE,
+  TAKE_TOO_MANY,
 } from './entry-scripts.js';
 import { blockKey, offsetsKey } from './key-layout.js';
 import { runScript } from './lua-script.js';
@@ -204,6 +206,8 @@ export async function takeEntry(options: TakeEntryOptions): Promise<Taken | unde
     commandTimeoutMs,
   );
   if (reply === TAKE_LATE) throw new RedisLateError();
+  if (Array.isArray(reply) && Number(reply[0]) === TAKE_TOO_MANY)
+    throw tooManyRowIds(rowIds?.length ?? 0, Number(String(reply[1])));
   if (reply === null || reply === undefined || reply === false) return undefined;
   if (!Array.isArray(reply) || reply.length < 7) throw corrupt('an unexpected reply to a take');
   const meta = parseMeta(reply);

@@ -80,6 +80,12 @@ export const INLINE_DROP_BLOCKS = 4;
 
 /** What {@link TAKE} answers when it ran after its deadline (and changed nothing). */
 export const TAKE_LATE = -1;
+
+/**
+ * Answer of a {@link TAKE} asking for more row ids than the table has rows: nothing was changed,
+ * and the script did no work per id (issue 20: 150 000 ids held Redis for 130 ms).
+ */
+export const TAKE_TOO_MANY = -2;
 /** First element of a {@link TAKE} answer whose rows follow in it. */
 export const TAKE_INLINE = 1;
 /** First element of a {@link TAKE} answer that claimed the entry: its blocks are read next. */
@@ -120,6 +126,7 @@ local meta = redis.call('HMGET', key, '#c', '#n', '#b', '#k', '#j', '#s')
 -- No block count: not an entry of this layout (0.1.x wrote pages); leave it to its TTL.
 if not meta[1] or not meta[4] then return nil end
 local n, blocks, size = tonumber(meta[2]), tonumber(meta[4]), tonumber(meta[6])
+if ARGV[2] ~= 'all' and #ARGV - 4 > n then return {${TAKE_TOO_MANY}, meta[2]} end
 local out = {${TAKE_INLINE}, meta[1], meta[2], meta[3], meta[4], meta[5], meta[6]}
 if ARGV[2] == 'all' then
   if tonumber(meta[5]) > tonumber(ARGV[4]) then

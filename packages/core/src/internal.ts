@@ -35,6 +35,7 @@ export {
   encodeRows,
   ROW_OVERHEAD_BYTES,
   storedTableSize,
+  tooManyRowIds,
 } from './memory-store.js';
 export {
   buildAsyncResult,

@@ -72,6 +72,19 @@ export function encodeRows(rows: readonly string[]): { joined: Uint8Array; ends:
   return { joined: grown ? buffer.slice(0, position) : buffer.subarray(0, position), ends };
 }
 
+/**
+ * The refusal of a take that asks for more row ids than the table has rows (the entry stays).
+ *
+ * @param asked - how many ids were asked for
+ * @param tableRows - how many rows the table has
+ */
+export function tooManyRowIds(asked: number, tableRows: number): S2SPError {
+  return new S2SPError(
+    'invalid_request',
+    `row_ids lists ${asked} ids but this table has only ${tableRows} rows. Ask only for _row_id values from the resource tool's result (or omit row_ids for every row); the resource_url is still unused.`,
+  );
+}
+
 /** Largest delay `setTimeout` accepts (about 24.8 days). */
 const MAX_TIMER_MS = 2 ** 31 - 1;
 
@@ -194,6 +207,9 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): BodyStore {
 
     async take(key: string, rowIds?: readonly number[]): Promise<TakenRows | undefined> {
       // Read and delete happen before the first await: no other take can interleave.
+      const live = entries.get(key);
+      if (live && rowIds && rowIds.length > live.ends.length && Date.now() < live.expiresAt)
+        throw tooManyRowIds(rowIds.length, live.ends.length);
       const entry = remove(key);
       if (!entry || Date.now() >= entry.expiresAt) return undefined;
       const { columns, joined, ends } = entry;

@@ -34,6 +34,8 @@ export interface S2SPOptions {
   readonly maxSyncBytes?: number;
   /** Largest data-plane request body. Default 1 MiB. */
   readonly maxDataRequestBytes?: number;
+  /** Most distinct `row_ids` in one data-plane request. Default 10 000 (400 beyond). */
+  readonly maxDataRowIds?: number;
   /** How consumer tools fetch from resource servers (allow-list, timeout, size cap). */
   readonly consumer?: ConsumerFetchOptions;
   /** Where to log. Default: a console logger at `info` on standard error. Never logs tokens. */

@@ -166,6 +166,7 @@ export function createS2SPInternals(options: S2SPOptions, loggerName?: string): 
     ...(resolved.maxDataRequestBytes !== undefined && {
       maxRequestBytes: resolved.maxDataRequestBytes,
     }),
+    ...(options.maxDataRowIds !== undefined && { maxRowIds: options.maxDataRowIds }),
   });
 
   const s2sp: S2SP = {
