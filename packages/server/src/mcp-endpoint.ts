@@ -1,4 +1,5 @@
 import type { Context, Hono } from 'hono';
+import { CLIENT_ADDRESS_HEADER } from './client-quota.js';
 import { readRequestBody } from './http/request-body.js';
 import { type McpServer, WebStandardStreamableHTTPServerTransport } from './mcp-sdk.js';
 
@@ -16,6 +17,20 @@ export interface StatelessMcpOptions {
 
 function jsonRpcError(c: Context, status: 400 | 413, code: number, message: string): Response {
   return c.json({ jsonrpc: '2.0', error: { code, message }, id: null }, status);
+}
+
+/**
+ * The request as the transport sees it: the caller's socket address in
+ * {@link CLIENT_ADDRESS_HEADER} (for per-client quotas), replacing whatever the client sent. The
+ * body was read already and travels as `parsedBody`.
+ */
+function withClientAddress(request: Request, env: unknown): Request {
+  const headers = new Headers(request.headers);
+  headers.delete(CLIENT_ADDRESS_HEADER);
+  const socket = (env as { incoming?: { socket?: { remoteAddress?: string } } } | undefined)
+    ?.incoming?.socket;
+  if (socket?.remoteAddress) headers.set(CLIENT_ADDRESS_HEADER, socket.remoteAddress);
+  return new Request(request.url, { method: request.method, headers });
 }
 
 /**
@@ -67,7 +82,7 @@ export function mountStatelessMcp(app: Hono, options: StatelessMcpOptions): void
       await mcp.connect(transport);
       // With JSON responses the body is complete when handleRequest resolves, so closing here
       // cannot cut a stream short.
-      return await transport.handleRequest(c.req.raw, { parsedBody });
+      return await transport.handleRequest(withClientAddress(c.req.raw, c.env), { parsedBody });
     } finally {
       await transport.close();
       await mcp.close();

@@ -34,6 +34,12 @@ export interface S2SPOptions {
   readonly maxSyncBytes?: number;
   /** Largest data-plane request body. Default 1 MiB. */
   readonly maxDataRequestBytes?: number;
+  /**
+   * Most unredeemed async results one client may hold at once (per process). Default 1000. A
+   * client is the authenticated client id, else the socket address `/mcp` saw, else the MCP
+   * session; beyond the limit the resource tool answers `store_full` for that client only.
+   */
+  readonly maxEntriesPerClient?: number;
   /** Most distinct `row_ids` in one data-plane request. Default 10 000 (400 beyond). */
   readonly maxDataRowIds?: number;
   /** How consumer tools fetch from resource servers (allow-list, timeout, size cap). */

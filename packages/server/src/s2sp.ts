@@ -3,6 +3,7 @@ import { errorCode } from '@s2sp/core/internal';
 import type { Hono } from 'hono';
 import type { z } from 'zod';
 import { type AdvertisedUrl, createAdvertisedUrl } from './advertised-url.js';
+import { createClientQuota } from './client-quota.js';
 import { createConcurrencyLimit } from './concurrency-limit.js';
 import {
   type ConsumerToolConfig,
@@ -153,7 +154,10 @@ export function createS2SPInternals(options: S2SPOptions, loggerName?: string): 
   const resolved = resolveOptions(options, loggerName);
   const { store, ttlMs, maxSyncBytes, logger } = resolved;
   const advertisedUrl = createAdvertisedUrl(resolved);
-  const runtime = { store, ttlMs, maxSyncBytes, logger, advertisedUrl };
+  const quota = createClientQuota(
+    options.maxEntriesPerClient === undefined ? {} : { maxEntries: options.maxEntriesPerClient },
+  );
+  const runtime = { store, ttlMs, maxSyncBytes, logger, advertisedUrl, quota };
   // One limit for every consumer tool of this server, across the per-request McpServers.
   const fetchLimit = createConcurrencyLimit({
     concurrency: resolved.consumer.maxConcurrentFetches ?? DEFAULT_MAX_CONCURRENT_FETCHES,
@@ -167,6 +171,7 @@ export function createS2SPInternals(options: S2SPOptions, loggerName?: string): 
       maxRequestBytes: resolved.maxDataRequestBytes,
     }),
     ...(options.maxDataRowIds !== undefined && { maxRowIds: options.maxDataRowIds }),
+    onTaken: (key) => quota.release(key),
   });
 
   const s2sp: S2SP = {

@@ -37,6 +37,8 @@ export interface DataPlaneOptions {
    * cause; the stores also refuse more ids than the table has rows.
    */
   readonly maxRowIds?: number;
+  /** Called with the storage key of every entry a request took (for per-client quotas). */
+  readonly onTaken?: (key: string) => void;
 }
 
 /** Default of {@link DataPlaneOptions.maxRowIds}. */
@@ -161,6 +163,7 @@ export function mountDataPlane(app: Hono, options: DataPlaneOptions): Hono {
       logger.debug('data plane: no entry', { entry: entryLabel(key) });
       throw new S2SPError('not_found', GONE);
     }
+    options.onTaken?.(key);
     const format = negotiateFormat(c.req.header('accept'));
     const rendered = await renderDataPlaneBody(taken, request, rowIds, format);
     logger.info('data plane: redeemed', {
