@@ -133,7 +133,7 @@ describe('figure 32: row_ids and store quotas', () => {
       let n = 0;
       for (; n < 100_000; n++) {
         const ok = await store
-          .put(`k${n}`.padEnd(64, '0'), { columns: [], rows: [] }, { ttlMs: 60_000 })
+          .put(String(n).padStart(64, 'k'), { columns: [], rows: [] }, { ttlMs: 60_000 })
           .then(
             () => true,
             () => false,
