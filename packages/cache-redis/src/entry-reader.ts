@@ -36,6 +36,11 @@ export interface TakeEntryOptions {
   /** The entry's main key (see key-layout). */
   readonly redisKey: string;
   readonly rowIds: readonly number[] | undefined;
+  /**
+   * Without `rowIds`: how many rows the caller will cut from the whole table itself, so the
+   * script refuses (untouched) a table with fewer rows.
+   */
+  readonly selecting?: number;
   readonly commandTimeoutMs: number;
 }
 
@@ -190,7 +195,7 @@ function getBlock(options: TakeEntryOptions, key: string): Promise<unknown> {
  * @throws RedisLateError when the script ran after its deadline (nothing was changed)
  */
 export async function takeEntry(options: TakeEntryOptions): Promise<Taken | undefined> {
-  const { connection, clock, redisKey, rowIds, commandTimeoutMs } = options;
+  const { connection, clock, redisKey, rowIds, commandTimeoutMs, selecting } = options;
   const giveUpAt = Date.now() + commandTimeoutMs;
   const deadline = await withTimeout(clock.deadline(giveUpAt, commandTimeoutMs), commandTimeoutMs);
   const args = [
@@ -199,6 +204,7 @@ export async function takeEntry(options: TakeEntryOptions): Promise<Taken | unde
     String(CLAIM_HOLD_MS),
     String(INLINE_BYTES),
     ...(rowIds ?? []).map((id) => String(id)),
+    ...(selecting === undefined ? [] : [String(selecting)]),
   ];
   const reply = await withTimeout(
     runScript(connection, TAKE, [redisKey], args, { buffers: true }),

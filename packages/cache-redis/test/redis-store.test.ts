@@ -363,3 +363,28 @@ describe('clients supplied by the caller', () => {
     }
   });
 });
+
+describe('takes with many row ids (issue 20 item 7)', () => {
+  it('selects more than 1000 ids outside the script, in the order asked, and refuses more ids than rows untouched', async () => {
+    const store = createRedisBodyStore({
+      url: redis.url,
+      keyPrefix: uniquePrefix(),
+      logger: quietLogger,
+    });
+    try {
+      const table = makeStoredTable(3000);
+      const key = 'many';
+      await store.put(key, table, { ttlMs: 60_000 });
+      const tooMany = Array.from({ length: 3001 }, (_, i) => i);
+      const refused = await store.take(key, tooMany).catch((e: unknown) => e);
+      expect(S2SPError.isInstance(refused) && refused.code).toBe('invalid_request');
+      const ids = [2999, ...Array.from({ length: 1500 }, (_, i) => i * 2), 5000, 7];
+      const taken = await readTaken(await store.take(key, ids));
+      expect(taken?.tableRows).toBe(3000);
+      expect(taken && takenRowTexts(taken)).toEqual(ids.map((id) => table.rows[id]));
+      expect(await store.take(key, [0])).toBeUndefined();
+    } finally {
+      await store.close();
+    }
+  });
+});
