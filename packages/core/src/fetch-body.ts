@@ -39,7 +39,7 @@ export interface FetchBodyOptions {
    */
   readonly pathPrefixes?: readonly string[];
   /**
-   * Without an allow-list: `'public'` (default since 0.3.0) refuses IP literals that are not
+   * Without an allow-list: `'public'` (default since 0.2.0) refuses IP literals that are not
    * public and local-only names before any socket opens; `'any'` does not. Names that resolve to
    * private addresses need a fetch that checks resolved addresses (`createPublicOnlyFetch` in
    * `@s2sp/core/node`, the default of `@s2sp/server` consumer tools).

@@ -67,7 +67,7 @@ export interface ConsumerFetchOptions {
    */
   readonly pathPrefixes?: readonly string[];
   /**
-   * Without an allow-list: `'public'` (the default since 0.3.0) fetches only from the public
+   * Without an allow-list: `'public'` (the default since 0.2.0) fetches only from the public
    * internet — loopback, private, link-local (cloud metadata) and local-only names are refused,
    * checked for IP literals, for every resolved address and for the connected socket (see
    * `createPublicOnlyFetch` in `@s2sp/core/node`); `'any'` fetches from anywhere (development
@@ -89,7 +89,7 @@ export interface ConsumerFetchOptions {
   /** How many more fetches may wait for a slot; beyond that a call fails at once. Default 16. */
   readonly maxQueuedFetches?: number;
   /**
-   * @deprecated Since 0.3.0 public destinations only is the default (`destinations: 'public'`);
+   * @deprecated Since 0.2.0 public destinations only is the default (`destinations: 'public'`);
    * `true` changes nothing, `false` is ignored. Use `destinations: 'any'` to turn it off.
    */
   readonly publicOnly?: boolean;
