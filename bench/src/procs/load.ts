@@ -21,7 +21,11 @@ async function stream(url: string): Promise<Record<string, number>> {
   try {
     // A loopback data plane: allow-list its origin (the default refuses loopback).
     const allowedOrigins = [new URL(url).origin];
-    for await (const _row of fetchBodyRows(url, { maxBytes: 2 ** 40, timeoutMs: 600_000, allowedOrigins }))
+    for await (const _row of fetchBodyRows(url, {
+      maxBytes: 2 ** 40,
+      timeoutMs: 600_000,
+      allowedOrigins,
+    }))
       rows++;
   } finally {
     clearInterval(sampler);
