@@ -7,15 +7,18 @@
  */
 
 export { assertKnownColumns, parseAbstractDomains } from './abstract-domains.js';
+export { splitPages } from './abstract-pages.js';
 export { type BodyCarrier, readBodyCapped } from './body-reader.js';
 export { bodyRows } from './column-split.js';
 export {
   applyColumnMapping,
   type ConsumerArguments,
   type ConsumerRequest,
+  MAX_HANDOFF_ROW_IDS,
   type MergeOptions,
   mergeRows,
   parseConsumerArguments,
+  pickRows,
 } from './consumer.js';
 export {
   concatBytes,
@@ -29,6 +32,12 @@ export { sha256, sha256Hex, timingSafeEqual } from './digest.js';
 export { describeType, isPlainObject, parseJsonArgument, parseJsonText } from './json.js';
 export { type PositiveOptionRules, positiveOption } from './limits.js';
 export { assertValidTtl, encodeRows, storedTableSize } from './memory-store.js';
+export {
+  decodePageCursor,
+  encodePageCursor,
+  type PageCursor,
+  pageStorageKey,
+} from './page-cursor.js';
 export {
   buildAsyncResult,
   buildSyncResult,

@@ -1,0 +1,40 @@
+import { describe, expect, it } from 'vitest';
+import { decodeCompactRows, encodeCompactRows, isCompactRows } from './compact-abstract.js';
+import { S2SPError } from './errors.js';
+
+describe('compact abstract rows', () => {
+  const rows = [
+    { _row_id: 0, event: 'Wind', severity: 'Minor' },
+    { _row_id: 4, event: 'Heat' },
+  ];
+
+  it('encodes a header row and value rows, null for absent values', () => {
+    expect(encodeCompactRows(rows, ['event', 'severity'])).toEqual([
+      ['_row_id', 'event', 'severity'],
+      [0, 'Wind', 'Minor'],
+      [4, 'Heat', null],
+    ]);
+  });
+
+  it('decodes back to row objects, leaving nulls out', () => {
+    const compact = encodeCompactRows(rows, ['event', 'severity']);
+    expect(isCompactRows(compact)).toBe(true);
+    expect(decodeCompactRows('abstract_data', compact)).toEqual(rows);
+  });
+
+  it('tells row objects apart from compact rows', () => {
+    expect(isCompactRows(rows)).toBe(false);
+    expect(isCompactRows([])).toBe(false);
+    expect(isCompactRows([['event']])).toBe(false);
+  });
+
+  it('rejects a row whose length differs from the header', () => {
+    let caught: unknown;
+    try {
+      decodeCompactRows('abstract_data', [['_row_id', 'event'], [0]]);
+    } catch (error) {
+      caught = error;
+    }
+    expect(S2SPError.isInstance(caught) && caught.code).toBe('invalid_request');
+  });
+});
