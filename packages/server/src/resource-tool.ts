@@ -41,22 +41,23 @@ export type ResourceToolHandler<TShape extends z.ZodRawShape> = (
   extra: ToolExtra,
 ) => readonly object[] | Promise<readonly object[]>;
 
-/** The two parameters with short descriptions, when the how-to is in the server's instructions. */
+// The short forms declare their JSON Schema by hand: zod's `.nullish()` unions cost a model
+// tokens on every tools/list, and the runtime checks (and null-tolerance) are S2SP's own anyway.
+const declared = (schema: Record<string, unknown>) => z.unknown().meta(schema).optional();
+
+/**
+ * The two parameters without descriptions, when the how-to (which explains each by name) is in the
+ * server's instructions.
+ */
 export const shortResourceParameters = {
-  abstract_domains: z
-    .union([z.string(), z.array(z.string())])
-    .nullish()
-    .describe('Columns to see, as few as possible: "a,b" or ["a","b"]. Omit for plain rows.'),
-  mode: ModeSchema.nullish().describe('"async" (default) or "sync".'),
+  abstract_domains: declared({ type: ['string', 'array'], items: { type: 'string' } }),
+  mode: declared({ enum: ['async', 'sync'] }),
 };
 
-/** The extension parameters with short descriptions (the grammar is in the instructions). */
+/** The extension parameters without descriptions (the grammar is in the instructions). */
 export const shortExtensionParameters = {
-  filter: z
-    .union([z.string(), z.record(z.string(), z.unknown())])
-    .nullish()
-    .describe('Rows to keep, by abstract columns: {"col":"v"}, {"col":{"contains":"x"}}, …'),
-  cursor: z.string().nullish().describe('next_cursor of a previous result.'),
+  filter: declared({ type: ['object', 'string'] }),
+  cursor: declared({ type: 'string' }),
 };
 
 /** The two parameters S2SP adds to every resource tool (PROTOCOL §2). */
