@@ -33,6 +33,11 @@ export interface WeatherServerOptions {
   readonly publicUrl?: string;
   /** Extra `Host` values whose requests may set the advertised base. */
   readonly trustedHosts?: readonly string[];
+  /**
+   * How results write the abstract for the model: `"json"` (default; PROTOCOL §2, what the Python
+   * reference's agents parse) or `"compact"` (a header row plus value rows; fewer tokens).
+   */
+  readonly abstractEncoding?: 'json' | 'compact';
   /** Also serve the tools over SLOP (`GET /tools`, `POST /tools/:tool_id`). Default: off. */
   readonly slop?: SlopOptions;
 }
@@ -82,6 +87,7 @@ export function createWeatherServer(options: WeatherServerOptions = {}): S2SPSer
     instructions: INSTRUCTIONS,
     // The S2SP how-to goes into the instructions once, not into every tool (a shorter tools/list).
     toolGuidance: 'instructions',
+    ...(options.abstractEncoding && { abstractEncoding: options.abstractEncoding }),
     ttlSeconds,
     ...(options.logger && { logger: options.logger }),
     ...(options.store && { store: options.store }),

@@ -16,6 +16,21 @@ describe('compact abstract rows', () => {
     ]);
   });
 
+  it('shares one value row between rows with equal values', () => {
+    const same = [
+      { _row_id: 0, event: 'Heat' },
+      { _row_id: 1, event: 'Wind' },
+      { _row_id: 2, event: 'Heat' },
+    ];
+    const compact = encodeCompactRows(same, ['event']);
+    expect(compact).toEqual([
+      ['_row_id', 'event'],
+      [[0, 2], 'Heat'],
+      [1, 'Wind'],
+    ]);
+    expect(decodeCompactRows('abstract_data', compact)).toEqual([same[0], same[2], same[1]]);
+  });
+
   it('decodes back to row objects, leaving nulls out', () => {
     const compact = encodeCompactRows(rows, ['event', 'severity']);
     expect(isCompactRows(compact)).toBe(true);

@@ -18,11 +18,15 @@ export function describeTtl(ttlMs: number): string {
  * The S2SP paragraph of a server's MCP `instructions`.
  *
  * @param ttlMs - the `resource_url` lifetime
+ * @param encoding - how results write the abstract; the compact form gets one sentence more
  */
-export function s2spInstructions(ttlMs: number): string {
+export function s2spInstructions(ttlMs: number, encoding: 'json' | 'compact' = 'json'): string {
   return (
     'S2SP tables: a tool marked "S2SP table" takes abstract_domains, the FEW columns you need to filter or reason on; ' +
     'it returns those columns with a _row_id per row, and a resource_url that holds the full rows. ' +
+    (encoding === 'compact'
+      ? 'abstract is a header row, then value rows; a value row whose _row_id is a list stands for each of those rows. '
+      : '') +
     'filter keeps only matching rows: {"col":"v"}, {"col":["a","b"]}, {"col":{"contains":"x"}}, {"col":{"gte":1,"lt":5}}. ' +
     'A large result comes in pages: profile summarises each column; pass next_cursor as cursor for the next page. ' +
     'Hand rows to a tool marked "S2SP consumer" with the resource_url plus row_ids (the _row_id values you keep) or the same filter; do not copy rows. ' +

@@ -253,7 +253,7 @@ export function createS2SPInternals(options: S2SPOptions, loggerName?: string): 
 
     advertisedUrl: () => advertisedUrl.current(),
 
-    instructions: s2spInstructions(ttlMs),
+    instructions: s2spInstructions(ttlMs, abstractEncoding),
 
     async close() {
       if (resolved.ownsStore) await store.close();
