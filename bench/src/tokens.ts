@@ -1,4 +1,10 @@
-import { buildResourceUrl, generateToken, prepareTable, splitColumns } from '@s2sp/core';
+import {
+  buildResourceUrl,
+  encodeCompactRows,
+  generateToken,
+  prepareTable,
+  splitColumns,
+} from '@s2sp/core';
 import { buildAsyncResult, serializeS2SPResult } from '@s2sp/core/internal';
 import { nwsAlertFixtures } from './data.js';
 import type { BenchRow } from './report.js';
@@ -87,6 +93,35 @@ export function tokenBenchmark(): BenchRow[] {
             cl100k: theirs.cl100k_base,
             '% of plain': round((100 * theirs.o200k_base) / plainPretty.o200k_base),
           },
+        });
+        const jsonRatio = ours.o200k_base / theirs.o200k_base;
+        rows.push({
+          section: SECTION,
+          name: `${label}: S2SP default JSON vs the reference, 2 columns`,
+          values: { o200k: ours.o200k_base, '× reference': round(jsonRatio) },
+          target: 'default JSON ≤ 0.55× the Python reference',
+          met: jsonRatio <= 0.55,
+        });
+        // The compact text (abstractEncoding: "compact") as the server writes it: body_domains
+        // left out because a declared row schema lists the columns in the tool description.
+        const { body_domains: _listed, ...rest } = buildAsyncResult(split, {
+          resourceUrl,
+          expiresAt,
+        });
+        const compact = countTokens(
+          JSON.stringify({ ...rest, abstract: encodeCompactRows(split.abstract, domains) }),
+        );
+        const compactRatio = compact.o200k_base / theirs.o200k_base;
+        rows.push({
+          section: SECTION,
+          name: `${label}: S2SP compact encoding vs the reference, 2 columns`,
+          values: {
+            o200k: compact.o200k_base,
+            cl100k: compact.cl100k_base,
+            '× reference': round(compactRatio),
+          },
+          target: 'compact ≤ 0.35× the Python reference',
+          met: compactRatio <= 0.35,
         });
       }
     }
