@@ -1,12 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import {
-  applyColumnMapping,
-  MAX_HANDOFF_ROW_IDS,
-  mergeRows,
-  parseConsumerArguments,
-  pickRows,
-} from './consumer.js';
+import { applyColumnMapping, mergeRows, parseConsumerArguments, pickRows } from './consumer.js';
 import { S2SPError } from './errors.js';
+import { MAX_HANDOFF_ROW_IDS } from './row-ids.js';
 
 function rejection(fn: () => unknown): S2SPError {
   try {

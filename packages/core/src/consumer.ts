@@ -2,10 +2,8 @@ import { decodeCompactRows, isCompactRows } from './compact-abstract.js';
 import { S2SPError } from './errors.js';
 import { describeType, isPlainObject, parseJsonArgument, type Row, setColumn } from './json.js';
 import { parseRowFilter, type RowFilter } from './row-filter.js';
+import { parseRowIds } from './row-ids.js';
 import { ROW_ID, type RowWithId } from './table.js';
-
-/** Most `row_ids` a consumer call may name (PROTOCOL §7, hand-off by row ids). */
-export const MAX_HANDOFF_ROW_IDS = 100_000;
 
 /** The four S2SP parameters of a consumer tool (PROTOCOL §4), as they arrive. */
 export interface ConsumerArguments {
@@ -165,37 +163,6 @@ export function parseConsumerArguments(args: ConsumerArguments): ConsumerRequest
   }
   const columnMapping = parseMapping(parseJsonArgument('column_mapping', args.column_mapping));
   return { abstractRows, rowIds, filter, resourceUrl, bodyRows, columnMapping };
-}
-
-function parseRowIds(value: unknown): number[] | undefined {
-  if (value === undefined) return undefined;
-  if (!Array.isArray(value)) {
-    throw new S2SPError(
-      'invalid_request',
-      `row_ids must be a JSON array of _row_id integers such as [0, 3, 7], but it is ${describeType(value)}.`,
-    );
-  }
-  if (value.length > MAX_HANDOFF_ROW_IDS) {
-    throw new S2SPError(
-      'invalid_request',
-      `row_ids lists ${value.length} ids; at most ${MAX_HANDOFF_ROW_IDS} are allowed. Pass a filter instead, or fewer rows.`,
-    );
-  }
-  if (value.length === 0) {
-    throw new S2SPError(
-      'invalid_request',
-      'row_ids is empty, so there is nothing to process. Pass the _row_id of at least one row.',
-    );
-  }
-  value.forEach((id: unknown, i) => {
-    if (typeof id !== 'number' || !Number.isSafeInteger(id) || id < 0) {
-      throw new S2SPError(
-        'invalid_request',
-        `row_ids[${i}] is ${JSON.stringify(id) ?? describeType(id)}, not a _row_id (a non-negative integer).`,
-      );
-    }
-  });
-  return [...new Set(value as number[])];
 }
 
 /**

@@ -14,7 +14,6 @@ export {
   applyColumnMapping,
   type ConsumerArguments,
   type ConsumerRequest,
-  MAX_HANDOFF_ROW_IDS,
   type MergeOptions,
   mergeRows,
   parseConsumerArguments,
@@ -44,6 +43,7 @@ export {
   serializePlainResult,
   serializeS2SPResult,
 } from './resource-result.js';
+export { MAX_HANDOFF_ROW_IDS, parseRowIds } from './row-ids.js';
 export {
   NDJSON_MEDIA_TYPE,
   negotiateFormat,
