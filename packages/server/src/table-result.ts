@@ -98,7 +98,7 @@ export function parseTableRequest(args: TableResultArguments): TableRequest {
   }
   const domains = parseAbstractDomains(args.abstract_domains);
   const mode = parseMode(args.mode);
-  const filter = parseRowFilter(args.filter, domains);
+  const filter = parseRowFilter(args.filter, domains.length > 0 ? domains : undefined);
   if (filter && domains.length === 0) {
     throw new S2SPError(
       'invalid_request',
