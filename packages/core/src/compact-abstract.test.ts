@@ -1,6 +1,6 @@
+import { thrownCode } from '@s2sp/test-utils';
 import { describe, expect, it } from 'vitest';
 import { decodeCompactRows, encodeCompactRows, isCompactRows } from './compact-abstract.js';
-import { S2SPError } from './errors.js';
 
 describe('compact abstract rows', () => {
   const rows = [
@@ -44,12 +44,8 @@ describe('compact abstract rows', () => {
   });
 
   it('rejects a row whose length differs from the header', () => {
-    let caught: unknown;
-    try {
-      decodeCompactRows('abstract_data', [['_row_id', 'event'], [0]]);
-    } catch (error) {
-      caught = error;
-    }
-    expect(S2SPError.isInstance(caught) && caught.code).toBe('invalid_request');
+    expect(thrownCode(() => decodeCompactRows('abstract_data', [['_row_id', 'event'], [0]]))).toBe(
+      'invalid_request',
+    );
   });
 });

@@ -1,5 +1,5 @@
+import { thrownCode } from '@s2sp/test-utils';
 import { describe, expect, it } from 'vitest';
-import { S2SPError } from './errors.js';
 import { decodePageCursor, encodePageCursor, pageStorageKey } from './page-cursor.js';
 import { generateToken, tokenStorageKey } from './token.js';
 
@@ -17,13 +17,7 @@ describe('page cursors', () => {
     [42],
     [null],
   ])('rejects %j with invalid_request', (value) => {
-    let caught: unknown;
-    try {
-      decodePageCursor(value);
-    } catch (error) {
-      caught = error;
-    }
-    expect(S2SPError.isInstance(caught) && caught.code).toBe('invalid_request');
+    expect(thrownCode(() => decodePageCursor(value))).toBe('invalid_request');
   });
 
   it('keys each page apart from the table and from other pages, by digest', async () => {

@@ -1,5 +1,5 @@
+import { thrownCode } from '@s2sp/test-utils';
 import { describe, expect, it } from 'vitest';
-import { S2SPError } from './errors.js';
 import { MAX_HANDOFF_ROW_IDS, parseRowIds } from './row-ids.js';
 
 describe('parseRowIds', () => {
@@ -15,12 +15,6 @@ describe('parseRowIds', () => {
     [{ 0: 1 }],
     [Array.from({ length: MAX_HANDOFF_ROW_IDS + 1 }, (_, i) => i)],
   ])('rejects %j with invalid_request', (value) => {
-    let caught: unknown;
-    try {
-      parseRowIds(value);
-    } catch (error) {
-      caught = error;
-    }
-    expect(S2SPError.isInstance(caught) && caught.code).toBe('invalid_request');
+    expect(thrownCode(() => parseRowIds(value))).toBe('invalid_request');
   });
 });
