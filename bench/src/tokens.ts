@@ -126,5 +126,60 @@ export function tokenBenchmark(): BenchRow[] {
       }
     }
   }
+  rows.push(...largerSetRows());
   return rows;
+}
+
+/**
+ * The issue measured 33–61-alert sets that are not in the repository; the three recorded sets,
+ * cycled to those sizes, stand in for them. Default JSON rows cost a fixed number of keys each
+ * (PROTOCOL §2), so its ratio to the reference creeps up with the row count; compact falls.
+ */
+function largerSetRows(): BenchRow[] {
+  const alerts = nwsAlertFixtures().flatMap((set) => set.rows);
+  const domains = ['event', 'severity'];
+  const resourceUrl = buildResourceUrl('http://127.0.0.1:3001', generateToken());
+  const expiresAt = new Date('2026-11-22T10:10:00.000Z');
+  const out: BenchRow[] = [];
+  for (const count of [33, 61]) {
+    const table = prepareTable(
+      Array.from({ length: count }, (_, i) => alerts[i % alerts.length] as object),
+    );
+    const split = splitColumns(table, domains);
+    const result = buildAsyncResult(split, { resourceUrl, expiresAt });
+    const ours = countTokens(serializeS2SPResult(result)).o200k_base;
+    const { body_domains: _listed, ...rest } = result;
+    const compact = countTokens(
+      JSON.stringify({ ...rest, abstract: encodeCompactRows(split.abstract, domains) }),
+    ).o200k_base;
+    const theirs = countTokens(
+      pythonPrettyJson({
+        total_rows: count,
+        columns: table.columns,
+        abstract_domains: domains,
+        body_domains: split.bodyDomains,
+        resource_url: resourceUrl,
+        abstract: split.abstract,
+      }),
+    ).o200k_base;
+    const label = `recorded sets cycled to ${count} alerts`;
+    out.push({
+      section: SECTION,
+      name: `${label}: default JSON vs the reference, 2 columns`,
+      values: { o200k: ours, reference: theirs, '× reference': round(ours / theirs) },
+      target: 'default JSON ≤ 0.55× the Python reference',
+      met: ours / theirs <= 0.55,
+      ...(ours / theirs > 0.55 && {
+        note: 'Each default-JSON row repeats its keys ({"_row_id":…,"event":…,"severity":…}, PROTOCOL §2), about 0.56× of a pretty-printed reference row, so past ~50 rows the ratio tends to that; only the opt-in compact encoding goes lower without breaking the Python reference’s agents.',
+      }),
+    });
+    out.push({
+      section: SECTION,
+      name: `${label}: compact vs the reference, 2 columns`,
+      values: { o200k: compact, '× reference': round(compact / theirs) },
+      target: 'compact ≤ 0.35× the Python reference',
+      met: compact / theirs <= 0.35,
+    });
+  }
+  return out;
 }
