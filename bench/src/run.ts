@@ -13,6 +13,7 @@ import { controlPlaneBenchmark } from './control-plane.js';
 import { dataPlaneBenchmark } from './data-plane.js';
 import { endToEndBenchmark } from './end-to-end.js';
 import { type ServerKind, startLab } from './lab.js';
+import { largeTablesBenchmark } from './large-tables.js';
 import { memoryBenchmark } from './memory.js';
 import { postgresAvailable, proxyBenchmark } from './proxy.js';
 import { redisAvailable, startRedisStore } from './redis.js';
@@ -77,6 +78,7 @@ async function main(): Promise<void> {
     ['end-to-end', () => endToEndBenchmark(quick)],
     ['control-plane', () => controlPlaneBenchmark(quick)],
     ['proxy', () => (postgresAvailable() ? proxyBenchmark(quick) : [])],
+    ['large-tables', () => largeTablesBenchmark(quick)],
   ];
   if (wanted('proxy') && !postgresAvailable()) {
     notes.push('Proxy rows are missing: PostgreSQL was not found (apt-get install postgresql).');

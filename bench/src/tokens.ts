@@ -1,4 +1,10 @@
-import { buildResourceUrl, generateToken, prepareTable, splitColumns } from '@s2sp/core';
+import {
+  buildResourceUrl,
+  encodeCompactRows,
+  generateToken,
+  prepareTable,
+  splitColumns,
+} from '@s2sp/core';
 import { buildAsyncResult, serializeS2SPResult } from '@s2sp/core/internal';
 import { nwsAlertFixtures } from './data.js';
 import type { BenchRow } from './report.js';
@@ -88,8 +94,92 @@ export function tokenBenchmark(): BenchRow[] {
             '% of plain': round((100 * theirs.o200k_base) / plainPretty.o200k_base),
           },
         });
+        const jsonRatio = ours.o200k_base / theirs.o200k_base;
+        rows.push({
+          section: SECTION,
+          name: `${label}: S2SP default JSON vs the reference, 2 columns`,
+          values: { o200k: ours.o200k_base, '× reference': round(jsonRatio) },
+          target: 'default JSON ≤ 0.55× the Python reference',
+          met: jsonRatio <= 0.55,
+        });
+        // The compact text (abstractEncoding: "compact") as the server writes it: body_domains
+        // left out because a declared row schema lists the columns in the tool description.
+        const { body_domains: _listed, ...rest } = buildAsyncResult(split, {
+          resourceUrl,
+          expiresAt,
+        });
+        const compact = countTokens(
+          JSON.stringify({ ...rest, abstract: encodeCompactRows(split.abstract, domains) }),
+        );
+        const compactRatio = compact.o200k_base / theirs.o200k_base;
+        rows.push({
+          section: SECTION,
+          name: `${label}: S2SP compact encoding vs the reference, 2 columns`,
+          values: {
+            o200k: compact.o200k_base,
+            cl100k: compact.cl100k_base,
+            '× reference': round(compactRatio),
+          },
+          target: 'compact ≤ 0.35× the Python reference',
+          met: compactRatio <= 0.35,
+        });
       }
     }
   }
+  rows.push(...largerSetRows());
   return rows;
+}
+
+/**
+ * The issue measured 33–61-alert sets that are not in the repository; the three recorded sets,
+ * cycled to those sizes, stand in for them. Default JSON rows cost a fixed number of keys each
+ * (PROTOCOL §2), so its ratio to the reference creeps up with the row count; compact falls.
+ */
+function largerSetRows(): BenchRow[] {
+  const alerts = nwsAlertFixtures().flatMap((set) => set.rows);
+  const domains = ['event', 'severity'];
+  const resourceUrl = buildResourceUrl('http://127.0.0.1:3001', generateToken());
+  const expiresAt = new Date('2026-11-22T10:10:00.000Z');
+  const out: BenchRow[] = [];
+  for (const count of [33, 61]) {
+    const table = prepareTable(
+      Array.from({ length: count }, (_, i) => alerts[i % alerts.length] as object),
+    );
+    const split = splitColumns(table, domains);
+    const result = buildAsyncResult(split, { resourceUrl, expiresAt });
+    const ours = countTokens(serializeS2SPResult(result)).o200k_base;
+    const { body_domains: _listed, ...rest } = result;
+    const compact = countTokens(
+      JSON.stringify({ ...rest, abstract: encodeCompactRows(split.abstract, domains) }),
+    ).o200k_base;
+    const theirs = countTokens(
+      pythonPrettyJson({
+        total_rows: count,
+        columns: table.columns,
+        abstract_domains: domains,
+        body_domains: split.bodyDomains,
+        resource_url: resourceUrl,
+        abstract: split.abstract,
+      }),
+    ).o200k_base;
+    const label = `recorded sets cycled to ${count} alerts`;
+    out.push({
+      section: SECTION,
+      name: `${label}: default JSON vs the reference, 2 columns`,
+      values: { o200k: ours, reference: theirs, '× reference': round(ours / theirs) },
+      target: 'default JSON ≤ 0.55× the Python reference',
+      met: ours / theirs <= 0.55,
+      ...(ours / theirs > 0.55 && {
+        note: 'Each default-JSON row repeats its keys ({"_row_id":…,"event":…,"severity":…}, PROTOCOL §2), about 0.56× of a pretty-printed reference row, so past ~50 rows the ratio tends to that; only the opt-in compact encoding goes lower without breaking the Python reference’s agents.',
+      }),
+    });
+    out.push({
+      section: SECTION,
+      name: `${label}: compact vs the reference, 2 columns`,
+      values: { o200k: compact, '× reference': round(compact / theirs) },
+      target: 'compact ≤ 0.35× the Python reference',
+      met: compact / theirs <= 0.35,
+    });
+  }
+  return out;
 }

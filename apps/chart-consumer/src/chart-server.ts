@@ -134,7 +134,7 @@ export function createChartServer(options: ChartServerOptions = {}): ChartServer
       ...(options.allowedOrigins && { allowedOrigins: options.allowedOrigins }),
     },
     instructions:
-      'Draws statistics charts of tables that S2SP resource tools return. Pass the abstract rows you chose and the resource_url to draw_chart.',
+      'Draws statistics charts of tables that S2SP resource tools return. Pass the resource_url to draw_chart with the row_ids you chose (or the filter you used, or the abstract rows).',
   });
 
   server.consumerTool(

@@ -193,25 +193,62 @@ export async function runAgent(
       const consumer = mode === 'sync' ? wrapMcpClient(charts, { dispatcher }) : charts;
       const flowMark = start();
       say(
-        `${mode}: get_alerts(area="${options.area}", abstract_domains="${ABSTRACT_DOMAINS}"${mode === 'sync' ? ', mode="sync"' : ''})…`,
+        `${mode}: get_alerts(area="${options.area}", abstract_domains="${ABSTRACT_DOMAINS}", filter={"event":{"contains":"${options.event}"}}${mode === 'sync' ? ', mode="sync"' : ''})…`,
       );
+      // The model narrows before reading: a filter on the abstract columns (PROTOCOL §7) keeps
+      // only the matching alerts out of the response.
+      const filter = { event: { contains: options.event } };
       const splitArgs = {
         area: options.area,
         abstract_domains: ABSTRACT_DOMAINS,
+        filter,
         ...(mode === 'sync' && { mode }),
       };
-      const splitText = textOf(
-        (await resource.callTool({ name: 'get_alerts', arguments: splitArgs })) as ToolResult,
-        'get_alerts',
-      );
-      const split = JSON.parse(splitText) as { abstract: AbstractRow[]; resource_url: string };
-      const kept = keep(split.abstract);
+      const splitResult = (await resource.callTool({
+        name: 'get_alerts',
+        arguments: splitArgs,
+      })) as ToolResult;
+      const splitText = textOf(splitResult, 'get_alerts');
+      // What the model read: the text. Code reads structuredContent, the same in every encoding.
+      const split = (splitResult.structuredContent ?? JSON.parse(splitText)) as {
+        abstract: AbstractRow[];
+        resource_url: string;
+        matched_rows?: number;
+      };
+      const read = [splitText];
+      const written: unknown[] = [splitArgs];
+      let kept = split.abstract;
+      matched = kept.length;
+      if (kept.length === 0) {
+        // Nothing matched: chart every alert, as the plain flow does (and count that call too).
+        const allArgs = {
+          area: options.area,
+          abstract_domains: ABSTRACT_DOMAINS,
+          ...(mode === 'sync' && { mode }),
+        };
+        const all = (await resource.callTool({
+          name: 'get_alerts',
+          arguments: allArgs,
+        })) as ToolResult;
+        const allText = textOf(all, 'get_alerts');
+        const whole = (all.structuredContent ?? JSON.parse(allText)) as typeof split;
+        read.push(allText);
+        written.push(allArgs);
+        kept = whole.abstract;
+        split.resource_url = whole.resource_url;
+      }
       say(
-        `${mode}: the model keeps ${describeKept(kept.length)}; draw_chart(abstract_data, resource_url)…`,
+        `${mode}: the model reads ${describeKept(kept.length)}; draw_chart(${mode === 'async' && matched > 0 ? 'filter' : 'abstract_data'}, resource_url)…`,
       );
-      const chartArgs = { abstract_data: JSON.stringify(kept), resource_url: split.resource_url };
+      // async: the model hands over the filter it already wrote and the consumer selects the rows
+      // itself (PROTOCOL §7); sync: the abstract rows, so that the agent's S2SP layer can swap the
+      // ddi:// handle for those rows' bodies.
+      const chartArgs =
+        mode === 'async' && matched > 0
+          ? { filter, resource_url: split.resource_url }
+          : { abstract_data: JSON.stringify(kept), resource_url: split.resource_url };
       const chart = await draw(mode, consumer, chartArgs);
-      return measured(flowMark, [splitText, chart.summaryText], [splitArgs, chartArgs], chart);
+      return measured(flowMark, [...read, chart.summaryText], [...written, chartArgs], chart);
     };
 
     const asyncFlow = await runFlow('async');

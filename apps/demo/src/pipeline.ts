@@ -68,7 +68,12 @@ export async function startPipeline(options: {
         : `using the live NWS API at ${nwsBaseUrl}`,
     );
 
-    const weatherServer = createWeatherServer({ nws: { baseUrl: nwsBaseUrl }, logger });
+    // The compact encoding (PROTOCOL §7): the model reads a header row plus value rows.
+    const weatherServer = createWeatherServer({
+      nws: { baseUrl: nwsBaseUrl },
+      logger,
+      abstractEncoding: 'compact',
+    });
     const weather = await weatherServer.listen({ port: 0, host: '127.0.0.1' });
     closers.push(() => weatherServer.close());
     options.say(`weather-alerts (S2SP resource server) at ${weather.mcpUrl}`);

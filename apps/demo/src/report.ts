@@ -23,7 +23,7 @@ export function formatReport(report: DemoReport): string {
       'S2SP async',
       a.tokensRead,
       a.tokensWritten,
-      `${fewer(a.tokensRead + a.tokensWritten, p.tokensRead + p.tokensWritten)}: abstract + resource_url only`,
+      `${fewer(a.tokensRead + a.tokensWritten, p.tokensRead + p.tokensWritten)}: ${n(a.tokensRead + a.tokensWritten)} read + written (target ≤ 550): filtered compact abstract, hand-off by filter`,
     ),
     row(
       'S2SP sync',

@@ -3,7 +3,7 @@ import { createS2SPServer, type Logger, type S2SPServer } from '@s2sp/server';
 import type { SlopOptions } from '@s2sp/server/slop';
 import { z } from 'zod';
 import { alertRow } from './alert-rows.js';
-import { describeAreaCodes, parseAreaCode } from './area-codes.js';
+import { NWS_MARINE_AREAS, parseAreaCode } from './area-codes.js';
 import { cacheStatus } from './cache-status.js';
 import { weatherCapabilities } from './capabilities.js';
 import { parseCoordinates } from './coordinates.js';
@@ -33,14 +33,18 @@ export interface WeatherServerOptions {
   readonly publicUrl?: string;
   /** Extra `Host` values whose requests may set the advertised base. */
   readonly trustedHosts?: readonly string[];
+  /**
+   * How results write the abstract for the model: `"json"` (default; PROTOCOL §2, what the Python
+   * reference's agents parse) or `"compact"` (a header row plus value rows; fewer tokens).
+   */
+  readonly abstractEncoding?: 'json' | 'compact';
   /** Also serve the tools over SLOP (`GET /tools`, `POST /tools/:tool_id`). Default: off. */
   readonly slop?: SlopOptions;
 }
 
 const INSTRUCTIONS =
   'Weather data from the US National Weather Service (api.weather.gov), served with S2SP. ' +
-  'The tools return tables: pass abstract_domains with the few columns you need, filter the abstract rows, ' +
-  'and hand the kept rows plus the resource_url to a consumer tool such as draw_chart. ' +
+  'The alert and forecast tools return S2SP tables (below); hand their rows to a consumer tool such as draw_chart. ' +
   'The s2sp_workflow prompt explains the steps.';
 
 const readOnly = { readOnlyHint: true, openWorldHint: true, idempotentHint: true } as const;
@@ -81,6 +85,9 @@ export function createWeatherServer(options: WeatherServerOptions = {}): S2SPSer
     name: options.name ?? 'weather-alerts',
     version: WEATHER_SERVER_VERSION,
     instructions: INSTRUCTIONS,
+    // The S2SP how-to goes into the instructions once, not into every tool (a shorter tools/list).
+    toolGuidance: 'instructions',
+    ...(options.abstractEncoding && { abstractEncoding: options.abstractEncoding }),
     ttlSeconds,
     ...(options.logger && { logger: options.logger }),
     ...(options.store && { store: options.store }),
@@ -95,11 +102,10 @@ export function createWeatherServer(options: WeatherServerOptions = {}): S2SPSer
       description:
         'Active weather alerts (warnings, watches, advisories, statements) from the US National Weather Service for a state, territory or marine area. One row per alert: its NWS properties, about 30 columns; description and instruction are long.',
       inputSchema: {
-        area: z
-          .string()
-          .describe(
-            `Two-letter NWS area code, any case: a state or DC (e.g. TX), a territory (PR) or a marine area (GM). ${describeAreaCodes()}`,
-          ),
+        area: z.string().describe(
+          // The state codes are common knowledge, and a wrong code gets the whole list back.
+          `Two-letter NWS area code, any case: a US state or DC (e.g. TX), a territory (AS, GU, PR, VI, MP, PW, FM, MH) or a marine area (${Object.keys(NWS_MARINE_AREAS).join(', ')}).`,
+        ),
       },
       rowSchema: alertRowSchema,
       annotations: readOnly,

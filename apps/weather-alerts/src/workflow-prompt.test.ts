@@ -6,7 +6,7 @@ describe('workflowPromptText', () => {
     const text = workflowPromptText({ ttlSeconds: 600 });
     expect(text).toContain('get_alerts(area="TX", abstract_domains="event,severity")');
     expect(text).toContain('as FEW columns');
-    expect(text).toContain('draw_chart(abstract_data=');
+    expect(text).toContain('draw_chart(row_ids=');
     expect(text).toContain('resource_url=<the resource_url, unchanged>');
     expect(text).toContain('expires after 10 minutes');
   });
@@ -14,7 +14,7 @@ describe('workflowPromptText', () => {
   it('uses the given area, consumer tool and TTL', () => {
     const text = workflowPromptText({ ttlSeconds: 60, area: 'CA', consumerTool: 'summarize' });
     expect(text).toContain('area="CA"');
-    expect(text).toContain('summarize(abstract_data=');
+    expect(text).toContain('summarize(row_ids=');
     expect(text).toContain('expires after 1 minute.');
   });
 });

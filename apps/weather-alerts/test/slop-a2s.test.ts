@@ -35,7 +35,13 @@ describe('weather-alerts over SLOP', () => {
       tools: { id: string; parameters: Record<string, unknown> }[];
     };
     expect(tools.map((t) => t.id)).toEqual(['get_alerts', 'get_alerts_for_point', 'get_forecast']);
-    expect(Object.keys(tools[0]?.parameters ?? {})).toEqual(['area', 'abstract_domains', 'mode']);
+    expect(Object.keys(tools[0]?.parameters ?? {})).toEqual([
+      'area',
+      'abstract_domains',
+      'mode',
+      'filter',
+      'cursor',
+    ]);
 
     const response = await fetch(`${s.listening.url}/tools/get_alerts`, {
       method: 'POST',

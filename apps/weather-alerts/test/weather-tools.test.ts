@@ -56,15 +56,19 @@ describe('tools, resources and prompts', () => {
       'Columns: id (urn:oid alert id), areaDesc (affected places',
     );
     expect(alerts?.description).toContain('event (alert type, e.g. Heat Advisory)');
-    expect(alerts?.description).toContain(
-      'The resource_url works once and expires after 10 minutes.',
+    // The S2SP how-to is said once, in the instructions; the point tool names the alert columns.
+    expect(agent.client.getInstructions()).toContain(
+      'A resource_url works once and expires after 10 minutes.',
     );
-    expect(point?.description).toContain('severity (Extreme, Severe, Moderate, Minor, Unknown)');
+    expect(alerts?.description).toContain('S2SP table (see server instructions).');
+    expect(point?.description).toContain('Columns: as get_alerts.');
     expect(forecast?.description).toContain('shortForecast (e.g. "Mostly Sunny")');
     expect(Object.keys(alerts?.inputSchema.properties ?? {})).toEqual([
       'area',
       'abstract_domains',
       'mode',
+      'filter',
+      'cursor',
     ]);
     expect(alerts?.inputSchema.required).toEqual(['area']);
     expect(Object.keys(forecast?.inputSchema.properties ?? {})).toEqual([
@@ -72,6 +76,8 @@ describe('tools, resources and prompts', () => {
       'longitude',
       'abstract_domains',
       'mode',
+      'filter',
+      'cursor',
     ]);
     expect(alerts?.annotations).toMatchObject({ readOnlyHint: true });
     expect(alerts?.outputSchema).toBeUndefined();
@@ -339,6 +345,6 @@ describe('weather://cache and s2sp_workflow', () => {
     expect(message?.role).toBe('user');
     const text = message?.content.type === 'text' ? message.content.text : '';
     expect(text).toContain('get_alerts(area="CA", abstract_domains="event,severity")');
-    expect(text).toContain('draw_chart(abstract_data=');
+    expect(text).toContain('draw_chart(row_ids=');
   });
 });

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { applyColumnMapping, mergeRows, parseConsumerArguments } from './consumer.js';
+import { applyColumnMapping, mergeRows, parseConsumerArguments, pickRows } from './consumer.js';
 import { S2SPError } from './errors.js';
+import { MAX_HANDOFF_ROW_IDS } from './row-ids.js';
 
 function rejection(fn: () => unknown): S2SPError {
   try {
@@ -106,6 +107,66 @@ describe('parseConsumerArguments', () => {
     const error = rejection(() => parseConsumerArguments(args));
     expect(error.code).toBe('invalid_request');
     expect(error.message).toMatch(message);
+  });
+});
+
+describe('parseConsumerArguments: extensions', () => {
+  const url = 'http://x/s2sp/data/t';
+
+  it('accepts compact abstract_data', () => {
+    const request = parseConsumerArguments({
+      abstract_data: '[["_row_id","event"],[2,"Wind"],[0,null]]',
+      resource_url: url,
+    });
+    expect(request.abstractRows).toEqual([{ _row_id: 2, event: 'Wind' }, { _row_id: 0 }]);
+  });
+
+  it('accepts row_ids with a resource_url instead of abstract_data, deduplicated', () => {
+    const request = parseConsumerArguments({ row_ids: '[3, 1, 3]', resource_url: url });
+    expect(request.abstractRows).toBeUndefined();
+    expect(request.rowIds).toEqual([3, 1]);
+  });
+
+  it('accepts a filter with a resource_url', () => {
+    const request = parseConsumerArguments({
+      filter: { event: { contains: 'flood' } },
+      resource_url: url,
+    });
+    expect(request.filter).toEqual({ event: { contains: 'flood' } });
+  });
+
+  it.each([
+    [{ row_ids: [1] }, /need the resource_url/],
+    [{ row_ids: [1], abstract_data: '[]', resource_url: url }, /not both/],
+    [{ row_ids: [], resource_url: url }, /empty/],
+    [{ row_ids: [1.5], resource_url: url }, /row_ids\[0\]/],
+    [{ row_ids: '{"a":1}', resource_url: url }, /JSON array/],
+    [
+      { row_ids: Array.from({ length: MAX_HANDOFF_ROW_IDS + 1 }, (_, i) => i), resource_url: url },
+      /at most/,
+    ],
+    [{ filter: { event: 'x' }, body_data: '[]' }, /\(async mode\) only/],
+    [{ filter: { event: { like: 'x' } }, resource_url: url }, /unknown operator/],
+    [{}, /abstract_data is required/],
+  ])('rejects %j', (args, message) => {
+    const error = rejection(() => parseConsumerArguments(args));
+    expect(error.code).toBe('invalid_request');
+    expect(error.message).toMatch(message);
+  });
+});
+
+describe('pickRows', () => {
+  it('returns the full rows in the order asked', () => {
+    const full = [
+      { _row_id: 0, a: 1 },
+      { _row_id: 1, a: 2 },
+      { _row_id: 2, a: 3 },
+    ];
+    expect(pickRows(full, [2, 0])).toEqual([
+      { _row_id: 2, a: 3 },
+      { _row_id: 0, a: 1 },
+    ]);
+    expect(rejection(() => pickRows(full, [7])).code).toBe('invalid_request');
   });
 });
 

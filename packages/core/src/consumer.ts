@@ -1,23 +1,40 @@
+import { decodeCompactRows, isCompactRows } from './compact-abstract.js';
 import { S2SPError } from './errors.js';
 import { describeType, isPlainObject, parseJsonArgument, type Row, setColumn } from './json.js';
+import { parseRowFilter, type RowFilter } from './row-filter.js';
+import { parseRowIds } from './row-ids.js';
 import { ROW_ID, type RowWithId } from './table.js';
 
 /** The four S2SP parameters of a consumer tool (PROTOCOL §4), as they arrive. */
 export interface ConsumerArguments {
-  /** JSON array of abstract rows (string or parsed). Required. */
-  abstract_data: unknown;
+  /**
+   * JSON array of abstract rows (string or parsed), as objects or in the compact encoding.
+   * Required unless `row_ids` or `filter` is given.
+   */
+  abstract_data?: unknown;
   /** async mode: the resource server's `resource_url`. */
   resource_url?: unknown;
   /** sync mode: JSON array of body rows (string or parsed). */
   body_data?: unknown;
   /** JSON object `{"old": "new"}` renaming columns of the merged rows (string or parsed). */
   column_mapping?: unknown;
+  /** Extension: `_row_id`s of the rows to process, instead of `abstract_data` (JSON or parsed). */
+  row_ids?: unknown;
+  /** Extension: a filter (see {@link parseRowFilter}) selecting the rows, instead of `abstract_data`. */
+  filter?: unknown;
 }
 
 /** Validated consumer arguments. */
 export interface ConsumerRequest {
-  /** Abstract rows, each with an integer `_row_id`, in the order given. */
-  readonly abstractRows: RowWithId[];
+  /**
+   * Abstract rows, each with an integer `_row_id`, in the order given. With `rowIds` or `filter`
+   * instead, `undefined`: the rows come from the body source.
+   */
+  readonly abstractRows: RowWithId[] | undefined;
+  /** The rows asked for by id (deduplicated, in the order given), if any. */
+  readonly rowIds: number[] | undefined;
+  /** The filter the rows must meet, if any. */
+  readonly filter: RowFilter | undefined;
   /** The `resource_url` to fetch the body from (async), if any. Not yet validated as a URL. */
   readonly resourceUrl: string | undefined;
   /** The inline body rows (sync), if any. */
@@ -26,7 +43,8 @@ export interface ConsumerRequest {
   readonly columnMapping: Readonly<Record<string, string>> | undefined;
 }
 
-function rowsWithIds(name: string, value: unknown): RowWithId[] {
+function rowsWithIds(name: string, raw: unknown): RowWithId[] {
+  const value = isCompactRows(raw) ? decodeCompactRows(name, raw) : raw;
   if (!Array.isArray(value)) {
     throw new S2SPError(
       'invalid_request',
@@ -96,13 +114,22 @@ function parseMapping(value: unknown): Record<string, string> | undefined {
  */
 export function parseConsumerArguments(args: ConsumerArguments): ConsumerRequest {
   const abstract = parseJsonArgument('abstract_data', args.abstract_data);
-  if (abstract === undefined) {
+  const rowIds = parseRowIds(parseJsonArgument('row_ids', args.row_ids));
+  const filter = parseRowFilter(args.filter);
+  const selected = rowIds !== undefined || filter !== undefined;
+  if (abstract === undefined && !selected) {
     throw new S2SPError(
       'invalid_request',
-      'abstract_data is required: pass the abstract rows (with their _row_id) that the resource tool returned, filtered to the rows you want.',
+      'abstract_data is required: pass the abstract rows (with their _row_id) that the resource tool returned, filtered to the rows you want — or, with the resource_url, just their row_ids, or a filter.',
     );
   }
-  const abstractRows = rowsWithIds('abstract_data', abstract);
+  if (abstract !== undefined && selected) {
+    throw new S2SPError(
+      'invalid_request',
+      'Pass either abstract_data or row_ids/filter, not both: row_ids and filter select the rows from the resource_url themselves.',
+    );
+  }
+  const abstractRows = abstract === undefined ? undefined : rowsWithIds('abstract_data', abstract);
 
   let resourceUrl: string | undefined;
   if (args.resource_url !== undefined && args.resource_url !== null) {
@@ -122,8 +149,37 @@ export function parseConsumerArguments(args: ConsumerArguments): ConsumerRequest
       'Pass either resource_url (async mode) or body_data (sync mode), not both.',
     );
   }
+  if (selected && resourceUrl === undefined && bodyRows === undefined) {
+    throw new S2SPError(
+      'invalid_request',
+      'row_ids and filter need the resource_url the resource tool returned: pass it too.',
+    );
+  }
+  if (filter !== undefined && bodyRows !== undefined) {
+    throw new S2SPError(
+      'invalid_request',
+      'filter works with a resource_url (async mode) only: in sync mode pass row_ids or abstract_data.',
+    );
+  }
   const columnMapping = parseMapping(parseJsonArgument('column_mapping', args.column_mapping));
-  return { abstractRows, resourceUrl, bodyRows, columnMapping };
+  return { abstractRows, rowIds, filter, resourceUrl, bodyRows, columnMapping };
+}
+
+/**
+ * The rows a `row_ids` hand-off asked for, in the order asked, from the full rows.
+ *
+ * @throws S2SPError `invalid_request` naming ids the table does not have
+ */
+export function pickRows(
+  rows: readonly RowWithId[],
+  rowIds: readonly number[],
+  options: MergeOptions = {},
+): RowWithId[] {
+  return mergeRows(
+    rowIds.map((id) => ({ _row_id: id })),
+    rows,
+    options,
+  );
 }
 
 /** Options for {@link mergeRows}. */

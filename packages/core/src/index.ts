@@ -17,7 +17,14 @@ export type {
   StoredTable,
   TakenRows,
 } from './body-store.js';
+export { type ColumnProfile, type ProfileOptions, profileColumns } from './column-profile.js';
 export { type ColumnSplit, serializeTable, splitColumns } from './column-split.js';
+export {
+  type CompactRows,
+  decodeCompactRows,
+  encodeCompactRows,
+  isCompactRows,
+} from './compact-abstract.js';
 export {
   DATA_PATH_PREFIX,
   type DataPlaneRequest,
@@ -59,6 +66,14 @@ export {
   type S2SPResult,
   S2SPResultSchema,
 } from './resource-result.js';
+export {
+  type ColumnCondition,
+  FILTER_LIMITS,
+  type FilterValue,
+  matchesFilter,
+  parseRowFilter,
+  type RowFilter,
+} from './row-filter.js';
 export { NDJSON_MEDIA_TYPE, TOTAL_ROWS_HEADER } from './row-stream.js';
 export { prepareTable, ROW_ID, type RowWithId, type Table } from './table.js';
 export {
@@ -70,4 +85,5 @@ export {
   TOKEN_BYTES,
   tokenStorageKey,
 } from './token.js';
+export { DEFAULT_TOKEN_BUDGET, estimateTokens } from './token-estimate.js';
 export { type ErrorBody, ErrorBodySchema } from './wire-error.js';

@@ -7,6 +7,7 @@
  */
 
 export { assertKnownColumns, parseAbstractDomains } from './abstract-domains.js';
+export { splitPages } from './abstract-pages.js';
 export { type BodyCarrier, readBodyCapped } from './body-reader.js';
 export { bodyRows } from './column-split.js';
 export {
@@ -16,6 +17,7 @@ export {
   type MergeOptions,
   mergeRows,
   parseConsumerArguments,
+  pickRows,
 } from './consumer.js';
 export {
   concatBytes,
@@ -38,11 +40,18 @@ export {
   tooManyRowIds,
 } from './memory-store.js';
 export {
+  decodePageCursor,
+  encodePageCursor,
+  type PageCursor,
+  pageStorageKey,
+} from './page-cursor.js';
+export {
   buildAsyncResult,
   buildSyncResult,
   serializePlainResult,
   serializeS2SPResult,
 } from './resource-result.js';
+export { MAX_HANDOFF_ROW_IDS, parseRowIds } from './row-ids.js';
 export {
   NDJSON_MEDIA_TYPE,
   negotiateFormat,

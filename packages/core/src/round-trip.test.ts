@@ -88,7 +88,7 @@ describe('abstract + body gives back the original rows', () => {
           abstract_data: JSON.stringify(kept.map((id) => byId.get(id))),
         });
         const request = parseDataPlaneRequest(
-          JSON.stringify({ row_ids: consumer.abstractRows.map((r) => r._row_id) }),
+          JSON.stringify({ row_ids: (consumer.abstractRows ?? []).map((r) => r._row_id) }),
         );
         const ids = requestedRowIds(request);
         const taken = await store.take('key', ids);
@@ -98,7 +98,7 @@ describe('abstract + body gives back the original rows', () => {
           new TextDecoder().decode(concatBytes(renderDataPlaneResponse(taken, request, ids))),
         );
 
-        expect(mergeRows(consumer.abstractRows, response.body)).toEqual(expected(rows, kept));
+        expect(mergeRows(consumer.abstractRows ?? [], response.body)).toEqual(expected(rows, kept));
         expect(response.missing_row_ids).toBeUndefined();
         await store.close();
       }),
@@ -120,7 +120,7 @@ describe('abstract + body gives back the original rows', () => {
           abstract_data: JSON.stringify(kept.map((id) => byId.get(id))),
           body_data: JSON.stringify(wire.body),
         });
-        expect(mergeRows(consumer.abstractRows, consumer.bodyRows ?? [])).toEqual(
+        expect(mergeRows(consumer.abstractRows ?? [], consumer.bodyRows ?? [])).toEqual(
           expected(rows, kept),
         );
       }),

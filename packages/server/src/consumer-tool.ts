@@ -4,6 +4,7 @@ import {
   type FetchBodyOptions,
   fetchBody,
   type Logger,
+  matchesFilter,
   type RowWithId,
 } from '@s2sp/core';
 import {
@@ -12,9 +13,11 @@ import {
   isPlainObject,
   mergeRows,
   parseConsumerArguments,
+  pickRows,
 } from '@s2sp/core/internal';
 import { z } from 'zod';
 import type { ConcurrencyLimit } from './concurrency-limit.js';
+import { CONSUMER_TOOL_LINE } from './guidance.js';
 import type { CallToolResult, ToolAnnotations, ToolExtra } from './mcp-sdk.js';
 import { assertNoReservedParameters } from './resource-tool.js';
 import { errorResult, textResult } from './tool-result.js';
@@ -108,7 +111,7 @@ const jsonText = (description: string) => z.unknown().meta({ type: 'string', des
 export const consumerParameters = {
   abstract_data: jsonText(
     'JSON array of the abstract rows to process, each with its _row_id, as the resource tool returned them (filtered to the rows you want).',
-  ),
+  ).optional(),
   resource_url: jsonText(
     'async mode: the resource_url the resource tool returned. The consumer fetches the remaining columns itself.',
   ).optional(),
@@ -120,12 +123,47 @@ export const consumerParameters = {
   ).optional(),
 };
 
+/**
+ * The optional parameters S2SP adds to consumer tools besides the four of PROTOCOL §4 (hand-off
+ * extensions, PROTOCOL §7). A tool declaring a parameter of the same name keeps its own.
+ */
+export const consumerExtensionParameters = {
+  row_ids: z
+    .unknown()
+    .meta({
+      type: ['string', 'array'],
+      description:
+        'Instead of abstract_data: the _row_id values of the rows to process, e.g. [0,4,7], with resource_url.',
+    })
+    .optional(),
+  filter: z
+    .unknown()
+    .meta({
+      type: ['string', 'object'],
+      description:
+        'Instead of abstract_data: the filter that selects the rows (same grammar as the resource tool), with resource_url.',
+    })
+    .optional(),
+};
+
+/** The consumer extension parameters a tool gets: those its own parameters do not already use. */
+export function consumerExtensionsFor(shape: z.ZodRawShape): z.ZodRawShape {
+  return Object.fromEntries(
+    Object.entries(consumerExtensionParameters).filter(([key]) => !Object.hasOwn(shape, key)),
+  );
+}
+
 /** The tool description: the author's text, then how to pass S2SP data. */
-export function consumerToolDescription(description: string): string {
+export function consumerToolDescription(
+  description: string,
+  guidance: 'description' | 'instructions' = 'description',
+): string {
+  if (guidance === 'instructions') return `${description.trim()}\n\n${CONSUMER_TOOL_LINE}`;
   return (
     `${description.trim()}\n\n` +
     'S2SP consumer: pass abstract_data (the abstract rows you chose, with _row_id) and the resource_url from the resource tool. ' +
-    'The tool fetches the remaining columns directly from the resource server and merges them by _row_id; the full rows never pass through you.'
+    'The tool fetches the remaining columns directly from the resource server and merges them by _row_id; the full rows never pass through you. ' +
+    'Instead of abstract_data you may pass row_ids (the _row_id values you keep) or the filter you used, with the resource_url.'
   );
 }
 
@@ -152,6 +190,7 @@ export function createConsumerToolCallback<TShape extends z.ZodRawShape>(
 ): (args: Record<string, unknown>, extra: ToolExtra) => Promise<CallToolResult> {
   assertNoReservedParameters(name, config.inputSchema ?? {}, CONSUMER_TOOL_PARAMETERS);
   const { logger } = options;
+  const extensions = Object.keys(consumerExtensionsFor(config.inputSchema ?? {}));
   // Loaded on first use: it needs node:http, which the rest of this package's main entry does not.
   let publicOnlyFetch: Promise<typeof fetch> | undefined;
   const fetchFor = (): Promise<typeof fetch> | undefined => {
@@ -171,19 +210,28 @@ export function createConsumerToolCallback<TShape extends z.ZodRawShape>(
 
   return async (args, extra) => {
     const { abstract_data, resource_url, body_data, column_mapping, ...own } = args;
+    const selection: Record<string, unknown> = {};
+    for (const key of extensions) {
+      selection[key] = own[key];
+      delete own[key];
+    }
     try {
       const request = parseConsumerArguments({
         abstract_data,
         resource_url,
         body_data,
         column_mapping,
+        ...selection,
       });
-      let rows = request.abstractRows;
+      const abstract = request.abstractRows;
+      let rows: RowWithId[] = abstract ?? [];
       // No abstract rows means no rows: never fetch, since an empty row_ids asks for all of them.
-      if (rows.length > 0 && request.resourceUrl !== undefined) {
+      const wanted = abstract ? abstract.length > 0 : true;
+      if (wanted && request.resourceUrl !== undefined) {
         const customFetch = await fetchFor();
+        const ids = abstract ? abstract.map((row) => row._row_id) : request.rowIds;
         const fetchOptions: FetchBodyOptions = {
-          rowIds: rows.map((row) => row._row_id),
+          ...(ids && { rowIds: ids }),
           signal: extra.signal,
           ...(options.fetch.allowedOrigins && { allowedOrigins: options.fetch.allowedOrigins }),
           ...(options.fetch.pathPrefixes && { pathPrefixes: options.fetch.pathPrefixes }),
@@ -204,10 +252,16 @@ export function createConsumerToolCallback<TShape extends z.ZodRawShape>(
           rows: fetched.body.length,
           ms: Date.now() - started,
         });
-        rows = mergeRows(rows, fetched.body, { source: 'The resource_url' });
-      } else if (rows.length > 0 && request.bodyRows !== undefined) {
-        rows = mergeRows(rows, request.bodyRows, { source: 'body_data' });
+        const source = { source: 'The resource_url' };
+        if (abstract) rows = mergeRows(abstract, fetched.body, source);
+        else rows = request.rowIds ? pickRows(fetched.body, request.rowIds, source) : fetched.body;
+      } else if (wanted && request.bodyRows !== undefined) {
+        if (abstract) rows = mergeRows(abstract, request.bodyRows, { source: 'body_data' });
+        else if (request.rowIds)
+          rows = pickRows(request.bodyRows, request.rowIds, { source: 'body_data' });
       }
+      const filter = request.filter;
+      if (filter) rows = rows.filter((row) => matchesFilter(row, filter));
       rows = applyColumnMapping(rows, request.columnMapping);
       return toCallToolResult(await handler(rows, own as z.infer<z.ZodObject<TShape>>, extra));
     } catch (error) {

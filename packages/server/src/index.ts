@@ -33,6 +33,7 @@ export type { S2SPOptions } from './options.js';
 export {
   type ResourceToolConfig,
   type ResourceToolHandler,
+  resourceExtensionParameters,
   resourceParameters,
   resourceToolDescription,
 } from './resource-tool.js';

@@ -1,7 +1,15 @@
-import { type BodyStore, createMemoryStore, DEFAULT_TTL_SECONDS, type Logger } from '@s2sp/core';
+import {
+  type BodyStore,
+  createMemoryStore,
+  DEFAULT_TOKEN_BUDGET,
+  DEFAULT_TTL_SECONDS,
+  type Logger,
+  S2SPError,
+} from '@s2sp/core';
 import { normalizePublicUrl, positiveOption } from '@s2sp/core/internal';
 import type { ConsumerFetchOptions } from './consumer-tool.js';
 import { createConsoleLogger } from './logger.js';
+import type { AbstractEncoding } from './table-pages.js';
 
 /** Options for {@link createS2SP}. Every one is optional. */
 export interface S2SPOptions {
@@ -46,6 +54,27 @@ export interface S2SPOptions {
   readonly consumer?: ConsumerFetchOptions;
   /** Where to log. Default: a console logger at `info` on standard error. Never logs tokens. */
   readonly logger?: Logger;
+  /**
+   * Token budget of a resource tool's control-plane response, in o200k_base tokens (estimated
+   * without a tokenizer, on the safe side). A larger abstract comes in pages, the first with a
+   * profile of each abstract column (PROTOCOL §7). Per tool: `ResourceToolConfig.tokenBudget`.
+   * Default 8 000.
+   */
+  readonly tokenBudget?: number;
+  /**
+   * How the abstract is written in the text the model reads: `"json"` (default, PROTOCOL §2 as
+   * the Python reference's agents parse it) or `"compact"` (a header row plus value rows, about
+   * half the tokens; PROTOCOL §7). `structuredContent` is the §2 object either way.
+   */
+  readonly abstractEncoding?: AbstractEncoding;
+  /**
+   * Where the S2SP how-to for the model goes: `"description"` (default: in every resource and
+   * consumer tool's description, as before) or `"instructions"` (one short line per tool and short
+   * parameter texts, for a shorter `tools/list`; the how-to is `S2SP.instructions`, which
+   * `createS2SPServer` appends to its MCP `instructions` and which you add to your own
+   * `McpServer`'s). Use it when your clients show the model the server's instructions.
+   */
+  readonly toolGuidance?: 'description' | 'instructions';
 }
 
 /** {@link S2SPOptions} checked, with defaults applied. */
@@ -60,6 +89,9 @@ export interface ResolvedOptions {
   readonly trustedHosts: readonly string[];
   readonly consumer: ConsumerFetchOptions;
   readonly logger: Logger;
+  readonly tokenBudget: number;
+  readonly abstractEncoding: AbstractEncoding;
+  readonly toolGuidance: 'description' | 'instructions';
 }
 
 /**
@@ -79,6 +111,23 @@ export function resolveOptions(options: S2SPOptions, loggerName = 's2sp'): Resol
     options.maxDataRequestBytes === undefined
       ? undefined
       : positiveOption('maxDataRequestBytes', options.maxDataRequestBytes, 0, { integer: true });
+  const tokenBudget = positiveOption('tokenBudget', options.tokenBudget, DEFAULT_TOKEN_BUDGET, {
+    integer: true,
+  });
+  const abstractEncoding = options.abstractEncoding ?? 'json';
+  if (abstractEncoding !== 'json' && abstractEncoding !== 'compact') {
+    throw new S2SPError(
+      'invalid_config',
+      `abstractEncoding must be "json" or "compact", got ${JSON.stringify(abstractEncoding)}.`,
+    );
+  }
+  const toolGuidance = options.toolGuidance ?? 'description';
+  if (toolGuidance !== 'description' && toolGuidance !== 'instructions') {
+    throw new S2SPError(
+      'invalid_config',
+      `toolGuidance must be "description" or "instructions", got ${JSON.stringify(toolGuidance)}.`,
+    );
+  }
   const publicUrl =
     options.publicUrl === undefined ? undefined : normalizePublicUrl(options.publicUrl);
   const store =
@@ -96,5 +145,8 @@ export function resolveOptions(options: S2SPOptions, loggerName = 's2sp'): Resol
     trustedHosts: options.trustedHosts ?? [],
     consumer: options.consumer ?? {},
     logger: options.logger ?? createConsoleLogger({ name: loggerName }),
+    tokenBudget,
+    abstractEncoding,
+    toolGuidance,
   };
 }

@@ -2,8 +2,10 @@ import { ModeSchema, RESOURCE_TOOL_PARAMETERS, S2SPError } from '@s2sp/core';
 import { errorCode } from '@s2sp/core/internal';
 import { z } from 'zod';
 import { clientKey } from './client-quota.js';
+import { describeTtl, RESOURCE_TOOL_LINE } from './guidance.js';
 import type { CallToolResult, ToolAnnotations, ToolExtra } from './mcp-sdk.js';
 import {
+  buildPageResult,
   buildTableResult,
   parseTableRequest,
   type TableRequest,
@@ -27,6 +29,11 @@ export interface ResourceToolConfig<TShape extends z.ZodRawShape> {
   readonly rowSchema?: z.ZodObject;
   /** MCP tool annotations (`readOnlyHint`, …). */
   readonly annotations?: ToolAnnotations;
+  /**
+   * Token budget of this tool's control-plane response (o200k_base tokens, estimated), when it
+   * differs from the server's `tokenBudget`. A larger abstract is paged (PROTOCOL §7).
+   */
+  readonly tokenBudget?: number;
 }
 
 /** A resource tool's handler: returns the table as an array of plain JSON objects. */
@@ -34,6 +41,25 @@ export type ResourceToolHandler<TShape extends z.ZodRawShape> = (
   args: z.infer<z.ZodObject<TShape>>,
   extra: ToolExtra,
 ) => readonly object[] | Promise<readonly object[]>;
+
+// The short forms declare their JSON Schema by hand: zod's `.nullish()` unions cost a model
+// tokens on every tools/list, and the runtime checks (and null-tolerance) are S2SP's own anyway.
+const declared = (schema: Record<string, unknown>) => z.unknown().meta(schema).optional();
+
+/**
+ * The two parameters without descriptions, when the how-to (which explains each by name) is in the
+ * server's instructions.
+ */
+export const shortResourceParameters = {
+  abstract_domains: declared({ type: ['string', 'array'], items: { type: 'string' } }),
+  mode: declared({ enum: ['async', 'sync'] }),
+};
+
+/** The extension parameters without descriptions (the grammar is in the instructions). */
+export const shortExtensionParameters = {
+  filter: declared({ type: ['object', 'string'] }),
+  cursor: declared({ type: 'string' }),
+};
 
 /** The two parameters S2SP adds to every resource tool (PROTOCOL §2). */
 export const resourceParameters = {
@@ -48,8 +74,32 @@ export const resourceParameters = {
   ),
 };
 
-function describeColumns(rowSchema: z.ZodObject | undefined): string {
+/**
+ * The optional parameters S2SP adds besides the two of PROTOCOL §2 (extensions, PROTOCOL §7). A
+ * tool that declares a parameter of the same name keeps its own, and that extension is off for it.
+ */
+export const resourceExtensionParameters = {
+  filter: z
+    .union([z.string(), z.record(z.string(), z.unknown())])
+    .nullish()
+    .describe(
+      'Only rows whose abstract columns match, e.g. {"severity":["Severe","Extreme"],"event":{"contains":"flood"}}; ops eq, in, contains, gt, gte, lt, lte.',
+    ),
+  cursor: z.string().nullish().describe('next_cursor of a previous result, for its next page.'),
+};
+
+/** The S2SP extension parameters a tool gets: those its own parameters do not already use. */
+export function extensionParametersFor(shape: z.ZodRawShape, short = false): z.ZodRawShape {
+  return Object.fromEntries(
+    Object.entries(short ? shortExtensionParameters : resourceExtensionParameters).filter(
+      ([key]) => !Object.hasOwn(shape, key),
+    ),
+  );
+}
+
+function describeColumns(rowSchema: z.ZodObject | undefined, listedBy?: string): string {
   if (!rowSchema) return '';
+  if (listedBy) return ` Columns: as ${listedBy}.`;
   const lines = Object.entries(rowSchema.shape).map(([name, schema]) => {
     const text = (schema as z.ZodType).description;
     return text ? `${name} (${text})` : name;
@@ -59,18 +109,21 @@ function describeColumns(rowSchema: z.ZodObject | undefined): string {
 
 /**
  * The tool description: the author's text, then how S2SP works for this tool (PROTOCOL §2 SHOULD:
- * few abstract columns, single-use URL with its TTL, the column list when known).
+ * few abstract columns, single-use URL with its TTL, the column list when known). With
+ * `guidance: "instructions"` one short line replaces the how-to, which the server's MCP
+ * `instructions` then carry once, and a row schema another tool already listed is named by that
+ * tool (`listedBy`) instead of being listed again.
  */
 export function resourceToolDescription(
   description: string,
   ttlMs: number,
   rowSchema?: z.ZodObject,
+  guidance: 'description' | 'instructions' = 'description',
+  listedBy?: string,
 ): string {
-  const minutes = Math.round(ttlMs / 60_000);
-  const ttl =
-    minutes >= 1
-      ? `${minutes} minute${minutes === 1 ? '' : 's'}`
-      : `${Math.round(ttlMs / 1000)} seconds`;
+  if (guidance === 'instructions')
+    return `${description.trim()}\n\n${RESOURCE_TOOL_LINE}${describeColumns(rowSchema, listedBy)}`;
+  const ttl = describeTtl(ttlMs);
   return (
     `${description.trim()}\n\n` +
     'S2SP: this tool returns a table. Set abstract_domains to the FEW columns you need to filter or reason; you get those columns plus a _row_id per row, and a resource_url for the full rows. ' +
@@ -109,18 +162,28 @@ export function createResourceToolCallback<TShape extends z.ZodRawShape>(
 ): (args: Record<string, unknown>, extra: ToolExtra) => Promise<CallToolResult> {
   assertNoReservedParameters(name, config.inputSchema ?? {}, RESOURCE_TOOL_PARAMETERS);
   const knownColumns = config.rowSchema ? Object.keys(config.rowSchema.shape) : [];
+  const extensions = Object.keys(extensionParametersFor(config.inputSchema ?? {}));
 
   return async (args, extra) => {
     const { abstract_domains, mode, ...own } = args;
+    const s2spArgs: Record<string, unknown> = { abstract_domains, mode };
+    for (const key of extensions) {
+      s2spArgs[key] = own[key];
+      delete own[key];
+    }
     try {
-      const request: TableRequest = parseTableRequest({ abstract_domains, mode });
-      const rows = await handler(own as z.infer<z.ZodObject<TShape>>, extra);
-      return await buildTableResult(rows, request, runtime, {
+      const request: TableRequest = parseTableRequest(s2spArgs);
+      const context = {
         toolName: name,
         requestInfo: extra.requestInfo,
         knownColumns,
         client: clientKey(extra),
-      });
+        ...(config.tokenBudget !== undefined && { tokenBudget: config.tokenBudget }),
+      };
+      if (request.cursor !== undefined)
+        return await buildPageResult(request.cursor, runtime, context);
+      const rows = await handler(own as z.infer<z.ZodObject<TShape>>, extra);
+      return await buildTableResult(rows, request, runtime, context);
     } catch (error) {
       runtime.logger.warn('resource tool: failed', { tool: name, code: errorCode(error) });
       return errorResult(error);

@@ -1,5 +1,5 @@
 import { type BodyStore, S2SPError } from '@s2sp/core';
-import { errorCode } from '@s2sp/core/internal';
+import { errorCode, positiveOption } from '@s2sp/core/internal';
 import type { Hono } from 'hono';
 import type { z } from 'zod';
 import { type AdvertisedUrl, createAdvertisedUrl } from './advertised-url.js';
@@ -8,23 +8,28 @@ import { createConcurrencyLimit } from './concurrency-limit.js';
 import {
   type ConsumerToolConfig,
   type ConsumerToolHandler,
+  consumerExtensionsFor,
   consumerParameters,
   consumerToolDescription,
   createConsumerToolCallback,
   DEFAULT_MAX_CONCURRENT_FETCHES,
   DEFAULT_MAX_QUEUED_FETCHES,
 } from './consumer-tool.js';
+import { s2spInstructions } from './guidance.js';
 import { createDataPlaneApp } from './http/data-plane.js';
 import type { CallToolResult, McpServer, RegisteredTool, ToolAnnotations } from './mcp-sdk.js';
 import { type ResolvedOptions, resolveOptions, type S2SPOptions } from './options.js';
 import {
   createResourceToolCallback,
+  extensionParametersFor,
   type ResourceToolConfig,
   type ResourceToolHandler,
   resourceParameters,
   resourceToolDescription,
+  shortResourceParameters,
 } from './resource-tool.js';
 import {
+  buildPageResult,
   buildTableResult,
   parseTableRequest,
   type TableResultArguments,
@@ -98,6 +103,11 @@ export interface S2SP {
    * address of a convenience listener, else `undefined`.
    */
   advertisedUrl(): string | undefined;
+  /**
+   * The S2SP how-to for the model, to say once in your `McpServer`'s `instructions` when
+   * `toolGuidance` is `"instructions"` (`createS2SPServer` adds it to its own). Since 0.3.0.
+   */
+  readonly instructions: string;
   /** Closes the store when this runtime created it (the default in-memory store). */
   close(): Promise<void>;
 }
@@ -152,18 +162,32 @@ function register(
 /** Builds the runtime and the parts the convenience layer shares with it. */
 export function createS2SPInternals(options: S2SPOptions, loggerName?: string): S2SPInternals {
   const resolved = resolveOptions(options, loggerName);
-  const { store, ttlMs, maxSyncBytes, logger } = resolved;
+  const { store, ttlMs, maxSyncBytes, logger, tokenBudget, abstractEncoding, toolGuidance } =
+    resolved;
   const advertisedUrl = createAdvertisedUrl(resolved);
   const quota = createClientQuota(
     options.maxEntriesPerClient === undefined ? {} : { maxEntries: options.maxEntriesPerClient },
   );
-  const runtime = { store, ttlMs, maxSyncBytes, logger, advertisedUrl, quota };
+  const runtime = {
+    store,
+    ttlMs,
+    maxSyncBytes,
+    logger,
+    advertisedUrl,
+    quota,
+    tokenBudget,
+    abstractEncoding,
+  };
   // One limit for every consumer tool of this server, across the per-request McpServers.
   const fetchLimit = createConcurrencyLimit({
     concurrency: resolved.consumer.maxConcurrentFetches ?? DEFAULT_MAX_CONCURRENT_FETCHES,
     queue: resolved.consumer.maxQueuedFetches ?? DEFAULT_MAX_QUEUED_FETCHES,
     what: 'data-plane fetches',
   });
+  const short = toolGuidance === 'instructions';
+  // Which tool first listed a row schema, per McpServer: with the how-to in the instructions, a
+  // second tool with the same rows names the first instead of listing every column again.
+  const listedSchemas = new WeakMap<McpServer, Map<z.ZodObject, string>>();
   const dataPlane = createDataPlaneApp({
     store,
     logger,
@@ -179,17 +203,35 @@ export function createS2SPInternals(options: S2SPOptions, loggerName?: string): 
     dataPlane,
 
     registerResourceTool(mcp, name, config, handler) {
-      return register(
+      if (config.tokenBudget !== undefined)
+        positiveOption(`${name}: tokenBudget`, config.tokenBudget, tokenBudget, { integer: true });
+      const own = config.inputSchema ?? {};
+      const listed = listedSchemas.get(mcp) ?? new Map<z.ZodObject, string>();
+      listedSchemas.set(mcp, listed);
+      const listedBy = short && config.rowSchema ? listed.get(config.rowSchema) : undefined;
+      const registered = register(
         mcp,
         name,
         {
-          description: resourceToolDescription(config.description, ttlMs, config.rowSchema),
-          inputSchema: { ...(config.inputSchema ?? {}), ...resourceParameters },
+          description: resourceToolDescription(
+            config.description,
+            ttlMs,
+            config.rowSchema,
+            toolGuidance,
+            listedBy,
+          ),
+          inputSchema: {
+            ...own,
+            ...(short ? shortResourceParameters : resourceParameters),
+            ...extensionParametersFor(own, short),
+          },
           title: config.title,
           annotations: config.annotations,
         },
         createResourceToolCallback(name, config, handler, runtime),
       );
+      if (config.rowSchema && !listed.has(config.rowSchema)) listed.set(config.rowSchema, name);
+      return registered;
     },
 
     registerConsumerTool(mcp, name, config, handler) {
@@ -197,8 +239,12 @@ export function createS2SPInternals(options: S2SPOptions, loggerName?: string): 
         mcp,
         name,
         {
-          description: consumerToolDescription(config.description),
-          inputSchema: { ...(config.inputSchema ?? {}), ...consumerParameters },
+          description: consumerToolDescription(config.description, toolGuidance),
+          inputSchema: {
+            ...(config.inputSchema ?? {}),
+            ...consumerParameters,
+            ...consumerExtensionsFor(config.inputSchema ?? {}),
+          },
           title: config.title,
           annotations: config.annotations,
         },
@@ -212,7 +258,10 @@ export function createS2SPInternals(options: S2SPOptions, loggerName?: string): 
 
     async resourceResult(rows, args, context = {}) {
       try {
-        return await buildTableResult(rows, parseTableRequest(args), runtime, context);
+        const request = parseTableRequest(args);
+        if (request.cursor !== undefined)
+          return await buildPageResult(request.cursor, runtime, context);
+        return await buildTableResult(rows, request, runtime, context);
       } catch (error) {
         logger.warn('resource tool: failed', { tool: context.toolName, code: errorCode(error) });
         return errorResult(error);
@@ -220,6 +269,8 @@ export function createS2SPInternals(options: S2SPOptions, loggerName?: string): 
     },
 
     advertisedUrl: () => advertisedUrl.current(),
+
+    instructions: s2spInstructions(ttlMs, abstractEncoding),
 
     async close() {
       if (resolved.ownsStore) await store.close();

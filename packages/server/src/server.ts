@@ -19,7 +19,10 @@ export interface S2SPServerOptions extends S2SPOptions {
   readonly name: string;
   /** The MCP server version. */
   readonly version: string;
-  /** MCP `instructions` sent to clients at initialisation. */
+  /**
+   * MCP `instructions` sent to clients at initialisation. With `toolGuidance: "instructions"`
+   * the S2SP how-to ({@link S2SP.instructions}) is appended.
+   */
   readonly instructions?: string;
   /** Largest MCP request body over Streamable HTTP. Default 4 MiB (the SDK's default). */
   readonly maxMcpRequestBytes?: number;
@@ -160,6 +163,11 @@ export function createS2SPServer(options: S2SPServerOptions): S2SPServer {
   const mcpPath = options.mcpPath ?? '/mcp';
   const { s2sp, options: resolved, advertisedUrl } = createS2SPInternals(options, options.name);
   const { logger } = resolved;
+  // This server owns its McpServer: with the how-to out of the tools, it goes here, once.
+  const instructions =
+    resolved.toolGuidance === 'instructions'
+      ? [options.instructions, s2sp.instructions].filter(Boolean).join('\n\n')
+      : options.instructions;
   const registrations: ((mcp: McpServer) => void)[] = [];
   const toolNames = new Set<string>();
   const listeners = new Set<ListeningServer>();
@@ -184,7 +192,7 @@ export function createS2SPServer(options: S2SPServerOptions): S2SPServer {
   const createMcpServer = (): McpServer => {
     const mcp = new McpServer(
       { name: options.name, version: options.version },
-      options.instructions ? { instructions: options.instructions } : {},
+      instructions ? { instructions } : {},
     );
     for (const registerOn of registrations) registerOn(mcp);
     return mcp;

@@ -5,7 +5,10 @@ import {
   type Logger,
   type Mode,
   ModeSchema,
+  matchesFilter,
+  parseRowFilter,
   prepareTable,
+  type RowFilter,
   S2SPError,
   type S2SPResult,
   serializeTable,
@@ -25,6 +28,7 @@ import type { AdvertisedUrl } from './advertised-url.js';
 import type { ClientQuota } from './client-quota.js';
 import { entryLabel } from './logger.js';
 import type { CallToolResult } from './mcp-sdk.js';
+import { type AbstractEncoding, pageAsyncResult, readPage, s2spToolResult } from './table-pages.js';
 import { textResult } from './tool-result.js';
 
 /** What turning rows into an S2SP result needs from the runtime. */
@@ -36,6 +40,10 @@ export interface TableResultRuntime {
   readonly advertisedUrl: AdvertisedUrl;
   /** Live entries per client; none: no per-client limit. */
   readonly quota?: ClientQuota;
+  /** Token budget of a control-plane response (PROTOCOL §7, paging). */
+  readonly tokenBudget: number;
+  /** How the abstract is written in the text the model reads. */
+  readonly abstractEncoding: AbstractEncoding;
 }
 
 /** The S2SP arguments of a resource tool call, as the caller sent them (PROTOCOL §2). */
@@ -44,6 +52,10 @@ export interface TableResultArguments {
   readonly abstract_domains?: unknown;
   /** `"async"` (default) or `"sync"`; `null` counts as absent. */
   readonly mode?: unknown;
+  /** Extension: a filter on abstract columns (PROTOCOL §7); `null` counts as absent. */
+  readonly filter?: unknown;
+  /** Extension: the `next_cursor` of a previous result, for its next page; `null` counts as absent. */
+  readonly cursor?: unknown;
 }
 
 /** Where a result is built for: the tool, and the request it came in. */
@@ -59,6 +71,8 @@ export interface TableResultContext {
   readonly knownColumns?: readonly string[];
   /** Who called, for the per-client quota (see `clientKey`). Default: one shared bucket. */
   readonly client?: string;
+  /** This tool's token budget, when it differs from the server's. */
+  readonly tokenBudget?: number;
 }
 
 /** The S2SP arguments, checked. */
@@ -66,6 +80,10 @@ export interface TableRequest {
   /** The abstract columns; empty for a plain result. */
   readonly domains: readonly string[];
   readonly mode: Mode;
+  /** Rows to keep, by their abstract columns. */
+  readonly filter?: RowFilter;
+  /** The cursor of the page asked for; the handler does not run then. */
+  readonly cursor?: string;
 }
 
 /**
@@ -74,7 +92,25 @@ export interface TableRequest {
  * @throws S2SPError `invalid_request` with advice for the model
  */
 export function parseTableRequest(args: TableResultArguments): TableRequest {
-  return { domains: parseAbstractDomains(args.abstract_domains), mode: parseMode(args.mode) };
+  if (args.cursor !== undefined && args.cursor !== null && args.cursor !== '') {
+    if (typeof args.cursor !== 'string') {
+      throw new S2SPError(
+        'invalid_request',
+        'cursor must be the next_cursor string of a previous result, exactly as returned.',
+      );
+    }
+    return { domains: [], mode: 'async', cursor: args.cursor };
+  }
+  const domains = parseAbstractDomains(args.abstract_domains);
+  const mode = parseMode(args.mode);
+  const filter = parseRowFilter(args.filter, domains.length > 0 ? domains : undefined);
+  if (filter && domains.length === 0) {
+    throw new S2SPError(
+      'invalid_request',
+      'filter works on abstract columns: set abstract_domains to the columns you filter on (and any others you need to see).',
+    );
+  }
+  return { domains, mode, ...(filter && { filter }) };
 }
 
 function parseMode(mode: unknown): Mode {
@@ -103,7 +139,7 @@ export async function buildTableResult(
   runtime: TableResultRuntime,
   context: TableResultContext = {},
 ): Promise<CallToolResult> {
-  const { domains, mode } = request;
+  const { domains, mode, filter } = request;
   const table = prepareTable(rows);
   if (domains.length === 0) return textResult(serializePlainResult(table));
 
@@ -111,13 +147,20 @@ export async function buildTableResult(
   const known =
     declared.length === 0 ? table.columns : [...new Set([...table.columns, ...declared])];
   assertKnownColumns(domains, known, table.rows.length);
-  const split = splitColumns(table, domains);
+  const whole = splitColumns(table, domains);
+  const split = filter
+    ? { ...whole, abstract: whole.abstract.filter((row) => matchesFilter(row, filter)) }
+    : whole;
 
-  let result: S2SPResult;
-  let text: string;
   if (mode === 'sync') {
-    result = buildSyncResult(split, bodyRows(table, split.bodyDomains));
-    text = serializeS2SPResult(result);
+    const selected = new Set(split.abstract.map((row) => row._row_id));
+    const body = bodyRows(table, split.bodyDomains).filter((row) => selected.has(row._row_id));
+    const result: S2SPResult = {
+      ...buildSyncResult(split, body),
+      total_rows: table.rows.length,
+      ...(filter && { matched_rows: split.abstract.length }),
+    };
+    const text = serializeS2SPResult(result);
     const bytes = new TextEncoder().encode(text).byteLength;
     if (bytes > runtime.maxSyncBytes) {
       throw new S2SPError(
@@ -125,34 +168,73 @@ export async function buildTableResult(
         `This sync-mode result is ${bytes} bytes, more than the ${runtime.maxSyncBytes} that can travel through the agent. Call again without mode (async mode keeps the body on this server), or ask for fewer rows.`,
       );
     }
-  } else if (table.rows.length === 0) {
+    return { content: [{ type: 'text', text }], structuredContent: result };
+  }
+  if (table.rows.length === 0) {
     // Nothing to fetch: no cache entry and no resource_url, the empty body inline (as in sync
     // mode, which every reader understands). Caching empty results let one client fill the
     // store with entries that cost nothing to make (issue 20).
-    result = buildSyncResult(split, []);
-    text = serializeS2SPResult(result);
-  } else {
-    // Resolve the address before caching, so a misconfigured server leaves no orphan entry.
-    const base = runtime.advertisedUrl.resolve(context.requestInfo?.url);
-    const token = generateToken();
-    const key = await tokenStorageKey(token);
-    runtime.quota?.reserve(context.client ?? 'anonymous', key, runtime.ttlMs);
-    try {
-      await runtime.store.put(key, serializeTable(table), { ttlMs: runtime.ttlMs });
-    } catch (error) {
-      runtime.quota?.release(key);
-      throw error;
-    }
-    result = buildAsyncResult(split, {
-      resourceUrl: buildResourceUrl(base, token),
-      expiresAt: new Date(Date.now() + runtime.ttlMs),
-    });
-    text = serializeS2SPResult(result);
-    runtime.logger.info('resource tool: cached', {
-      tool: context.toolName,
-      entry: entryLabel(key),
-      rows: table.rows.length,
-    });
+    const result = buildSyncResult(split, []);
+    return {
+      content: [{ type: 'text', text: serializeS2SPResult(result) }],
+      structuredContent: result,
+    };
   }
-  return { content: [{ type: 'text', text }], structuredContent: result };
+
+  // Resolve the address before caching, so a misconfigured server leaves no orphan entry.
+  const base = runtime.advertisedUrl.resolve(context.requestInfo?.url);
+  const token = generateToken();
+  const key = await tokenStorageKey(token);
+  runtime.quota?.reserve(context.client ?? 'anonymous', key, runtime.ttlMs);
+  try {
+    await runtime.store.put(key, serializeTable(table), { ttlMs: runtime.ttlMs });
+  } catch (error) {
+    runtime.quota?.release(key);
+    throw error;
+  }
+  const resourceUrl = buildResourceUrl(base, token);
+  const expiresAt = new Date(Date.now() + runtime.ttlMs);
+  const result: S2SPResult = (await pageAsyncResult(
+    {
+      head: {
+        total_rows: table.rows.length,
+        abstract_domains: [...split.abstractDomains],
+        body_domains: [...split.bodyDomains],
+        ...(filter && { matched_rows: split.abstract.length }),
+      },
+      rows: split.abstract,
+      token,
+      resourceUrl,
+      expiresAt,
+      budget: context.tokenBudget ?? runtime.tokenBudget,
+    },
+    runtime.store,
+  )) ?? {
+    ...buildAsyncResult(split, { resourceUrl, expiresAt }),
+    total_rows: table.rows.length,
+    ...(filter && { matched_rows: split.abstract.length }),
+  };
+  runtime.logger.info('resource tool: cached', {
+    tool: context.toolName,
+    entry: entryLabel(key),
+    rows: table.rows.length,
+    ...(result.next_cursor !== undefined && { pages: 'yes' }),
+  });
+  return s2spToolResult(result, runtime.abstractEncoding, declared);
+}
+
+/**
+ * The next page of an earlier async result (PROTOCOL §7, paging), read from the store without
+ * running the tool's handler.
+ *
+ * @throws S2SPError `invalid_request` (not a cursor), `not_found` (expired or already read)
+ */
+export async function buildPageResult(
+  cursor: string,
+  runtime: TableResultRuntime,
+  context: TableResultContext = {},
+): Promise<CallToolResult> {
+  const base = runtime.advertisedUrl.resolve(context.requestInfo?.url);
+  const result = await readPage(cursor, runtime.store, base);
+  return s2spToolResult(result, runtime.abstractEncoding, context.knownColumns ?? []);
 }

@@ -102,10 +102,13 @@ describe('consumer tool', () => {
       'resource_url',
       'body_data',
       'column_mapping',
+      'row_ids',
+      'filter',
     ]);
     for (const name of ['abstract_data', 'resource_url', 'body_data', 'column_mapping'])
       expect(properties[name]?.type).toBe('string');
-    expect(tool?.inputSchema.required).toEqual(['abstract_data']);
+    // abstract_data is optional since row_ids and filter can stand in for it (PROTOCOL §7).
+    expect(tool?.inputSchema.required ?? []).toEqual([]);
     expect(tool?.description).toMatch(/^Summarise rows\.\n\nS2SP consumer: /);
   });
 

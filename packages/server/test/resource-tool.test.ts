@@ -91,6 +91,8 @@ describe('resource tool over Streamable HTTP', () => {
       'area',
       'abstract_domains',
       'mode',
+      'filter',
+      'cursor',
     ]);
     expect(tool?.inputSchema.required).toEqual(['area']);
     expect(tool?.description).toMatch(/^Active weather alerts for an area\.\n\nS2SP: /);

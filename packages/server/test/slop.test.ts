@@ -99,7 +99,13 @@ describe('SLOP surface', () => {
       },
     });
     const getAlerts = tools.find((t) => t.id === 'get_alerts');
-    expect(Object.keys(getAlerts?.parameters ?? {})).toEqual(['area', 'abstract_domains', 'mode']);
+    expect(Object.keys(getAlerts?.parameters ?? {})).toEqual([
+      'area',
+      'abstract_domains',
+      'mode',
+      'filter',
+      'cursor',
+    ]);
     expect(getAlerts?.description).toMatch(/S2SP: this tool returns a table/);
   });
 

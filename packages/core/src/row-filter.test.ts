@@ -1,0 +1,86 @@
+import { describe, expect, it } from 'vitest';
+import { S2SPError } from './errors.js';
+import { FILTER_LIMITS, matchesFilter, parseRowFilter } from './row-filter.js';
+
+function rejection(fn: () => unknown): S2SPError {
+  try {
+    fn();
+  } catch (error) {
+    if (S2SPError.isInstance(error)) return error;
+    throw error;
+  }
+  throw new Error('expected a rejection');
+}
+
+const rows = [
+  { _row_id: 0, event: 'Flood Warning', severity: 'Severe', magnitude: 3, onset: '2026-11-22' },
+  { _row_id: 1, event: 'Wind Advisory', severity: 'Moderate', magnitude: 7, onset: '2026-11-23' },
+  { _row_id: 2, event: 'Flash Flood Watch', severity: 'Extreme', onset: '2026-11-24' },
+  { _row_id: 3, event: 'Heat Advisory', severity: null, magnitude: '5' },
+];
+
+function ids(filter: unknown): number[] {
+  const parsed = parseRowFilter(filter);
+  return rows.filter((row) => !parsed || matchesFilter(row, parsed)).map((row) => row._row_id);
+}
+
+describe('parseRowFilter and matchesFilter', () => {
+  it.each([
+    [{ severity: 'severe' }, [0]],
+    [{ severity: ['Severe', 'EXTREME'] }, [0, 2]],
+    [{ severity: null }, [3]],
+    [{ event: { contains: 'flood' } }, [0, 2]],
+    [{ magnitude: { gte: 3, lt: 7 } }, [0]],
+    [{ magnitude: { gt: 2 } }, [0, 1]],
+    [{ onset: { gte: '2026-11-23' } }, [1, 2]],
+    [{ event: { contains: 'flood' }, severity: { in: ['Extreme'] } }, [2]],
+    [{ severity: { eq: 'Moderate' } }, [1]],
+    ['{"severity":"Moderate"}', [1]],
+    [{}, [0, 1, 2, 3]],
+    [null, [0, 1, 2, 3]],
+    ['', [0, 1, 2, 3]],
+  ])('%j selects rows %j', (filter, expected) => {
+    expect(ids(filter)).toEqual(expected);
+  });
+
+  it('matches array values by element for contains', () => {
+    const filter = parseRowFilter({ zones: { contains: 'txz' } });
+    expect(filter && matchesFilter({ zones: ['TXZ001', 'OKZ002'] }, filter)).toBe(true);
+    expect(filter && matchesFilter({ zones: ['OKZ002'] }, filter)).toBe(false);
+  });
+
+  it('keeps a "__proto__" column as a column', () => {
+    const filter = parseRowFilter('{"__proto__": "x"}');
+    expect(filter && Object.keys(filter)).toEqual(['__proto__']);
+    expect(filter && matchesFilter(JSON.parse('{"__proto__": "x"}'), filter)).toBe(true);
+  });
+
+  it.each([
+    [[1, 2], /must be a JSON object/],
+    ['{not json', /not valid JSON/],
+    [{ a: { like: 'x%' } }, /unknown operator "like"/],
+    [{ a: {} }, /empty object/],
+    [{ a: [] }, /empty list/],
+    [{ a: { in: 'x' } }, /must be a list/],
+    [{ a: { contains: 3 } }, /contains must be a string/],
+    [{ a: { gt: true } }, /must be a number or a string/],
+    [{ a: { eq: { b: 1 } } }, /must be a string, number, boolean or null/],
+    [{ a: 'x'.repeat(FILTER_LIMITS.textLength + 1) }, /longer than/],
+    [{ a: Array.from({ length: FILTER_LIMITS.values + 1 }, (_, i) => i) }, /more than/],
+    [
+      Object.fromEntries(Array.from({ length: FILTER_LIMITS.columns + 1 }, (_, i) => [`c${i}`, 1])),
+      /at most/,
+    ],
+  ])('rejects %j', (filter, message) => {
+    const error = rejection(() => parseRowFilter(filter));
+    expect(error.code).toBe('invalid_request');
+    expect(error.message).toMatch(message);
+  });
+
+  it('rejects columns that are not abstract, naming them', () => {
+    const error = rejection(() => parseRowFilter({ areaDesc: 'x' }, ['event', 'severity']));
+    expect(error.code).toBe('invalid_request');
+    expect(error.message).toMatch(/"areaDesc"/);
+    expect(parseRowFilter({ event: 'x' }, ['event'])).toEqual({ event: { in: ['x'] } });
+  });
+});

@@ -1,0 +1,178 @@
+import {
+  type BodyStore,
+  buildResourceUrl,
+  encodeCompactRows,
+  estimateTokens,
+  profileColumns,
+  type RowWithId,
+  S2SPError,
+  type S2SPResult,
+} from '@s2sp/core';
+import {
+  decodePageCursor,
+  encodePageCursor,
+  pageStorageKey,
+  parseJsonText,
+  splitPages,
+} from '@s2sp/core/internal';
+import type { CallToolResult } from './mcp-sdk.js';
+
+/** How the abstract is written for the model (PROTOCOL §7, compact encoding). */
+export type AbstractEncoding = 'json' | 'compact';
+
+/** The members of a result that every page repeats. */
+export interface ResultHead {
+  readonly total_rows: number;
+  readonly abstract_domains: string[];
+  readonly body_domains: string[];
+  /** Only with a filter: how many rows matched it. */
+  readonly matched_rows?: number;
+}
+
+/** What one page of an async result is built from. */
+export interface PageInput {
+  readonly head: ResultHead;
+  readonly rows: readonly RowWithId[];
+  readonly token: string;
+  readonly resourceUrl: string;
+  readonly expiresAt: Date;
+  readonly budget: number;
+}
+
+/** One stored page: everything but the token-bearing `resource_url` and `next_cursor`. */
+interface StoredPage {
+  readonly head: ResultHead;
+  readonly abstract: RowWithId[];
+  readonly expires_at: string;
+  readonly more: boolean;
+}
+
+function asyncResult(
+  head: ResultHead,
+  abstract: RowWithId[],
+  resourceUrl: string,
+  expiresAt: string,
+  extra: Record<string, unknown>,
+): S2SPResult {
+  return { ...head, abstract, resource_url: resourceUrl, expires_at: expiresAt, ...extra };
+}
+
+/**
+ * The first page of an async result that is over its token budget (PROTOCOL §7, paging): as many
+ * rows as fit with a profile of every abstract column and `next_cursor`; the other pages go into
+ * the store under their own digest keys, to expire with the table. Each cursor call takes one
+ * page, so paging never touches the table's entry and the `resource_url` stays unused.
+ *
+ * @returns the first page, or `undefined` when the whole result fits the budget
+ * @throws S2SPError `store_full` / `unavailable` from the store
+ */
+export async function pageAsyncResult(
+  input: PageInput,
+  store: BodyStore,
+): Promise<S2SPResult | undefined> {
+  const { head, rows, token, resourceUrl, budget } = input;
+  const expiresAt = input.expiresAt.toISOString();
+  const whole = asyncResult(head, [...rows], resourceUrl, expiresAt, {});
+  if (estimateTokens(JSON.stringify(whole)) <= budget) return undefined;
+
+  const cursor = encodePageCursor(token, 9_999_999);
+  const later = estimateTokens(
+    JSON.stringify(asyncResult(head, [], resourceUrl, expiresAt, { next_cursor: cursor })),
+  );
+  // The profile gets at most half of the budget: fewer listed values, then none at all.
+  let profile: Record<string, unknown> | undefined;
+  let first = later;
+  for (const top of [10, 3]) {
+    const candidate = profileColumns(rows, head.abstract_domains, { top });
+    const cost = later + estimateTokens(JSON.stringify({ profile: candidate }));
+    if (cost <= budget / 2) {
+      profile = candidate;
+      first = cost;
+      break;
+    }
+  }
+  const costs = rows.map((row) => estimateTokens(JSON.stringify(row)) + 1);
+  const pages = splitPages(costs, budget - first, budget - later);
+
+  const ttlMs = Math.max(1, input.expiresAt.getTime() - Date.now());
+  for (let page = 1; page < pages.length; page++) {
+    const [start, end] = pages[page] as [number, number];
+    const stored: StoredPage = {
+      head,
+      abstract: rows.slice(start, end),
+      expires_at: expiresAt,
+      more: page < pages.length - 1,
+    };
+    await store.put(
+      await pageStorageKey(token, page),
+      { columns: [], rows: [JSON.stringify(stored)] },
+      { ttlMs },
+    );
+  }
+  const [start, end] = pages[0] as [number, number];
+  return asyncResult(head, rows.slice(start, end), resourceUrl, expiresAt, {
+    next_cursor: encodePageCursor(token, 1),
+    ...(profile && { profile }),
+  });
+}
+
+/**
+ * Reads the page a cursor names (PROTOCOL §7, paging), once.
+ *
+ * @param cursor - the `next_cursor` the model passed back
+ * @param base - the advertised base URL, to rebuild the `resource_url`
+ * @throws S2SPError `invalid_request` for something that is not a cursor, `not_found` for a page
+ *   that expired or was already read
+ */
+export async function readPage(
+  cursor: unknown,
+  store: BodyStore,
+  base: string,
+): Promise<S2SPResult> {
+  const { token, page } = decodePageCursor(cursor);
+  const taken = await store.take(await pageStorageKey(token, page), [0]);
+  const slot = taken?.rows?.[0];
+  if (slot === undefined) {
+    throw new S2SPError(
+      'not_found',
+      'This cursor has expired or was already used (each page can be read once). Call the tool again without cursor for a fresh result.',
+    );
+  }
+  const text = typeof slot === 'string' ? slot : new TextDecoder().decode(slot);
+  const stored = parseJsonText(
+    text,
+    () => new S2SPError('internal', 'A cached page could not be read.'),
+  ) as StoredPage;
+  return asyncResult(
+    stored.head,
+    stored.abstract,
+    buildResourceUrl(base, token),
+    stored.expires_at,
+    stored.more ? { next_cursor: encodePageCursor(token, page + 1) } : {},
+  );
+}
+
+/**
+ * The tool result for an S2SP object: compact JSON text (or the compact encoding, for async
+ * results when the server opts in) plus the object itself as `structuredContent`.
+ *
+ * @param declaredColumns - columns the tool description already lists; the compact text leaves
+ *   out `body_domains` when it names nothing else
+ */
+export function s2spToolResult(
+  result: S2SPResult,
+  encoding: AbstractEncoding,
+  declaredColumns: readonly string[] = [],
+): CallToolResult {
+  let text: string;
+  if (encoding === 'compact' && result.body === undefined) {
+    const { body_domains, abstract, ...rest } = result;
+    const listed = body_domains.every((column) => declaredColumns.includes(column));
+    text = JSON.stringify({
+      ...rest,
+      ...(!listed && { body_domains }),
+      abstract: encodeCompactRows(abstract, result.abstract_domains),
+    });
+  } else text = JSON.stringify(result);
+  return { content: [{ type: 'text', text }], structuredContent: result };
+}
