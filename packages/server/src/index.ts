@@ -11,6 +11,7 @@
  */
 
 export type {
+  ConsumerCallInfo,
   ConsumerFetchOptions,
   ConsumerToolConfig,
   ConsumerToolHandler,

@@ -34,17 +34,22 @@ export type ResourceToolHandler<TShape extends z.ZodRawShape> = (
   extra: ToolExtra,
 ) => readonly object[] | Promise<readonly object[]>;
 
-/** The two parameters S2SP adds to every resource tool (PROTOCOL §2). */
+/**
+ * The two parameters S2SP adds to every resource tool (PROTOCOL §2). Both accept `null` as absent,
+ * which strict-schema clients (OpenAI Agents) send for every parameter the model leaves out.
+ */
 export const resourceParameters = {
   abstract_domains: z
-    .union([z.string(), z.array(z.string())])
+    .union([z.string(), z.array(z.string()), z.null()])
     .optional()
     .describe(
       'Columns you need to see to filter or reason, as few as possible: a comma-separated string ("event,severity") or a JSON array. Omit for a plain result with every column.',
     ),
-  mode: ModeSchema.optional().describe(
-    '"async" (default): the other columns stay on this server behind a single-use resource_url. "sync": they come back inline as body (for agents whose S2SP client keeps them out of the model).',
-  ),
+  mode: ModeSchema.nullable()
+    .optional()
+    .describe(
+      '"async" (default): the other columns stay on this server behind a single-use resource_url. "sync": they come back inline as body (for agents whose S2SP client keeps them out of the model).',
+    ),
 };
 
 function describeColumns(rowSchema: z.ZodObject | undefined): string {

@@ -12,6 +12,7 @@ import {
 } from './consumer-tool.js';
 import { createDataPlaneApp } from './http/data-plane.js';
 import type { CallToolResult, McpServer, RegisteredTool, ToolAnnotations } from './mcp-sdk.js';
+import { nullAsAbsent } from './null-as-absent.js';
 import { type ResolvedOptions, resolveOptions, type S2SPOptions } from './options.js';
 import {
   createResourceToolCallback,
@@ -169,7 +170,7 @@ export function createS2SPInternals(options: S2SPOptions, loggerName?: string): 
         name,
         {
           description: resourceToolDescription(config.description, ttlMs, config.rowSchema),
-          inputSchema: { ...(config.inputSchema ?? {}), ...resourceParameters },
+          inputSchema: { ...nullAsAbsent(config.inputSchema ?? {}), ...resourceParameters },
           title: config.title,
           annotations: config.annotations,
         },
@@ -183,7 +184,7 @@ export function createS2SPInternals(options: S2SPOptions, loggerName?: string): 
         name,
         {
           description: consumerToolDescription(config.description),
-          inputSchema: { ...(config.inputSchema ?? {}), ...consumerParameters },
+          inputSchema: { ...nullAsAbsent(config.inputSchema ?? {}), ...consumerParameters },
           title: config.title,
           annotations: config.annotations,
         },
