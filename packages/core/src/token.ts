@@ -190,7 +190,12 @@ export function parseResourceUrl(
     options.allowedOrigins &&
     !options.allowedOrigins.some((origin) => sameOrigin(origin, url.origin))
   ) {
-    refuse(`its origin ${url.origin} is not in this consumer's allowed origins`);
+    // The fault is the consumer's configuration, not the call: say so, so that a model does not
+    // retry or rewrite the URL. Only the origin the caller sent is named, never the allow-list.
+    throw new S2SPError(
+      'forbidden',
+      `This consumer is not configured to fetch from ${url.origin}: that origin is not in its operator's allow-list (S2SP_ALLOWED_ORIGINS in the apps). This is the server's configuration, not a mistake in your call; retrying or changing the resource_url will not help. Tell the user that this consumer must be configured to allow that resource server.`,
+    );
   }
   return { href: `${url.origin}${url.pathname}`, origin: url.origin, token: match[1] };
 }
