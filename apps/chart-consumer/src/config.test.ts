@@ -7,6 +7,7 @@ describe('loadConfig', () => {
       port: 3002,
       host: '127.0.0.1',
       stdio: false,
+      help: false,
       publicUrl: undefined,
       allowedOrigins: undefined,
       chartDir: undefined,
@@ -30,6 +31,7 @@ describe('loadConfig', () => {
       port: 0,
       host: '0.0.0.0',
       stdio: true,
+      help: false,
       publicUrl: 'https://charts.example.com',
       allowedOrigins: ['http://127.0.0.1:3001', 'https://data.example.com'],
       chartDir: '/tmp/c',
@@ -50,5 +52,10 @@ describe('loadConfig', () => {
     [{}, ['--verbose'], /--verbose: unknown option/],
   ])('rejects %j %j naming the variable', (env, argv, message) => {
     expect(() => loadConfig(env, argv)).toThrow(message);
+  });
+
+  it('reads --help and -h', () => {
+    expect(loadConfig({}, ['--help']).help).toBe(true);
+    expect(loadConfig({}, ['-h', '--stdio']).help).toBe(true);
   });
 });

@@ -183,6 +183,9 @@ export function createS2SPServer(options: S2SPServerOptions): S2SPServer {
 
   const app = new Hono();
   app.route('/', s2sp.dataPlane);
+  const dataPlaneApp = new Hono();
+  dataPlaneApp.route('/', s2sp.dataPlane);
+  dataPlaneApp.notFound(notFoundResponse);
   mountStatelessMcp(app, { path: mcpPath, createMcpServer, maxRequestBytes: maxMcpRequestBytes });
   app.notFound(notFoundResponse);
   app.onError((error) => {
@@ -223,7 +226,10 @@ export function createS2SPServer(options: S2SPServerOptions): S2SPServer {
     },
 
     async listen(listenOptions) {
-      const listener = await listenOnNode(app.fetch, listenOptions);
+      const listener = await listenOnNode(
+        listenOptions?.dataPlaneOnly ? dataPlaneApp.fetch : app.fetch,
+        listenOptions,
+      );
       advertisedUrl.addListener(listener.url, listener.hosts);
       if (listener.wildcard && !resolved.publicUrl) {
         logger.warn(
@@ -244,7 +250,7 @@ export function createS2SPServer(options: S2SPServerOptions): S2SPServer {
       };
       listeners.add(handle);
       logger.info('listening', {
-        mcp: handle.mcpUrl,
+        mcp: listenOptions?.dataPlaneOnly ? 'not on this listener' : handle.mcpUrl,
         dataPlane: `${resolved.publicUrl ?? listener.url}/s2sp/data/`,
       });
       return handle;
