@@ -1,4 +1,4 @@
-import { type BodyStore, S2SPError } from '@s2sp/core';
+import { type BodyStore, S2SP_CAPABILITY_KEY, S2SPError, s2spCapability } from '@s2sp/core';
 import { errorCode } from '@s2sp/core/internal';
 import type { Hono } from 'hono';
 import type { z } from 'zod';
@@ -108,6 +108,24 @@ export interface S2SPInternals {
 
 const TOOL_NAME = /^[A-Za-z0-9_.-]{1,128}$/;
 
+type Role = 'resource' | 'consumer';
+const declaredRoles = new WeakMap<McpServer, Set<Role>>();
+
+/**
+ * Declares S2SP in the server's MCP capabilities (`experimental.s2sp`, PROTOCOL §7.2), so that
+ * clients can tell an S2SP server from a plain one at initialisation. The SDK accepts new
+ * capabilities only before `connect()`; a tool registered later still works, undeclared.
+ */
+function declareS2SP(mcp: McpServer, role: Role): void {
+  const roles = declaredRoles.get(mcp) ?? new Set<Role>();
+  roles.add(role);
+  declaredRoles.set(mcp, roles);
+  if (mcp.isConnected()) return;
+  mcp.server.registerCapabilities({
+    experimental: { [S2SP_CAPABILITY_KEY]: s2spCapability([...roles]) },
+  });
+}
+
 function register(
   mcp: McpServer,
   name: string,
@@ -118,6 +136,7 @@ function register(
     annotations?: ToolAnnotations | undefined;
   },
   callback: unknown,
+  role: Role,
 ): RegisteredTool {
   if (typeof name !== 'string' || !TOOL_NAME.test(name)) {
     throw new S2SPError(
@@ -125,8 +144,9 @@ function register(
       `Tool name ${JSON.stringify(name)} is not valid: use 1-128 letters, digits, "_", "-" or ".".`,
     );
   }
+  let tool: RegisteredTool;
   try {
-    return mcp.registerTool(
+    tool = mcp.registerTool(
       name,
       {
         description: config.description,
@@ -144,6 +164,8 @@ function register(
       { cause },
     );
   }
+  declareS2SP(mcp, role);
+  return tool;
 }
 
 /** Builds the runtime and the parts the convenience layer shares with it. */
@@ -175,6 +197,7 @@ export function createS2SPInternals(options: S2SPOptions, loggerName?: string): 
           annotations: config.annotations,
         },
         createResourceToolCallback(name, config, handler, runtime),
+        'resource',
       );
     },
 
@@ -192,6 +215,7 @@ export function createS2SPInternals(options: S2SPOptions, loggerName?: string): 
           fetch: resolved.consumer,
           logger,
         }),
+        'consumer',
       );
     },
 
