@@ -177,8 +177,9 @@ describe('what an S2SP result turns into in LangChain', () => {
     const artifact = (ours.message.artifact as { type: string; data?: unknown }[]).find(
       (a) => a.type === 'mcp_structured_content',
     );
-    expect((artifact?.data as { total_rows: number }).total_rows).toBe(12);
-    expect(Object.keys(artifact?.data as object)).toEqual(Object.keys(structured));
+    const data = (artifact?.data ?? {}) as { total_rows?: number };
+    expect(data.total_rows).toBe(12);
+    expect(Object.keys(data)).toEqual(Object.keys(structured));
     // invoke() with plain arguments gives the content alone, the same text.
     expect(typeof ours.direct).toBe('string');
     expect(JSON.parse(ours.direct as string)).toMatchObject({ total_rows: 12 });
