@@ -17,9 +17,17 @@ import type { SlopOptions } from '@s2sp/server/slop';
 import { z } from 'zod';
 import { buildChartSpec } from './chart-spec.js';
 import { type ChartStore, createChartStore, newChartId } from './chart-store.js';
+import { summarizeChart } from './chart-summary.js';
 import { mountChartPages } from './pages.js';
 import { choosePanels, columnsOf, countPanel, WEATHER_ALERT_PANELS } from './panels.js';
-import { renderChart } from './render.js';
+import { rasterize, renderChart } from './render.js';
+
+/**
+ * Largest PNG `draw_chart` sends inline with `include_image` (bytes, before base64). A model
+ * reads an inline image as vision tokens, or as text in clients that flatten results; the chart
+ * page at `chart_url` has the full-size chart.
+ */
+export const MAX_INLINE_IMAGE_BYTES = 96 * 1024;
 
 /** Options for {@link createChartServer}. */
 export interface ChartServerOptions {
@@ -142,7 +150,7 @@ export function createChartServer(options: ChartServerOptions = {}): ChartServer
     {
       title: 'Draw a statistics chart',
       description:
-        'Draws a bar-chart panel per column, counting the values of the rows. For weather alerts it draws event type, severity, urgency, certainty, NWS office, message type, category and affected area. Returns a summary and the chart as a PNG image, with a link to view it.',
+        'Draws a bar-chart panel per column, counting the values of the rows. For weather alerts it draws event type, severity, urgency, certainty, NWS office, message type, category and affected area. Returns chart_url (a page showing the chart: give it to the user) and a short summary of counts; set include_image to also get a small PNG.',
       inputSchema: {
         group_by: z
           .union([z.string(), z.array(z.string())])
@@ -151,10 +159,16 @@ export function createChartServer(options: ChartServerOptions = {}): ChartServer
             'Columns to chart, comma-separated or a JSON array (at most 8). Omit to let the tool choose.',
           ),
         title: z.string().max(200).optional().describe('Chart title. Omit for a default one.'),
+        include_image: z
+          .boolean()
+          .optional()
+          .describe(
+            `Also return the chart as a PNG image (at most ${MAX_INLINE_IMAGE_BYTES / 1024} KiB). Default false: chart_url shows it.`,
+          ),
       },
       annotations: { readOnlyHint: false, openWorldHint: false },
     },
-    async (rows: RowWithId[], args) => {
+    async (rows: RowWithId[], args, _extra, info) => {
       if (rows.length === 0) {
         throw new S2SPError(
           'invalid_request',
@@ -168,6 +182,15 @@ export function createChartServer(options: ChartServerOptions = {}): ChartServer
         throw new S2SPError(
           'invalid_request',
           'group_by is not valid: pass column names as "event,severity" or ["event","severity"].',
+        );
+      }
+      // Abstract rows alone hold only the columns the model chose: charting them as if they were
+      // the table would report success for half a chart. Without a body, the model must say
+      // which of its columns to chart.
+      if (info.bodySource === 'none' && !groupBy) {
+        throw new S2SPError(
+          'invalid_request',
+          'draw_chart got abstract_data only, which lacks the other columns: pass the resource_url the resource tool returned (in sync mode, the ddi:// resource_url your S2SP client gave you) so the tool fetches them. To chart only columns you passed yourself, name them in group_by.',
         );
       }
       const columns = columnsOf(rows);
@@ -207,27 +230,31 @@ export function createChartServer(options: ChartServerOptions = {}): ChartServer
         svg: rendered.svg,
         png: rendered.png,
       });
-      const summary = {
-        chart_id: id,
-        chart_url: `${baseUrl ?? ''}/charts/${id}`,
-        rows_charted: rows.length,
-        panels: panels.map((p) => ({
-          title: p.title,
-          column: p.column,
-          distinct: p.distinct,
-          top: p.counts.slice(0, 5).map((c) => [c.value, c.count]),
-        })),
-      };
-      return {
-        content: [
-          { type: 'text', text: JSON.stringify(summary) },
-          {
-            type: 'image',
-            data: Buffer.from(rendered.png).toString('base64'),
-            mimeType: 'image/png',
-          },
-        ],
-      };
+      const summary = summarizeChart(
+        { id, url: `${baseUrl ?? ''}/charts/${id}`, rows: rows.length },
+        panels,
+        info.abstractColumns,
+      );
+      const content: (
+        | { type: 'text'; text: string }
+        | { type: 'image'; data: string; mimeType: string }
+      )[] = [{ type: 'text', text: JSON.stringify(summary) }];
+      if (args.include_image) {
+        const small = rasterize(rendered.svg, 1);
+        content.push(
+          small.png.byteLength <= MAX_INLINE_IMAGE_BYTES
+            ? {
+                type: 'image',
+                data: Buffer.from(small.png).toString('base64'),
+                mimeType: 'image/png',
+              }
+            : {
+                type: 'text',
+                text: `The image is larger than ${MAX_INLINE_IMAGE_BYTES / 1024} KiB and was left out; chart_url shows the chart.`,
+              },
+        );
+      }
+      return { content };
     },
   );
   mountChartPages(server.app, charts);

@@ -7,6 +7,7 @@ describe('loadConfig', () => {
       port: 3002,
       host: '127.0.0.1',
       stdio: false,
+      help: false,
       publicUrl: undefined,
       allowedOrigins: undefined,
       destinations: 'public',
@@ -39,6 +40,7 @@ describe('loadConfig', () => {
       port: 0,
       host: '0.0.0.0',
       stdio: true,
+      help: false,
       publicUrl: 'https://charts.example.com',
       allowedOrigins: [
         'http://127.0.0.1:3001',
@@ -76,5 +78,10 @@ describe('loadConfig', () => {
     [{}, ['--verbose'], /--verbose: unknown option/],
   ])('rejects %j %j naming the variable', (env, argv, message) => {
     expect(() => loadConfig(env, argv)).toThrow(message);
+  });
+
+  it('reads --help and -h', () => {
+    expect(loadConfig({}, ['--help']).help).toBe(true);
+    expect(loadConfig({}, ['-h', '--stdio']).help).toBe(true);
   });
 });

@@ -14,6 +14,8 @@ export interface ChartConfig {
   readonly port: number;
   readonly host: string;
   readonly stdio: boolean;
+  /** `--help` or `-h`: print usage and exit 0. */
+  readonly help: boolean;
   readonly publicUrl: string | undefined;
   /** Origins (each with an optional path prefix) `draw_chart` may fetch from. */
   readonly allowedOrigins: string[] | undefined;
@@ -65,6 +67,24 @@ function pathPrefix(value: string): string {
     return `/${value.replace(/^\/+|\/+$/g, '')}`;
   throw configError('S2SP_PATH_PREFIXES', `"${value.slice(0, 40)}" is not a path such as /api.`);
 }
+/** The command-line usage, for `--help`. */
+export const USAGE = `Usage: s2sp-chart-consumer [--stdio] [--help]
+
+The S2SP chart consumer: the draw_chart tool (MCP on Streamable HTTP at /mcp, or stdio) and
+the chart pages at /charts.
+
+Options:
+  --stdio    serve MCP on standard input/output (chart pages stay on HTTP, PORT)
+  --help     print this help
+
+Environment:
+  PORT (default 3002), HOST, S2SP_ALLOWED_ORIGINS (origins draw_chart may fetch from, e.g.
+  http://127.0.0.1:3001), S2SP_CONSUMER_DESTINATIONS (public|any), S2SP_PATH_PREFIXES,
+  S2SP_MAX_CONCURRENT_FETCHES, CHART_MAX_CONCURRENT_RENDERS, S2SP_PUBLIC_URL, CHART_DIR,
+  LOG_LEVEL, SLOP, SLOP_BEARER_TOKENS, SLOP_REQUIRE_SCOPES (see README.md).
+`;
+
+const FLAGS = new Set(['--stdio', '--help', '-h']);
 
 /**
  * Reads the settings: the common ones of every S2SP server (`PORT`, default 3002, `HOST`,
@@ -72,19 +92,20 @@ function pathPrefix(value: string): string {
  * (comma-separated origins `draw_chart` may fetch from, each optionally with a path prefix),
  * `S2SP_CONSUMER_DESTINATIONS` (`public`, the default, or `any`), `S2SP_PATH_PREFIXES`,
  * `S2SP_MAX_CONCURRENT_FETCHES` (default 4), `CHART_MAX_CONCURRENT_RENDERS` (default 2),
- * `CHART_DIR`, and `--stdio`.
+ * `CHART_DIR`, `--stdio` and `--help`.
  *
  * @throws S2SPError `invalid_config` naming the variable when a value is invalid
  */
 export function loadConfig(env: Env, argv: readonly string[]): ChartConfig {
-  const unknownFlags = argv.filter((a) => a !== '--stdio');
+  const unknownFlags = argv.filter((a) => !FLAGS.has(a));
   if (unknownFlags.length > 0)
-    throw configError(unknownFlags[0] ?? '', 'unknown option. The only option is --stdio.');
+    throw configError(unknownFlags[0] ?? '', 'unknown option. The options are --stdio and --help.');
   const { port, host, publicUrl, logLevel, slop } = loadServerEnv(env, { port: 3002 });
   return {
     port,
     host,
     stdio: argv.includes('--stdio'),
+    help: argv.includes('--help') || argv.includes('-h'),
     publicUrl,
     allowedOrigins: envList(env, 'S2SP_ALLOWED_ORIGINS')?.map(origin),
     destinations: destinations(env),

@@ -18,7 +18,7 @@ export {
   createChartStore,
   type StoredChart,
 } from './chart-store.js';
-export { type ChartConfig, loadConfig } from './config.js';
+export { type ChartConfig, loadConfig, USAGE } from './config.js';
 export {
   choosePanels,
   countPanel,

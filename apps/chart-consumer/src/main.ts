@@ -5,10 +5,14 @@
  */
 import { createConsoleLogger } from '@s2sp/server';
 import { createChartServer } from './chart-server.js';
-import { loadConfig } from './config.js';
+import { loadConfig, USAGE } from './config.js';
 
 async function main(): Promise<void> {
   const config = loadConfig(process.env, process.argv.slice(2));
+  if (config.help) {
+    process.stdout.write(USAGE);
+    return;
+  }
   const logger = createConsoleLogger({ level: config.logLevel, name: 'chart-consumer' });
   if (!config.allowedOrigins && config.destinations === 'any') {
     logger.warn(
@@ -35,13 +39,20 @@ async function main(): Promise<void> {
   const listening = await chart.server.listen({ port: config.port, host: config.host });
   chart.setBaseUrl(listening.url);
   logger.info('charts', { url: `${config.publicUrl ?? listening.url}/charts` });
-  if (config.stdio) await chart.server.connectStdio();
+  let stopping = false;
   const stop = async () => {
+    if (stopping) return;
+    stopping = true;
     await chart.server.close();
     process.exit(0);
   };
   process.once('SIGINT', stop);
   process.once('SIGTERM', stop);
+  if (config.stdio) {
+    await chart.server.connectStdio();
+    // The MCP client owns a stdio server's lifetime: stop when it closes our input.
+    process.stdin.once('end', stop);
+  }
 }
 
 main().catch((error: unknown) => {

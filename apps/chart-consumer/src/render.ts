@@ -34,17 +34,30 @@ export async function renderChart(spec: VegaLiteSpec, scale = 2): Promise<Render
   );
   try {
     const svg = await view.toSVG();
-    const image = new Resvg(svg, {
-      fitTo: { mode: 'zoom', value: scale },
-      font: {
-        loadSystemFonts: false,
-        fontFiles: FONT_FILES,
-        defaultFontFamily: 'DejaVu Sans',
-        sansSerifFamily: 'DejaVu Sans',
-      },
-    }).render();
-    return { svg, png: image.asPng(), width: image.width, height: image.height };
+    return { svg, ...rasterize(svg, scale) };
   } finally {
     view.finalize();
   }
+}
+
+/**
+ * Turns a rendered chart's SVG into PNG at another scale (a smaller copy to send inline).
+ *
+ * @param svg - the SVG of a rendered chart
+ * @param scale - PNG pixels per SVG pixel
+ */
+export function rasterize(
+  svg: string,
+  scale: number,
+): { png: Uint8Array; width: number; height: number } {
+  const image = new Resvg(svg, {
+    fitTo: { mode: 'zoom', value: scale },
+    font: {
+      loadSystemFonts: false,
+      fontFiles: FONT_FILES,
+      defaultFontFamily: 'DejaVu Sans',
+      sansSerifFamily: 'DejaVu Sans',
+    },
+  }).render();
+  return { png: image.asPng(), width: image.width, height: image.height };
 }

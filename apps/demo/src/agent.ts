@@ -143,10 +143,8 @@ export async function runAgent(
       const drawn = (await client.callTool({ name: 'draw_chart', arguments: args })) as ToolResult;
       const summaryText = textOf(drawn, 'draw_chart');
       const summary = JSON.parse(summaryText) as { chart_url: string; rows_charted: number };
-      const png = Buffer.from(
-        drawn.content.find((block) => block.type === 'image')?.data ?? '',
-        'base64',
-      );
+      // The chart itself stays on chart-consumer's page; only the summary reaches the model.
+      const png = Buffer.from(await (await fetch(`${summary.chart_url}.png`)).arrayBuffer());
       mkdirSync(options.outputDir, { recursive: true });
       const chartFile = join(options.outputDir, `chart-${options.area}-${mode}.png`);
       writeFileSync(chartFile, png);
@@ -178,7 +176,11 @@ export async function runAgent(
     say(
       `plain: the model keeps ${describeKept(plainKept.length)} and writes them, whole, into draw_chart…`,
     );
-    const plainChartArgs = { abstract_data: JSON.stringify(plainKept) };
+    // Without S2SP the model writes every kept row, whole, as the body.
+    const plainChartArgs = {
+      abstract_data: JSON.stringify(plainKept.map(({ _row_id }) => ({ _row_id }))),
+      body_data: JSON.stringify(plainKept),
+    };
     const plainChart = await draw('plain', charts, plainChartArgs);
     const plain = measured(
       mark,

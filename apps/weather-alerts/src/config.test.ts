@@ -81,8 +81,8 @@ describe('loadConfig', () => {
     expect(loadConfig({ NWS_REPLAY: 'off' }, []).replay).toBe(false);
   });
 
-  it('binds any free port with --stdio unless PORT is set', () => {
-    expect(loadConfig({}, ['--stdio']).port).toBe(0);
+  it('keeps the data plane on a stable port with --stdio, PORT to change it', () => {
+    expect(loadConfig({}, ['--stdio']).port).toBe(3001);
     expect(loadConfig({ PORT: '3005' }, ['--stdio']).port).toBe(3005);
   });
 

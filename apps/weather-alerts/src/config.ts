@@ -20,7 +20,7 @@ import { DEFAULT_NWS_USER_AGENT, NWS_API_URL } from './nws-client.js';
 
 /** The weather-alerts settings. */
 export interface WeatherConfig {
-  /** `PORT`: HTTP port (MCP and data plane). Default 3001; 0 with `--stdio` (any free port). */
+  /** `PORT`: HTTP port (MCP and data plane; with `--stdio` the data plane only). Default 3001. */
   readonly port: number;
   /** `HOST`: interface to bind. Default `127.0.0.1`. */
   readonly host: string;
@@ -59,7 +59,8 @@ The NWS weather S2SP resource server: MCP (Streamable HTTP at /mcp, or stdio) pl
 data plane at /s2sp/data/.
 
 Options:
-  --stdio    serve MCP on standard input/output (the data plane stays on HTTP)
+  --stdio    serve MCP on standard input/output (HTTP on PORT, default 3001, then serves
+             only the data plane)
   --replay   answer from recorded NWS responses (offline); same as NWS_REPLAY=1
   --help     print this help
 
@@ -89,9 +90,10 @@ export function loadConfig(env: Env, argv: readonly string[]): WeatherConfig {
     );
   }
   const stdio = argv.includes('--stdio');
-  // With stdio the HTTP port only carries the data plane, whose address travels inside each
-  // resource_url; a fixed default would make a second client's copy fail on a busy port.
-  const server = loadServerEnv(env, { port: stdio ? 0 : 3001 });
+  // With stdio the HTTP port carries only the data plane. It stays 3001 so that a consumer's
+  // allow-list (S2SP_ALLOWED_ORIGINS=http://127.0.0.1:3001) can name it; a second copy on the
+  // same machine stops at once with a message saying to set PORT.
+  const server = loadServerEnv(env, { port: 3001 });
 
   const userAgent = envString(env, 'NWS_USER_AGENT') ?? DEFAULT_NWS_USER_AGENT;
   if (!/^[\x20-\x7e]+$/.test(userAgent)) {

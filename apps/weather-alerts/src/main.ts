@@ -67,7 +67,12 @@ async function main(): Promise<void> {
     ...(store && { store }),
     ...(config.slop && { slop: config.slop }),
   });
-  const listening = await server.listen({ port: config.port, host: config.host });
+  // With stdio, MCP is on stdin/stdout only: HTTP serves just the data plane.
+  const listening = await server.listen({
+    port: config.port,
+    host: config.host,
+    dataPlaneOnly: config.stdio,
+  });
 
   let stopping = false;
   const stop = async () => {

@@ -1,3 +1,6 @@
+import { once } from 'node:events';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { S2SPResultSchema } from '@s2sp/core';
@@ -114,7 +117,7 @@ describe('dist/main.js', () => {
     const transport = new StdioClientTransport({
       command: process.execPath,
       args: [distMain, '--stdio'],
-      env: childEnv({ NWS_BASE_URL: replay.url }) as Record<string, string>,
+      env: childEnv({ NWS_BASE_URL: replay.url, PORT: '0' }) as Record<string, string>,
       stderr: 'pipe',
     });
     let stderr = '';
@@ -147,6 +150,17 @@ describe('dist/main.js', () => {
       expect(stderr).toMatch(
         /weather-alerts: ready mcp=stdio data_plane=http:\/\/127\.0\.0\.1:\d+\/s2sp\/data\//,
       );
+      // MCP is on stdio only: the HTTP port serves the data plane and nothing else.
+      const origin = new URL(s2sp.resource_url ?? '').origin;
+      const mcp = await fetch(`${origin}/mcp`, {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+        },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
+      });
+      expect(mcp.status).toBe(404);
     } finally {
       await client.close();
     }
@@ -182,6 +196,20 @@ describe('dist/main.js', () => {
     const app = startNode(distMain, args, childEnv(env));
     expect(await app.exited()).toBe(1);
     expect(app.stderr()).toBe(message);
+  });
+
+  it('exits 1 at once, naming PORT, when the --stdio data-plane port is taken', async () => {
+    const taken = createServer();
+    taken.listen(0, '127.0.0.1');
+    await once(taken, 'listening');
+    try {
+      const port = (taken.address() as AddressInfo).port;
+      const app = startNode(distMain, ['--stdio'], childEnv({ PORT: String(port) }));
+      expect(await app.exited()).toBe(1);
+      expect(app.stderr()).toContain(`port ${port} is already in use; pick another PORT`);
+    } finally {
+      taken.close();
+    }
   });
 });
 

@@ -19,6 +19,8 @@ export {
   type FetchedBody,
   fetchBody,
   fetchBodyRows,
+  readS2SPCapability,
+  type S2SPCapability,
 } from '@s2sp/core';
 export { DdiBuffer, type DdiBufferOptions } from './ddi-buffer.js';
 export { S2SPDispatcher, type S2SPDispatcherOptions } from './dispatcher.js';

@@ -4,6 +4,7 @@
  * @module
  */
 import type { LoadMcpToolsOptions } from '@langchain/mcp-adapters';
+import { isS2SPResult } from '@s2sp/core';
 import { isPlainObject } from '@s2sp/core/internal';
 import { dispatcherOf, type WithS2SPOptions } from './with-s2sp-options.js';
 
@@ -102,6 +103,22 @@ export function createS2SPToolHooks(options: WithS2SPOptions = {}): S2SPToolHook
   return s2spToolHooks(options);
 }
 
+interface TextBlockWithExtras {
+  readonly type: 'text';
+  readonly text: string;
+  readonly structuredContent?: unknown;
+  readonly meta?: unknown;
+}
+
+function isTextBlockWithExtras(block: unknown): block is TextBlockWithExtras {
+  return (
+    isPlainObject(block) &&
+    block.type === 'text' &&
+    typeof block.text === 'string' &&
+    (block.structuredContent !== undefined || block.meta !== undefined)
+  );
+}
+
 function s2spToolHooks(options: WithS2SPOptions): S2SPToolHooks {
   const dispatcher = dispatcherOf(options);
 
@@ -137,13 +154,36 @@ function s2spToolHooks(options: WithS2SPOptions): S2SPToolHooks {
   const afterToolCall = ({
     name,
     result,
-  }: ToolCallOutcome): { result: [string | unknown[], unknown[]] } => {
+  }: ToolCallOutcome): { result: [string | unknown[] | object, unknown[]] } => {
     const [content, artifacts] = result;
-    const next =
-      typeof content === 'string'
-        ? dispatcher.onToolResult(name, content)
-        : content.map((block) => rewriteBlock(name, block));
-    return { result: [next, [...artifacts]] };
+    if (typeof content === 'string')
+      return { result: [dispatcher.onToolResult(name, content), [...artifacts]] };
+    const [only] = content;
+    if (content.length === 1 && isTextBlockWithExtras(only))
+      return { result: lone(name, only, artifacts) };
+    return { result: [content.map((block) => rewriteBlock(name, block)), [...artifacts]] };
+  };
+
+  // A lone text block with structuredContent (or _meta) beside it: the adapter, left alone,
+  // returns that block as the content — which LangChain turns into JSON text, so the model reads
+  // the result twice — and `mcp_structured_content` / `mcp_meta` artifacts, which it hands hooks
+  // without. Give back what it would have returned, with those artifacts; for an S2SP result the
+  // content is its text alone, so the model reads it once (the structured copy stays in the
+  // artifact, which no model sees).
+  const lone = (
+    name: string,
+    block: TextBlockWithExtras,
+    artifacts: readonly unknown[],
+  ): [string | object, unknown[]] => {
+    const rewritten = rewriteBlock(name, block) as TextBlockWithExtras;
+    const restored = [
+      ...artifacts,
+      ...(rewritten.structuredContent !== undefined
+        ? [{ type: 'mcp_structured_content', data: rewritten.structuredContent }]
+        : []),
+      ...(rewritten.meta !== undefined ? [{ type: 'mcp_meta', data: rewritten.meta }] : []),
+    ];
+    return [isS2SPResult(rewritten.structuredContent) ? rewritten.text : rewritten, restored];
   };
   // Our signatures are structural (no runtime import of LangChain); the casts meet the adapter's
   // zod-inferred types, which describe the same shapes.

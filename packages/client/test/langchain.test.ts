@@ -142,6 +142,59 @@ describe('LangChain.js agent loop with hooks of your own', () => {
   });
 });
 
+describe('what an S2SP result turns into in LangChain', () => {
+  async function callGetAlerts(adapter: boolean, mode: 'async' | 'sync') {
+    await using pipeline = await startPipeline();
+    const config = {
+      mcpServers: { alerts: { url: pipeline.resource.mcpUrl, transport: 'http' as const } },
+    };
+    const client = new MultiServerMCPClient(adapter ? withS2SP(config) : config);
+    try {
+      const [tool] = (await client.getTools()) as StructuredToolInterface[];
+      const args = { abstract_domains: 'event,severity', mode };
+      const message = (await tool?.invoke({
+        id: 'call-1',
+        name: 'get_alerts',
+        args,
+        type: 'tool_call',
+      })) as ToolMessage;
+      return { message, direct: await tool?.invoke(args) };
+    } finally {
+      await client.close();
+    }
+  }
+
+  it('with withS2SP, the model reads the result once; the artifact keeps structuredContent', async () => {
+    const plain = await callGetAlerts(false, 'async');
+    const ours = await callGetAlerts(true, 'async');
+    // Without the adapter the lone text block travels with its structuredContent as JSON text.
+    const plainChars = JSON.stringify(plain.message.content).length;
+    const ourChars = (ours.message.content as string).length;
+    expect(typeof ours.message.content).toBe('string');
+    expect(plainChars).toBeGreaterThan(ourChars * 1.8);
+    const text = ours.message.content as string;
+    const structured = JSON.parse(text) as { resource_url: string };
+    const artifact = (ours.message.artifact as { type: string; data?: unknown }[]).find(
+      (a) => a.type === 'mcp_structured_content',
+    );
+    const data = (artifact?.data ?? {}) as { total_rows?: number };
+    expect(data.total_rows).toBe(12);
+    expect(Object.keys(data)).toEqual(Object.keys(structured));
+    // invoke() with plain arguments gives the content alone, the same text.
+    expect(typeof ours.direct).toBe('string');
+    expect(JSON.parse(ours.direct as string)).toMatchObject({ total_rows: 12 });
+  });
+
+  it('in sync mode the artifact carries no body either', async () => {
+    const ours = await callGetAlerts(true, 'sync');
+    expect(JSON.stringify(ours.message.content)).not.toContain(BODY_MARKER);
+    expect(JSON.stringify(ours.message.artifact)).not.toContain(BODY_MARKER);
+    expect((ours.message.artifact as { type: string }[]).map((a) => a.type)).toContain(
+      'mcp_structured_content',
+    );
+  });
+});
+
 describe('control', () => {
   it('without the hooks, a sync body does reach the model (so the check above can fail)', async () => {
     const { seen } = await runAgent('sync', false);

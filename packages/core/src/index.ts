@@ -17,6 +17,12 @@ export type {
   StoredTable,
   TakenRows,
 } from './body-store.js';
+export {
+  readS2SPCapability,
+  type S2SPCapability,
+  S2SPCapabilitySchema,
+  s2spCapability,
+} from './capability.js';
 export { type ColumnProfile, type ProfileOptions, profileColumns } from './column-profile.js';
 export { type ColumnSplit, serializeTable, splitColumns } from './column-split.js';
 export {
@@ -57,6 +63,8 @@ export {
   DDI_SCHEME,
   DEFAULT_TTL_SECONDS,
   RESOURCE_TOOL_PARAMETERS,
+  S2SP_CAPABILITY_KEY,
+  S2SP_PROTOCOL_VERSION,
 } from './protocol.js';
 export {
   isS2SPResult,

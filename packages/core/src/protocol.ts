@@ -21,3 +21,12 @@ export const CONSUMER_TOOL_PARAMETERS: readonly string[] = Object.freeze([
  * layer sat in the agent to swap them for `body_data`.
  */
 export const DDI_SCHEME = 'ddi://';
+
+/**
+ * The key under which a server declares S2SP in its MCP capabilities
+ * (`capabilities.experimental.s2sp`, PROTOCOL §7.7).
+ */
+export const S2SP_CAPABILITY_KEY = 's2sp';
+
+/** The version of this wire contract a server declares (PROTOCOL §7.7). */
+export const S2SP_PROTOCOL_VERSION = '0.2';

@@ -103,8 +103,8 @@ describe('resource URLs', () => {
     );
     expect(
       refusal(() => parseResourceUrl(url, { allowedOrigins: ['https://other.example.com/api'] }))
-        .message,
-    ).toMatch(/not in this consumer's allowed origins/);
+        .code,
+    ).toBe('forbidden');
   });
 
   it('honour an origin allow-list exactly', () => {
@@ -112,12 +112,13 @@ describe('resource URLs', () => {
     expect(parseResourceUrl(url, { allowedOrigins: ['http://127.0.0.1:3001/'] }).origin).toBe(
       'http://127.0.0.1:3001',
     );
+    // The consumer's configuration refuses it: forbidden, not a bad call to retry.
     expect(
-      refusal(() => parseResourceUrl(url, { allowedOrigins: ['http://127.0.0.1:3002'] })).message,
-    ).toMatch(/not in this consumer's allowed origins/);
+      refusal(() => parseResourceUrl(url, { allowedOrigins: ['http://127.0.0.1:3002'] })).code,
+    ).toBe('forbidden');
     expect(
       refusal(() => parseResourceUrl(url, { allowedOrigins: ['http://localhost:3001'] })).code,
-    ).toBe('invalid_request');
+    ).toBe('forbidden');
   });
 
   it.each([

@@ -211,8 +211,14 @@ export function parseResourceUrl(
   const entries = options.allowedOrigins
     ?.map(allowedEntry)
     .filter((e): e is { origin: string; prefix: string } => e?.origin === url.origin);
-  if (entries && entries.length === 0)
-    refuse(`its origin ${url.origin} is not in this consumer's allowed origins`);
+  if (entries && entries.length === 0) {
+    // The fault is the consumer's configuration, not the call: say so, so that a model does not
+    // retry or rewrite the URL. Only the origin the caller sent is named, never the allow-list.
+    throw new S2SPError(
+      'forbidden',
+      `This consumer is not configured to fetch from ${url.origin}: that origin is not in its operator's allow-list (S2SP_ALLOWED_ORIGINS in the apps). This is the server's configuration, not a mistake in your call; retrying or changing the resource_url will not help. Tell the user that this consumer must be configured to allow that resource server.`,
+    );
+  }
   const prefixAllowed =
     prefix === '' ||
     prefixes.includes(prefix) ||

@@ -188,7 +188,7 @@ describe('fetchBody', () => {
         allowedOrigins: ['https://data.example.com'],
       }),
     );
-    expect(error.message).toMatch(/not in this consumer's allowed origins/);
+    expect(error.code).toBe('forbidden');
     expect(server.connections()).toBe(0);
   });
 

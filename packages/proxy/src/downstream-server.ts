@@ -4,6 +4,7 @@
  *
  * @module
  */
+import { S2SP_CAPABILITY_KEY, s2spCapability } from '@s2sp/core';
 import type { z } from 'zod';
 import {
   CallToolRequestSchema,
@@ -33,13 +34,18 @@ export interface DownstreamContext extends ToolCallContext {
 
 /**
  * The capabilities the proxy declares: the upstream's, minus what it cannot relay (experimental
- * tasks), and tools with `listChanged`, since learned columns change tool descriptions.
+ * tasks), tools with `listChanged`, since learned columns change tool descriptions, and S2SP.
  */
 export function downstreamCapabilities(upstream: ServerCapabilities): ServerCapabilities {
   const { tasks: _tasks, ...rest } = upstream as ServerCapabilities & { tasks?: unknown };
   return {
     ...rest,
     ...(upstream.tools && { tools: { ...upstream.tools, listChanged: true } }),
+    // The proxy's table tools are S2SP resource tools (PROTOCOL §7.7).
+    experimental: {
+      ...upstream.experimental,
+      [S2SP_CAPABILITY_KEY]: s2spCapability(['resource']),
+    },
   };
 }
 

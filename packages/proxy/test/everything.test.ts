@@ -10,6 +10,7 @@ import {
   LoggingMessageNotificationSchema,
   ResourceUpdatedNotificationSchema,
 } from '@modelcontextprotocol/sdk/types.js';
+import { readS2SPCapability } from '@s2sp/core';
 import { freePort } from '@s2sp/test-utils';
 import { describe, expect, it } from 'vitest';
 import type { StdioUpstream } from '../src/index.js';
@@ -86,7 +87,13 @@ describe('@modelcontextprotocol/server-everything through the proxy', () => {
     expect(agent.client.getServerCapabilities()).toEqual({
       ...capabilities,
       tools: { listChanged: true },
+      // …plus S2SP itself (PROTOCOL §7.7), which clients read with readS2SPCapability.
+      experimental: {
+        ...capabilities.experimental,
+        s2sp: { version: '0.2', dataPlanePath: '/s2sp/data/', roles: ['resource'] },
+      },
     });
+    expect(readS2SPCapability(agent.client.getServerCapabilities())?.roles).toEqual(['resource']);
     expect(agent.client.getInstructions()).toBe(direct.client.getInstructions());
     expect(agent.client.getServerVersion()).toEqual(direct.client.getServerVersion());
   });

@@ -144,16 +144,25 @@ describe('@modelcontextprotocol/server-postgres through the proxy', () => {
       expect(drawn.isError).toBeFalsy();
       const summary = JSON.parse(drawn.content[0]?.text ?? '') as {
         rows_charted: number;
-        panels: { top: [string, number][] }[];
+        chart_id: string;
+        panels: { column: string; distinct: number }[];
       };
       expect(summary.rows_charted).toBe(10);
-      // severity and urgency were never in the abstract: they came over the proxy's data plane.
-      expect(summary.panels[0]?.top).toEqual([['Moderate', 10]]);
-      expect(summary.panels[1]?.top).toEqual([
-        ['Expected', 5],
-        ['Immediate', 5],
+      // Counts only come back to the model: severity and urgency are body columns.
+      expect(summary.panels).toEqual([
+        { column: 'severity', distinct: 1, bars: 1 },
+        { column: 'urgency', distinct: 2, bars: 2 },
       ]);
-      expect(drawn.content.some((c) => c.type === 'image')).toBe(true);
+      // …but the chart has their values: they came over the proxy's data plane.
+      const stored = await chart.charts.get(summary.chart_id);
+      expect(stored?.record.panels.map((p) => p.counts)).toEqual([
+        [{ value: 'Moderate', count: 10 }],
+        [
+          { value: 'Expected', count: 5 },
+          { value: 'Immediate', count: 5 },
+        ],
+      ]);
+      expect(drawn.content.map((c) => c.type)).toEqual(['text']);
     } finally {
       await chart.server.close();
     }

@@ -49,11 +49,26 @@ export type ConsumerToolOutput =
   | null
   | undefined;
 
+/**
+ * What S2SP knows about a consumer call besides the rows: which columns the model chose and saw
+ * (so a tool can keep every other column's values out of its result) and where the body came from.
+ */
+export interface ConsumerCallInfo {
+  /** Columns of `abstract_data` (after `column_mapping`), without `_row_id`: the model saw these. */
+  readonly abstractColumns: readonly string[];
+  /**
+   * Where the other columns came from: fetched from `resource_url`, passed inline as `body_data`
+   * (sync mode), or `none` (only the abstract rows were passed).
+   */
+  readonly bodySource: 'resource_url' | 'body_data' | 'none';
+}
+
 /** A consumer tool's handler: receives the merged rows (PROTOCOL §4) and its own arguments. */
 export type ConsumerToolHandler<TShape extends z.ZodRawShape> = (
   rows: RowWithId[],
   args: z.infer<z.ZodObject<TShape>>,
   extra: ToolExtra,
+  info: ConsumerCallInfo,
 ) => ConsumerToolOutput | Promise<ConsumerToolOutput>;
 
 /** Fetch settings of a server's consumer tools (PROTOCOL §4). */
@@ -103,23 +118,45 @@ export const DEFAULT_MAX_CONCURRENT_FETCHES = 4;
 /** Default of {@link ConsumerFetchOptions.maxQueuedFetches}. */
 export const DEFAULT_MAX_QUEUED_FETCHES = 16;
 
-// Declared as strings (as the seed says, so any MCP client can call the tool) but accepting
-// already-parsed JSON too: the JSON Schema says string, the runtime takes both.
-const jsonText = (description: string) => z.unknown().meta({ type: 'string', description });
+// Accepts JSON text or the parsed value, and says so in the JSON Schema (`anyOf`), so that clients
+// validating arguments against it (LangChain, Mastra) pass arrays and objects through. Row objects
+// have open keys; `additionalProperties` is left unsaid because strict-schema converters refuse
+// open objects. Optional ones accept `null` as absent (strict-schema clients send it).
+const jsonValue = (shape: 'array' | 'object', description: string, optional = false) =>
+  z.unknown().meta({
+    anyOf: [
+      { type: 'string' },
+      shape === 'array' ? { type: 'array', items: { type: 'object' } } : { type: 'object' },
+      ...(optional ? [{ type: 'null' }] : []),
+    ],
+    description,
+  });
 
 /** The four parameters S2SP adds to every consumer tool (PROTOCOL §4). */
 export const consumerParameters = {
-  abstract_data: jsonText(
-    'JSON array of the abstract rows to process, each with its _row_id, as the resource tool returned them (filtered to the rows you want).',
+  abstract_data: jsonValue(
+    'array',
+    'The abstract rows to process, each with its _row_id, as the resource tool returned them (filtered to the rows you want): a JSON array, or its JSON text.',
+    true,
   ).optional(),
-  resource_url: jsonText(
-    'async mode: the resource_url the resource tool returned. The consumer fetches the remaining columns itself.',
+  // Checked by the S2SP parser, whose error says what to pass instead.
+  resource_url: z
+    .unknown()
+    .meta({
+      anyOf: [{ type: 'string' }, { type: 'null' }],
+      description:
+        'The resource_url the resource tool returned (an http(s) URL in async mode, or the ddi:// handle your S2SP client gave you in sync mode). The tool fetches the remaining columns itself.',
+    })
+    .optional(),
+  body_data: jsonValue(
+    'array',
+    'Body rows (with _row_id) when you have them inline instead of a resource_url: a JSON array or its JSON text. Omit when you pass resource_url.',
+    true,
   ).optional(),
-  body_data: jsonText(
-    'sync mode: JSON array of body rows (with _row_id). Leave empty when you pass resource_url.',
-  ).optional(),
-  column_mapping: jsonText(
-    'Optional JSON object renaming columns, {"oldName": "newName"}.',
+  column_mapping: jsonValue(
+    'object',
+    'Optional object renaming columns, {"oldName": "newName"}, or its JSON text.',
+    true,
   ).optional(),
 };
 
@@ -131,7 +168,7 @@ export const consumerExtensionParameters = {
   row_ids: z
     .unknown()
     .meta({
-      type: ['string', 'array'],
+      anyOf: [{ type: 'string' }, { type: 'array', items: { type: 'integer' } }, { type: 'null' }],
       description:
         'Instead of abstract_data: the _row_id values of the rows to process, e.g. [0,4,7], with resource_url.',
     })
@@ -139,7 +176,7 @@ export const consumerExtensionParameters = {
   filter: z
     .unknown()
     .meta({
-      type: ['string', 'object'],
+      anyOf: [{ type: 'string' }, { type: 'object' }, { type: 'null' }],
       description:
         'Instead of abstract_data: the filter that selects the rows (same grammar as the resource tool), with resource_url.',
     })
@@ -174,6 +211,18 @@ function toCallToolResult(output: ConsumerToolOutput): CallToolResult {
   const result = textResult(JSON.stringify(output));
   if (isPlainObject(output)) result.structuredContent = output;
   return result;
+}
+
+function abstractColumnsOf(
+  rows: readonly RowWithId[],
+  mapping: Readonly<Record<string, string>> | undefined,
+): string[] {
+  const columns = new Set<string>();
+  for (const row of rows)
+    for (const key of Object.keys(row))
+      if (key !== '_row_id')
+        columns.add(mapping && Object.hasOwn(mapping, key) ? (mapping[key] as string) : key);
+  return [...columns];
 }
 
 /** Builds the MCP callback of a consumer tool: resolve, merge, rename, then the handler. */
@@ -225,6 +274,7 @@ export function createConsumerToolCallback<TShape extends z.ZodRawShape>(
       });
       const abstract = request.abstractRows;
       let rows: RowWithId[] = abstract ?? [];
+      let bodySource: ConsumerCallInfo['bodySource'] = 'none';
       // No abstract rows means no rows: never fetch, since an empty row_ids asks for all of them.
       const wanted = abstract ? abstract.length > 0 : true;
       if (wanted && request.resourceUrl !== undefined) {
@@ -255,15 +305,27 @@ export function createConsumerToolCallback<TShape extends z.ZodRawShape>(
         const source = { source: 'The resource_url' };
         if (abstract) rows = mergeRows(abstract, fetched.body, source);
         else rows = request.rowIds ? pickRows(fetched.body, request.rowIds, source) : fetched.body;
+        bodySource = 'resource_url';
       } else if (wanted && request.bodyRows !== undefined) {
         if (abstract) rows = mergeRows(abstract, request.bodyRows, { source: 'body_data' });
         else if (request.rowIds)
           rows = pickRows(request.bodyRows, request.rowIds, { source: 'body_data' });
+        bodySource = 'body_data';
+      } else if (request.resourceUrl !== undefined || request.bodyRows !== undefined) {
+        bodySource = request.resourceUrl !== undefined ? 'resource_url' : 'body_data';
       }
       const filter = request.filter;
       if (filter) rows = rows.filter((row) => matchesFilter(row, filter));
+      const info: ConsumerCallInfo = {
+        // Handed off by row_ids or filter, no column is known to be abstract: the handler then
+        // treats every column as body (the safe side for what it may quote back to a model).
+        abstractColumns: abstractColumnsOf(abstract ?? [], request.columnMapping),
+        bodySource,
+      };
       rows = applyColumnMapping(rows, request.columnMapping);
-      return toCallToolResult(await handler(rows, own as z.infer<z.ZodObject<TShape>>, extra));
+      return toCallToolResult(
+        await handler(rows, own as z.infer<z.ZodObject<TShape>>, extra, info),
+      );
     } catch (error) {
       logger.warn('consumer tool: failed', { tool: name, code: errorCode(error) });
       return errorResult(error);

@@ -16,6 +16,7 @@ export {
   createConcurrencyLimit,
 } from './concurrency-limit.js';
 export type {
+  ConsumerCallInfo,
   ConsumerFetchOptions,
   ConsumerToolConfig,
   ConsumerToolHandler,

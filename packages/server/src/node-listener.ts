@@ -6,6 +6,11 @@ export interface ListenOptions {
   readonly port?: number;
   /** Interface to bind. Default `127.0.0.1`. */
   readonly host?: string;
+  /**
+   * Serve only the data plane (`/s2sp/data/:token`, `/s2sp/health`) on this listener, not MCP or
+   * anything else of the app: for a server whose MCP runs on stdio. Default false.
+   */
+  readonly dataPlaneOnly?: boolean;
 }
 
 /** An HTTP listener of a Fetch handler on Node. */

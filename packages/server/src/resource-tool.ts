@@ -51,27 +51,32 @@ const declared = (schema: Record<string, unknown>) => z.unknown().meta(schema).o
  * server's instructions.
  */
 export const shortResourceParameters = {
-  abstract_domains: declared({ type: ['string', 'array'], items: { type: 'string' } }),
-  mode: declared({ enum: ['async', 'sync'] }),
+  abstract_domains: declared({ type: ['string', 'array', 'null'], items: { type: 'string' } }),
+  mode: declared({ enum: ['async', 'sync', null] }),
 };
 
 /** The extension parameters without descriptions (the grammar is in the instructions). */
 export const shortExtensionParameters = {
-  filter: declared({ type: ['object', 'string'] }),
-  cursor: declared({ type: 'string' }),
+  filter: declared({ type: ['object', 'string', 'null'] }),
+  cursor: declared({ type: ['string', 'null'] }),
 };
 
-/** The two parameters S2SP adds to every resource tool (PROTOCOL §2). */
+/**
+ * The two parameters S2SP adds to every resource tool (PROTOCOL §2). Both accept `null` as absent,
+ * which strict-schema clients (OpenAI Agents) send for every parameter the model leaves out.
+ */
 export const resourceParameters = {
   abstract_domains: z
-    .union([z.string(), z.array(z.string())])
+    .union([z.string(), z.array(z.string()), z.null()])
     .optional()
     .describe(
       'Columns you need to see to filter or reason, as few as possible: a comma-separated string ("event,severity") or a JSON array. Omit for a plain result with every column.',
     ),
-  mode: ModeSchema.optional().describe(
-    '"async" (default): the other columns stay on this server behind a single-use resource_url. "sync": they come back inline as body (for agents whose S2SP client keeps them out of the model).',
-  ),
+  mode: ModeSchema.nullable()
+    .optional()
+    .describe(
+      '"async" (default): the other columns stay on this server behind a single-use resource_url. "sync": they come back inline as body (for agents whose S2SP client keeps them out of the model).',
+    ),
 };
 
 /**

@@ -1,4 +1,4 @@
-import { type BodyStore, S2SPError } from '@s2sp/core';
+import { type BodyStore, S2SP_CAPABILITY_KEY, S2SPError, s2spCapability } from '@s2sp/core';
 import { errorCode, positiveOption } from '@s2sp/core/internal';
 import type { Hono } from 'hono';
 import type { z } from 'zod';
@@ -18,6 +18,7 @@ import {
 import { s2spInstructions } from './guidance.js';
 import { createDataPlaneApp } from './http/data-plane.js';
 import type { CallToolResult, McpServer, RegisteredTool, ToolAnnotations } from './mcp-sdk.js';
+import { nullAsAbsent } from './null-as-absent.js';
 import { type ResolvedOptions, resolveOptions, type S2SPOptions } from './options.js';
 import {
   createResourceToolCallback,
@@ -121,6 +122,24 @@ export interface S2SPInternals {
 
 const TOOL_NAME = /^[A-Za-z0-9_.-]{1,128}$/;
 
+type Role = 'resource' | 'consumer';
+const declaredRoles = new WeakMap<McpServer, Set<Role>>();
+
+/**
+ * Declares S2SP in the server's MCP capabilities (`experimental.s2sp`, PROTOCOL §7.7), so that
+ * clients can tell an S2SP server from a plain one at initialisation. The SDK accepts new
+ * capabilities only before `connect()`; a tool registered later still works, undeclared.
+ */
+function declareS2SP(mcp: McpServer, role: Role): void {
+  const roles = declaredRoles.get(mcp) ?? new Set<Role>();
+  roles.add(role);
+  declaredRoles.set(mcp, roles);
+  if (mcp.isConnected()) return;
+  mcp.server.registerCapabilities({
+    experimental: { [S2SP_CAPABILITY_KEY]: s2spCapability([...roles]) },
+  });
+}
+
 function register(
   mcp: McpServer,
   name: string,
@@ -131,6 +150,7 @@ function register(
     annotations?: ToolAnnotations | undefined;
   },
   callback: unknown,
+  role: Role,
 ): RegisteredTool {
   if (typeof name !== 'string' || !TOOL_NAME.test(name)) {
     throw new S2SPError(
@@ -138,8 +158,9 @@ function register(
       `Tool name ${JSON.stringify(name)} is not valid: use 1-128 letters, digits, "_", "-" or ".".`,
     );
   }
+  let tool: RegisteredTool;
   try {
-    return mcp.registerTool(
+    tool = mcp.registerTool(
       name,
       {
         description: config.description,
@@ -157,6 +178,8 @@ function register(
       { cause },
     );
   }
+  declareS2SP(mcp, role);
+  return tool;
 }
 
 /** Builds the runtime and the parts the convenience layer shares with it. */
@@ -221,7 +244,7 @@ export function createS2SPInternals(options: S2SPOptions, loggerName?: string): 
             listedBy,
           ),
           inputSchema: {
-            ...own,
+            ...nullAsAbsent(own),
             ...(short ? shortResourceParameters : resourceParameters),
             ...extensionParametersFor(own, short),
           },
@@ -229,6 +252,7 @@ export function createS2SPInternals(options: S2SPOptions, loggerName?: string): 
           annotations: config.annotations,
         },
         createResourceToolCallback(name, config, handler, runtime),
+        'resource',
       );
       if (config.rowSchema && !listed.has(config.rowSchema)) listed.set(config.rowSchema, name);
       return registered;
@@ -241,7 +265,7 @@ export function createS2SPInternals(options: S2SPOptions, loggerName?: string): 
         {
           description: consumerToolDescription(config.description, toolGuidance),
           inputSchema: {
-            ...(config.inputSchema ?? {}),
+            ...nullAsAbsent(config.inputSchema ?? {}),
             ...consumerParameters,
             ...consumerExtensionsFor(config.inputSchema ?? {}),
           },
@@ -253,6 +277,7 @@ export function createS2SPInternals(options: S2SPOptions, loggerName?: string): 
           fetchLimit,
           logger,
         }),
+        'consumer',
       );
     },
 

@@ -200,6 +200,9 @@ export function createS2SPServer(options: S2SPServerOptions): S2SPServer {
 
   const app = new Hono();
   app.route('/', s2sp.dataPlane);
+  const dataPlaneApp = new Hono();
+  dataPlaneApp.route('/', s2sp.dataPlane);
+  dataPlaneApp.notFound(notFoundResponse);
   mountStatelessMcp(app, {
     path: mcpPath,
     createMcpServer,
@@ -245,7 +248,10 @@ export function createS2SPServer(options: S2SPServerOptions): S2SPServer {
     },
 
     async listen(listenOptions) {
-      const listener = await listenOnNode(app.fetch, listenOptions);
+      const listener = await listenOnNode(
+        listenOptions?.dataPlaneOnly ? dataPlaneApp.fetch : app.fetch,
+        listenOptions,
+      );
       advertisedUrl.addListener(listener.url, listener.hosts);
       if (listener.wildcard && !resolved.publicUrl) {
         logger.warn(
@@ -266,7 +272,7 @@ export function createS2SPServer(options: S2SPServerOptions): S2SPServer {
       };
       listeners.add(handle);
       logger.info('listening', {
-        mcp: handle.mcpUrl,
+        mcp: listenOptions?.dataPlaneOnly ? 'not on this listener' : handle.mcpUrl,
         dataPlane: `${resolved.publicUrl ?? listener.url}/s2sp/data/`,
       });
       return handle;

@@ -80,6 +80,13 @@ afterAll(async () => {
   await consumer.close();
 });
 
+/** The JSON types a property accepts, whether written as `type: [...]` or `anyOf`. */
+function typesOf(schema: unknown): string[] {
+  const s = (schema ?? {}) as { type?: string | string[]; anyOf?: unknown[] };
+  if (s.anyOf) return s.anyOf.flatMap(typesOf);
+  return s.type === undefined ? [] : ([] as string[]).concat(s.type);
+}
+
 async function abstractAndUrl(domains = 'event,severity') {
   const result = await agent.call('get_alerts', { abstract_domains: domains });
   return result.structuredContent as { abstract: RowWithId[]; resource_url: string };
@@ -92,10 +99,10 @@ async function summarise(args: Record<string, unknown>) {
 }
 
 describe('consumer tool', () => {
-  it('declares its four S2SP parameters as strings, plus its own', async () => {
+  it('declares its four S2SP parameters as JSON text or the value itself, plus its own', async () => {
     const { tools } = await consumerAgent.client.listTools();
     const tool = tools.find((t) => t.name === 'summarise');
-    const properties = tool?.inputSchema.properties as Record<string, { type?: string }>;
+    const properties = tool?.inputSchema.properties ?? {};
     expect(Object.keys(properties)).toEqual([
       'title',
       'abstract_data',
@@ -105,11 +112,41 @@ describe('consumer tool', () => {
       'row_ids',
       'filter',
     ]);
-    for (const name of ['abstract_data', 'resource_url', 'body_data', 'column_mapping'])
-      expect(properties[name]?.type).toBe('string');
+    const types = (name: string) => typesOf(properties[name]);
+    expect(types('title')).toEqual(['string', 'null']);
+    expect(types('abstract_data')).toEqual(['string', 'array', 'null']);
+    expect(types('resource_url')).toEqual(['string', 'null']);
+    expect(types('body_data')).toEqual(['string', 'array', 'null']);
+    expect(types('column_mapping')).toEqual(['string', 'object', 'null']);
+    expect(types('row_ids')).toEqual(['string', 'array', 'null']);
+    expect(types('filter')).toEqual(['string', 'object', 'null']);
     // abstract_data is optional since row_ids and filter can stand in for it (PROTOCOL §7).
     expect(tool?.inputSchema.required ?? []).toEqual([]);
     expect(tool?.description).toMatch(/^Summarise rows\.\n\nS2SP consumer: /);
+  });
+
+  it('reads null as absent for every optional parameter, as strict-schema clients send it', async () => {
+    const { abstract, resource_url } = await abstractAndUrl();
+    const { result, received: got } = await summarise({
+      abstract_data: abstract.slice(0, 2),
+      resource_url,
+      body_data: null,
+      column_mapping: null,
+      title: null,
+    });
+    expect(result.isError).toBeFalsy();
+    expect(textOf(result)).toBe('rows: 2');
+    expect(got?.rows.map((row) => row._row_id)).toEqual([0, 1]);
+    expect(got?.rows[1]?.description).toBe(rows[1]?.description);
+  });
+
+  it('still refuses null for abstract_data, with advice', async () => {
+    const { result, received: got } = await summarise({ abstract_data: null });
+    expect(result.isError).toBe(true);
+    expect((result as { _meta?: Record<string, unknown> })._meta?.['s2sp/error-code']).toBe(
+      'invalid_request',
+    );
+    expect(got).toBeUndefined();
   });
 
   it('async: fetches the chosen rows from the resource server and merges them in abstract order', async () => {
@@ -276,8 +313,8 @@ describe('consumer allow-list', () => {
       resource_url,
     });
     expect(result.isError).toBe(true);
-    expect(textOf(result)).toMatch(
-      /origin http:\/\/127\.0\.0\.1:\d+ is not in this consumer's allowed origins/,
+    expect((result as { _meta?: Record<string, unknown> })._meta?.['s2sp/error-code']).toBe(
+      'forbidden',
     );
     // The entry is still there: nothing was fetched.
     expect((await resource.store.stats()).entries).toBe(entriesBefore + 1);

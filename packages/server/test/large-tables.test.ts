@@ -228,7 +228,8 @@ describe('filter on abstract columns', () => {
   it('leaves a tool that declares its own filter alone', async () => {
     const { tools } = await agent.client.listTools();
     const tool = tools.find((t) => t.name === 'own_filter');
-    expect(tool?.inputSchema.properties?.filter).toEqual({ type: 'string' });
+    // The tool's own optional parameter, as declared (null accepted as absent, as for every one).
+    expect(tool?.inputSchema.properties?.filter).toEqual({ type: ['string', 'null'] });
     const result = await agent.call('own_filter', { abstract_domains: 'event', filter: 'mine' });
     expect(result.isError).toBeFalsy();
   });

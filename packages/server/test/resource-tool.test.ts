@@ -28,10 +28,18 @@ const alerts = [
   { id: 'a3', event: 'Flood Warning', severity: 'Severe', areaDesc: 'Travis' },
 ];
 
+/** The JSON types a property accepts, whether written as `type: [...]` or `anyOf`. */
+function typesOf(schema: unknown): string[] {
+  const s = (schema ?? {}) as { type?: string | string[]; anyOf?: unknown[] };
+  if (s.anyOf) return s.anyOf.flatMap(typesOf);
+  return s.type === undefined ? [] : ([] as string[]).concat(s.type);
+}
+
 let server: S2SPServer;
 let listening: ListeningServer;
 let agent: TestMcpClient;
 let calls = 0;
+const unitsSeen: unknown[] = [];
 
 beforeAll(async () => {
   server = createS2SPServer({
@@ -45,7 +53,10 @@ beforeAll(async () => {
       'get_alerts',
       {
         description: 'Active weather alerts for an area.',
-        inputSchema: { area: z.string().describe('Two-letter area code') },
+        inputSchema: {
+          area: z.string().describe('Two-letter area code'),
+          units: z.enum(['us', 'si']).optional(),
+        },
         rowSchema: z.object({
           id: z.string(),
           event: z.string().describe('alert type'),
@@ -56,8 +67,9 @@ beforeAll(async () => {
         }),
         annotations: { readOnlyHint: true },
       },
-      async ({ area }) => {
+      async ({ area, units }) => {
         calls++;
+        unitsSeen.push(units);
         if (area === 'XX')
           throw new Error('Area XX is not a valid NWS area code. Use a state code such as TX.');
         return area === 'EMPTY' ? [] : alerts;
@@ -89,6 +101,7 @@ describe('resource tool over Streamable HTTP', () => {
     const tool = tools.find((t) => t.name === 'get_alerts');
     expect(Object.keys(tool?.inputSchema.properties ?? {})).toEqual([
       'area',
+      'units',
       'abstract_domains',
       'mode',
       'filter',
@@ -102,6 +115,37 @@ describe('resource tool over Streamable HTTP', () => {
       'Columns: id, event (alert type), severity, areaDesc, description, geocode.',
     );
     expect(tool?.annotations?.readOnlyHint).toBe(true);
+  });
+
+  it('reads null as absent for abstract_domains, mode and optional own parameters', async () => {
+    const { tools } = await agent.client.listTools();
+    const properties = tools.find((t) => t.name === 'get_alerts')?.inputSchema.properties ?? {};
+    expect(typesOf(properties.abstract_domains)).toEqual(['string', 'array', 'null']);
+    expect(typesOf(properties.mode)).toEqual(['string', 'null']);
+    expect(typesOf(properties.units)).toEqual(['string', 'null']);
+
+    const plain = await agent.call('get_alerts', {
+      area: 'CA',
+      abstract_domains: null,
+      mode: null,
+      units: null,
+    });
+    expect(plain.isError).toBeFalsy();
+    expect(JSON.parse(textOf(plain))).toEqual(alerts);
+    const split = await agent.call('get_alerts', {
+      area: 'CA',
+      abstract_domains: ['event'],
+      mode: 'sync',
+      units: null,
+    });
+    expect(split.isError).toBeFalsy();
+    expect(split.structuredContent).toMatchObject({ total_rows: 3, abstract_domains: ['event'] });
+    expect(unitsSeen).toContain(undefined);
+  });
+
+  it('still refuses null for a required parameter', async () => {
+    const result = await agent.call('get_alerts', { area: null, mode: null });
+    expect(result.isError).toBe(true);
   });
 
   it('without abstract_domains is a plain MCP tool: the JSON rows, nothing cached', async () => {

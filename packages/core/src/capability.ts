@@ -1,0 +1,50 @@
+import { z } from 'zod';
+import { DATA_PATH_PREFIX } from './data-plane.js';
+import { S2SP_CAPABILITY_KEY, S2SP_PROTOCOL_VERSION } from './protocol.js';
+
+/**
+ * What a server declares under `capabilities.experimental.s2sp` at MCP initialisation (PROTOCOL
+ * §7.7), so that a client can tell an S2SP server from a plain one before calling a tool. Readers
+ * ignore members they do not know.
+ */
+export const S2SPCapabilitySchema = z.looseObject({
+  /** The version of this wire contract, e.g. `"0.2"`. */
+  version: z.string(),
+  /** The data plane's path prefix, `/s2sp/data/`: `resource_url`s name it. */
+  dataPlanePath: z.string(),
+  /** The S2SP tool kinds this server has: `resource`, `consumer`, or both. */
+  roles: z.array(z.string()).optional(),
+});
+
+/** The S2SP capability a server declares (PROTOCOL §7.7). */
+export type S2SPCapability = z.infer<typeof S2SPCapabilitySchema>;
+
+/**
+ * The capability object for a server with these S2SP tool kinds.
+ *
+ * @param roles - `resource` and/or `consumer`
+ */
+export function s2spCapability(roles: readonly ('resource' | 'consumer')[]): S2SPCapability {
+  return {
+    version: S2SP_PROTOCOL_VERSION,
+    dataPlanePath: DATA_PATH_PREFIX,
+    roles: [...new Set(roles)].sort(),
+  };
+}
+
+/**
+ * Reads the S2SP capability from a server's MCP capabilities (`client.getServerCapabilities()`),
+ * or `undefined` when the server does not declare one (a plain MCP server, or an S2SP server that
+ * predates the declaration: tools still say what they are in their parameters).
+ *
+ * @param capabilities - the server's capabilities as the MCP client received them
+ */
+export function readS2SPCapability(capabilities: unknown): S2SPCapability | undefined {
+  if (typeof capabilities !== 'object' || capabilities === null) return undefined;
+  const experimental = (capabilities as { experimental?: unknown }).experimental;
+  if (typeof experimental !== 'object' || experimental === null) return undefined;
+  const parsed = S2SPCapabilitySchema.safeParse(
+    (experimental as Record<string, unknown>)[S2SP_CAPABILITY_KEY],
+  );
+  return parsed.success ? parsed.data : undefined;
+}
