@@ -73,7 +73,8 @@ app.post('/mcp', async (ctx) => {
 const http = serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' });
 await new Promise((resolve) => http.once('listening', resolve));
 const r = { mcpUrl: \`http://127.0.0.1:\${http.address().port}/mcp\` };
-const consumer = createS2SPServer({ name: 'c', version: '1', logger: silentLogger });
+// The resource server is on loopback: the consumer must allow-list it (public destinations only by default).
+const consumer = createS2SPServer({ name: 'c', version: '1', logger: silentLogger, consumer: { allowedOrigins: [new URL(r.mcpUrl).origin] } });
 let received;
 consumer.consumerTool('take', { description: 'take' }, (merged) => { received = merged; return 'ok'; });
 const c = await consumer.listen();
