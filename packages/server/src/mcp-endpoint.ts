@@ -1,4 +1,7 @@
-import type { Hono } from 'hono';
+import { S2SPError } from '@s2sp/core';
+import type { Context, Hono } from 'hono';
+import type { BearerAuthInfo } from './http/bearer-auth.js';
+import { readRequestBody } from './http/request-body.js';
 import { type McpServer, WebStandardStreamableHTTPServerTransport } from './mcp-sdk.js';
 
 /** Options for {@link mountStatelessMcp}. */
@@ -9,6 +12,22 @@ export interface StatelessMcpOptions {
   readonly createMcpServer: () => McpServer;
   /** Largest request body, in bytes. */
   readonly maxRequestBytes: number;
+  /** Longest a request body may take to arrive, in ms. */
+  readonly bodyTimeoutMs: number;
+  /**
+   * The MCP SDK's DNS-rebinding protection for this request: the exact `Host` and `Origin`
+   * values it accepts (`enableDnsRebindingProtection` on the transport), or `undefined` for none.
+   */
+  readonly rebindingProtection?: (request: Request) => {
+    readonly allowedHosts: string[];
+    readonly allowedOrigins: string[];
+  };
+}
+
+function jsonRpcError(c: Context, status: 400 | 405 | 408 | 413, code: number, message: string) {
+  return c.json({ jsonrpc: '2.0', error: { code, message }, id: null }, status, {
+    ...(status === 408 ? { connection: 'close' } : {}),
+  });
 }
 
 /**
@@ -20,17 +39,46 @@ export interface StatelessMcpOptions {
  */
 export function mountStatelessMcp(app: Hono, options: StatelessMcpOptions): void {
   app.post(options.path, async (c) => {
-    const mcp = options.createMcpServer();
+    const protection = options.rebindingProtection?.(c.req.raw);
     const transport = new WebStandardStreamableHTTPServerTransport({
       sessionIdGenerator: undefined,
       enableJsonResponse: true,
       maxRequestBodySize: options.maxRequestBytes,
+      ...(protection && { enableDnsRebindingProtection: true, ...protection }),
     });
+    // The body is read here rather than by the transport, for the read timeout: the SDK waits
+    // as long as the client takes. The transport still checks Accept and Content-Type first.
+    let parsedBody: unknown;
+    try {
+      const bytes = await readRequestBody(
+        c.req.raw,
+        c.env,
+        options.maxRequestBytes,
+        options.bodyTimeoutMs,
+      );
+      if (!bytes)
+        return jsonRpcError(
+          c,
+          413,
+          -32000,
+          `Payload Too Large: Request body must not exceed ${options.maxRequestBytes} bytes`,
+        );
+      parsedBody = JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(bytes));
+    } catch (error) {
+      if (S2SPError.isInstance(error) && error.code === 'request_timeout')
+        return jsonRpcError(c, 408, -32000, error.message);
+      return jsonRpcError(c, 400, -32700, 'Parse error: Invalid JSON');
+    }
+    const authInfo = c.get('s2spAuth' as never) as BearerAuthInfo | undefined;
+    const mcp = options.createMcpServer();
     try {
       await mcp.connect(transport);
       // With JSON responses the body is complete when handleRequest resolves, so closing here
       // cannot cut a stream short.
-      return await transport.handleRequest(c.req.raw);
+      return await transport.handleRequest(c.req.raw, {
+        parsedBody,
+        ...(authInfo && { authInfo: { ...authInfo, scopes: [...authInfo.scopes] } }),
+      });
     } finally {
       await transport.close();
       await mcp.close();

@@ -34,6 +34,12 @@ export interface S2SPOptions {
   readonly maxSyncBytes?: number;
   /** Largest data-plane request body. Default 1 MiB. */
   readonly maxDataRequestBytes?: number;
+  /**
+   * Longest a request body may take to arrive once its headers are in, in ms: on the data plane,
+   * and with `createS2SPServer` on `/mcp` and SLOP too. A slower body gets 408
+   * `request_timeout`. Default 10 000.
+   */
+  readonly requestBodyTimeoutMs?: number;
   /** How consumer tools fetch from resource servers (allow-list, timeout, size cap). */
   readonly consumer?: ConsumerFetchOptions;
   /** Where to log. Default: a console logger at `info` on standard error. Never logs tokens. */
@@ -48,6 +54,7 @@ export interface ResolvedOptions {
   readonly ttlMs: number;
   readonly maxSyncBytes: number;
   readonly maxDataRequestBytes: number | undefined;
+  readonly requestBodyTimeoutMs: number;
   readonly publicUrl: string | undefined;
   readonly trustedHosts: readonly string[];
   readonly consumer: ConsumerFetchOptions;
@@ -71,6 +78,12 @@ export function resolveOptions(options: S2SPOptions, loggerName = 's2sp'): Resol
     options.maxDataRequestBytes === undefined
       ? undefined
       : positiveOption('maxDataRequestBytes', options.maxDataRequestBytes, 0, { integer: true });
+  const requestBodyTimeoutMs = positiveOption(
+    'requestBodyTimeoutMs',
+    options.requestBodyTimeoutMs,
+    10_000,
+    { integer: true },
+  );
   const publicUrl =
     options.publicUrl === undefined ? undefined : normalizePublicUrl(options.publicUrl);
   const store =
@@ -84,6 +97,7 @@ export function resolveOptions(options: S2SPOptions, loggerName = 's2sp'): Resol
     ttlMs,
     maxSyncBytes,
     maxDataRequestBytes,
+    requestBodyTimeoutMs,
     publicUrl,
     trustedHosts: options.trustedHosts ?? [],
     consumer: options.consumer ?? {},
