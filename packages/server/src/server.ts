@@ -240,7 +240,10 @@ export function createS2SPServer(options: S2SPServerOptions): S2SPServer {
       const host = requestHost(request);
       const accepted = host && isAllowedHost(host, hosts) ? [...hosts, host] : hosts;
       return {
-        allowedHosts: accepted.includes('*') ? [] : accepted,
+        // An empty list turns the SDK's Host check off: for '*', and for a request without a
+        // Host header (in-process app.request()), whose URL host the guard above has checked.
+        allowedHosts:
+          accepted.includes('*') || request.headers.get('host') === null ? [] : accepted,
         allowedOrigins: [
           ...allowedOrigins,
           ...accepted.flatMap((h) => [`http://${h}`, `https://${h}`]),

@@ -170,14 +170,7 @@ export function mountSlop(app: Hono, source: SlopToolSource, options: SlopOption
     const id = c.req.param('tool_id');
     const refused = await authorize(c, ['tools.*', 'tools.execute', `tools.execute.${id}`]);
     if (refused) return refused;
-    // JSON only: text/plain, form and multipart bodies are what a page on another site can send
-    // without a CORS preflight. A body-less call may leave the type out.
     const contentType = c.req.header('content-type');
-    if (contentType !== undefined && !isJsonContentType(contentType))
-      throw new S2SPError(
-        'unsupported_media_type',
-        'Send the tool arguments as Content-Type: application/json.',
-      );
     const bytes = await readRequestBody(c.req.raw, c.env, maxRequestBytes, bodyTimeoutMs);
     if (!bytes)
       throw new S2SPError(
@@ -190,7 +183,10 @@ export function mountSlop(app: Hono, source: SlopToolSource, options: SlopOption
     } catch {
       throw new S2SPError('invalid_request', 'The request body is not valid UTF-8 JSON.');
     }
-    if (text !== '' && contentType === undefined)
+    // JSON only: text/plain, form and multipart bodies are what a page on another site can send
+    // without a CORS preflight. An empty body (no arguments) counts as {} whatever its type, as
+    // on the data plane (fetch labels an empty string text/plain).
+    if (!isJsonWhitespace(text) && !isJsonContentType(contentType))
       throw new S2SPError(
         'unsupported_media_type',
         'Send the tool arguments as Content-Type: application/json.',
