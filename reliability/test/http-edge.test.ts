@@ -43,7 +43,9 @@ function send(
         res.on('data', (chunk: string) => {
           text += chunk;
         });
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: text }));
+        res.on('end', () =>
+          resolve({ status: res.statusCode ?? 0, headers: res.headers, body: text }),
+        );
       },
     );
     req.on('error', reject);
@@ -119,7 +121,13 @@ describe('figure 20: browsers and DNS rebinding', () => {
     await using edge = await startServer();
     const { port } = edge.listening;
     const good = edge.host;
-    const attacks: { name: string; path: string; method?: string; headers: Record<string, string>; body?: string }[] = [];
+    const attacks: {
+      name: string;
+      path: string;
+      method?: string;
+      headers: Record<string, string>;
+      body?: string;
+    }[] = [];
     const hostile = [
       { what: 'rebound Host', headers: { host: `rebind.attacker.example:${port}` } },
       {
@@ -159,7 +167,11 @@ describe('figure 20: browsers and DNS rebinding', () => {
       });
     }
     // Simple requests a page can send without a CORS preflight: non-JSON content types.
-    for (const type of ['text/plain', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=x']) {
+    for (const type of [
+      'text/plain',
+      'application/x-www-form-urlencoded',
+      'multipart/form-data; boundary=x',
+    ]) {
       attacks.push({
         name: `SLOP ${type}`,
         path: '/tools/get_rows',
@@ -205,7 +217,11 @@ describe('figure 20: browsers and DNS rebinding', () => {
         body: toolCall('get_rows', {}),
       }),
       await send(port, '/tools/get_rows', {
-        headers: { 'content-type': 'application/json', host: good, 'sec-fetch-site': 'same-origin' },
+        headers: {
+          'content-type': 'application/json',
+          host: good,
+          'sec-fetch-site': 'same-origin',
+        },
         body: '{}',
       }),
       await send(port, '/.well-known/a2s/capabilities', {
@@ -223,7 +239,8 @@ describe('figure 20: browsers and DNS rebinding', () => {
     });
     recordFigure({
       id: '20.2',
-      title: 'Tool handler runs caused by those requests (positive controls from the own host and origin: 2 runs, 3 × 200)',
+      title:
+        'Tool handler runs caused by those requests (positive controls from the own host and origin: 2 runs, 3 × 200)',
       value: handlerRuns - 2,
       target: '0',
       met: handlerRuns === 2 && controls.every((c) => c.status === 200),
@@ -265,9 +282,19 @@ describe('figure 20: browsers and DNS rebinding', () => {
       sent = await tab.evaluate(
         async ({ target, path, call }) => {
           const shots: RequestInit[] = [
-            { method: 'POST', mode: 'no-cors', headers: { 'content-type': 'text/plain' }, body: '{}' },
+            {
+              method: 'POST',
+              mode: 'no-cors',
+              headers: { 'content-type': 'text/plain' },
+              body: '{}',
+            },
             { method: 'POST', mode: 'no-cors', body: '{}' },
-            { method: 'POST', mode: 'no-cors', headers: { 'content-type': 'text/plain' }, body: call },
+            {
+              method: 'POST',
+              mode: 'no-cors',
+              headers: { 'content-type': 'text/plain' },
+              body: call,
+            },
           ];
           const urls = [`${target}/tools/get_rows`, `${target}${path}`, `${target}/mcp`];
           let n = 0;
@@ -325,8 +352,18 @@ describe('figure 21: authentication over the whole server', () => {
     const { port } = edge.listening;
     const host = edge.host;
     const endpoints = [
-      { name: '/mcp', path: '/mcp', headers: { ...MCP_HEADERS, host }, body: toolCall('get_rows', {}) },
-      { name: 'SLOP call', path: '/tools/get_rows', headers: { 'content-type': 'application/json', host }, body: '{}' },
+      {
+        name: '/mcp',
+        path: '/mcp',
+        headers: { ...MCP_HEADERS, host },
+        body: toolCall('get_rows', {}),
+      },
+      {
+        name: 'SLOP call',
+        path: '/tools/get_rows',
+        headers: { 'content-type': 'application/json', host },
+        body: '{}',
+      },
       { name: 'SLOP list', path: '/tools', method: 'GET', headers: { host } },
       { name: 'A2S', path: '/.well-known/a2s/capabilities', method: 'GET', headers: { host } },
     ];
@@ -432,7 +469,12 @@ describe('figure 22: request bodies at the edge', () => {
       { name: 'text/plain U+00A0', type: 'text/plain', body: '\u00a0', want: 415 },
       { name: 'application/evil+json', type: 'application/evil+json', body: '{}', want: 415 },
       { name: 'charset=utf-16', type: 'application/json; charset=utf-16', body: '{}', want: 415 },
-      { name: 'charset=latin1', type: 'application/json; charset=iso-8859-1', body: '{}', want: 415 },
+      {
+        name: 'charset=latin1',
+        type: 'application/json; charset=iso-8859-1',
+        body: '{}',
+        want: 415,
+      },
       { name: 'extra parameter', type: 'application/json; x=1', body: '{}', want: 415 },
       { name: 'application/jsonx', type: 'application/jsonx', body: '{}', want: 415 },
     ];
@@ -478,7 +520,8 @@ describe('figure 22: request bodies at the edge', () => {
     });
     recordFigure({
       id: '22.2',
-      title: 'Positive controls: JSON whitespace only, charset=utf-8 (any case, quoted), an empty text/plain body — answered 200',
+      title:
+        'Positive controls: JSON whitespace only, charset=utf-8 (any case, quoted), an empty text/plain body — answered 200',
       value: `${goodStatuses.filter((s) => s === 200).length}/${goodCases.length}`,
       target: `${goodCases.length}/${goodCases.length}`,
       met: goodStatuses.every((s) => s === 200),
@@ -499,7 +542,13 @@ describe('figure 22: request bodies at the edge', () => {
         let status = 0;
         const chunk = Buffer.alloc(64 * 1024, 0x20);
         const req = httpRequest(
-          { host: '127.0.0.1', port, path, method: 'POST', headers: { ...headers, 'transfer-encoding': 'chunked' } },
+          {
+            host: '127.0.0.1',
+            port,
+            path,
+            method: 'POST',
+            headers: { ...headers, 'transfer-encoding': 'chunked' },
+          },
           (res) => {
             status = res.statusCode ?? 0;
             res.resume();
@@ -520,11 +569,15 @@ describe('figure 22: request bodies at the edge', () => {
         pump();
         setTimeout(() => reject(new Error('no answer')), 60_000).unref();
       });
-    const slop = await flood('/tools/get_rows', { host: edge.host, 'content-type': 'application/json' });
+    const slop = await flood('/tools/get_rows', {
+      host: edge.host,
+      'content-type': 'application/json',
+    });
     const mcp = await flood('/mcp', { ...MCP_HEADERS, host: edge.host });
     recordFigure({
       id: '22.3',
-      title: 'A 64 MiB chunked body to SLOP (cap 1 MiB) and to /mcp (cap 4 MiB): status; MiB the client had written when the answer came',
+      title:
+        'A 64 MiB chunked body to SLOP (cap 1 MiB) and to /mcp (cap 4 MiB): status; MiB the client had written when the answer came',
       value: `SLOP ${slop.status}, ${slop.sentMiB.toFixed(1)} MiB; /mcp ${mcp.status}, ${mcp.sentMiB.toFixed(1)} MiB`,
       target: '413 before the whole body',
       met: slop.status === 413 && mcp.status === 413 && slop.sentMiB < 64 && mcp.sentMiB < 64,
@@ -553,10 +606,12 @@ describe('figure 22: request bodies at the edge', () => {
     const all = [data, slop, mcp];
     recordFigure({
       id: '22.4',
-      title: 'Slow body (headers, then 1 byte/s of a 1000-byte body) with a 2 s read timeout: status and time to the answer on the data plane, SLOP, /mcp; the token redeemable afterwards',
+      title:
+        'Slow body (headers, then 1 byte/s of a 1000-byte body) with a 2 s read timeout: status and time to the answer on the data plane, SLOP, /mcp; the token redeemable afterwards',
       value: `${all.map((a) => `${a.status} in ${Math.round(a.ms)} ms`).join('; ')}; ${after.status === 200 ? 'yes' : 'no'}`,
       target: '408 in 2000–3500 ms each; yes',
-      met: all.every((a) => a.status === 408 && a.ms >= 1900 && a.ms < 3500) && after.status === 200,
+      met:
+        all.every((a) => a.status === 408 && a.ms >= 1900 && a.ms < 3500) && after.status === 200,
     });
     expect(all.map((a) => a.status)).toEqual([408, 408, 408]);
     for (const a of all) expect(a.ms).toBeLessThan(6000);

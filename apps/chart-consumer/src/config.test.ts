@@ -11,6 +11,7 @@ describe('loadConfig', () => {
       allowedOrigins: undefined,
       chartDir: undefined,
       logLevel: 'info',
+      edge: { requestBodyTimeoutMs: 10_000 },
     });
   });
 
@@ -23,6 +24,8 @@ describe('loadConfig', () => {
         S2SP_ALLOWED_ORIGINS: 'http://127.0.0.1:3001/, https://data.example.com',
         CHART_DIR: '/tmp/c',
         LOG_LEVEL: 'debug',
+        S2SP_ALLOWED_HOSTS: 'charts.internal:3002',
+        S2SP_AUTH_TOKENS: 'chart-token-0123456789',
       },
       ['--stdio'],
     );
@@ -34,6 +37,11 @@ describe('loadConfig', () => {
       allowedOrigins: ['http://127.0.0.1:3001', 'https://data.example.com'],
       chartDir: '/tmp/c',
       logLevel: 'debug',
+      edge: {
+        allowedHosts: ['charts.internal:3002'],
+        auth: { bearerTokens: ['chart-token-0123456789'] },
+        requestBodyTimeoutMs: 10_000,
+      },
     });
   });
 

@@ -1,5 +1,12 @@
 import type { LogLevel } from '@s2sp/server';
-import { configError, type Env, envList, envString, loadServerEnv } from '@s2sp/server/env';
+import {
+  configError,
+  type Env,
+  envList,
+  envString,
+  loadServerEnv,
+  type ServerEdgeOptions,
+} from '@s2sp/server/env';
 import type { SlopOptions } from '@s2sp/server/slop';
 
 /** The chart consumer's settings, from the environment and command line. */
@@ -12,6 +19,8 @@ export interface ChartConfig {
   readonly chartDir: string | undefined;
   readonly logLevel: LogLevel;
   readonly slop: SlopOptions | undefined;
+  /** `S2SP_ALLOWED_HOSTS`, `S2SP_ALLOWED_BROWSER_ORIGINS`, `S2SP_AUTH_TOKENS`, `S2SP_BODY_TIMEOUT_MS`. */
+  readonly edge: ServerEdgeOptions;
 }
 
 function origin(value: string): string {
@@ -38,7 +47,7 @@ export function loadConfig(env: Env, argv: readonly string[]): ChartConfig {
   const unknownFlags = argv.filter((a) => a !== '--stdio');
   if (unknownFlags.length > 0)
     throw configError(unknownFlags[0] ?? '', 'unknown option. The only option is --stdio.');
-  const { port, host, publicUrl, logLevel, slop } = loadServerEnv(env, { port: 3002 });
+  const { port, host, publicUrl, logLevel, slop, edge } = loadServerEnv(env, { port: 3002 });
   return {
     port,
     host,
@@ -48,5 +57,6 @@ export function loadConfig(env: Env, argv: readonly string[]): ChartConfig {
     chartDir: envString(env, 'CHART_DIR'),
     logLevel,
     slop,
+    edge,
   };
 }

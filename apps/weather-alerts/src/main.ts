@@ -66,6 +66,7 @@ async function main(): Promise<void> {
     ...(config.publicUrl && { publicUrl: config.publicUrl }),
     ...(store && { store }),
     ...(config.slop && { slop: config.slop }),
+    edge: config.edge,
   });
   const listening = await server.listen({ port: config.port, host: config.host });
 

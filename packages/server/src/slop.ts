@@ -191,17 +191,16 @@ export function mountSlop(app: Hono, source: SlopToolSource, options: SlopOption
         'unsupported_media_type',
         'Send the tool arguments as Content-Type: application/json.',
       );
-    const args: unknown =
-      isJsonWhitespace(text)
-        ? {}
-        : parseJsonText(
-            text,
-            () =>
-              new S2SPError(
-                'invalid_request',
-                'The request body is not valid JSON: send the tool arguments as a JSON object.',
-              ),
-          );
+    const args: unknown = isJsonWhitespace(text)
+      ? {}
+      : parseJsonText(
+          text,
+          () =>
+            new S2SPError(
+              'invalid_request',
+              'The request body is not valid JSON: send the tool arguments as a JSON object.',
+            ),
+        );
     if (!isPlainObject(args))
       throw new S2SPError(
         'invalid_request',

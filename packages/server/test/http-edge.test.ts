@@ -41,7 +41,10 @@ describe('the HTTP edge of createS2SPServer', () => {
     for (const [path, init] of [
       ['/mcp', mcpCall()],
       ['/tools', {}],
-      ['/tools/rows', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' }],
+      [
+        '/tools/rows',
+        { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' },
+      ],
       ['/.well-known/a2s/capabilities', {}],
     ] as const) {
       const refused = await app.request(`http://localhost${path}`, init);
@@ -49,11 +52,13 @@ describe('the HTTP edge of createS2SPServer', () => {
       expect(refused.headers.get('www-authenticate')).toBe('Bearer realm="s2sp"');
     }
     expect(seen).toEqual([]);
-    const ok = await app.request('http://localhost/mcp', mcpCall({ authorization: `Bearer ${TOKEN}` }));
+    const ok = await app.request(
+      'http://localhost/mcp',
+      mcpCall({ authorization: `Bearer ${TOKEN}` }),
+    );
     expect(ok.status).toBe(200);
-    const url = (
-      (await ok.json()) as { result: { structuredContent: { resource_url: string } } }
-    ).result.structuredContent.resource_url;
+    const url = ((await ok.json()) as { result: { structuredContent: { resource_url: string } } })
+      .result.structuredContent.resource_url;
     expect(seen).toEqual([{ token: TOKEN, clientId: 'bearer', scopes: [] }]);
     const redeemed = await app.request(url, {
       method: 'POST',
@@ -70,12 +75,19 @@ describe('the HTTP edge of createS2SPServer', () => {
       server.app.request('http://localhost/tools/rows', { method: 'POST', headers, body });
     expect((await post({ 'content-type': 'application/json' }, '{}')).status).toBe(200);
     expect((await post({}, '')).status).toBe(200);
-    for (const type of ['text/plain', 'application/x-www-form-urlencoded', 'application/evil+json']) {
+    for (const type of [
+      'text/plain',
+      'application/x-www-form-urlencoded',
+      'application/evil+json',
+    ]) {
       const refused = await post({ 'content-type': type }, '{}');
       expect(refused.status).toBe(415);
       expect(await codeOf(refused)).toBe('unsupported_media_type');
     }
-    const big = await post({ 'content-type': 'application/json' }, `{"x":"${'a'.repeat(1024 * 1024)}"}`);
+    const big = await post(
+      { 'content-type': 'application/json' },
+      `{"x":"${'a'.repeat(1024 * 1024)}"}`,
+    );
     expect(big.status).toBe(413);
     expect(await codeOf(big)).toBe('payload_too_large');
     const nbsp = await post({ 'content-type': 'application/json' }, '\u00a0');
@@ -121,9 +133,13 @@ describe('the HTTP edge of createS2SPServer', () => {
       (await server.app.request(url, mcpCall(headers))).status;
     expect(await status('http://mcp.example.com/mcp')).toBe(200);
     expect(await status('https://data.example.com/mcp')).toBe(200);
-    expect(await status('http://mcp.example.com/mcp', { origin: 'https://app.example.com' })).toBe(200);
+    expect(await status('http://mcp.example.com/mcp', { origin: 'https://app.example.com' })).toBe(
+      200,
+    );
     expect(await status('http://other.example.com/mcp')).toBe(403);
-    expect(await status('http://mcp.example.com/mcp', { origin: 'https://evil.example' })).toBe(403);
+    expect(await status('http://mcp.example.com/mcp', { origin: 'https://evil.example' })).toBe(
+      403,
+    );
     await server.close();
   });
 });

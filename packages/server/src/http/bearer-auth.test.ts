@@ -29,23 +29,29 @@ describe('bearerAuth', () => {
     const app = appWith({ bearerTokens: [TOKEN], resourceMetadataUrl: 'https://a.example/meta' });
     const missing = await get(app);
     expect(missing.status).toBe(401);
-    expect(((await missing.json()) as { error: { code: string } }).error.code).toBe(
-      'unauthorized',
-    );
+    expect(((await missing.json()) as { error: { code: string } }).error.code).toBe('unauthorized');
     expect(missing.headers.get('www-authenticate')).toBe(
       'Bearer realm="s2sp", resource_metadata="https://a.example/meta"',
     );
-    for (const header of [`Bearer ${TOKEN}x`, `Basic ${TOKEN}`, 'Bearer', `Bearer ${TOKEN} extra`]) {
+    for (const header of [
+      `Bearer ${TOKEN}x`,
+      `Basic ${TOKEN}`,
+      'Bearer',
+      `Bearer ${TOKEN} extra`,
+    ]) {
       const wrong = await get(app, header);
       expect(wrong.status).toBe(401);
-      expect(wrong.headers.get('www-authenticate')).toMatch(/^Bearer realm="s2sp", error="invalid_token"/);
+      expect(wrong.headers.get('www-authenticate')).toMatch(
+        /^Bearer realm="s2sp", error="invalid_token"/,
+      );
     }
   });
 
   it('asks the verifier for other tokens, and refuses expired, refused and throwing ones', async () => {
     const app = appWith({
       verifyToken: (token) => {
-        if (token === 'verified-token-0123456789') return { token, clientId: 'c1', scopes: ['read'] };
+        if (token === 'verified-token-0123456789')
+          return { token, clientId: 'c1', scopes: ['read'] };
         if (token === 'expired-token-0123456789')
           return { token, clientId: 'c2', scopes: [], expiresAt: Date.now() / 1000 - 1 };
         if (token === 'throwing-token-0123456789') throw new Error('introspection down');
@@ -55,7 +61,11 @@ describe('bearerAuth', () => {
     const ok = await get(app, 'Bearer verified-token-0123456789');
     expect(ok.status).toBe(200);
     expect(((await ok.json()) as { auth: { clientId: string } }).auth.clientId).toBe('c1');
-    for (const token of ['expired-token-0123456789', 'throwing-token-0123456789', 'nope-0123456789abcdef'])
+    for (const token of [
+      'expired-token-0123456789',
+      'throwing-token-0123456789',
+      'nope-0123456789abcdef',
+    ])
       expect((await get(app, `Bearer ${token}`)).status).toBe(401);
   });
 

@@ -58,7 +58,9 @@ function quoted(value: string): string {
  *
  * @throws S2SPError `invalid_config` when neither tokens nor a verifier are given, or a token is short
  */
-export function createBearerCheck(options: BearerAuthOptions): (request: Request) => Promise<BearerCheck> {
+export function createBearerCheck(
+  options: BearerAuthOptions,
+): (request: Request) => Promise<BearerCheck> {
   const tokens = options.bearerTokens ?? [];
   if (tokens.length === 0 && !options.verifyToken)
     throw new S2SPError('invalid_config', 'auth needs bearerTokens, verifyToken or both.');

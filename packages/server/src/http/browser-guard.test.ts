@@ -37,7 +37,9 @@ const req = (headers: Record<string, string>) =>
 describe('crossSiteReason', () => {
   it('lets servers (no Origin, no Sec-Fetch-Site) and the own origin through', () => {
     expect(crossSiteReason(req({}))).toBeUndefined();
-    expect(crossSiteReason(req({ host: '127.0.0.1:3001', origin: 'http://127.0.0.1:3001' }))).toBeUndefined();
+    expect(
+      crossSiteReason(req({ host: '127.0.0.1:3001', origin: 'http://127.0.0.1:3001' })),
+    ).toBeUndefined();
     expect(crossSiteReason(req({ 'sec-fetch-site': 'same-origin' }))).toBeUndefined();
     expect(crossSiteReason(req({ 'sec-fetch-site': 'none' }))).toBeUndefined();
     expect(
@@ -60,9 +62,9 @@ describe('crossSiteReason', () => {
   it('refuses even the own origin where ownOrigin is false (the data plane)', () => {
     const own = req({ host: '127.0.0.1:3001', origin: 'http://127.0.0.1:3001' });
     expect(crossSiteReason(own, [], { ownOrigin: false })).toMatch(/refused/);
-    expect(crossSiteReason(req({ 'sec-fetch-site': 'same-origin' }), [], { ownOrigin: false })).toMatch(
-      /refused/,
-    );
+    expect(
+      crossSiteReason(req({ 'sec-fetch-site': 'same-origin' }), [], { ownOrigin: false }),
+    ).toMatch(/refused/);
   });
 });
 

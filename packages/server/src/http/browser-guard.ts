@@ -49,7 +49,10 @@ function list(value: readonly string[] | (() => readonly string[]) | undefined):
  * @param host - the `Host` header
  * @param allowed - extra accepted values; `'*'` accepts any
  */
-export function isAllowedHost(host: string | undefined | null, allowed: readonly string[]): boolean {
+export function isAllowedHost(
+  host: string | undefined | null,
+  allowed: readonly string[],
+): boolean {
   if (allowed.includes('*')) return true;
   if (!host) return false;
   let url: URL;

@@ -126,9 +126,14 @@ export function mountDataPlane(app: Hono, options: DataPlaneOptions): Hono {
     { integer: true },
   );
   const logger = options.logger ?? silentLogger;
-  const bodyTimeoutMs = positiveOption('bodyTimeoutMs', options.bodyTimeoutMs, DEFAULT_BODY_TIMEOUT_MS, {
-    integer: true,
-  });
+  const bodyTimeoutMs = positiveOption(
+    'bodyTimeoutMs',
+    options.bodyTimeoutMs,
+    DEFAULT_BODY_TIMEOUT_MS,
+    {
+      integer: true,
+    },
+  );
 
   app.post(`${DATA_PATH_PREFIX}:token`, async (c) => {
     // Consumers are servers. A browser page on another site must not be able to spend a token it
