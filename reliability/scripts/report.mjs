@@ -91,6 +91,18 @@ const GROUPS = {
     title: 'Request bodies at the edge',
     how: 'Data-plane bodies of non-JSON whitespace and of every non-JSON content type against fresh tokens, each followed by a proper redemption of the same token; 64 MiB chunked bodies streamed to SLOP and `/mcp`; raw TCP clients that send headers and then one byte a second to the data plane, SLOP and `/mcp`.',
   },
+  30: {
+    title: 'Consumer safe by default',
+    how: 'A consumer tool with default settings (no allow-list, no options), called by the official MCP SDK client over Streamable HTTP, is handed loopback, private, link-local, local-only and special-purpose IPv6 destinations; a loopback canary counts connections. Then, with allow-lists naming loopback servers: attacker-chosen path prefixes, a port scan (closed port, SSH banner, Redis-like reply, reset, silent port — the error texts compared with the port masked), and gzip bombs (64 MiB of JSON whitespace, 64 KiB on the wire).',
+  },
+  31: {
+    title: 'Consumer work per request',
+    how: 'Raw JSON-RPC batches of consumer calls POSTed to `/mcp` (default `maxMcpBatchSize` 10) against a loopback data plane that holds each request 100 ms and counts how many are in flight at once; `isPublicAddress` against the special-purpose ranges of the issue and the IANA IPv4/IPv6 registries, with public controls.',
+  },
+  32: {
+    title: 'row_ids and store quotas',
+    how: 'A data plane on a real `redis-server` (in process, `app.request()`): oversized `row_ids` requests, then Redis `SLOWLOG` with every command logged during the largest accepted request. 1 000 zero-row async calls through MCP; empty tables put into 10 MiB budgets (memory and Redis) until `store_full`; one MCP client (one socket address) making async calls with default settings, then a second client from another address (`::1`).',
+  },
 };
 
 const RESIDUAL_RISKS = `## Residual risks the tests cannot remove
@@ -127,11 +139,21 @@ const RESIDUAL_RISKS = `## Residual risks the tests cannot remove
 - **Loopback only.** Every figure was measured on one machine over 127.0.0.1; real networks add
   latency, loss and middleboxes (proxies that log URLs — the token is in the path — or follow
   redirects) that these tests do not model.
-- **The allow-list is the SSRF boundary.** The consumer accepts a path prefix before
-  \`/s2sp/data/{token}\` on an allowed origin (a \`publicUrl\` behind a reverse proxy may have one), so
-  an allowed origin must be trusted as a whole. Without an allow-list, \`publicOnly\` refuses
-  non-public addresses but anything on the public internet is reachable; with neither, any
-  reachable host can be asked.
+- **The allow-list is the SSRF boundary.** Listed origins are fetched whatever their address
+  (loopback included), at exactly \`/s2sp/data/{token}\` or under a prefix the operator listed, so
+  an allowed origin must be trusted as a whole. Without a list the default (\`destinations:
+  'public'\`) refuses non-public addresses — IP literals, every resolved address and the connected
+  socket — but anything on the public internet is reachable; \`destinations: 'any'\` turns that off.
+- **Network failures look alike, but not their timing.** Every network-level failure gives one
+  error (figure 30.4), yet a refused connection fails at once and a silent port only at the
+  timeout, so a caller who times the tool can still tell them apart; with the default (public
+  destinations only) that only matters for allow-listed or public hosts.
+- **Per-client quotas are per process and per address.** \`maxEntriesPerClient\` counts the
+  authenticated client, else the socket address \`/mcp\` saw, else the MCP session: clients behind
+  one NAT or proxy share a bucket, a client with many addresses (an IPv6 /64) gets many, and each
+  replica counts its own. The byte budget and \`maxEntries\` remain the global bound.
+- **A 400 for too many row_ids tells a token holder the table is smaller.** It is answered without
+  using the token, and only to someone who holds the token (and could redeem it) anyway.
 - **Timing figures are from one 2-core machine.** They show the shape (fail fast, bounded, no hang)
   rather than guarantees for other hardware; the CI run asserts only generous bounds.
 `;

@@ -26,7 +26,9 @@ beforeAll(async () => {
     name: 'consumer',
     version: '1.0.0',
     logger: silentLogger,
-    consumer: { maxResponseBytes: CAP, timeoutMs: TIMEOUT_MS },
+    // Loopback servers on ports chosen per test: opt out of public destinations only (figure 30
+    // measures that default).
+    consumer: { maxResponseBytes: CAP, timeoutMs: TIMEOUT_MS, destinations: 'any' },
   });
   consumer.consumerTool('summarise', { description: 'Counts rows.' }, (rows) => `${rows.length}`);
   agent = await connectMcpClient((await consumer.listen()).mcpUrl);
@@ -172,7 +174,9 @@ describe('figure 13: consumer bounds', () => {
         const result = await call(`${server.url}/s2sp/data/${generateToken()}`);
         toolMs.push(performance.now() - started);
         expect(result.isError).toBe(true);
-        expect(textOf(result)).toMatch(new RegExp(`did not answer within ${TIMEOUT_MS} ms`));
+        expect(textOf(result)).toMatch(
+          new RegExp(`did not complete its answer within ${TIMEOUT_MS} ms`),
+        );
       }
       await eventually(() => slowBody.durations.length === 1 && slowHeaders.durations.length === 1);
       const durations = [...slowBody.durations, ...slowHeaders.durations];
@@ -265,6 +269,7 @@ describe('figure 13: consumer bounds', () => {
             const error = await fetchBody(`${foreign.url}/s2sp/data/${generateToken()}`, {
               rowIds: [0],
               timeoutMs: 5000,
+              allowedOrigins: [foreign.url],
             }).then(
               () => undefined,
               (e: unknown) => e,

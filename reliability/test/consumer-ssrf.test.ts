@@ -205,9 +205,10 @@ describe('figure 12: redirects and public destinations only', () => {
       res.writeHead(status, { location: `${forbidden.url}/s2sp/data/${token}` });
       res.end();
     });
-    // Two consumers: one with an allow-list (the redirecting server's origin), one without.
+    // Two consumers: one with an allow-list (the redirecting server's origin), one without (which
+    // since issue 20 must opt out of public destinations only to reach a loopback server at all).
     const withList = startConsumer({ allowedOrigins: [redirecting.url] });
-    const withoutList = startConsumer({});
+    const withoutList = startConsumer({ destinations: 'any' });
     try {
       const lists = await withList.listen();
       const open = await withoutList.listen();

@@ -1,6 +1,7 @@
 import { type RowWithId, S2SPError } from '@s2sp/core';
 import {
   type ConsumerFetchOptions,
+  createConcurrencyLimit,
   createS2SPServer,
   type Logger,
   type S2SPServer,
@@ -25,14 +26,25 @@ import { renderChart } from './render.js';
 export interface ChartServerOptions {
   /** Base URL for chart links and `resource_url`s of this server (`S2SP_PUBLIC_URL`). */
   readonly publicUrl?: string;
-  /** Origins `draw_chart` may fetch bodies from (`S2SP_ALLOWED_ORIGINS`). */
+  /**
+   * Origins `draw_chart` may fetch bodies from (`S2SP_ALLOWED_ORIGINS`), loopback ones included;
+   * an entry may carry a path prefix. Without a list only public internet addresses are fetched
+   * (see `fetch.destinations`).
+   */
   readonly allowedOrigins?: readonly string[];
+  /** How many charts render at once (`CHART_MAX_CONCURRENT_RENDERS`). Default 2. */
+  readonly maxConcurrentRenders?: number;
+  /** How many more renders may wait; beyond that `draw_chart` fails at once. Default 8. */
+  readonly maxQueuedRenders?: number;
   /** Keep charts in this directory (`CHART_DIR`); default: memory. */
   readonly chartDir?: string;
   /** How many charts to keep. Default 50. */
   readonly maxCharts?: number;
   readonly logger?: Logger;
-  /** Extra consumer fetch settings (timeout, size cap). */
+  /**
+   * Extra consumer fetch settings: timeout, size cap, `destinations` (`S2SP_CONSUMER_DESTINATIONS`),
+   * `pathPrefixes` (`S2SP_PATH_PREFIXES`), `maxConcurrentFetches` (`S2SP_MAX_CONCURRENT_FETCHES`).
+   */
   readonly fetch?: Omit<ConsumerFetchOptions, 'allowedOrigins'>;
   /** Also serve `draw_chart` over SLOP (`GET /tools`, `POST /tools/draw_chart`). Default: off. */
   readonly slop?: SlopOptions;
@@ -109,6 +121,12 @@ export function createChartServer(options: ChartServerOptions = {}): ChartServer
     ...(options.maxCharts && { maxCharts: options.maxCharts }),
   });
   let baseUrl = options.publicUrl?.replace(/\/+$/, '');
+  // Rendering is CPU-bound: unbounded, one batch of 100 calls blocked the event loop for 31.6 s.
+  const renders = createConcurrencyLimit({
+    concurrency: options.maxConcurrentRenders ?? 2,
+    queue: options.maxQueuedRenders ?? 8,
+    what: 'chart renders',
+  });
   const server = createS2SPServer({
     name: 'chart-consumer',
     version: '0.1.0',
@@ -178,7 +196,7 @@ export function createChartServer(options: ChartServerOptions = {}): ChartServer
         (isAlerts
           ? `Weather Alert Statistics (${rows.length} alerts)`
           : `Statistics (${rows.length} rows)`);
-      const rendered = await renderChart(buildChartSpec(title, panels));
+      const rendered = await renders.run(() => renderChart(buildChartSpec(title, panels)));
       const id = newChartId();
       await charts.save({
         record: {

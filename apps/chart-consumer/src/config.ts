@@ -3,6 +3,7 @@ import {
   configError,
   type Env,
   envList,
+  envNumber,
   envString,
   loadServerEnv,
   type ServerEdgeOptions,
@@ -15,7 +16,15 @@ export interface ChartConfig {
   readonly host: string;
   readonly stdio: boolean;
   readonly publicUrl: string | undefined;
+  /** Origins (each with an optional path prefix) `draw_chart` may fetch from. */
   readonly allowedOrigins: string[] | undefined;
+  /** Without an allow-list: public internet only (default) or anywhere. */
+  readonly destinations: 'public' | 'any';
+  /** Path prefixes allowed before `/s2sp/data/{token}` on any origin. */
+  readonly pathPrefixes: string[] | undefined;
+  /** Data-plane fetches at once, and renders at once. */
+  readonly maxConcurrentFetches: number;
+  readonly maxConcurrentRenders: number;
   readonly chartDir: string | undefined;
   readonly logLevel: LogLevel;
   readonly slop: SlopOptions | undefined;
@@ -23,23 +32,50 @@ export interface ChartConfig {
   readonly edge: ServerEdgeOptions;
 }
 
+// An origin, or an origin with the path prefix its resource_urls live under (a resource server
+// behind a reverse proxy: https://gateway.example.com/weather).
 function origin(value: string): string {
   try {
     const url = new URL(value);
-    if (url.protocol === 'http:' || url.protocol === 'https:') return url.origin;
+    if (
+      (url.protocol === 'http:' || url.protocol === 'https:') &&
+      !url.username &&
+      !url.password &&
+      !url.search &&
+      !url.hash
+    )
+      return `${url.origin}${url.pathname.replace(/\/+$/, '')}`;
   } catch {
     // reported below
   }
   throw configError(
     'S2SP_ALLOWED_ORIGINS',
-    `"${value}" is not an http(s) origin such as http://127.0.0.1:3001.`,
+    `"${value}" is not an http(s) origin such as http://127.0.0.1:3001 (optionally with a path prefix such as https://gateway.example.com/weather).`,
   );
+}
+
+function destinations(env: Env): 'public' | 'any' {
+  const value = envString(env, 'S2SP_CONSUMER_DESTINATIONS')?.toLowerCase() ?? 'public';
+  if (value === 'public' || value === 'any') return value;
+  throw configError(
+    'S2SP_CONSUMER_DESTINATIONS',
+    `"${value.slice(0, 40)}" is not "public" (the default: only public internet addresses unless S2SP_ALLOWED_ORIGINS lists the origin) or "any" (development only).`,
+  );
+}
+
+function pathPrefix(value: string): string {
+  if (/^\/?[A-Za-z0-9._~!$&'()*+,;=:@%-]+(\/[A-Za-z0-9._~!$&'()*+,;=:@%-]+)*\/?$/.test(value))
+    return `/${value.replace(/^\/+|\/+$/g, '')}`;
+  throw configError('S2SP_PATH_PREFIXES', `"${value.slice(0, 40)}" is not a path such as /api.`);
 }
 
 /**
  * Reads the settings: the common ones of every S2SP server (`PORT`, default 3002, `HOST`,
  * `S2SP_PUBLIC_URL`, `LOG_LEVEL`, `SLOP`…; see `loadServerEnv`), plus `S2SP_ALLOWED_ORIGINS`
- * (comma-separated origins `draw_chart` may fetch from), `CHART_DIR`, and `--stdio`.
+ * (comma-separated origins `draw_chart` may fetch from, each optionally with a path prefix),
+ * `S2SP_CONSUMER_DESTINATIONS` (`public`, the default, or `any`), `S2SP_PATH_PREFIXES`,
+ * `S2SP_MAX_CONCURRENT_FETCHES` (default 4), `CHART_MAX_CONCURRENT_RENDERS` (default 2),
+ * `CHART_DIR`, and `--stdio`.
  *
  * @throws S2SPError `invalid_config` naming the variable when a value is invalid
  */
@@ -54,6 +90,18 @@ export function loadConfig(env: Env, argv: readonly string[]): ChartConfig {
     stdio: argv.includes('--stdio'),
     publicUrl,
     allowedOrigins: envList(env, 'S2SP_ALLOWED_ORIGINS')?.map(origin),
+    destinations: destinations(env),
+    pathPrefixes: envList(env, 'S2SP_PATH_PREFIXES')?.map(pathPrefix),
+    maxConcurrentFetches: envNumber(env, 'S2SP_MAX_CONCURRENT_FETCHES', 4, {
+      min: 1,
+      max: 1000,
+      integer: true,
+    }),
+    maxConcurrentRenders: envNumber(env, 'CHART_MAX_CONCURRENT_RENDERS', 2, {
+      min: 1,
+      max: 64,
+      integer: true,
+    }),
     chartDir: envString(env, 'CHART_DIR'),
     logLevel,
     slop,

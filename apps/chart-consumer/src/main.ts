@@ -10,15 +10,25 @@ import { loadConfig } from './config.js';
 async function main(): Promise<void> {
   const config = loadConfig(process.env, process.argv.slice(2));
   const logger = createConsoleLogger({ level: config.logLevel, name: 'chart-consumer' });
-  if (!config.allowedOrigins) {
+  if (!config.allowedOrigins && config.destinations === 'any') {
     logger.warn(
-      'S2SP_ALLOWED_ORIGINS is not set: draw_chart will fetch from any resource_url an agent passes; set it in production',
+      'S2SP_CONSUMER_DESTINATIONS=any and no S2SP_ALLOWED_ORIGINS: draw_chart will fetch from any resource_url an agent passes, loopback and private addresses included; development only',
+    );
+  } else if (!config.allowedOrigins) {
+    logger.info(
+      'S2SP_ALLOWED_ORIGINS is not set: draw_chart fetches only from public internet addresses; list your resource servers (loopback ones too) in S2SP_ALLOWED_ORIGINS',
     );
   }
   const chart = createChartServer({
     logger,
     ...(config.publicUrl && { publicUrl: config.publicUrl }),
     ...(config.allowedOrigins && { allowedOrigins: config.allowedOrigins }),
+    maxConcurrentRenders: config.maxConcurrentRenders,
+    fetch: {
+      destinations: config.destinations,
+      maxConcurrentFetches: config.maxConcurrentFetches,
+      ...(config.pathPrefixes && { pathPrefixes: config.pathPrefixes }),
+    },
     ...(config.chartDir && { chartDir: config.chartDir }),
     ...(config.slop && { slop: config.slop }),
     edge: config.edge,

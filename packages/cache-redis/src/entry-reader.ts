@@ -5,6 +5,7 @@
  * @module
  */
 import { S2SPError, type TakenRows } from '@s2sp/core';
+import { tooManyRowIds } from '@s2sp/core/internal';
 import {
   EXPIRE_BLOCKS,
   INLINE_DROP_BLOCKS,
@@ -12,6 +13,7 @@ import {
   TAKE_CLAIMED,
   TAKE_INLINE,
   TAKE_LATE,
+  TAKE_TOO_MANY,
 } from './entry-scripts.js';
 import { blockKey, offsetsKey } from './key-layout.js';
 import { runScript } from './lua-script.js';
@@ -34,6 +36,11 @@ export interface TakeEntryOptions {
   /** The entry's main key (see key-layout). */
   readonly redisKey: string;
   readonly rowIds: readonly number[] | undefined;
+  /**
+   * Without `rowIds`: how many rows the caller will cut from the whole table itself, so the
+   * script refuses (untouched) a table with fewer rows.
+   */
+  readonly selecting?: number;
   readonly commandTimeoutMs: number;
 }
 
@@ -188,7 +195,7 @@ function getBlock(options: TakeEntryOptions, key: string): Promise<unknown> {
  * @throws RedisLateError when the script ran after its deadline (nothing was changed)
  */
 export async function takeEntry(options: TakeEntryOptions): Promise<Taken | undefined> {
-  const { connection, clock, redisKey, rowIds, commandTimeoutMs } = options;
+  const { connection, clock, redisKey, rowIds, commandTimeoutMs, selecting } = options;
   const giveUpAt = Date.now() + commandTimeoutMs;
   const deadline = await withTimeout(clock.deadline(giveUpAt, commandTimeoutMs), commandTimeoutMs);
   const args = [
@@ -197,6 +204,7 @@ export async function takeEntry(options: TakeEntryOptions): Promise<Taken | unde
     String(CLAIM_HOLD_MS),
     String(INLINE_BYTES),
     ...(rowIds ?? []).map((id) => String(id)),
+    ...(selecting === undefined ? [] : [String(selecting)]),
   ];
   const reply = await withTimeout(
     runScript(connection, TAKE, [redisKey], args, { buffers: true }),
@@ -204,6 +212,8 @@ export async function takeEntry(options: TakeEntryOptions): Promise<Taken | unde
     commandTimeoutMs,
   );
   if (reply === TAKE_LATE) throw new RedisLateError();
+  if (Array.isArray(reply) && Number(reply[0]) === TAKE_TOO_MANY)
+    throw tooManyRowIds(rowIds?.length ?? 0, Number(String(reply[1])));
   if (reply === null || reply === undefined || reply === false) return undefined;
   if (!Array.isArray(reply) || reply.length < 7) throw corrupt('an unexpected reply to a take');
   const meta = parseMeta(reply);

@@ -9,6 +9,7 @@ import {
   TAKE_CLAIMED,
   TAKE_INLINE,
   TAKE_LATE,
+  TAKE_TOO_MANY,
 } from './entry-scripts.js';
 import { runScript } from './lua-script.js';
 import { type RedisConnection, wrapClient } from './redis-connection.js';
@@ -132,20 +133,14 @@ describe('PUT_BLOCKS and TAKE', () => {
       expect(ttl).toBeGreaterThan(50_000);
       expect(ttl).toBeLessThanOrEqual(60_000);
     }
-    const ids = ['3', '2', '0', '4', '-1', '1.5', 'x', '3', '1'];
+    // More ids than the table has rows: refused before any per-id work, the entry untouched.
+    const tooMany = ['3', '2', '0', '4', '-1', '1.5', 'x', '3', '1'];
+    expect(await take(key, ['0', 'some', ...tooMany])).toEqual([TAKE_TOO_MANY, Buffer.from('4')]);
+    expect(await client.exists(key)).toBe(1);
+    const ids = ['3', '4', 'x', '3'];
     const reply = (await take(key, ['0', 'some', ...ids])) as unknown[];
     expect(reply.slice(0, 1)).toEqual([TAKE_INLINE]);
-    expect(texts(reply.slice(7))).toEqual([
-      rows[3],
-      rows[2],
-      rows[0],
-      null,
-      null,
-      null,
-      null,
-      rows[3],
-      rows[1],
-    ]);
+    expect(texts(reply.slice(7))).toEqual([rows[3], null, null, rows[3]]);
     await expectGoneAfterExpiry(key, e.blocks.length);
     expect(await take(key, ['0', 'all'])).toBeNull();
   });

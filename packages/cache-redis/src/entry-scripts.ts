@@ -80,6 +80,12 @@ export const INLINE_DROP_BLOCKS = 4;
 
 /** What {@link TAKE} answers when it ran after its deadline (and changed nothing). */
 export const TAKE_LATE = -1;
+
+/**
+ * Answer of a {@link TAKE} asking for more row ids than the table has rows: nothing was changed,
+ * and the script did no work per id (issue 20: 150 000 ids held Redis for 130 ms).
+ */
+export const TAKE_TOO_MANY = -2;
 /** First element of a {@link TAKE} answer whose rows follow in it. */
 export const TAKE_INLINE = 1;
 /** First element of a {@link TAKE} answer that claimed the entry: its blocks are read next. */
@@ -91,7 +97,9 @@ export const TAKE_CLAIMED = 0;
  *
  * KEYS[1] the entry's main key. ARGV: [1] deadline in Redis milliseconds (0: none), [2] "all" or
  * "some", [3] how long a claimed entry's blocks stay for the reader, in ms, [4] the largest
- * whole table (joined bytes) answered inline, [5…] the row ids (with "some").
+ * whole table (joined bytes) answered inline, [5…] the row ids (with "some"), or [5] optionally
+ * how many rows the caller will select itself (with "all"). More ids than the table has rows:
+ * `[TAKE_TOO_MANY, row count]`, nothing changed.
  *
  * The deadline is what keeps a failed take from consuming its entry later. The client gives up
  * after its timeout and reports "unavailable"; if the command still reaches Redis afterwards (a
@@ -120,6 +128,11 @@ local meta = redis.call('HMGET', key, '#c', '#n', '#b', '#k', '#j', '#s')
 -- No block count: not an entry of this layout (0.1.x wrote pages); leave it to its TTL.
 if not meta[1] or not meta[4] then return nil end
 local n, blocks, size = tonumber(meta[2]), tonumber(meta[4]), tonumber(meta[6])
+-- How many rows the caller wants: the ids given ("some"), or a count passed with "all" by a
+-- caller that selects many rows itself. More than the table has: refused, nothing changed.
+local asked = #ARGV - 4
+if ARGV[2] == 'all' then asked = tonumber(ARGV[5] or '0') end
+if asked > n then return {${TAKE_TOO_MANY}, meta[2]} end
 local out = {${TAKE_INLINE}, meta[1], meta[2], meta[3], meta[4], meta[5], meta[6]}
 if ARGV[2] == 'all' then
   if tonumber(meta[5]) > tonumber(ARGV[4]) then

@@ -259,17 +259,17 @@ describe('replicas sharing one Redis', () => {
       createRedisBodyStore({
         url: redis.url,
         keyPrefix: prefix,
-        maxBytes: 1000,
+        maxBytes: 3500,
         logger: quietLogger,
       }),
     ) as [RedisBodyStore, RedisBodyStore];
     try {
-      const table = makeStoredTable(5); // about 400 characters
+      const table = makeStoredTable(5); // about 400 characters, charged about 1 450 with overhead
       await a.put('one', table, { ttlMs: 60_000 });
       await b.put('two', table, { ttlMs: 60_000 });
       const error = await a.put('three', table, { ttlMs: 60_000 }).catch((e: unknown) => e);
       expect(S2SPError.isInstance(error) && error.code).toBe('store_full');
-      expect((error as Error).message).toMatch(/The S2SP cache is full \(\d+ of 1000 bytes in use/);
+      expect((error as Error).message).toMatch(/The S2SP cache is full \(\d+ of 3500 bytes in use/);
       expect((await b.take('one'))?.tableRows).toBe(5);
       await a.put('three', table, { ttlMs: 60_000 });
       const tooBig = await a
@@ -278,6 +278,33 @@ describe('replicas sharing one Redis', () => {
       expect((tooBig as Error).message).toContain('larger than the whole cache');
     } finally {
       await Promise.all([a.close(), b.close()]);
+    }
+  });
+
+  it('charge empty entries their overhead, so they cannot fill the budget for free (issue 20)', async () => {
+    const store = createRedisBodyStore({
+      url: redis.url,
+      keyPrefix: uniquePrefix(),
+      maxBytes: 10 * 1024,
+      logger: quietLogger,
+    });
+    try {
+      let stored = 0;
+      let refused: unknown;
+      for (let i = 0; i < 100 && refused === undefined; i++) {
+        await store.put(`e${i}`, { columns: [], rows: [] }, { ttlMs: 60_000 }).then(
+          () => stored++,
+          (e: unknown) => {
+            refused = e;
+          },
+        );
+      }
+      expect(stored).toBe(10);
+      expect(S2SPError.isInstance(refused) && refused.code).toBe('store_full');
+      expect((await store.take('e0'))?.tableRows).toBe(0);
+      await store.put('again', { columns: [], rows: [] }, { ttlMs: 60_000 });
+    } finally {
+      await store.close();
     }
   });
 });
@@ -331,6 +358,31 @@ describe('clients supplied by the caller', () => {
     try {
       const error = await store.take('k').catch((e: unknown) => e);
       expect(S2SPError.isInstance(error) && error.code).toBe('unavailable');
+    } finally {
+      await store.close();
+    }
+  });
+});
+
+describe('takes with many row ids (issue 20 item 7)', () => {
+  it('selects more than 1000 ids outside the script, in the order asked, and refuses more ids than rows untouched', async () => {
+    const store = createRedisBodyStore({
+      url: redis.url,
+      keyPrefix: uniquePrefix(),
+      logger: quietLogger,
+    });
+    try {
+      const table = makeStoredTable(3000);
+      const key = 'many';
+      await store.put(key, table, { ttlMs: 60_000 });
+      const tooMany = Array.from({ length: 3001 }, (_, i) => i);
+      const refused = await store.take(key, tooMany).catch((e: unknown) => e);
+      expect(S2SPError.isInstance(refused) && refused.code).toBe('invalid_request');
+      const ids = [2999, ...Array.from({ length: 1500 }, (_, i) => i * 2), 5000, 7];
+      const taken = await readTaken(await store.take(key, ids));
+      expect(taken?.tableRows).toBe(3000);
+      expect(taken && takenRowTexts(taken)).toEqual(ids.map((id) => table.rows[id]));
+      expect(await store.take(key, [0])).toBeUndefined();
     } finally {
       await store.close();
     }

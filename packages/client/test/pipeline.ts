@@ -28,17 +28,18 @@ export interface Pipeline extends AsyncDisposable {
 export async function startPipeline(): Promise<Pipeline> {
   const resourceServer = createS2SPServer({ name: 'alerts', version: '1', logger: silentLogger });
   resourceServer.resourceTool('get_alerts', { description: 'Active alerts.' }, () => TABLE);
+  const resource = await resourceServer.listen();
   const consumerServer = createS2SPServer({
     name: 'summaries',
     version: '1',
     logger: silentLogger,
+    consumer: { allowedOrigins: [resource.url] }, // a loopback resource server
   });
   const received: RowWithId[][] = [];
   consumerServer.consumerTool('summarise_alerts', { description: 'Summarises alerts.' }, (rows) => {
     received.push(rows);
     return `summarised ${rows.length} alerts`;
   });
-  const resource = await resourceServer.listen();
   const consumer = await consumerServer.listen();
   const close = async () => {
     await resourceServer.close();

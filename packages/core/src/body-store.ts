@@ -100,6 +100,9 @@ export interface BodyStore {
    * @param key - the storage key
    * @param rowIds - row ids to return (non-negative integers, any order); omit for all rows
    * @throws S2SPError `unavailable` when the backing service is down (the entry is then untouched)
+   * @throws S2SPError `invalid_request` (since 0.2.0, the built-in stores; optional for others)
+   *   when `rowIds` has more ids than the table has rows — the entry is then untouched, and a
+   *   request cannot make the store do more work than the table is big (use {@link tooManyRowIds})
    */
   take(key: string, rowIds?: readonly number[]): Promise<TakenRows | undefined>;
   /** Current counters. */

@@ -2,7 +2,9 @@ import { readBodyCapped } from './body-reader.js';
 import { DataPlaneResponseSchema, formatIssues } from './data-plane.js';
 import { S2SPError } from './errors.js';
 import {
+  assertIdentityEncoding,
   CALL_AGAIN,
+  FETCH_HEADERS,
   type FetchBodyOptions,
   fetchFailure,
   prepareFetch,
@@ -68,7 +70,7 @@ export async function* fetchBodyRows(
       response = await (options.fetch ?? globalThis.fetch)(target.href, {
         method: 'POST',
         headers: {
-          'content-type': 'application/json',
+          ...FETCH_HEADERS,
           accept: `${NDJSON_MEDIA_TYPE}, application/json;q=0.5`,
         },
         body: requestBody,
@@ -81,6 +83,12 @@ export async function* fetchBodyRows(
     if (response.status !== 200) {
       await response.body?.cancel().catch(() => {});
       throw statusError(response.status, target.origin);
+    }
+    try {
+      assertIdentityEncoding(response, target.origin);
+    } catch (error) {
+      await response.body?.cancel().catch(() => {}); // nothing of a refused answer is read
+      throw error;
     }
     const type = (response.headers.get('content-type') ?? '').split(';')[0]?.trim().toLowerCase();
     if (type !== NDJSON_MEDIA_TYPE) {

@@ -1,5 +1,6 @@
 import { readBodyCapped } from './body-reader.js';
 import { type DataPlaneResponse, DataPlaneResponseSchema, formatIssues } from './data-plane.js';
+import { assertPublicDestination, type ConsumerDestinations } from './destination.js';
 import { S2SPError } from './errors.js';
 import { parseJsonText } from './json.js';
 import { positiveOption } from './limits.js';
@@ -26,9 +27,24 @@ export interface FetchBodyOptions {
   readonly signal?: AbortSignal;
   /**
    * Origins the URL may point at (`https://data.example.com`). Strongly recommended on servers:
-   * the URL usually comes from an LLM, so without a list any reachable host can be asked.
+   * the URL usually comes from an LLM. An entry may carry a path prefix
+   * (`https://gateway.example.com/weather`) under which that origin's resource_urls live. Listed
+   * origins are fetched whatever their address (loopback included).
    */
   readonly allowedOrigins?: readonly string[];
+  /**
+   * Path prefixes allowed before `/s2sp/data/{token}` on any origin. Default none: the path must
+   * be exactly `/s2sp/data/{token}` at the origin root (or under an `allowedOrigins` entry's
+   * prefix).
+   */
+  readonly pathPrefixes?: readonly string[];
+  /**
+   * Without an allow-list: `'public'` (default since 0.2.0) refuses IP literals that are not
+   * public and local-only names before any socket opens; `'any'` does not. Names that resolve to
+   * private addresses need a fetch that checks resolved addresses (`createPublicOnlyFetch` in
+   * `@s2sp/core/node`, the default of `@s2sp/server` consumer tools).
+   */
+  readonly destinations?: ConsumerDestinations;
   /** The `fetch` to use (for a custom dispatcher or agent). Default `globalThis.fetch`. */
   readonly fetch?: typeof fetch;
 }
@@ -51,8 +67,11 @@ export function tooLarge(maxBytes: number): S2SPError {
 // Error bodies of the resource server are never quoted: they come from a third party and would
 // otherwise flow verbatim into an LLM's context. Each status gets our own sentence.
 /**
- * The error for whatever a data-plane fetch threw: cancelled by the caller, timed out, or the
- * server unreachable (or gone midway). An `S2SPError` passes through.
+ * The error for whatever a data-plane fetch threw: cancelled by the caller, or any network-level
+ * failure. Refused connections, resets, DNS and TLS failures, unparseable HTTP and time-outs all
+ * get one code and one sentence, so the tool's answer cannot tell a closed port from an open
+ * one that speaks another protocol or never answers (a port scanner through the consumer). An
+ * `S2SPError` passes through.
  */
 export function fetchFailure(
   cause: unknown,
@@ -61,19 +80,47 @@ export function fetchFailure(
   if (S2SPError.isInstance(cause)) return cause;
   if (context.cancelled)
     return new S2SPError('upstream_error', 'The data-plane fetch was cancelled.', { cause });
-  if (context.timedOut) {
-    return new S2SPError(
-      'timeout',
-      `The resource server at ${context.origin} did not answer within ${context.timeoutMs} ms. Retry; if it keeps timing out, ${CALL_AGAIN.charAt(0).toLowerCase()}${CALL_AGAIN.slice(1)}`,
-      { cause },
-    );
-  }
+  return networkFailure(context.origin, context.timeoutMs, cause);
+}
+
+/**
+ * The one error of every network-level failure of a data-plane fetch (see {@link fetchFailure}).
+ *
+ * @param origin - the resource server's origin
+ * @param timeoutMs - the fetch's time limit
+ * @param cause - kept for logs, never shown
+ */
+export function networkFailure(origin: string, timeoutMs: number, cause?: unknown): S2SPError {
   return new S2SPError(
     'upstream_error',
-    `Could not reach the resource server at ${context.origin}, or it broke off its answer. Check that it is running and reachable from this server, then retry.`,
-    { cause },
+    `Could not reach the resource server at ${origin}, or it broke off or did not complete its answer within ${timeoutMs} ms. Check that it is running and reachable from this server, then retry; if it keeps failing, ${CALL_AGAIN.charAt(0).toLowerCase()}${CALL_AGAIN.slice(1)}`,
+    cause === undefined ? {} : { cause },
   );
 }
+
+/**
+ * Refuses a compressed answer. The consumer asks for `Accept-Encoding: identity`, and its size
+ * limit counts the bytes on the wire: a 1 MiB gzip body can inflate to 1 GiB, so a compressed
+ * answer is refused before its body is read.
+ *
+ * @param response - the 200 response
+ * @param origin - the resource server's origin
+ * @throws S2SPError `upstream_error`
+ */
+export function assertIdentityEncoding(response: Response, origin: string): void {
+  const encoding = (response.headers.get('content-encoding') ?? '').trim().toLowerCase();
+  if (encoding === '' || encoding === 'identity') return;
+  throw new S2SPError(
+    'upstream_error',
+    `The resource server at ${origin} sent a compressed answer (Content-Encoding ${JSON.stringify(encoding.slice(0, 20))}) although this consumer asked for identity; S2SP consumers refuse compressed data-plane answers. The operator of the resource server must not compress /s2sp/data responses.`,
+  );
+}
+
+/** Request headers every data-plane fetch sends besides `Accept`. */
+export const FETCH_HEADERS: Readonly<Record<string, string>> = Object.freeze({
+  'content-type': 'application/json',
+  'accept-encoding': 'identity',
+});
 
 /** The error for a non-200 answer (never quoting the server's body). */
 export function statusError(status: number, origin: string): S2SPError {
@@ -118,10 +165,13 @@ export interface PreparedFetch {
  * @throws S2SPError `invalid_request` (bad URL) or `invalid_config` (bad limits)
  */
 export function prepareFetch(resourceUrl: string, options: FetchBodyOptions): PreparedFetch {
-  const target = parseResourceUrl(
-    resourceUrl,
-    options.allowedOrigins ? { allowedOrigins: options.allowedOrigins } : {},
-  );
+  const target = parseResourceUrl(resourceUrl, {
+    ...(options.allowedOrigins && { allowedOrigins: options.allowedOrigins }),
+    ...(options.pathPrefixes && { pathPrefixes: options.pathPrefixes }),
+  });
+  // An allow-listed origin is trusted whatever its address; without a list, public only.
+  if (!options.allowedOrigins)
+    assertPublicDestination(new URL(target.origin).hostname, options.destinations ?? 'public');
   const timeoutMs = positiveOption('timeoutMs', options.timeoutMs, DEFAULT_FETCH_TIMEOUT_MS);
   const maxBytes = positiveOption('maxBytes', options.maxBytes, DEFAULT_MAX_RESPONSE_BYTES, {
     integer: true,
@@ -174,7 +224,7 @@ export async function fetchBody(
     if (options.signal?.aborted) throw options.signal.reason;
     const response = await (options.fetch ?? globalThis.fetch)(target.href, {
       method: 'POST',
-      headers: { 'content-type': 'application/json', accept: 'application/json' },
+      headers: { ...FETCH_HEADERS, accept: 'application/json' },
       body: requestBody,
       // Never follow: a redirect could point the request (and its token) anywhere.
       redirect: 'manual',
@@ -183,6 +233,12 @@ export async function fetchBody(
     if (response.status !== 200) {
       await response.body?.cancel().catch(() => {});
       throw statusError(response.status, target.origin);
+    }
+    try {
+      assertIdentityEncoding(response, target.origin);
+    } catch (error) {
+      await response.body?.cancel().catch(() => {}); // nothing of a refused answer is read
+      throw error;
     }
     const bytes = await readBodyCapped(response, maxBytes);
     if (!bytes) {

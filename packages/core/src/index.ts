@@ -26,6 +26,7 @@ export {
   DataPlaneResponseSchema,
   HEALTH_PATH,
 } from './data-plane.js';
+export { type ConsumerDestinations, isPublicHostname } from './destination.js';
 export {
   S2SP_ERROR_CODES,
   S2SP_ERROR_STATUS,

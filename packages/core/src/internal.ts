@@ -30,7 +30,15 @@ export {
 export { sha256, sha256Hex, timingSafeEqual } from './digest.js';
 export { describeType, isPlainObject, parseJsonArgument, parseJsonText } from './json.js';
 export { type PositiveOptionRules, positiveOption } from './limits.js';
-export { assertValidTtl, encodeRows, storedTableSize } from './memory-store.js';
+export {
+  assertValidTtl,
+  chargedEntryBytes,
+  ENTRY_OVERHEAD_BYTES,
+  encodeRows,
+  ROW_OVERHEAD_BYTES,
+  storedTableSize,
+  tooManyRowIds,
+} from './memory-store.js';
 export {
   buildAsyncResult,
   buildSyncResult,

@@ -89,30 +89,44 @@ function embeddedIPv4(groups: readonly number[]): number[] {
   return [hi >> 8, hi & 0xff, lo >> 8, lo & 0xff];
 }
 
+// Special-purpose IPv6 blocks (IANA registry) that are not globally reachable, checked after the
+// forms that embed an IPv4 address. Conservative where the registry allows exceptions: the
+// anycast services inside 2001::/23 (PCP, TURN, AMT, AS112, ORCHIDv2) are never S2SP data planes.
 function isPublicIPv6(groups: readonly number[]): boolean {
   const [g0 = 0, g1 = 0, g2 = 0, g3 = 0, g4 = 0, g5 = 0] = groups;
   const zeroTo = (n: number) => groups.slice(0, n).every((g) => g === 0);
   if (zeroTo(8)) return false; // ::
   if (zeroTo(7) && groups[7] === 1) return false; // ::1 loopback
-  if (zeroTo(5) && g5 === 0xffff) return isPublicIPv4(embeddedIPv4(groups)); // ::ffff:a.b.c.d mapped
+  // IPv4-mapped ::ffff:0:0/96: not globally reachable (RFC 4291); a socket never needs one to
+  // reach a public IPv4 address, and accepting them invites mapped-address tricks.
+  if (zeroTo(5) && g5 === 0xffff) return false;
+  if (zeroTo(4) && g4 === 0xffff && g5 === 0) return false; // IPv4-translated ::ffff:0:0:0/96
   if (zeroTo(6)) return false; // deprecated IPv4-compatible ::a.b.c.d
   if (g0 === 0x64 && g1 === 0xff9b && g2 === 0 && g3 === 0 && g4 === 0 && g5 === 0)
-    return isPublicIPv4(embeddedIPv4(groups)); // NAT64
+    return isPublicIPv4(embeddedIPv4(groups)); // NAT64 well-known prefix 64:ff9b::/96
+  if (g0 === 0x64 && g1 === 0xff9b && g2 === 1) return false; // local-use NAT64 64:ff9b:1::/48
+  if (g0 === 0x0100 && g1 === 0 && g2 === 0 && (g3 === 0 || g3 === 1)) return false; // discard 100::/64, dummy 100:0:0:1::/64
+  if (g0 === 0x2001 && g1 < 0x0200) return false; // IETF protocol assignments 2001::/23 (Teredo 2001::/32, benchmarking, ORCHID)
+  if (g0 === 0x2001 && g1 === 0x0db8) return false; // documentation 2001:db8::/32
+  if (g0 === 0x3fff && g1 < 0x1000) return false; // documentation 3fff::/20
+  if (g0 === 0x3ffe) return false; // former 6bone 3ffe::/16, returned to IANA
+  if (g0 === 0x5f00) return false; // SRv6 SIDs 5f00::/16
   if ((g0 & 0xfe00) === 0xfc00) return false; // unique local fc00::/7
   if ((g0 & 0xffc0) === 0xfe80) return false; // link-local fe80::/10
   if ((g0 & 0xffc0) === 0xfec0) return false; // site-local (deprecated)
   if ((g0 & 0xff00) === 0xff00) return false; // multicast
-  if (g0 === 0x2001 && g1 === 0x0db8) return false; // documentation
-  if (g0 === 0x0100 && g1 === 0 && g2 === 0 && g3 === 0) return false; // discard-only 100::/64
   if (g0 === 0x2002) return isPublicIPv4([g1 >> 8, g1 & 0xff, g2 >> 8, g2 & 0xff]); // 6to4 embeds IPv4
-  return true;
+  // Anything outside global unicast 2000::/3 is unallocated or reserved.
+  return (g0 & 0xe000) === 0x2000;
 }
 
 /**
  * True if `address` is an IP address that is routable on the public internet: not loopback,
- * private, link-local, carrier-grade NAT, multicast, documentation or otherwise reserved, also
- * when written as an IPv4-mapped, IPv4-compatible, NAT64 or 6to4 IPv6 address. Anything that is
- * not an IP literal is `false`.
+ * private, link-local, carrier-grade NAT, multicast, documentation or otherwise reserved (the
+ * IANA IPv4 and IPv6 special-purpose registries), nor any IPv4-mapped (`::ffff:0:0/96`),
+ * IPv4-translated, IPv4-compatible, local-use NAT64 (`64:ff9b:1::/48`) or Teredo/IETF
+ * (`2001::/23`) address, nor a NAT64 (`64:ff9b::/96`) or 6to4 address that embeds a non-public
+ * IPv4 address. Anything that is not an IP literal is `false`.
  *
  * @param address - an IPv4 or IPv6 address as a socket reports it (IPv6 without brackets)
  */

@@ -76,12 +76,35 @@ describe('resource URLs', () => {
   });
 
   it('parse back to a rebuilt URL, origin and token', () => {
-    const parsed = parseResourceUrl(` https://data.example.com/api/s2sp/data/${token} `);
+    const parsed = parseResourceUrl(` https://data.example.com/s2sp/data/${token} `);
     expect(parsed).toEqual({
-      href: `https://data.example.com/api/s2sp/data/${token}`,
+      href: `https://data.example.com/s2sp/data/${token}`,
       origin: 'https://data.example.com',
       token,
     });
+  });
+
+  it('accept a path prefix only when the operator configured it', () => {
+    const url = `https://data.example.com/api/s2sp/data/${token}`;
+    expect(refusal(() => parseResourceUrl(url)).message).toMatch(/exactly \/s2sp\/data\/\{token\}/);
+    expect(
+      refusal(() => parseResourceUrl(url, { allowedOrigins: ['https://data.example.com'] })).code,
+    ).toBe('invalid_request');
+    expect(
+      refusal(() =>
+        parseResourceUrl(`https://data.example.com/admin/api/s2sp/data/${token}`, {
+          pathPrefixes: ['/api'],
+        }),
+      ).code,
+    ).toBe('invalid_request');
+    expect(parseResourceUrl(url, { pathPrefixes: ['/api/'] }).href).toBe(url);
+    expect(parseResourceUrl(url, { allowedOrigins: ['https://data.example.com/api/'] }).href).toBe(
+      url,
+    );
+    expect(
+      refusal(() => parseResourceUrl(url, { allowedOrigins: ['https://other.example.com/api'] }))
+        .message,
+    ).toMatch(/not in this consumer's allowed origins/);
   });
 
   it('honour an origin allow-list exactly', () => {

@@ -134,12 +134,21 @@ export interface ParsedResourceUrl {
 export interface ParseResourceUrlOptions {
   /**
    * Origins (`https://data.example.com:8443`) a consumer may fetch from. When given, any other
-   * origin is refused; this is the main SSRF defence, since the URL comes from an LLM.
+   * origin is refused; this is the main SSRF defence, since the URL comes from an LLM. An entry
+   * may carry a path prefix (`https://gateway.example.com/weather`): that origin's resource_urls
+   * may then also live under `/weather/s2sp/data/{token}`.
    */
   readonly allowedOrigins?: readonly string[];
+  /**
+   * Path prefixes (`/api/v1`) a resource_url may have before `/s2sp/data/{token}`, on any
+   * allowed origin. Without one, the path must be exactly `/s2sp/data/{token}` at the origin's
+   * root (or under a prefix of an `allowedOrigins` entry): an LLM-chosen prefix would let it
+   * address any path on a host (`/admin/users/delete%3Fall=1/s2sp/data/…`).
+   */
+  readonly pathPrefixes?: readonly string[];
 }
 
-const PATH_PATTERN = /^(?:\/[^/]+)*\/s2sp\/data\/([^/]+)$/;
+const PATH_PATTERN = /^((?:\/[^/]+)*)\/s2sp\/data\/([^/]+)$/;
 
 function refuse(reason: string): never {
   // The message never repeats the URL: it may carry a live token.
@@ -149,11 +158,22 @@ function refuse(reason: string): never {
   );
 }
 
+/** Parses an allow-list entry into its origin and path prefix ('' at the root). */
+function allowedEntry(entry: string): { origin: string; prefix: string } | undefined {
+  try {
+    const url = new URL(entry);
+    return { origin: url.origin, prefix: url.pathname.replace(/\/+$/, '') };
+  } catch {
+    return undefined;
+  }
+}
+
 /**
  * Validates a `resource_url` before anything is fetched (PROTOCOL §4): an absolute http(s) URL
  * in canonical form (what WHATWG `URL` would not rewrite — so no backslashes, dot segments,
  * percent-encoded dots, default ports or upper-case hosts), without credentials, query or
- * fragment, whose path ends in `/s2sp/data/{token}`, and whose origin is allowed.
+ * fragment, whose path is exactly `/s2sp/data/{token}` (or that under a configured prefix), and
+ * whose origin is allowed.
  *
  * @param input - the URL as received
  * @param options - optional origin allow-list
@@ -184,21 +204,22 @@ export function parseResourceUrl(
     refuse('it has a query or a fragment');
   if (url.href !== text) refuse('it is not in canonical form');
   const match = PATH_PATTERN.exec(url.pathname);
-  if (!match || !isTokenShape(match[1]))
+  if (!match || !isTokenShape(match[2]))
     refuse('its path is not /s2sp/data/ followed by a 43-character token');
-  if (
-    options.allowedOrigins &&
-    !options.allowedOrigins.some((origin) => sameOrigin(origin, url.origin))
-  ) {
+  const prefix = match[1] ?? '';
+  const prefixes = (options.pathPrefixes ?? []).map((p) => `/${p.replace(/^\/+|\/+$/g, '')}`);
+  const entries = options.allowedOrigins
+    ?.map(allowedEntry)
+    .filter((e): e is { origin: string; prefix: string } => e?.origin === url.origin);
+  if (entries && entries.length === 0)
     refuse(`its origin ${url.origin} is not in this consumer's allowed origins`);
-  }
-  return { href: `${url.origin}${url.pathname}`, origin: url.origin, token: match[1] };
-}
-
-function sameOrigin(allowed: string, origin: string): boolean {
-  try {
-    return new URL(allowed).origin === origin;
-  } catch {
-    return false;
-  }
+  const prefixAllowed =
+    prefix === '' ||
+    prefixes.includes(prefix) ||
+    (entries?.some((entry) => entry.prefix === prefix) ?? false);
+  if (!prefixAllowed)
+    refuse(
+      "its path must be exactly /s2sp/data/{token} at the server root (or under a path prefix this consumer's operator configured)",
+    );
+  return { href: `${url.origin}${url.pathname}`, origin: url.origin, token: match[2] as string };
 }

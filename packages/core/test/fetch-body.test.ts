@@ -1,7 +1,14 @@
+import { createServer as createTcpServer, type Server } from 'node:net';
+import { gzipSync } from 'node:zlib';
 import { readBody, sleep, startHttpServer, type TestServer } from '@s2sp/test-utils';
 import { afterEach, describe, expect, it } from 'vitest';
-import { fetchBody } from '../src/fetch-body.js';
+import { type FetchBodyOptions, fetchBody as fetchBodySafe } from '../src/fetch-body.js';
 import { generateToken, S2SPError } from '../src/index.js';
+
+// These tests talk to loopback servers, which the default (public destinations only) refuses:
+// they opt out, as the "safe by default" tests at the end check the default itself.
+const fetchBody = (url: string, options: FetchBodyOptions = {}) =>
+  fetchBodySafe(url, { destinations: 'any', ...options });
 
 const servers: TestServer[] = [];
 afterEach(async () => {
@@ -113,8 +120,8 @@ describe('fetchBody', () => {
   it('times out a server that never answers', async () => {
     const server = await serve(() => {});
     const error = await failure(fetchBody(`${server.url}/s2sp/data/${token}`, { timeoutMs: 150 }));
-    expect(error.code).toBe('timeout');
-    expect(error.message).toMatch(/did not answer within 150 ms/);
+    expect(error.code).toBe('upstream_error');
+    expect(error.message).toMatch(/did not complete its answer within 150 ms/);
   });
 
   it('times out a server that drips its body', async () => {
@@ -128,7 +135,7 @@ describe('fetchBody', () => {
     });
     expect(
       (await failure(fetchBody(`${server.url}/s2sp/data/${token}`, { timeoutMs: 200 }))).code,
-    ).toBe('timeout');
+    ).toBe('upstream_error');
   });
 
   it('aborts a response over the size cap, declared or streamed', async () => {
@@ -202,5 +209,102 @@ describe('fetchBody', () => {
     const pending = fetchBody(`${server.url}/s2sp/data/${token}`, { signal: controller.signal });
     setTimeout(() => controller.abort(), 50);
     expect((await failure(pending)).message).toMatch(/cancelled/);
+  });
+});
+
+describe('fetchBody is safe by default (issue 20)', () => {
+  it('refuses loopback, private and local-only destinations without an allow-list, before any connection', async () => {
+    const server = await serve((_req, res) => res.end('{"body":[]}'));
+    for (const host of [
+      `127.0.0.1:${server.port}`,
+      `[::1]:${server.port}`,
+      `localhost:${server.port}`,
+      '10.0.0.1',
+      '169.254.169.254',
+      '[::ffff:808:808]',
+      '[64:ff9b:1::808:808]',
+      '[2001::1]',
+      'redis:6379',
+      'metadata.google.internal',
+      'printer.local',
+    ]) {
+      const error = await failure(fetchBodySafe(`http://${host}/s2sp/data/${token}`));
+      expect(error.code, host).toBe('invalid_request');
+      expect(error.message, host).toMatch(/non-public address.*allow-lists the origin/);
+    }
+    expect(server.connections()).toBe(0);
+  });
+
+  it('fetches from a loopback origin the operator allow-listed', async () => {
+    const server = await serve((_req, res) => res.end('{"body":[{"_row_id":0}]}'));
+    const url = `${server.url}/s2sp/data/${token}`;
+    expect((await fetchBodySafe(url, { allowedOrigins: [server.url] })).body).toEqual([
+      { _row_id: 0 },
+    ]);
+  });
+
+  it('accepts a path prefix only when configured', async () => {
+    const server = await serve((_req, res) => res.end('{"body":[]}'));
+    const prefixed = `${server.url}/admin/users/delete%3Fall=1/s2sp/data/${token}`;
+    const error = await failure(fetchBodySafe(prefixed, { allowedOrigins: [server.url] }));
+    expect(error.code).toBe('invalid_request');
+    expect(error.message).toMatch(/exactly \/s2sp\/data\/\{token\}/);
+    expect(server.connections()).toBe(0);
+    const api = `${server.url}/api/s2sp/data/${token}`;
+    expect((await fetchBodySafe(api, { allowedOrigins: [`${server.url}/api`] })).body).toEqual([]);
+    expect(
+      (await fetchBodySafe(api, { allowedOrigins: [server.url], pathPrefixes: ['/api'] })).body,
+    ).toEqual([]);
+    expect(server.requests.map((r) => r.url)).toEqual([
+      `/api/s2sp/data/${token}`,
+      `/api/s2sp/data/${token}`,
+    ]);
+  });
+
+  it('asks for identity encoding and refuses a compressed answer unread', async () => {
+    let acceptEncoding: string | undefined;
+    let encoding = 'gzip';
+    const server = await serve((req, res) => {
+      acceptEncoding = req.headers['accept-encoding'];
+      res.setHeader('content-type', 'application/json');
+      res.setHeader('content-encoding', encoding);
+      res.end(gzipSync('{"body":[{"_row_id":0}]}'));
+    });
+    const error = await failure(fetchBody(`${server.url}/s2sp/data/${token}`));
+    expect(acceptEncoding).toBe('identity');
+    expect(error.code).toBe('upstream_error');
+    expect(error.message).toMatch(/compressed answer/);
+    encoding = 'br';
+    expect((await failure(fetchBody(`${server.url}/s2sp/data/${token}`))).code).toBe(
+      'upstream_error',
+    );
+  });
+
+  it('gives one error for a closed port, a non-HTTP service and a silent one (no port oracle)', async () => {
+    const closed = await serve((_req, res) => res.end());
+    const closedUrl = `${closed.url}/s2sp/data/${token}`;
+    await closed.close();
+    const tcp: Server[] = [];
+    const listen = async (onConnection: (socket: import('node:net').Socket) => void) => {
+      const s = createTcpServer(onConnection);
+      tcp.push(s);
+      await new Promise<void>((resolve) => s.listen(0, '127.0.0.1', resolve));
+      return `http://127.0.0.1:${(s.address() as { port: number }).port}/s2sp/data/${token}`;
+    };
+    try {
+      const banner = await listen((socket) => socket.end('SSH-2.0-OpenSSH_9.6\r\n'));
+      const reset = await listen((socket) => socket.resetAndDestroy());
+      const silent = await listen(() => {});
+      const port = (url: string) => new URL(url).port;
+      const messages = [];
+      for (const url of [closedUrl, banner, reset, silent]) {
+        const error = await failure(fetchBody(url, { timeoutMs: 300 }));
+        expect(error.code, url).toBe('upstream_error');
+        messages.push(error.message.replace(port(url), 'PORT'));
+      }
+      expect(new Set(messages).size).toBe(1);
+    } finally {
+      for (const s of tcp) s.close();
+    }
   });
 });

@@ -48,7 +48,8 @@ describe('createPublicOnlyFetch', () => {
   it('is an ordinary fetch otherwise (the same server is reachable without it)', async () => {
     const server = await startHttpServer((_req, res) => res.end('{"body":[{"_row_id":0,"a":1}]}'));
     servers.push(server);
-    expect((await fetchBody(`${server.url}/s2sp/data/${generateToken()}`)).body).toEqual([
+    const url = `${server.url}/s2sp/data/${generateToken()}`;
+    expect((await fetchBody(url, { allowedOrigins: [server.url] })).body).toEqual([
       { _row_id: 0, a: 1 },
     ]);
   });

@@ -1,5 +1,6 @@
 import {
   CONSUMER_TOOL_PARAMETERS,
+  type ConsumerDestinations,
   type FetchBodyOptions,
   fetchBody,
   type Logger,
@@ -13,6 +14,7 @@ import {
   parseConsumerArguments,
 } from '@s2sp/core/internal';
 import { z } from 'zod';
+import type { ConcurrencyLimit } from './concurrency-limit.js';
 import type { CallToolResult, ToolAnnotations, ToolExtra } from './mcp-sdk.js';
 import { assertNoReservedParameters } from './resource-tool.js';
 import { errorResult, textResult } from './tool-result.js';
@@ -53,8 +55,25 @@ export type ConsumerToolHandler<TShape extends z.ZodRawShape> = (
 
 /** Fetch settings of a server's consumer tools (PROTOCOL §4). */
 export interface ConsumerFetchOptions {
-  /** Origins a `resource_url` may point at. Recommended: the URL comes from an LLM. */
+  /**
+   * Origins a `resource_url` may point at. Recommended: the URL comes from an LLM. Listed origins
+   * are fetched whatever their address (list a loopback origin to use one); an entry may carry a
+   * path prefix (`https://gateway.example.com/weather`).
+   */
   readonly allowedOrigins?: readonly string[];
+  /**
+   * Path prefixes allowed before `/s2sp/data/{token}` on any origin. Default none: the path must
+   * be exactly `/s2sp/data/{token}` at the origin root.
+   */
+  readonly pathPrefixes?: readonly string[];
+  /**
+   * Without an allow-list: `'public'` (the default since 0.2.0) fetches only from the public
+   * internet — loopback, private, link-local (cloud metadata) and local-only names are refused,
+   * checked for IP literals, for every resolved address and for the connected socket (see
+   * `createPublicOnlyFetch` in `@s2sp/core/node`); `'any'` fetches from anywhere (development
+   * only). With a custom `fetch`, only IP literals and local names are checked here.
+   */
+  readonly destinations?: ConsumerDestinations;
   /** Time limit of a data-plane fetch. Default 30 000 ms. */
   readonly timeoutMs?: number;
   /** Largest data-plane response accepted. Default 64 MiB. */
@@ -62,13 +81,24 @@ export interface ConsumerFetchOptions {
   /** The `fetch` to use. Default `globalThis.fetch`. */
   readonly fetch?: typeof fetch;
   /**
-   * Without an allow-list, refuse every `resource_url` whose address is not on the public
-   * internet (loopback, private, link-local such as cloud metadata, IPv4-mapped forms…), checked
-   * for IP literals, for every resolved address and for the connected socket. Node only; see
-   * `createPublicOnlyFetch` in `@s2sp/core/node`. Ignored when `fetch` is given.
+   * How many data-plane fetches this server's consumer tools run at once. Default 4. Each may
+   * hold up to `maxResponseBytes` while it is parsed, so this bounds the memory one burst of
+   * calls (or one JSON-RPC batch) can take.
+   */
+  readonly maxConcurrentFetches?: number;
+  /** How many more fetches may wait for a slot; beyond that a call fails at once. Default 16. */
+  readonly maxQueuedFetches?: number;
+  /**
+   * @deprecated Since 0.2.0 public destinations only is the default (`destinations: 'public'`);
+   * `true` changes nothing, `false` is ignored. Use `destinations: 'any'` to turn it off.
    */
   readonly publicOnly?: boolean;
 }
+
+/** Default of {@link ConsumerFetchOptions.maxConcurrentFetches}. */
+export const DEFAULT_MAX_CONCURRENT_FETCHES = 4;
+/** Default of {@link ConsumerFetchOptions.maxQueuedFetches}. */
+export const DEFAULT_MAX_QUEUED_FETCHES = 16;
 
 // Declared as strings (as the seed says, so any MCP client can call the tool) but accepting
 // already-parsed JSON too: the JSON Schema says string, the runtime takes both.
@@ -113,7 +143,12 @@ export function createConsumerToolCallback<TShape extends z.ZodRawShape>(
   name: string,
   config: ConsumerToolConfig<TShape>,
   handler: ConsumerToolHandler<TShape>,
-  options: { readonly fetch: ConsumerFetchOptions; readonly logger: Logger },
+  options: {
+    readonly fetch: ConsumerFetchOptions;
+    readonly logger: Logger;
+    /** Shared by every consumer tool of the server; without one, fetches are not limited. */
+    readonly fetchLimit?: ConcurrencyLimit;
+  },
 ): (args: Record<string, unknown>, extra: ToolExtra) => Promise<CallToolResult> {
   assertNoReservedParameters(name, config.inputSchema ?? {}, CONSUMER_TOOL_PARAMETERS);
   const { logger } = options;
@@ -121,8 +156,16 @@ export function createConsumerToolCallback<TShape extends z.ZodRawShape>(
   let publicOnlyFetch: Promise<typeof fetch> | undefined;
   const fetchFor = (): Promise<typeof fetch> | undefined => {
     if (options.fetch.fetch) return Promise.resolve(options.fetch.fetch);
-    if (!options.fetch.publicOnly) return undefined;
-    publicOnlyFetch ??= import('@s2sp/core/node').then((m) => m.createPublicOnlyFetch());
+    // An allow-list is the boundary when given; 'any' turns the check off.
+    if (options.fetch.allowedOrigins || options.fetch.destinations === 'any') return undefined;
+    publicOnlyFetch ??= import('@s2sp/core/node').then(
+      (m) => m.createPublicOnlyFetch(),
+      () => {
+        // Not Node (a worker runtime): IP literals and local names are still refused in core.
+        logger.warn('consumer tool: node:http unavailable, resolved addresses are not checked');
+        return globalThis.fetch;
+      },
+    );
     return publicOnlyFetch;
   };
 
@@ -143,6 +186,8 @@ export function createConsumerToolCallback<TShape extends z.ZodRawShape>(
           rowIds: rows.map((row) => row._row_id),
           signal: extra.signal,
           ...(options.fetch.allowedOrigins && { allowedOrigins: options.fetch.allowedOrigins }),
+          ...(options.fetch.pathPrefixes && { pathPrefixes: options.fetch.pathPrefixes }),
+          ...(options.fetch.destinations && { destinations: options.fetch.destinations }),
           ...(options.fetch.timeoutMs !== undefined && { timeoutMs: options.fetch.timeoutMs }),
           ...(options.fetch.maxResponseBytes !== undefined && {
             maxBytes: options.fetch.maxResponseBytes,
@@ -150,7 +195,10 @@ export function createConsumerToolCallback<TShape extends z.ZodRawShape>(
           ...(customFetch && { fetch: customFetch }),
         };
         const started = Date.now();
-        const fetched = await fetchBody(request.resourceUrl, fetchOptions);
+        const resourceUrl = request.resourceUrl;
+        const fetched = await (options.fetchLimit
+          ? options.fetchLimit.run(() => fetchBody(resourceUrl, fetchOptions))
+          : fetchBody(resourceUrl, fetchOptions));
         logger.info('consumer tool: fetched body', {
           tool: name,
           rows: fetched.body.length,

@@ -10,6 +10,11 @@
  * @module
  */
 
+export {
+  type ConcurrencyLimit,
+  type ConcurrencyLimitOptions,
+  createConcurrencyLimit,
+} from './concurrency-limit.js';
 export type {
   ConsumerFetchOptions,
   ConsumerToolConfig,

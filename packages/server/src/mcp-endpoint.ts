@@ -1,5 +1,6 @@
 import { S2SPError } from '@s2sp/core';
 import type { Context, Hono } from 'hono';
+import { CLIENT_ADDRESS_HEADER } from './client-quota.js';
 import type { BearerAuthInfo } from './http/bearer-auth.js';
 import { readRequestBody } from './http/request-body.js';
 import { type McpServer, WebStandardStreamableHTTPServerTransport } from './mcp-sdk.js';
@@ -12,6 +13,8 @@ export interface StatelessMcpOptions {
   readonly createMcpServer: () => McpServer;
   /** Largest request body, in bytes. */
   readonly maxRequestBytes: number;
+  /** Most JSON-RPC messages in one batch. */
+  readonly maxBatchSize: number;
   /** Longest a request body may take to arrive, in ms. */
   readonly bodyTimeoutMs: number;
   /**
@@ -24,10 +27,41 @@ export interface StatelessMcpOptions {
   };
 }
 
-function jsonRpcError(c: Context, status: 400 | 405 | 408 | 413, code: number, message: string) {
+function jsonRpcError(
+  c: Context,
+  status: 400 | 408 | 413,
+  code: number,
+  message: string,
+): Response {
   return c.json({ jsonrpc: '2.0', error: { code, message }, id: null }, status, {
     ...(status === 408 ? { connection: 'close' } : {}),
   });
+}
+
+/**
+ * The request as the transport sees it: the caller's socket address in
+ * {@link CLIENT_ADDRESS_HEADER} (for per-client quotas), replacing whatever the client sent. The
+ * body was read already and travels as `parsedBody`.
+ */
+function withClientAddress(request: Request, env: unknown): Request {
+  const headers = new Headers(request.headers);
+  headers.delete(CLIENT_ADDRESS_HEADER);
+  const socket = (env as { incoming?: { socket?: { remoteAddress?: string } } } | undefined)
+    ?.incoming?.socket;
+  if (socket?.remoteAddress) headers.set(CLIENT_ADDRESS_HEADER, socket.remoteAddress);
+  return new Request(request.url, { method: request.method, headers });
+}
+
+/**
+ * The JSON-RPC error for a batch over the limit, or `undefined`. The whole batch is refused
+ * before anything runs: running a prefix would leave the client unsure which calls happened.
+ *
+ * @param body - the parsed request body
+ * @param maxBatchSize - the limit
+ */
+export function batchTooLarge(body: unknown, maxBatchSize: number): string | undefined {
+  if (!Array.isArray(body) || body.length <= maxBatchSize) return undefined;
+  return `Invalid Request: a batch of ${body.length} JSON-RPC messages is over this server's limit of ${maxBatchSize}. Send at most ${maxBatchSize} per request, or one at a time.`;
 }
 
 /**
@@ -39,15 +73,9 @@ function jsonRpcError(c: Context, status: 400 | 405 | 408 | 413, code: number, m
  */
 export function mountStatelessMcp(app: Hono, options: StatelessMcpOptions): void {
   app.post(options.path, async (c) => {
-    const protection = options.rebindingProtection?.(c.req.raw);
-    const transport = new WebStandardStreamableHTTPServerTransport({
-      sessionIdGenerator: undefined,
-      enableJsonResponse: true,
-      maxRequestBodySize: options.maxRequestBytes,
-      ...(protection && { enableDnsRebindingProtection: true, ...protection }),
-    });
-    // The body is read here rather than by the transport, for the read timeout: the SDK waits
-    // as long as the client takes. The transport still checks Accept and Content-Type first.
+    // The body is read and parsed here, then handed to the transport: for the read timeout (the
+    // SDK waits as long as the client takes) and to count a batch before any of it runs. Over
+    // the size limit or not JSON: the same answers the SDK gives.
     let parsedBody: unknown;
     try {
       const bytes = await readRequestBody(
@@ -69,13 +97,22 @@ export function mountStatelessMcp(app: Hono, options: StatelessMcpOptions): void
         return jsonRpcError(c, 408, -32000, error.message);
       return jsonRpcError(c, 400, -32700, 'Parse error: Invalid JSON');
     }
+    const tooLarge = batchTooLarge(parsedBody, options.maxBatchSize);
+    if (tooLarge) return jsonRpcError(c, 400, -32600, tooLarge);
+    const protection = options.rebindingProtection?.(c.req.raw);
+    const transport = new WebStandardStreamableHTTPServerTransport({
+      sessionIdGenerator: undefined,
+      enableJsonResponse: true,
+      maxRequestBodySize: options.maxRequestBytes,
+      ...(protection && { enableDnsRebindingProtection: true, ...protection }),
+    });
     const authInfo = c.get('s2spAuth' as never) as BearerAuthInfo | undefined;
     const mcp = options.createMcpServer();
     try {
       await mcp.connect(transport);
       // With JSON responses the body is complete when handleRequest resolves, so closing here
       // cannot cut a stream short.
-      return await transport.handleRequest(c.req.raw, {
+      return await transport.handleRequest(withClientAddress(c.req.raw, c.env), {
         parsedBody,
         ...(authInfo && { authInfo: { ...authInfo, scopes: [...authInfo.scopes] } }),
       });

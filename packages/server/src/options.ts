@@ -40,6 +40,14 @@ export interface S2SPOptions {
    * `request_timeout`. Default 10 000.
    */
   readonly requestBodyTimeoutMs?: number;
+  /**
+   * Most unredeemed async results one client may hold at once (per process). Default 1000. A
+   * client is the authenticated client id, else the socket address `/mcp` saw, else the MCP
+   * session; beyond the limit the resource tool answers `store_full` for that client only.
+   */
+  readonly maxEntriesPerClient?: number;
+  /** Most distinct `row_ids` in one data-plane request. Default 10 000 (400 beyond). */
+  readonly maxDataRowIds?: number;
   /** How consumer tools fetch from resource servers (allow-list, timeout, size cap). */
   readonly consumer?: ConsumerFetchOptions;
   /** Where to log. Default: a console logger at `info` on standard error. Never logs tokens. */

@@ -1,6 +1,7 @@
 import { ModeSchema, RESOURCE_TOOL_PARAMETERS, S2SPError } from '@s2sp/core';
 import { errorCode } from '@s2sp/core/internal';
 import { z } from 'zod';
+import { clientKey } from './client-quota.js';
 import type { CallToolResult, ToolAnnotations, ToolExtra } from './mcp-sdk.js';
 import {
   buildTableResult,
@@ -118,6 +119,7 @@ export function createResourceToolCallback<TShape extends z.ZodRawShape>(
         toolName: name,
         requestInfo: extra.requestInfo,
         knownColumns,
+        client: clientKey(extra),
       });
     } catch (error) {
       runtime.logger.warn('resource tool: failed', { tool: name, code: errorCode(error) });

@@ -3,12 +3,16 @@ import { errorCode } from '@s2sp/core/internal';
 import type { Hono } from 'hono';
 import type { z } from 'zod';
 import { type AdvertisedUrl, createAdvertisedUrl } from './advertised-url.js';
+import { createClientQuota } from './client-quota.js';
+import { createConcurrencyLimit } from './concurrency-limit.js';
 import {
   type ConsumerToolConfig,
   type ConsumerToolHandler,
   consumerParameters,
   consumerToolDescription,
   createConsumerToolCallback,
+  DEFAULT_MAX_CONCURRENT_FETCHES,
+  DEFAULT_MAX_QUEUED_FETCHES,
 } from './consumer-tool.js';
 import { createDataPlaneApp } from './http/data-plane.js';
 import type { CallToolResult, McpServer, RegisteredTool, ToolAnnotations } from './mcp-sdk.js';
@@ -150,7 +154,16 @@ export function createS2SPInternals(options: S2SPOptions, loggerName?: string): 
   const resolved = resolveOptions(options, loggerName);
   const { store, ttlMs, maxSyncBytes, logger } = resolved;
   const advertisedUrl = createAdvertisedUrl(resolved);
-  const runtime = { store, ttlMs, maxSyncBytes, logger, advertisedUrl };
+  const quota = createClientQuota(
+    options.maxEntriesPerClient === undefined ? {} : { maxEntries: options.maxEntriesPerClient },
+  );
+  const runtime = { store, ttlMs, maxSyncBytes, logger, advertisedUrl, quota };
+  // One limit for every consumer tool of this server, across the per-request McpServers.
+  const fetchLimit = createConcurrencyLimit({
+    concurrency: resolved.consumer.maxConcurrentFetches ?? DEFAULT_MAX_CONCURRENT_FETCHES,
+    queue: resolved.consumer.maxQueuedFetches ?? DEFAULT_MAX_QUEUED_FETCHES,
+    what: 'data-plane fetches',
+  });
   const dataPlane = createDataPlaneApp({
     store,
     logger,
@@ -158,6 +171,8 @@ export function createS2SPInternals(options: S2SPOptions, loggerName?: string): 
     ...(resolved.maxDataRequestBytes !== undefined && {
       maxRequestBytes: resolved.maxDataRequestBytes,
     }),
+    ...(options.maxDataRowIds !== undefined && { maxRowIds: options.maxDataRowIds }),
+    onTaken: (key) => quota.release(key),
   });
 
   const s2sp: S2SP = {
@@ -190,6 +205,7 @@ export function createS2SPInternals(options: S2SPOptions, loggerName?: string): 
         },
         createConsumerToolCallback(name, config, handler, {
           fetch: resolved.consumer,
+          fetchLimit,
           logger,
         }),
       );

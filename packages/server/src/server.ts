@@ -48,6 +48,12 @@ export interface S2SPServerOptions extends S2SPOptions {
    * `resource_url` is its own credential). Default: no authentication.
    */
   readonly auth?: BearerAuthOptions;
+  /**
+   * Most JSON-RPC messages in one batch (a JSON array) on the MCP endpoint. Default 10; a larger
+   * batch gets a JSON-RPC error and runs nothing. Every message of a batch runs at once, so
+   * without a cap one request could start any number of tool calls.
+   */
+  readonly maxMcpBatchSize?: number;
 }
 
 export type { ListenOptions } from './node-listener.js';
@@ -171,6 +177,9 @@ export function createS2SPServer(options: S2SPServerOptions): S2SPServer {
     4 * 1024 * 1024,
     { integer: true },
   );
+  const maxBatchSize = positiveOption('maxMcpBatchSize', options.maxMcpBatchSize, 10, {
+    integer: true,
+  });
   const mcpPath = options.mcpPath ?? '/mcp';
   const { s2sp, options: resolved, advertisedUrl } = createS2SPInternals(options, options.name);
   const bodyTimeoutMs = resolved.requestBodyTimeoutMs;
@@ -250,6 +259,7 @@ export function createS2SPServer(options: S2SPServerOptions): S2SPServer {
         ],
       };
     },
+    maxBatchSize,
   });
   app.notFound(notFoundResponse);
   app.onError((error) => {

@@ -22,6 +22,7 @@ import {
   serializeS2SPResult,
 } from '@s2sp/core/internal';
 import type { AdvertisedUrl } from './advertised-url.js';
+import type { ClientQuota } from './client-quota.js';
 import { entryLabel } from './logger.js';
 import type { CallToolResult } from './mcp-sdk.js';
 import { textResult } from './tool-result.js';
@@ -33,6 +34,8 @@ export interface TableResultRuntime {
   readonly maxSyncBytes: number;
   readonly logger: Logger;
   readonly advertisedUrl: AdvertisedUrl;
+  /** Live entries per client; none: no per-client limit. */
+  readonly quota?: ClientQuota;
 }
 
 /** The S2SP arguments of a resource tool call, as the caller sent them (PROTOCOL §2). */
@@ -54,6 +57,8 @@ export interface TableResultContext {
    * is not an error when no row happens to carry it.
    */
   readonly knownColumns?: readonly string[];
+  /** Who called, for the per-client quota (see `clientKey`). Default: one shared bucket. */
+  readonly client?: string;
 }
 
 /** The S2SP arguments, checked. */
@@ -120,12 +125,24 @@ export async function buildTableResult(
         `This sync-mode result is ${bytes} bytes, more than the ${runtime.maxSyncBytes} that can travel through the agent. Call again without mode (async mode keeps the body on this server), or ask for fewer rows.`,
       );
     }
+  } else if (table.rows.length === 0) {
+    // Nothing to fetch: no cache entry and no resource_url, the empty body inline (as in sync
+    // mode, which every reader understands). Caching empty results let one client fill the
+    // store with entries that cost nothing to make (issue 20).
+    result = buildSyncResult(split, []);
+    text = serializeS2SPResult(result);
   } else {
     // Resolve the address before caching, so a misconfigured server leaves no orphan entry.
     const base = runtime.advertisedUrl.resolve(context.requestInfo?.url);
     const token = generateToken();
     const key = await tokenStorageKey(token);
-    await runtime.store.put(key, serializeTable(table), { ttlMs: runtime.ttlMs });
+    runtime.quota?.reserve(context.client ?? 'anonymous', key, runtime.ttlMs);
+    try {
+      await runtime.store.put(key, serializeTable(table), { ttlMs: runtime.ttlMs });
+    } catch (error) {
+      runtime.quota?.release(key);
+      throw error;
+    }
     result = buildAsyncResult(split, {
       resourceUrl: buildResourceUrl(base, token),
       expiresAt: new Date(Date.now() + runtime.ttlMs),

@@ -42,7 +42,9 @@ beforeAll(async () => {
     name: 'consumer',
     version: '1',
     logger: silentLogger,
-    consumer: { timeoutMs: 300 },
+    // Loopback resource servers, some started later: this fixture opts out of the default
+    // (public destinations only); the tests at the end check the default and the allow-list.
+    consumer: { timeoutMs: 300, destinations: 'any' },
   });
   consumer
     .consumerTool(
@@ -245,7 +247,7 @@ describe('consumer tool', () => {
         resource_url: `${silent.url}/s2sp/data/${generateToken()}`,
       });
       expect(result.isError).toBe(true);
-      expect(textOf(result)).toMatch(/did not answer within 300 ms/);
+      expect(textOf(result)).toMatch(/did not complete its answer within 300 ms/);
       expect(Date.now() - started).toBeGreaterThanOrEqual(290);
     } finally {
       await silent.close();
@@ -280,13 +282,16 @@ describe('consumer allow-list', () => {
   });
 });
 
-describe('consumer public-destinations-only mode', () => {
-  it('refuses a resource_url on a loopback address, with advice', async () => {
+describe('consumer public-destinations-only mode (the default)', () => {
+  it.each([
+    ['the default', {}],
+    ['publicOnly: true (deprecated)', { publicOnly: true }],
+  ])('refuses a resource_url on a loopback address, with advice: %s', async (_, options) => {
     const guarded = createS2SPServer({
       name: 'public-only',
       version: '1',
       logger: silentLogger,
-      consumer: { publicOnly: true },
+      consumer: options,
     });
     guarded.consumerTool('count', { description: 'count' }, (merged) => String(merged.length));
     await using listening = await guarded.listen();
@@ -298,7 +303,8 @@ describe('consumer public-destinations-only mode', () => {
       resource_url,
     });
     expect(result.isError).toBe(true);
-    expect(textOf(result)).toMatch(/non-public address \(127\.0\.0\.1\)/);
+    expect(textOf(result)).toMatch(/non-public address .*allow-lists the origin/);
+    expect(textOf(result)).not.toMatch(/127\.0\.0\.1/);
     expect((await resource.store.stats()).entries).toBe(entriesBefore + 1);
     await guarded.close();
   });

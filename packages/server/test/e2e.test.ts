@@ -24,13 +24,18 @@ async function startPipeline(logWrite?: (line: string) => void) {
     { description: 'A wide table.', inputSchema: { limit: z.number().int().optional() } },
     ({ limit }) => table.slice(0, limit ?? table.length),
   );
-  const consumer = createS2SPServer({ name: 'wide-consumer', version: '1', logger });
+  const resourceHttp = await resource.listen();
+  const consumer = createS2SPServer({
+    name: 'wide-consumer',
+    version: '1',
+    logger,
+    consumer: { allowedOrigins: [resourceHttp.url] },
+  });
   const delivered: RowWithId[][] = [];
   consumer.consumerTool('process', { description: 'Process rows.' }, (rows) => {
     delivered.push(rows);
     return `processed ${rows.length} rows`;
   });
-  const resourceHttp = await resource.listen();
   const consumerHttp = await consumer.listen();
   return {
     table,

@@ -5,7 +5,8 @@ import type { AddressInfo } from 'node:net';
 import { serve } from '@hono/node-server';
 import {
   createMemoryStore,
-  fetchBodyRows,
+  type FetchBodyRowsOptions,
+  fetchBodyRows as fetchBodyRowsSafe,
   generateToken,
   NDJSON_MEDIA_TYPE,
   prepareTable,
@@ -17,6 +18,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDataPlaneApp } from '../src/http/index.js';
 
 const store = createMemoryStore();
+// Loopback data planes: these tests opt out of public destinations only.
+const fetchBodyRows = (url: string, options: FetchBodyRowsOptions = {}) =>
+  fetchBodyRowsSafe(url, { destinations: 'any', ...options });
 let server: ReturnType<typeof serve>;
 let base: string;
 const rows = Array.from({ length: 2000 }, (_, i) => ({

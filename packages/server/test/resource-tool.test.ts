@@ -206,14 +206,32 @@ describe('resource tool over Streamable HTTP', () => {
     );
   });
 
-  it('accepts any abstract columns for an empty table', async () => {
-    const result = await agent.call('get_alerts', { area: 'EMPTY', abstract_domains: 'anything' });
-    expect(result.isError).toBeFalsy();
-    expect(result.structuredContent).toMatchObject({
-      total_rows: 0,
-      abstract: [],
-      body_domains: [],
-    });
+  it('accepts any abstract columns for an empty table, and caches nothing for it', async () => {
+    const before = (await server.store.stats()).entries;
+    for (const mode of [undefined, 'async', 'sync']) {
+      const result = await agent.call('get_alerts', {
+        area: 'EMPTY',
+        abstract_domains: 'anything',
+        ...(mode && { mode }),
+      });
+      expect(result.isError).toBeFalsy();
+      // Zero rows: the empty body inline, no resource_url (issue 20; packages/core/PROTOCOL.md §2).
+      expect(result.structuredContent).toEqual({
+        total_rows: 0,
+        abstract_domains: ['anything'],
+        body_domains: [],
+        abstract: [],
+        body: [],
+      });
+    }
+    expect((await server.store.stats()).entries).toBe(before);
+  });
+
+  it('still caches a one-row async result (the good case beside the empty one)', async () => {
+    const before = (await server.store.stats()).entries;
+    const result = await agent.call('get_alerts', { area: 'CA', abstract_domains: 'event' });
+    expect(result.structuredContent).toHaveProperty('resource_url');
+    expect((await server.store.stats()).entries).toBe(before + 1);
   });
 
   it('rejects a mode other than async or sync', async () => {

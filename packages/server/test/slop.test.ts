@@ -10,7 +10,12 @@ const alerts = [
 async function startSlopServer(
   options: Parameters<ReturnType<typeof createS2SPServer>['mountSlop']>[0] = {},
 ) {
-  const server = createS2SPServer({ name: 'slop-test', version: '1', logger: silentLogger });
+  const server = createS2SPServer({
+    name: 'slop-test',
+    version: '1',
+    logger: silentLogger,
+    consumer: { destinations: 'any' }, // loopback resource servers
+  });
   server
     .resourceTool(
       'get_alerts',

@@ -93,7 +93,10 @@ describe('stdio with createS2SP on the user’s own McpServer (examples/stdio.ts
       });
       const s2sp = S2SPResultSchema.parse(split.structuredContent);
       expect(s2sp.resource_url).toMatch(new RegExp(`^http://127\\.0\\.0\\.1:${port}/s2sp/data/`));
-      const { body } = await fetchBody(s2sp.resource_url as string, { rowIds: [1] });
+      const { body } = await fetchBody(s2sp.resource_url as string, {
+        rowIds: [1],
+        destinations: 'any',
+      });
       expect(body).toEqual([{ _row_id: 1, id: 2, title: 'Ideas', body: 'S2SP for everything' }]);
     } finally {
       await client.close();

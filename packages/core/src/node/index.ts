@@ -8,16 +8,16 @@ import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { isIP, type Socket } from 'node:net';
 import { Readable } from 'node:stream';
-import { S2SPError } from '../errors.js';
+import { nonPublicDestination } from '../destination.js';
+import type { S2SPError } from '../errors.js';
 import { isPublicAddress } from '../public-address.js';
 
 export { isPublicAddress } from '../public-address.js';
 
-function refused(where: string): S2SPError {
-  return new S2SPError(
-    'invalid_request',
-    `resource_url points at a non-public address (${where}); this consumer only fetches from public internet addresses. Use the resource_url a public resource server returned.`,
-  );
+// One sentence for every refusal: naming the address a name resolved to would tell an LLM (or
+// whoever steers it) about the internal network.
+function refused(_where: string): S2SPError {
+  return nonPublicDestination();
 }
 
 type LookupCallback = (

@@ -148,6 +148,16 @@ export function describeBodyStoreContract(
       ]);
     });
 
+    it('refuses more row ids than the table has rows with invalid_request, leaving the entry', async () => {
+      const key = await freshKey();
+      const table = makeStoredTable(3);
+      await store.put(key, table, { ttlMs: 60_000 });
+      const refused = await store.take(key, [0, 1, 2, 3]).catch((e: unknown) => e);
+      expect(S2SPError.isInstance(refused) && refused.code).toBe('invalid_request');
+      const taken = await readTaken(await store.take(key, [2, 9]));
+      expect(taken && takenRowTexts(taken)).toEqual([table.rows[2], undefined]);
+    });
+
     it('stores and returns an empty table', async () => {
       const key = await freshKey();
       await store.put(key, { columns: [], rows: [] }, { ttlMs: 60_000 });
@@ -234,7 +244,8 @@ export function describeBodyStoreContract(
     if (options.makeBoundedStore) {
       const makeBounded = options.makeBoundedStore;
       it('refuses a new entry when full, with store_full, and keeps every live entry', async () => {
-        const bounded = await makeBounded(1000);
+        // Room for a few entries, each charged its rows plus the per-entry overhead (1 KiB).
+        const bounded = await makeBounded(10_000);
         try {
           const keys: string[] = [];
           let refused: unknown;

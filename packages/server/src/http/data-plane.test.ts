@@ -233,3 +233,38 @@ describe('data plane', () => {
     );
   });
 });
+
+describe('data plane row_ids limits (issue 20)', () => {
+  it('refuses more distinct row_ids than the cap with 400, leaving the token redeemable', async () => {
+    app = createDataPlaneApp({ store, maxRowIds: 100 });
+    const token = await cached();
+    const ids = Array.from({ length: 101 }, (_, i) => i);
+    const over = await post(token, JSON.stringify({ row_ids: ids }));
+    expect(over.status).toBe(400);
+    expect(((await over.json()) as { error: { code: string } }).error.code).toBe('invalid_request');
+    // Repeats count once: 150 copies of one id are one id.
+    const repeated = await post(token, JSON.stringify({ row_ids: Array(150).fill(1) }));
+    expect(repeated.status).toBe(200);
+  });
+
+  it('refuses more row_ids than the table has rows with 400, leaving the token redeemable', async () => {
+    const token = await cached();
+    const over = await post(token, '{"row_ids":[0,1,2,3]}');
+    expect(over.status).toBe(400);
+    const body = (await over.json()) as { error: { code: string; message: string } };
+    expect(body.error.code).toBe('invalid_request');
+    expect(body.error.message).toMatch(/4 ids but this table has only 3 rows/);
+    const ok = await post(token, '{"row_ids":[0,1,7]}');
+    expect(ok.status).toBe(200);
+    expect(((await ok.json()) as { missing_row_ids: number[] }).missing_row_ids).toEqual([7]);
+  });
+
+  it('has a default cap of 10 000 and refuses a bad setting', async () => {
+    const token = await cached();
+    const ids = Array.from({ length: 10_001 }, (_, i) => i);
+    expect((await post(token, JSON.stringify({ row_ids: ids }))).status).toBe(400);
+    expect(() => createDataPlaneApp({ store, maxRowIds: 0 })).toThrow(
+      expect.objectContaining({ code: 'invalid_config' }),
+    );
+  });
+});

@@ -36,7 +36,18 @@ export interface DataPlaneOptions {
   readonly logger?: Logger;
   /** Longest the request body may take to arrive, in ms; slower gets 408. Default 10 000. */
   readonly bodyTimeoutMs?: number;
+  /**
+   * Most distinct `row_ids` in one request. Default 10 000; more gets 400 `invalid_request`
+   * without using the token. Bounds the work (and, on Redis, the script time) one request can
+   * cause; the stores also refuse more ids than the table has rows.
+   */
+  readonly maxRowIds?: number;
+  /** Called with the storage key of every entry a request took (for per-client quotas). */
+  readonly onTaken?: (key: string) => void;
 }
+
+/** Default of {@link DataPlaneOptions.maxRowIds}. */
+export const DEFAULT_MAX_ROW_IDS = 10_000;
 
 /** Response bodies up to this size are sent as one buffer. */
 const SINGLE_BUFFER_BYTES = 1024 * 1024;
@@ -134,6 +145,9 @@ export function mountDataPlane(app: Hono, options: DataPlaneOptions): Hono {
       integer: true,
     },
   );
+  const maxRowIds = positiveOption('maxRowIds', options.maxRowIds, DEFAULT_MAX_ROW_IDS, {
+    integer: true,
+  });
 
   app.post(`${DATA_PATH_PREFIX}:token`, async (c) => {
     // Consumers are servers. A browser page on another site must not be able to spend a token it
@@ -157,11 +171,18 @@ export function mountDataPlane(app: Hono, options: DataPlaneOptions): Hono {
     const started = Date.now();
     const key = await tokenStorageKey(token);
     const rowIds = requestedRowIds(request);
+    if (rowIds && rowIds.length > maxRowIds) {
+      throw new S2SPError(
+        'invalid_request',
+        `row_ids lists ${rowIds.length} distinct ids; this data plane accepts at most ${maxRowIds} per request. Omit row_ids to get every row, or ask for fewer; the resource_url is still unused.`,
+      );
+    }
     const taken = await store.take(key, rowIds);
     if (!taken) {
       logger.debug('data plane: no entry', { entry: entryLabel(key) });
       throw new S2SPError('not_found', GONE);
     }
+    options.onTaken?.(key);
     const format = negotiateFormat(c.req.header('accept'));
     const rendered = await renderDataPlaneBody(taken, request, rowIds, format);
     logger.info('data plane: redeemed', {

@@ -1,0 +1,48 @@
+import { S2SPError } from '@s2sp/core';
+import { describe, expect, it } from 'vitest';
+import { CLIENT_ADDRESS_HEADER, clientKey, createClientQuota } from './client-quota.js';
+
+const codeOf = (fn: () => unknown) => {
+  try {
+    fn();
+  } catch (error) {
+    return S2SPError.isInstance(error) ? error.code : String(error);
+  }
+  return 'no error';
+};
+
+describe('createClientQuota', () => {
+  it('refuses a client over its limit with store_full, and only that client', () => {
+    const quota = createClientQuota({ maxEntries: 2 });
+    quota.reserve('a', 'k1', 60_000);
+    quota.reserve('a', 'k2', 60_000);
+    expect(codeOf(() => quota.reserve('a', 'k3', 60_000))).toBe('store_full');
+    quota.reserve('b', 'k4', 60_000);
+    expect(quota.count('a')).toBe(2);
+    expect(quota.count('b')).toBe(1);
+  });
+
+  it('gives room back when an entry is taken or expires', async () => {
+    const quota = createClientQuota({ maxEntries: 1 });
+    quota.reserve('a', 'k1', 60_000);
+    quota.release('k1');
+    quota.reserve('a', 'k2', 30);
+    await new Promise((resolve) => setTimeout(resolve, 60));
+    expect(quota.count('a')).toBe(0);
+    quota.reserve('a', 'k3', 60_000);
+  });
+
+  it('refuses a bad limit with invalid_config', () => {
+    expect(codeOf(() => createClientQuota({ maxEntries: 0 }))).toBe('invalid_config');
+  });
+});
+
+describe('clientKey', () => {
+  it('prefers the authenticated client, then the socket address, then the session', () => {
+    const headers = { [CLIENT_ADDRESS_HEADER]: '203.0.113.7' };
+    expect(clientKey({ authInfo: { clientId: 'c1' }, requestInfo: { headers } })).toBe('client:c1');
+    expect(clientKey({ requestInfo: { headers }, sessionId: 's' })).toBe('address:203.0.113.7');
+    expect(clientKey({ sessionId: 's' })).toBe('session:s');
+    expect(clientKey({})).toBe('anonymous');
+  });
+});

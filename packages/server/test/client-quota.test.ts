@@ -1,0 +1,56 @@
+// Per-client quota of unredeemed results (issue 20 item 6), through the real /mcp endpoint.
+import { connectMcpClient, textOf } from '@s2sp/test-utils';
+import { describe, expect, it } from 'vitest';
+import { createS2SPServer, silentLogger } from '../src/index.js';
+
+describe('maxEntriesPerClient', () => {
+  it('stops one client at its limit, ignores a forged address header, and frees room on redemption', async () => {
+    const server = createS2SPServer({
+      name: 'quota',
+      version: '1',
+      logger: silentLogger,
+      maxEntriesPerClient: 3,
+    });
+    server.resourceTool('rows', { description: 'rows' }, () => [{ a: 1, b: 2 }]);
+    await using listening = await server.listen();
+    await using agent = await connectMcpClient(listening.mcpUrl);
+    const urls: string[] = [];
+    for (let i = 0; i < 3; i++) {
+      const result = await agent.call('rows', { abstract_domains: 'a' });
+      urls.push((result.structuredContent as { resource_url: string }).resource_url);
+    }
+    const over = await agent.call('rows', { abstract_domains: 'a' });
+    expect(over.isError).toBe(true);
+    expect(textOf(over)).toMatch(/per-client limit/);
+    expect((await server.store.stats()).entries).toBe(3);
+
+    // A client cannot pick another bucket by sending the header itself.
+    const forged = await fetch(listening.mcpUrl, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+        'x-s2sp-client-address': '198.51.100.9',
+      },
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'tools/call',
+        params: { name: 'rows', arguments: { abstract_domains: 'a' } },
+      }),
+    });
+    const forgedResult = (await forged.json()) as { result: { isError?: boolean } };
+    expect(forgedResult.result.isError).toBe(true);
+
+    // Redeeming one gives its room back; sync mode never counted.
+    const redeemed = await fetch(urls[0] as string, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{}',
+    });
+    expect(redeemed.status).toBe(200);
+    expect((await agent.call('rows', { abstract_domains: 'a' })).isError).toBeFalsy();
+    expect((await agent.call('rows', { abstract_domains: 'a', mode: 'sync' })).isError).toBeFalsy();
+    await server.close();
+  });
+});
