@@ -59,7 +59,7 @@ describe('the HTTP edge of createS2SPServer', () => {
     expect(ok.status).toBe(200);
     const url = ((await ok.json()) as { result: { structuredContent: { resource_url: string } } })
       .result.structuredContent.resource_url;
-    expect(seen).toEqual([{ token: TOKEN, clientId: 'bearer', scopes: [] }]);
+    expect(seen).toEqual([{ token: TOKEN, clientId: 'bearer-token-1', scopes: [] }]);
     const redeemed = await app.request(url, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },

@@ -21,7 +21,7 @@ describe('bearerAuth', () => {
     const response = await get(appWith({ bearerTokens: [TOKEN] }), `Bearer ${TOKEN}`);
     expect(response.status).toBe(200);
     expect(await response.json()).toEqual({
-      auth: { token: TOKEN, clientId: 'bearer', scopes: [] },
+      auth: { token: TOKEN, clientId: 'bearer-token-1', scopes: [] },
     });
   });
 

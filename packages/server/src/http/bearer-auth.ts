@@ -98,8 +98,15 @@ export function createBearerCheck(
     const token = BEARER.exec(header)?.[1];
     if (!token) return refuse(true);
     const presented = await sha256(token);
-    if ((await digests).some((digest) => timingSafeEqual(digest, presented)))
-      return { ok: true, authInfo: { token, clientId: 'bearer', scopes: [] } };
+    // Every digest is compared (no early exit), so timing says nothing about which one matched.
+    let matched = -1;
+    (await digests).forEach((digest, index) => {
+      if (timingSafeEqual(digest, presented)) matched = index;
+    });
+    // The client id names the configured token by position (never the token itself), so
+    // per-client quotas keep holders of different tokens apart.
+    if (matched >= 0)
+      return { ok: true, authInfo: { token, clientId: `bearer-token-${matched + 1}`, scopes: [] } };
     if (options.verifyToken) {
       let info: BearerAuthInfo | undefined;
       try {
