@@ -128,7 +128,7 @@ describe('figure 20: browsers and DNS rebinding', () => {
       headers: Record<string, string>;
       body?: string;
     }[] = [];
-    const hostile = [
+    const hostile: { what: string; headers: Record<string, string> }[] = [
       { what: 'rebound Host', headers: { host: `rebind.attacker.example:${port}` } },
       {
         what: 'rebound Host and Origin',
@@ -351,7 +351,13 @@ describe('figure 21: authentication over the whole server', () => {
     });
     const { port } = edge.listening;
     const host = edge.host;
-    const endpoints = [
+    const endpoints: {
+      name: string;
+      path: string;
+      method?: string;
+      headers: Record<string, string>;
+      body?: string;
+    }[] = [
       {
         name: '/mcp',
         path: '/mcp',
@@ -367,7 +373,7 @@ describe('figure 21: authentication over the whole server', () => {
       { name: 'SLOP list', path: '/tools', method: 'GET', headers: { host } },
       { name: 'A2S', path: '/.well-known/a2s/capabilities', method: 'GET', headers: { host } },
     ];
-    const credentials = [
+    const credentials: Record<string, string>[] = [
       {},
       { authorization: 'Bearer wrong-token-0123456789abcdef' },
       { authorization: `Basic ${Buffer.from(`x:${AUTH_TOKEN}`).toString('base64')}` },
