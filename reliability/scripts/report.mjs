@@ -79,6 +79,18 @@ const GROUPS = {
     title: 'Load and soak',
     how: 'autocannon (as a library) against a replica process on the memory store; every request redeems a fresh token for 10 rows of a 10k-row table. Each entry holds its own copy of the table (~0.5 MB), so tokens are minted in waves between load phases rather than all up front; latency is taken from every response. The soak runs at a fixed rate while the replica mints in the background, as a real server would.',
   },
+  20: {
+    title: 'Browsers and DNS rebinding at the HTTP edge',
+    how: 'A server with a resource tool that counts its runs, SLOP and A2S mounted, on a loopback port. Requests are sent over a real socket with node:http, which sets `Host`, `Origin` and `Sec-Fetch-Site` exactly as a rebinding or cross-site page would, and from real headless Chromium (Debian’s, through playwright-core): a page on a second loopback origin fires no-cors fetches and a text/plain form post at SLOP, `/mcp` and a live `resource_url`.',
+  },
+  21: {
+    title: 'Authentication over the whole server',
+    how: 'The same server with `auth: { bearerTokens, verifyToken }`. Every endpoint but the data plane is asked without a token, with a wrong one, a Basic credential and a token one character too long, then with the configured token and one only the verifier accepts; a `resource_url` minted with a token is redeemed without one.',
+  },
+  22: {
+    title: 'Request bodies at the edge',
+    how: 'Data-plane bodies of non-JSON whitespace and of every non-JSON content type against fresh tokens, each followed by a proper redemption of the same token; 64 MiB chunked bodies streamed to SLOP and `/mcp`; raw TCP clients that send headers and then one byte a second to the data plane, SLOP and `/mcp`.',
+  },
   30: {
     title: 'Consumer safe by default',
     how: 'A consumer tool with default settings (no allow-list, no options), called by the official MCP SDK client over Streamable HTTP, is handed loopback, private, link-local, local-only and special-purpose IPv6 destinations; a loopback canary counts connections. Then, with allow-lists naming loopback servers: attacker-chosen path prefixes, a port scan (closed port, SSH banner, Redis-like reply, reset, silent port — the error texts compared with the port masked), and gzip bombs (64 MiB of JSON whitespace, 64 KiB on the wire).',
@@ -111,6 +123,17 @@ const RESIDUAL_RISKS = `## Residual risks the tests cannot remove
   answer lost on the way back stays ambiguous, and then the client's retry gets 404 for rows it
   never received (figure 9.4) and must call the resource tool again; the 503 says so rather than
   promising the token is unused (figure 9.5).
+- **A pipelined redemption followed by garbage looks failed but was served.** HTTP/1.1 lets a
+  client send a valid redemption and, on the same connection before the answer, bytes that are not
+  a request. The data plane redeems the first (the token is used up, its 200 is written), then the
+  server answers the garbage with 400 and closes the connection. A client that reads only the last
+  answer, or loses the connection before reading the 200, sees a failure while its token is gone —
+  the same lost-reply case as above, from the client's side: retrying gets 404 and the resource
+  tool must be called again. Clients should not pipeline redemptions; one request per connection
+  (or HTTP/2) removes the case.
+- **Authentication covers /mcp, SLOP and A2S, not the data plane.** A \`resource_url\` is a bearer
+  capability by design: whoever holds it can redeem it once within its TTL, with or without the
+  server's API tokens. Keep TTLs short and \`resource_url\`s out of logs.
 - **The memory store is per process.** Its single use is exact within one process; it says nothing
   about replicas (use a shared store) and loses every entry when the process exits.
 - **Loopback only.** Every figure was measured on one machine over 127.0.0.1; real networks add

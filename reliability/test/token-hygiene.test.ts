@@ -313,6 +313,10 @@ describe('figure 14: token hygiene', () => {
         name: 'hosts',
         version: '1.0.0',
         logger: createConsoleLogger({ level: 'silent' }),
+        // The edge's Host check (figure 20) would refuse these requests with 403 before the tool
+        // runs; it is off here so that the resource tool's own rule — what createS2SP users on
+        // their own transport rely on — is what this figure measures.
+        allowedHosts: ['*'],
         ...options,
       });
       server.resourceTool('get_rows', { description: 'Rows.' }, () => rows);

@@ -13,6 +13,7 @@ import {
   mcpToolStep,
   sealCapability,
 } from '@s2sp/server/a2s';
+import type { ServerEdgeOptions } from '@s2sp/server/env';
 import type { SlopOptions } from '@s2sp/server/slop';
 import { z } from 'zod';
 import { buildChartSpec } from './chart-spec.js';
@@ -55,6 +56,8 @@ export interface ChartServerOptions {
   readonly fetch?: Omit<ConsumerFetchOptions, 'allowedOrigins'>;
   /** Also serve `draw_chart` over SLOP (`GET /tools`, `POST /tools/draw_chart`). Default: off. */
   readonly slop?: SlopOptions;
+  /** The HTTP edge: allowed hosts and browser origins, bearer auth, body read timeout. */
+  readonly edge?: ServerEdgeOptions;
 }
 
 /**
@@ -137,6 +140,7 @@ export function createChartServer(options: ChartServerOptions = {}): ChartServer
     version: '0.1.0',
     ...(options.publicUrl && { publicUrl: options.publicUrl }),
     ...(options.logger && { logger: options.logger }),
+    ...options.edge,
     consumer: {
       ...options.fetch,
       ...(options.allowedOrigins && { allowedOrigins: options.allowedOrigins }),

@@ -16,6 +16,7 @@ describe('loadConfig', () => {
       maxConcurrentRenders: 2,
       chartDir: undefined,
       logLevel: 'info',
+      edge: { requestBodyTimeoutMs: 10_000 },
     });
   });
 
@@ -33,6 +34,8 @@ describe('loadConfig', () => {
         CHART_MAX_CONCURRENT_RENDERS: '1',
         CHART_DIR: '/tmp/c',
         LOG_LEVEL: 'debug',
+        S2SP_ALLOWED_HOSTS: 'charts.internal:3002',
+        S2SP_AUTH_TOKENS: 'chart-token-0123456789',
       },
       ['--stdio'],
     );
@@ -53,6 +56,11 @@ describe('loadConfig', () => {
       maxConcurrentRenders: 1,
       chartDir: '/tmp/c',
       logLevel: 'debug',
+      edge: {
+        allowedHosts: ['charts.internal:3002'],
+        auth: { bearerTokens: ['chart-token-0123456789'] },
+        requestBodyTimeoutMs: 10_000,
+      },
     });
   });
 

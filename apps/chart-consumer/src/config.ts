@@ -6,6 +6,7 @@ import {
   envNumber,
   envString,
   loadServerEnv,
+  type ServerEdgeOptions,
 } from '@s2sp/server/env';
 import type { SlopOptions } from '@s2sp/server/slop';
 
@@ -29,6 +30,8 @@ export interface ChartConfig {
   readonly chartDir: string | undefined;
   readonly logLevel: LogLevel;
   readonly slop: SlopOptions | undefined;
+  /** `S2SP_ALLOWED_HOSTS`, `S2SP_ALLOWED_BROWSER_ORIGINS`, `S2SP_AUTH_TOKENS`, `S2SP_BODY_TIMEOUT_MS`. */
+  readonly edge: ServerEdgeOptions;
 }
 
 // An origin, or an origin with the path prefix its resource_urls live under (a resource server
@@ -81,7 +84,8 @@ Environment:
   PORT (default 3002), HOST, S2SP_ALLOWED_ORIGINS (origins draw_chart may fetch from, e.g.
   http://127.0.0.1:3001), S2SP_CONSUMER_DESTINATIONS (public|any), S2SP_PATH_PREFIXES,
   S2SP_MAX_CONCURRENT_FETCHES, CHART_MAX_CONCURRENT_RENDERS, S2SP_PUBLIC_URL, CHART_DIR,
-  LOG_LEVEL, SLOP, SLOP_BEARER_TOKENS, SLOP_REQUIRE_SCOPES (see README.md).
+  LOG_LEVEL, SLOP, SLOP_BEARER_TOKENS, SLOP_REQUIRE_SCOPES, S2SP_ALLOWED_HOSTS,
+  S2SP_ALLOWED_BROWSER_ORIGINS, S2SP_AUTH_TOKENS, S2SP_BODY_TIMEOUT_MS (see README.md).
 `;
 
 const FLAGS = new Set(['--stdio', '--help', '-h']);
@@ -100,7 +104,7 @@ export function loadConfig(env: Env, argv: readonly string[]): ChartConfig {
   const unknownFlags = argv.filter((a) => !FLAGS.has(a));
   if (unknownFlags.length > 0)
     throw configError(unknownFlags[0] ?? '', 'unknown option. The options are --stdio and --help.');
-  const { port, host, publicUrl, logLevel, slop } = loadServerEnv(env, { port: 3002 });
+  const { port, host, publicUrl, logLevel, slop, edge } = loadServerEnv(env, { port: 3002 });
   return {
     port,
     host,
@@ -123,5 +127,6 @@ export function loadConfig(env: Env, argv: readonly string[]): ChartConfig {
     chartDir: envString(env, 'CHART_DIR'),
     logLevel,
     slop,
+    edge,
   };
 }

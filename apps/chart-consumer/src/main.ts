@@ -35,6 +35,7 @@ async function main(): Promise<void> {
     },
     ...(config.chartDir && { chartDir: config.chartDir }),
     ...(config.slop && { slop: config.slop }),
+    edge: config.edge,
   });
   const listening = await chart.server.listen({ port: config.port, host: config.host });
   chart.setBaseUrl(listening.url);

@@ -33,6 +33,7 @@ describe('loadConfig', () => {
       ttlSeconds: 600,
       redisUrl: undefined,
       logLevel: 'info',
+      edge: { requestBodyTimeoutMs: 10_000 },
     });
   });
 
@@ -51,6 +52,8 @@ describe('loadConfig', () => {
         S2SP_TTL_SECONDS: '120',
         REDIS_URL: 'redis://cache:6379/0',
         LOG_LEVEL: 'DEBUG',
+        S2SP_ALLOWED_BROWSER_ORIGINS: 'https://console.example.com',
+        S2SP_BODY_TIMEOUT_MS: '5000',
       },
       ['--stdio'],
     );
@@ -69,6 +72,7 @@ describe('loadConfig', () => {
       ttlSeconds: 120,
       redisUrl: 'redis://cache:6379/0',
       logLevel: 'debug',
+      edge: { allowedBrowserOrigins: ['https://console.example.com'], requestBodyTimeoutMs: 5000 },
     });
   });
 

@@ -14,6 +14,7 @@ import {
   envNumber,
   envString,
   loadServerEnv,
+  type ServerEdgeOptions,
 } from '@s2sp/server/env';
 import type { SlopOptions } from '@s2sp/server/slop';
 import { DEFAULT_NWS_USER_AGENT, NWS_API_URL } from './nws-client.js';
@@ -50,6 +51,11 @@ export interface WeatherConfig {
   readonly logLevel: LogLevel;
   /** `SLOP=1` (+ `SLOP_BEARER_TOKENS`, `SLOP_REQUIRE_SCOPES`): also serve the tools over SLOP. */
   readonly slop: SlopOptions | undefined;
+  /**
+   * The HTTP edge: `S2SP_ALLOWED_HOSTS`, `S2SP_ALLOWED_BROWSER_ORIGINS`, `S2SP_AUTH_TOKENS`,
+   * `S2SP_BODY_TIMEOUT_MS` (see `loadEdgeEnv`).
+   */
+  readonly edge: ServerEdgeOptions;
 }
 
 /** The command-line usage, for `--help`. */
@@ -67,7 +73,8 @@ Options:
 Environment:
   PORT, HOST, NWS_BASE_URL, NWS_USER_AGENT, NWS_TIMEOUT_SECONDS, NWS_CACHE_SECONDS, NWS_REPLAY,
   NWS_FIXTURES_DIR, S2SP_PUBLIC_URL, S2SP_TTL_SECONDS, REDIS_URL, LOG_LEVEL, SLOP,
-  SLOP_BEARER_TOKENS, SLOP_REQUIRE_SCOPES (see README.md).
+  SLOP_BEARER_TOKENS, SLOP_REQUIRE_SCOPES, S2SP_ALLOWED_HOSTS, S2SP_ALLOWED_BROWSER_ORIGINS,
+  S2SP_AUTH_TOKENS, S2SP_BODY_TIMEOUT_MS (see README.md).
 `;
 
 const HOST_PATTERN = /^[A-Za-z0-9.:[\]%-]+$/;

@@ -66,6 +66,7 @@ async function main(): Promise<void> {
     ...(config.publicUrl && { publicUrl: config.publicUrl }),
     ...(store && { store }),
     ...(config.slop && { slop: config.slop }),
+    edge: config.edge,
   });
   // With stdio, MCP is on stdin/stdout only: HTTP serves just the data plane.
   const listening = await server.listen({

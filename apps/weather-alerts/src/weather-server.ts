@@ -1,5 +1,6 @@
 import { type BodyStore, DEFAULT_TTL_SECONDS } from '@s2sp/core';
 import { createS2SPServer, type Logger, type S2SPServer } from '@s2sp/server';
+import type { ServerEdgeOptions } from '@s2sp/server/env';
 import type { SlopOptions } from '@s2sp/server/slop';
 import { z } from 'zod';
 import { alertRow } from './alert-rows.js';
@@ -40,6 +41,8 @@ export interface WeatherServerOptions {
   readonly abstractEncoding?: 'json' | 'compact';
   /** Also serve the tools over SLOP (`GET /tools`, `POST /tools/:tool_id`). Default: off. */
   readonly slop?: SlopOptions;
+  /** The HTTP edge: allowed hosts and browser origins, bearer auth, body read timeout. */
+  readonly edge?: ServerEdgeOptions;
 }
 
 const INSTRUCTIONS =
@@ -93,6 +96,7 @@ export function createWeatherServer(options: WeatherServerOptions = {}): S2SPSer
     ...(options.store && { store: options.store }),
     ...(options.publicUrl && { publicUrl: options.publicUrl }),
     ...(options.trustedHosts && { trustedHosts: options.trustedHosts }),
+    ...options.edge,
   });
 
   server.resourceTool(

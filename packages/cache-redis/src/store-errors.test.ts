@@ -58,7 +58,7 @@ describe('toStoreError', () => {
     const mapped = toStoreError(refused, 'take');
     expect(mapped.code).toBe('unavailable');
     expect(mapped.message).toBe(
-      'The S2SP cache is unavailable: the connection to Redis is down. Retry the same request in a few seconds: the resource_url still works unless Redis had already completed this redemption when the connection failed (then the retry answers 404, and the resource tool must be called again). If this persists, the operator must check that Redis is running and reachable.',
+      'The S2SP cache is unavailable: the connection to Redis is down. Retry the same request in a few seconds. The resource_url may no longer work: if Redis had already completed this redemption when the connection failed, or restarted without keeping its data, the retry answers 404 and the resource tool must be called again. If this persists, the operator must check that Redis is running and reachable.',
     );
     expect(mapped.message).not.toContain('127.0.0.1');
     expect(mapped.cause).toBe(refused);

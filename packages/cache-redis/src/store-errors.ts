@@ -85,8 +85,9 @@ function advice(operation: StoreOperation): string {
       return 'Retry the tool call in a few seconds, or call it with mode="sync", which needs no cache. If this persists, the operator must check that Redis is running and reachable.';
     case 'take':
       // No promise that the token survived: if Redis ran the take but its reply was lost, it did
-      // not. A retry then gets 404, which the 404's own advice covers.
-      return 'Retry the same request in a few seconds: the resource_url still works unless Redis had already completed this redemption when the connection failed (then the retry answers 404, and the resource tool must be called again). If this persists, the operator must check that Redis is running and reachable.';
+      // not, and a Redis restarted without persistence has lost every entry. A retry then gets
+      // 404, which the 404's own advice covers.
+      return 'Retry the same request in a few seconds. The resource_url may no longer work: if Redis had already completed this redemption when the connection failed, or restarted without keeping its data, the retry answers 404 and the resource tool must be called again. If this persists, the operator must check that Redis is running and reachable.';
     default:
       return 'Retry in a few seconds. If this persists, the operator must check that Redis is running and reachable.';
   }

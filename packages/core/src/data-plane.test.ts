@@ -3,6 +3,7 @@ import type { TakenRows } from './body-store.js';
 import {
   concatBytes,
   DataPlaneResponseSchema,
+  isJsonContentType,
   parseDataPlaneRequest,
   renderDataPlaneResponse as renderChunks,
   requestedRowIds,
@@ -44,10 +45,48 @@ describe('parseDataPlaneRequest', () => {
     ['{"row_ids":[1e300]}', /row_ids\[0\]:/],
     ['{"columns":"description"}', /columns: columns must be an array/],
     ['{"columns":[1]}', /columns\[0\]:/],
+    ['\u00a0', /not valid JSON/],
+    ['\u2028', /not valid JSON/],
+    ['\ufeff', /not valid JSON/],
+    ['\v', /not valid JSON/],
   ])('rejects %j as invalid_request', (text, message) => {
     const error = rejection(text);
     expect(error.code).toBe('invalid_request');
     expect(error.message).toMatch(message);
+  });
+
+  it('counts JSON whitespace (space, tab, CR, LF) only as an empty body', () => {
+    expect(parseDataPlaneRequest(' \t\r\n')).toEqual({});
+    expect(rejection(' \u00a0 ').code).toBe('invalid_request');
+  });
+});
+
+describe('isJsonContentType', () => {
+  it.each([
+    'application/json',
+    'application/json; charset=utf-8',
+    'Application/JSON;Charset=UTF-8',
+    'application/json; charset="utf-8"',
+    'application/json;',
+  ])('accepts %j', (type) => {
+    expect(isJsonContentType(type)).toBe(true);
+  });
+
+  it.each([
+    undefined,
+    null,
+    '',
+    'text/plain',
+    'text/plain; charset=utf-8',
+    'application/evil+json',
+    'application/jsonx',
+    'application/json; charset=utf-16',
+    'application/json; charset=iso-8859-1',
+    'application/json; x=1',
+    'application/json; charset=utf-8; x=1',
+    'multipart/form-data; boundary=x',
+  ])('rejects %j', (type) => {
+    expect(isJsonContentType(type)).toBe(false);
   });
 });
 

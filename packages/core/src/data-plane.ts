@@ -60,14 +60,43 @@ export function formatIssues(error: z.ZodError): string {
     .join('; ');
 }
 
+const JSON_WHITESPACE = /^[ \t\n\r]*$/;
+
+/** True when `text` is empty or only JSON whitespace (space, tab, LF, CR; RFC 8259 §2). */
+export function isJsonWhitespace(text: string): boolean {
+  return JSON_WHITESPACE.test(text);
+}
+
 /**
- * Parses a data-plane request body from its text. An empty body counts as `{}`.
+ * True for `application/json`, optionally with `charset=utf-8` (any case, quoted or not), and
+ * nothing else (PROTOCOL §3): not `text/plain`, not `application/x+json`, no other charset and no
+ * other parameter.
+ *
+ * @param contentType - the `Content-Type` header, if any
+ */
+export function isJsonContentType(contentType: string | null | undefined): boolean {
+  if (!contentType) return false;
+  const [type, ...parameters] = contentType.split(';');
+  if (type?.trim().toLowerCase() !== 'application/json') return false;
+  return parameters.every((parameter) => {
+    const trimmed = parameter.trim();
+    if (trimmed === '') return true;
+    const match = /^charset\s*=\s*("?)utf-8\1$/i.exec(trimmed);
+    return match !== null;
+  });
+}
+
+/**
+ * Parses a data-plane request body from its text. An empty body (or JSON whitespace only) counts
+ * as `{}`.
  *
  * @param text - the raw request body
  * @throws S2SPError `invalid_request` for bad JSON, a non-object, or wrong member types
  */
 export function parseDataPlaneRequest(text: string): DataPlaneRequest {
-  if (text.trim() === '') return {};
+  // JSON's own whitespace only: `trim()` also strips U+00A0, U+2028, U+FEFF…, which JSON does not
+  // allow, and a body of those must be a 400 that keeps the token, not an empty `{}` that uses it.
+  if (isJsonWhitespace(text)) return {};
   const json = parseJsonText(
     text,
     () =>

@@ -12,9 +12,10 @@
 export type S2SPErrorCode =
   /** The caller sent something malformed: bad JSON, wrong types, unknown columns, a bad URL. */
   | 'invalid_request'
-  /** Credentials are missing or wrong (SLOP bearer tokens). */
+  /** Credentials are missing or wrong (bearer tokens on /mcp, SLOP and A2S). */
   | 'unauthorized'
-  /** Credentials are valid but lack the permission (SLOP scopes). */
+  /** Credentials are valid but lack the permission (SLOP scopes), or a browser request from
+   * another site or an unrecognised `Host` (DNS rebinding). */
   | 'forbidden'
   /** Unknown, expired and already-used tokens alike (no oracle between them). */
   | 'not_found'
@@ -24,6 +25,8 @@ export type S2SPErrorCode =
   | 'payload_too_large'
   /** The data plane only accepts `application/json`. */
   | 'unsupported_media_type'
+  /** The request body did not arrive within the read timeout (a slow or stalled client). */
+  | 'request_timeout'
   /** A resource tool's handler returned something that is not a table of JSON objects. */
   | 'invalid_rows'
   /** The body store has no room for a new entry; live entries are never evicted to make room. */
@@ -54,6 +57,7 @@ export const S2SP_ERROR_STATUS: Readonly<Record<S2SPErrorCode, number>> = Object
   method_not_allowed: 405,
   payload_too_large: 413,
   unsupported_media_type: 415,
+  request_timeout: 408,
   invalid_rows: 500,
   store_full: 507,
   unavailable: 503,

@@ -23,6 +23,8 @@ export {
   concatBytes,
   DEFAULT_MAX_REQUEST_BYTES,
   formatIssues,
+  isJsonContentType,
+  isJsonWhitespace,
   parseDataPlaneRequest,
   renderDataPlaneResponse,
   requestedRowIds,

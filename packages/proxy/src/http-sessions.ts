@@ -23,7 +23,7 @@ export interface McpSessionsOptions {
   readonly idleMs: number;
   /** Largest request body, in bytes. */
   readonly maxRequestBytes: number;
-  /** `Host` values accepted (DNS-rebinding protection); undefined: any. */
+  /** `Host` values accepted, and their origins as `Origin` (DNS-rebinding protection); undefined: any. */
   readonly allowedHosts: () => string[] | undefined;
 }
 
@@ -105,7 +105,13 @@ export function mountMcpSessions(app: Hono, options: McpSessionsOptions): McpSes
     const transport = new WebStandardStreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
       maxRequestBodySize: options.maxRequestBytes,
-      ...(allowedHosts && { enableDnsRebindingProtection: true, allowedHosts }),
+      // The MCP SDK's DNS-rebinding protection: these Host values only, and an Origin (which
+      // browsers send) only when it is one of these hosts' own.
+      ...(allowedHosts && {
+        enableDnsRebindingProtection: true,
+        allowedHosts,
+        allowedOrigins: allowedHosts.flatMap((h) => [`http://${h}`, `https://${h}`]),
+      }),
       onsessioninitialized: (sessionId) => {
         sessions.set(sessionId, { transport, server, lastSeen: Date.now() });
       },

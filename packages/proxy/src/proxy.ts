@@ -170,6 +170,7 @@ export function createS2SPProxy(options: S2SPProxyOptions): S2SPProxy {
       openSeam(publicUrl ?? (wildcard ? `http://127.0.0.1:${bound.port}` : bound.url));
       if (['127.0.0.1', 'localhost', '::1'].includes(host)) {
         listenHost = [`127.0.0.1:${bound.port}`, `localhost:${bound.port}`, `[::1]:${bound.port}`];
+        if (publicUrl) listenHost.push(new URL(publicUrl).host);
       }
       const close = async () => {
         const index = listeners.indexOf(listener);

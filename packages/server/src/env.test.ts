@@ -6,6 +6,7 @@ import {
   envHttpUrl,
   envList,
   envNumber,
+  loadEdgeEnv,
   loadServerEnv,
 } from './env.js';
 
@@ -19,6 +20,7 @@ describe('loadServerEnv', () => {
       redisUrl: undefined,
       logLevel: 'info',
       slop: undefined,
+      edge: { requestBodyTimeoutMs: 10_000 },
     });
   });
 
@@ -46,6 +48,7 @@ describe('loadServerEnv', () => {
       redisUrl: 'redis://127.0.0.1:6379',
       logLevel: 'debug',
       slop: { bearerTokens: ['aaaaaaaaaaaaaaaa', 'bbbbbbbbbbbbbbbb'], requireScopes: true },
+      edge: { requestBodyTimeoutMs: 10_000 },
     });
     expect(loadServerEnv({ SLOP: 'on' }, { port: 1 }).slop).toEqual({ requireScopes: false });
     expect(loadServerEnv({ PORT: '  ', SLOP: '0' }, { port: 7 })).toMatchObject({
@@ -91,5 +94,42 @@ describe('env helpers', () => {
     expect(envHttpUrl({ X: 'http://a:1/b/' }, 'X', 'e')).toBe('http://a:1/b');
     expect(envList({ X: ' a, ,b ' }, 'X')).toEqual(['a', 'b']);
     expect(envList({ X: ' , ' }, 'X')).toBeUndefined();
+  });
+});
+
+describe('loadEdgeEnv', () => {
+  it('reads allowed hosts, browser origins, auth tokens and the body timeout', () => {
+    expect(
+      loadEdgeEnv({
+        S2SP_ALLOWED_HOSTS: 'mcp.example.com, 10.0.0.5:3001',
+        S2SP_ALLOWED_BROWSER_ORIGINS: 'https://app.example.com, http://localhost:5173/',
+        S2SP_AUTH_TOKENS: 'aaaaaaaaaaaaaaaa,bbbbbbbbbbbbbbbb',
+        S2SP_BODY_TIMEOUT_MS: '2500',
+      }),
+    ).toEqual({
+      allowedHosts: ['mcp.example.com', '10.0.0.5:3001'],
+      allowedBrowserOrigins: ['https://app.example.com', 'http://localhost:5173'],
+      auth: { bearerTokens: ['aaaaaaaaaaaaaaaa', 'bbbbbbbbbbbbbbbb'] },
+      requestBodyTimeoutMs: 2500,
+    });
+    expect(loadEdgeEnv({ S2SP_ALLOWED_HOSTS: '*' }).allowedHosts).toEqual(['*']);
+  });
+
+  it.each([
+    ['S2SP_ALLOWED_HOSTS', 'evil.example/path'],
+    ['S2SP_ALLOWED_BROWSER_ORIGINS', 'https://app.example.com/page'],
+    ['S2SP_ALLOWED_BROWSER_ORIGINS', 'ftp://app.example.com'],
+    ['S2SP_AUTH_TOKENS', 'short'],
+    ['S2SP_AUTH_TOKENS', 'has spaces in it but long'],
+    ['S2SP_BODY_TIMEOUT_MS', '10'],
+    ['S2SP_BODY_TIMEOUT_MS', 'soon'],
+  ])('names %s for %j', (variable, value) => {
+    let caught: unknown;
+    try {
+      loadEdgeEnv({ [variable]: value });
+    } catch (error) {
+      caught = error;
+    }
+    expect(configErrorVariable(caught)).toBe(variable);
   });
 });

@@ -7,7 +7,14 @@
 import { S2SPError } from '@s2sp/core';
 import { normalizePublicUrl } from '@s2sp/core/internal';
 import { isLogLevel, type LogLevel } from './logger.js';
+import type { S2SPServerOptions } from './server.js';
 import type { SlopOptions } from './slop.js';
+
+/** The HTTP-edge settings of a server, ready to spread into `createS2SPServer`'s options. */
+export type ServerEdgeOptions = Pick<
+  S2SPServerOptions,
+  'allowedHosts' | 'allowedBrowserOrigins' | 'auth' | 'requestBodyTimeoutMs'
+>;
 
 /** An environment, such as `process.env`. */
 export type Env = Readonly<Record<string, string | undefined>>;
@@ -123,13 +130,72 @@ export interface ServerEnv {
    * `undefined` when SLOP is off.
    */
   readonly slop: SlopOptions | undefined;
+  /**
+   * The HTTP edge: `S2SP_ALLOWED_HOSTS` (comma-separated `Host` values `/mcp`, SLOP and A2S
+   * answer besides loopback names and the `S2SP_PUBLIC_URL` host; `*` turns the check off),
+   * `S2SP_ALLOWED_BROWSER_ORIGINS` (origins of browser pages that may call), `S2SP_AUTH_TOKENS`
+   * (comma-separated bearer tokens, each at least 16 characters, required on `/mcp`, SLOP and
+   * A2S) and `S2SP_BODY_TIMEOUT_MS` (request-body read timeout, default 10000).
+   */
+  readonly edge: ServerEdgeOptions;
+}
+
+function browserOrigin(variable: string, value: string): string {
+  let url: URL | undefined;
+  try {
+    url = new URL(value);
+  } catch {
+    url = undefined;
+  }
+  if (
+    !url ||
+    (url.protocol !== 'http:' && url.protocol !== 'https:') ||
+    url.origin !== value.replace(/\/$/, '')
+  )
+    throw configError(
+      variable,
+      `${show(value)} is not an origin such as https://app.example.com (scheme, host and port only).`,
+    );
+  return url.origin;
+}
+
+/**
+ * Reads the HTTP-edge settings (see {@link ServerEnv.edge}).
+ *
+ * @throws S2SPError `invalid_config` (see {@link configError}) naming the variable
+ */
+export function loadEdgeEnv(env: Env): ServerEdgeOptions {
+  const hosts = envList(env, 'S2SP_ALLOWED_HOSTS');
+  const bad = hosts?.find((host) => host !== '*' && !HOST_PATTERN.test(host));
+  if (bad !== undefined)
+    throw configError('S2SP_ALLOWED_HOSTS', `${show(bad)} is not a host or host:port.`);
+  const origins = envList(env, 'S2SP_ALLOWED_BROWSER_ORIGINS')?.map((origin) =>
+    browserOrigin('S2SP_ALLOWED_BROWSER_ORIGINS', origin),
+  );
+  const tokens = envList(env, 'S2SP_AUTH_TOKENS');
+  if (tokens?.some((token) => token.length < 16 || !/^[A-Za-z0-9\-._~+/]+=*$/.test(token)))
+    throw configError(
+      'S2SP_AUTH_TOKENS',
+      'every token must be at least 16 characters of A-Z a-z 0-9 - . _ ~ + / (RFC 6750).',
+    );
+  return {
+    ...(hosts && { allowedHosts: hosts }),
+    ...(origins && { allowedBrowserOrigins: origins }),
+    ...(tokens && { auth: { bearerTokens: tokens } }),
+    requestBodyTimeoutMs: envNumber(env, 'S2SP_BODY_TIMEOUT_MS', 10_000, {
+      min: 100,
+      max: 600_000,
+      integer: true,
+    }),
+  };
 }
 
 const HOST_PATTERN = /^[A-Za-z0-9.:[\]%-]+$/;
 
 /**
  * Reads `PORT`, `HOST`, `S2SP_PUBLIC_URL`, `S2SP_TTL_SECONDS`, `REDIS_URL`, `LOG_LEVEL`, `SLOP`,
- * `SLOP_BEARER_TOKENS` and `SLOP_REQUIRE_SCOPES`.
+ * `SLOP_BEARER_TOKENS`, `SLOP_REQUIRE_SCOPES` and the HTTP edge's settings (see
+ * {@link loadEdgeEnv}).
  *
  * @param env - the environment (`process.env`)
  * @param defaults - the port when `PORT` is unset
@@ -183,5 +249,6 @@ export function loadServerEnv(env: Env, defaults: { port: number }): ServerEnv {
     redisUrl,
     logLevel,
     slop,
+    edge: loadEdgeEnv(env),
   };
 }

@@ -1,5 +1,7 @@
+import { S2SPError } from '@s2sp/core';
 import type { Context, Hono } from 'hono';
 import { CLIENT_ADDRESS_HEADER } from './client-quota.js';
+import type { BearerAuthInfo } from './http/bearer-auth.js';
 import { readRequestBody } from './http/request-body.js';
 import { type McpServer, WebStandardStreamableHTTPServerTransport } from './mcp-sdk.js';
 
@@ -13,10 +15,27 @@ export interface StatelessMcpOptions {
   readonly maxRequestBytes: number;
   /** Most JSON-RPC messages in one batch. */
   readonly maxBatchSize: number;
+  /** Longest a request body may take to arrive, in ms. */
+  readonly bodyTimeoutMs: number;
+  /**
+   * The MCP SDK's DNS-rebinding protection for this request: the exact `Host` and `Origin`
+   * values it accepts (`enableDnsRebindingProtection` on the transport), or `undefined` for none.
+   */
+  readonly rebindingProtection?: (request: Request) => {
+    readonly allowedHosts: string[];
+    readonly allowedOrigins: string[];
+  };
 }
 
-function jsonRpcError(c: Context, status: 400 | 413, code: number, message: string): Response {
-  return c.json({ jsonrpc: '2.0', error: { code, message }, id: null }, status);
+function jsonRpcError(
+  c: Context,
+  status: 400 | 408 | 413,
+  code: number,
+  message: string,
+): Response {
+  return c.json({ jsonrpc: '2.0', error: { code, message }, id: null }, status, {
+    ...(status === 408 ? { connection: 'close' } : {}),
+  });
 }
 
 /**
@@ -54,35 +73,49 @@ export function batchTooLarge(body: unknown, maxBatchSize: number): string | und
  */
 export function mountStatelessMcp(app: Hono, options: StatelessMcpOptions): void {
   app.post(options.path, async (c) => {
-    // The body is parsed here (then handed to the transport) to count a batch before any of it
-    // runs. Over the size limit or not JSON: the same answers the SDK gives.
+    // The body is read and parsed here, then handed to the transport: for the read timeout (the
+    // SDK waits as long as the client takes) and to count a batch before any of it runs. Over
+    // the size limit or not JSON: the same answers the SDK gives.
     let parsedBody: unknown;
-    const bytes = await readRequestBody(c.req.raw, c.env, options.maxRequestBytes);
-    if (!bytes)
-      return jsonRpcError(
-        c,
-        413,
-        -32000,
-        `Payload Too Large: Request body must not exceed ${options.maxRequestBytes} bytes`,
-      );
     try {
+      const bytes = await readRequestBody(
+        c.req.raw,
+        c.env,
+        options.maxRequestBytes,
+        options.bodyTimeoutMs,
+      );
+      if (!bytes)
+        return jsonRpcError(
+          c,
+          413,
+          -32000,
+          `Payload Too Large: Request body must not exceed ${options.maxRequestBytes} bytes`,
+        );
       parsedBody = JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(bytes));
-    } catch {
+    } catch (error) {
+      if (S2SPError.isInstance(error) && error.code === 'request_timeout')
+        return jsonRpcError(c, 408, -32000, error.message);
       return jsonRpcError(c, 400, -32700, 'Parse error: Invalid JSON');
     }
     const tooLarge = batchTooLarge(parsedBody, options.maxBatchSize);
     if (tooLarge) return jsonRpcError(c, 400, -32600, tooLarge);
-    const mcp = options.createMcpServer();
+    const protection = options.rebindingProtection?.(c.req.raw);
     const transport = new WebStandardStreamableHTTPServerTransport({
       sessionIdGenerator: undefined,
       enableJsonResponse: true,
       maxRequestBodySize: options.maxRequestBytes,
+      ...(protection && { enableDnsRebindingProtection: true, ...protection }),
     });
+    const authInfo = c.get('s2spAuth' as never) as BearerAuthInfo | undefined;
+    const mcp = options.createMcpServer();
     try {
       await mcp.connect(transport);
       // With JSON responses the body is complete when handleRequest resolves, so closing here
       // cannot cut a stream short.
-      return await transport.handleRequest(withClientAddress(c.req.raw, c.env), { parsedBody });
+      return await transport.handleRequest(withClientAddress(c.req.raw, c.env), {
+        parsedBody,
+        ...(authInfo && { authInfo: { ...authInfo, scopes: [...authInfo.scopes] } }),
+      });
     } finally {
       await transport.close();
       await mcp.close();

@@ -43,6 +43,12 @@ export interface S2SPOptions {
   /** Largest data-plane request body. Default 1 MiB. */
   readonly maxDataRequestBytes?: number;
   /**
+   * Longest a request body may take to arrive once its headers are in, in ms: on the data plane,
+   * and with `createS2SPServer` on `/mcp` and SLOP too. A slower body gets 408
+   * `request_timeout`. Default 10 000.
+   */
+  readonly requestBodyTimeoutMs?: number;
+  /**
    * Most unredeemed async results one client may hold at once (per process). Default 1000. A
    * client is the authenticated client id, else the socket address `/mcp` saw, else the MCP
    * session; beyond the limit the resource tool answers `store_full` for that client only.
@@ -85,6 +91,7 @@ export interface ResolvedOptions {
   readonly ttlMs: number;
   readonly maxSyncBytes: number;
   readonly maxDataRequestBytes: number | undefined;
+  readonly requestBodyTimeoutMs: number;
   readonly publicUrl: string | undefined;
   readonly trustedHosts: readonly string[];
   readonly consumer: ConsumerFetchOptions;
@@ -128,6 +135,12 @@ export function resolveOptions(options: S2SPOptions, loggerName = 's2sp'): Resol
       `toolGuidance must be "description" or "instructions", got ${JSON.stringify(toolGuidance)}.`,
     );
   }
+  const requestBodyTimeoutMs = positiveOption(
+    'requestBodyTimeoutMs',
+    options.requestBodyTimeoutMs,
+    10_000,
+    { integer: true },
+  );
   const publicUrl =
     options.publicUrl === undefined ? undefined : normalizePublicUrl(options.publicUrl);
   const store =
@@ -141,6 +154,7 @@ export function resolveOptions(options: S2SPOptions, loggerName = 's2sp'): Resol
     ttlMs,
     maxSyncBytes,
     maxDataRequestBytes,
+    requestBodyTimeoutMs,
     publicUrl,
     trustedHosts: options.trustedHosts ?? [],
     consumer: options.consumer ?? {},

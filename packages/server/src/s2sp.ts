@@ -214,6 +214,7 @@ export function createS2SPInternals(options: S2SPOptions, loggerName?: string): 
   const dataPlane = createDataPlaneApp({
     store,
     logger,
+    bodyTimeoutMs: resolved.requestBodyTimeoutMs,
     ...(resolved.maxDataRequestBytes !== undefined && {
       maxRequestBytes: resolved.maxDataRequestBytes,
     }),

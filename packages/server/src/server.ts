@@ -1,9 +1,11 @@
-import { type BodyStore, S2SPError } from '@s2sp/core';
+import { type BodyStore, DATA_PATH_PREFIX, HEALTH_PATH, S2SPError } from '@s2sp/core';
 import { positiveOption } from '@s2sp/core/internal';
 import { Hono } from 'hono';
 import type { z } from 'zod';
 import { type A2SCapability, mountA2S } from './a2s.js';
 import type { ConsumerToolConfig, ConsumerToolHandler } from './consumer-tool.js';
+import { type BearerAuthOptions, bearerAuth } from './http/bearer-auth.js';
+import { browserGuard, isAllowedHost, requestHost } from './http/browser-guard.js';
 import { notFoundResponse, s2spErrorToResponse } from './http/error-response.js';
 import { mountStatelessMcp } from './mcp-endpoint.js';
 import { loadStdioTransport, McpServer, type Transport } from './mcp-sdk.js';
@@ -28,6 +30,27 @@ export interface S2SPServerOptions extends S2SPOptions {
   readonly maxMcpRequestBytes?: number;
   /** Path of the Streamable HTTP endpoint. Default `/mcp`. */
   readonly mcpPath?: string;
+  /**
+   * `Host` values (`host` or `host:port`) that `/mcp`, SLOP and A2S answer to, besides loopback
+   * names (`localhost`, `127.0.0.1`, `[::1]`), the host of `publicUrl`, `trustedHosts` and the
+   * address a listener bound. Any other `Host` gets 403 (DNS-rebinding protection; on `/mcp` the
+   * MCP SDK's own). `['*']` turns the check off, for a reverse proxy that checks `Host` itself.
+   * The data plane does not check `Host`: its token is the credential.
+   */
+  readonly allowedHosts?: readonly string[];
+  /**
+   * Browser origins (`https://app.example.com`) that may call `/mcp`, SLOP and A2S besides the
+   * server's own. Requests with any other `Origin`, or with `Sec-Fetch-Site: cross-site` /
+   * `same-site`, get 403, on the data plane too. Servers send neither header. Default: none.
+   */
+  readonly allowedBrowserOrigins?: readonly string[];
+  /**
+   * Requires `Authorization: Bearer <token>` on `/mcp`, SLOP and A2S: one of `bearerTokens`, or a
+   * token `verifyToken` accepts (its result reaches MCP tool handlers as `extra.authInfo`).
+   * Others get 401 with `WWW-Authenticate`. The data plane stays capability-based (a
+   * `resource_url` is its own credential). Default: no authentication.
+   */
+  readonly auth?: BearerAuthOptions;
   /**
    * Most JSON-RPC messages in one batch (a JSON array) on the MCP endpoint. Default 10; a larger
    * batch gets a JSON-RPC error and runs nothing. Every message of a batch runs at once, so
@@ -162,6 +185,7 @@ export function createS2SPServer(options: S2SPServerOptions): S2SPServer {
   });
   const mcpPath = options.mcpPath ?? '/mcp';
   const { s2sp, options: resolved, advertisedUrl } = createS2SPInternals(options, options.name);
+  const bodyTimeoutMs = resolved.requestBodyTimeoutMs;
   const { logger } = resolved;
   // This server owns its McpServer: with the how-to out of the tools, it goes here, once.
   const instructions =
@@ -198,7 +222,28 @@ export function createS2SPServer(options: S2SPServerOptions): S2SPServer {
     return mcp;
   };
 
+  // Who may reach /mcp, SLOP and A2S: the names this server has (publicUrl, trustedHosts, the
+  // addresses it listens on) and the ones the operator adds; loopback names always.
+  const listenerHosts: string[] = [];
+  const publicUrl = resolved.publicUrl ? new URL(resolved.publicUrl) : undefined;
+  const configuredHosts = [
+    ...(publicUrl ? [publicUrl.host] : []),
+    ...resolved.trustedHosts,
+    ...(options.allowedHosts ?? []),
+  ];
+  const allowedHosts = () => [...configuredHosts, ...listenerHosts];
+  const allowedOrigins = [
+    ...(publicUrl ? [publicUrl.origin] : []),
+    ...(options.allowedBrowserOrigins ?? []),
+  ];
+  const guard = browserGuard({ allowedHosts, allowedOrigins });
+  const auth = options.auth ? bearerAuth(options.auth) : undefined;
+  // The data plane is capability-based and has its own cross-site check (in mountDataPlane).
+  const isDataPlane = (path: string) => path.startsWith(DATA_PATH_PREFIX) || path === HEALTH_PATH;
+
   const app = new Hono();
+  app.use('*', (c, next) => (isDataPlane(c.req.path) ? next() : guard(c, next)));
+  if (auth) app.use('*', (c, next) => (isDataPlane(c.req.path) ? next() : auth(c, next)));
   app.route('/', s2sp.dataPlane);
   const dataPlaneApp = new Hono();
   dataPlaneApp.route('/', s2sp.dataPlane);
@@ -207,6 +252,24 @@ export function createS2SPServer(options: S2SPServerOptions): S2SPServer {
     path: mcpPath,
     createMcpServer,
     maxRequestBytes: maxMcpRequestBytes,
+    bodyTimeoutMs,
+    // The MCP SDK's DNS-rebinding protection on the transport too, with the same names: its
+    // lists are exact, so the request's own Host joins when the rule above accepts it.
+    rebindingProtection: (request) => {
+      const hosts = allowedHosts();
+      const host = requestHost(request);
+      const accepted = host && isAllowedHost(host, hosts) ? [...hosts, host] : hosts;
+      return {
+        // An empty list turns the SDK's Host check off: for '*', and for a request without a
+        // Host header (in-process app.request()), whose URL host the guard above has checked.
+        allowedHosts:
+          accepted.includes('*') || request.headers.get('host') === null ? [] : accepted,
+        allowedOrigins: [
+          ...allowedOrigins,
+          ...accepted.flatMap((h) => [`http://${h}`, `https://${h}`]),
+        ],
+      };
+    },
     maxBatchSize,
   });
   app.notFound(notFoundResponse);
@@ -253,9 +316,10 @@ export function createS2SPServer(options: S2SPServerOptions): S2SPServer {
         listenOptions,
       );
       advertisedUrl.addListener(listener.url, listener.hosts);
+      listenerHosts.push(...listener.hosts);
       if (listener.wildcard && !resolved.publicUrl) {
         logger.warn(
-          'listening on all interfaces without publicUrl: resource_urls will point at 127.0.0.1, reachable only from this machine; set publicUrl',
+          'listening on all interfaces without publicUrl: resource_urls will point at 127.0.0.1, reachable only from this machine, and /mcp answers only loopback names; set publicUrl (or allowedHosts)',
           { port: listener.port },
         );
       }
@@ -301,7 +365,7 @@ export function createS2SPServer(options: S2SPServerOptions): S2SPServer {
     },
 
     mountSlop(slopOptions) {
-      mountSlop(app, server, slopOptions);
+      mountSlop(app, server, { requestBodyTimeoutMs: bodyTimeoutMs, ...slopOptions });
       return server;
     },
 

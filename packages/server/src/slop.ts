@@ -1,13 +1,17 @@
 import { S2SP_ERROR_STATUS, S2SPError, type S2SPErrorCode } from '@s2sp/core';
 import {
+  DEFAULT_MAX_REQUEST_BYTES,
   ERROR_CODE_META,
+  isJsonContentType,
+  isJsonWhitespace,
   isPlainObject,
   parseJsonText,
-  sha256,
-  timingSafeEqual,
+  positiveOption,
 } from '@s2sp/core/internal';
 import type { Context, Hono } from 'hono';
+import { createBearerCheck } from './http/bearer-auth.js';
 import { s2spErrorToResponse } from './http/error-response.js';
+import { DEFAULT_BODY_TIMEOUT_MS, readRequestBody } from './http/request-body.js';
 import { type CallToolResult, Client, InMemoryTransport, type McpServer } from './mcp-sdk.js';
 
 /** Options for {@link mountSlop}. */
@@ -16,9 +20,14 @@ export interface SlopOptions {
   readonly basePath?: string;
   /**
    * Bearer tokens accepted in `Authorization: Bearer <token>`. When set, requests without one of
-   * them get 401. Compared in constant time.
+   * them get 401 with a `WWW-Authenticate: Bearer` challenge. Compared in constant time. (With
+   * `createS2SPServer`, its `auth` option covers SLOP, `/mcp` and A2S alike.)
    */
   readonly bearerTokens?: readonly string[];
+  /** Largest request body (tool arguments), in bytes; larger gets 413. Default 1 MiB. */
+  readonly maxRequestBytes?: number;
+  /** Longest the request body may take to arrive, in ms; slower gets 408. Default 10 000. */
+  readonly requestBodyTimeoutMs?: number;
   /**
    * Check `X-SLOP-Scope` (SLOP §7.2): listing tools needs `tools.*`, `tools.read` or
    * `tools.execute`; calling one needs `tools.*`, `tools.execute` or `tools.execute.<tool_id>`.
@@ -89,15 +98,27 @@ function toolError(result: CallToolResult): S2SPError {
  */
 export function mountSlop(app: Hono, source: SlopToolSource, options: SlopOptions = {}): void {
   const base = (options.basePath ?? '').replace(/\/+$/, '');
-  const tokenDigests = options.bearerTokens
-    ? Promise.all(options.bearerTokens.map(sha256))
-    : undefined;
   if (options.bearerTokens?.some((t) => typeof t !== 'string' || t.length < 16)) {
     throw new S2SPError(
       'invalid_config',
       'SLOP bearer tokens must be strings of at least 16 characters.',
     );
   }
+  const checkBearer = options.bearerTokens
+    ? createBearerCheck({ bearerTokens: options.bearerTokens, realm: 'slop' })
+    : undefined;
+  const maxRequestBytes = positiveOption(
+    'maxRequestBytes',
+    options.maxRequestBytes,
+    DEFAULT_MAX_REQUEST_BYTES,
+    { integer: true },
+  );
+  const bodyTimeoutMs = positiveOption(
+    'requestBodyTimeoutMs',
+    options.requestBodyTimeoutMs,
+    DEFAULT_BODY_TIMEOUT_MS,
+    { integer: true },
+  );
 
   let client: Promise<Client> | undefined;
   const connect = (): Promise<Client> => {
@@ -111,17 +132,11 @@ export function mountSlop(app: Hono, source: SlopToolSource, options: SlopOption
     return client;
   };
 
-  const authorize = async (c: Context, needs: readonly string[]): Promise<void> => {
-    if (tokenDigests) {
-      const match = /^Bearer\s+(\S+)\s*$/i.exec(c.req.header('authorization') ?? '');
-      const presented = match?.[1] ? await sha256(match[1]) : undefined;
-      const known = await tokenDigests;
-      if (!presented || !known.some((digest) => timingSafeEqual(digest, presented))) {
-        throw new S2SPError(
-          'unauthorized',
-          'Authentication required: send Authorization: Bearer <token> with a token this server accepts.',
-        );
-      }
+  /** The 401 to send, if any; throws the 403 of a missing scope. */
+  const authorize = async (c: Context, needs: readonly string[]): Promise<Response | undefined> => {
+    if (checkBearer) {
+      const result = await checkBearer(c.req.raw);
+      if (!result.ok) return result.response;
     }
     if (options.requireScopes) {
       const scopes = scopesOf(c);
@@ -132,10 +147,12 @@ export function mountSlop(app: Hono, source: SlopToolSource, options: SlopOption
         );
       }
     }
+    return undefined;
   };
 
   app.get(`${base}/tools`, async (c) => {
-    await authorize(c, ['tools.*', 'tools.read', 'tools.execute']);
+    const refused = await authorize(c, ['tools.*', 'tools.read', 'tools.execute']);
+    if (refused) return refused;
     const { tools } = await (await connect()).listTools();
     const listed: SlopTool[] = tools.map((tool) => {
       const required = new Set(tool.inputSchema.required ?? []);
@@ -151,19 +168,39 @@ export function mountSlop(app: Hono, source: SlopToolSource, options: SlopOption
 
   app.post(`${base}/tools/:tool_id`, async (c) => {
     const id = c.req.param('tool_id');
-    await authorize(c, ['tools.*', 'tools.execute', `tools.execute.${id}`]);
-    const text = await c.req.text();
-    const args: unknown =
-      text.trim() === ''
-        ? {}
-        : parseJsonText(
-            text,
-            () =>
-              new S2SPError(
-                'invalid_request',
-                'The request body is not valid JSON: send the tool arguments as a JSON object.',
-              ),
-          );
+    const refused = await authorize(c, ['tools.*', 'tools.execute', `tools.execute.${id}`]);
+    if (refused) return refused;
+    const contentType = c.req.header('content-type');
+    const bytes = await readRequestBody(c.req.raw, c.env, maxRequestBytes, bodyTimeoutMs);
+    if (!bytes)
+      throw new S2SPError(
+        'payload_too_large',
+        `The request body is larger than ${maxRequestBytes} bytes: send smaller tool arguments.`,
+      );
+    let text: string;
+    try {
+      text = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(bytes);
+    } catch {
+      throw new S2SPError('invalid_request', 'The request body is not valid UTF-8 JSON.');
+    }
+    // JSON only: text/plain, form and multipart bodies are what a page on another site can send
+    // without a CORS preflight. An empty body (no arguments) counts as {} whatever its type, as
+    // on the data plane (fetch labels an empty string text/plain).
+    if (!isJsonWhitespace(text) && !isJsonContentType(contentType))
+      throw new S2SPError(
+        'unsupported_media_type',
+        'Send the tool arguments as Content-Type: application/json.',
+      );
+    const args: unknown = isJsonWhitespace(text)
+      ? {}
+      : parseJsonText(
+          text,
+          () =>
+            new S2SPError(
+              'invalid_request',
+              'The request body is not valid JSON: send the tool arguments as a JSON object.',
+            ),
+        );
     if (!isPlainObject(args))
       throw new S2SPError(
         'invalid_request',

@@ -391,15 +391,19 @@ describe('resource tool limits and configuration', () => {
   });
 
   it('never takes the advertised base from an untrusted Host header', async () => {
-    const inProcess = createS2SPServer({
-      name: 'h',
-      version: '1',
-      logger: silentLogger,
-      trustedHosts: ['api.example.com'],
-    });
-    inProcess.resourceTool('t', { description: 't' }, () => [{ a: 1, b: 2 }]);
-    const call = async (host: string) => {
-      const response = await inProcess.app.request(`http://${host}/mcp`, {
+    const make = (allowedHosts?: string[]) =>
+      createS2SPServer({
+        name: 'h',
+        version: '1',
+        logger: silentLogger,
+        trustedHosts: ['api.example.com'],
+        ...(allowedHosts && { allowedHosts }),
+      }).resourceTool('t', { description: 't' }, () => [{ a: 1, b: 2 }]);
+    const inProcess = make();
+    // With the edge's Host check off, the resource tool's own rule is what stops the host.
+    const hostCheckOff = make(['*']);
+    const request = (server: ReturnType<typeof make>, host: string) =>
+      server.app.request(`http://${host}/mcp`, {
         method: 'POST',
         headers: {
           'content-type': 'application/json',
@@ -412,6 +416,12 @@ describe('resource tool limits and configuration', () => {
           params: { name: 't', arguments: { abstract_domains: 'a' } },
         }),
       });
+    const refused = await request(inProcess, 'evil.example:8080');
+    expect(refused.status).toBe(403);
+    expect(((await refused.json()) as { error: { code: string } }).error.code).toBe('forbidden');
+    const call = async (host: string, server = inProcess) => {
+      const response = await request(server, host);
+      if (response.status !== 200) throw new Error(`HTTP ${response.status}`);
       return (
         (await response.json()) as {
           result: {
@@ -422,7 +432,7 @@ describe('resource tool limits and configuration', () => {
         }
       ).result;
     };
-    const untrusted = await call('evil.example:8080');
+    const untrusted = await call('evil.example:8080', hostCheckOff);
     expect(untrusted.isError).toBe(true);
     expect(untrusted._meta?.['s2sp/error-code']).toBe('invalid_config');
     expect(untrusted.content[0]?.text).not.toContain('evil.example/');
@@ -432,6 +442,7 @@ describe('resource tool limits and configuration', () => {
       /^http:\/\/api\.example\.com\/s2sp\/data\//,
     );
     await inProcess.close();
+    await hostCheckOff.close();
   });
 
   it('refuses reserved parameter names, duplicate and invalid tool names, and bad options', () => {

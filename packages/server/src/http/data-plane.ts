@@ -10,6 +10,8 @@ import {
 import {
   concatBytes,
   DEFAULT_MAX_REQUEST_BYTES,
+  isJsonContentType,
+  isJsonWhitespace,
   isTokenShape,
   negotiateFormat,
   parseDataPlaneRequest,
@@ -20,8 +22,9 @@ import {
 } from '@s2sp/core/internal';
 import { Hono } from 'hono';
 import { entryLabel } from '../logger.js';
+import { crossSiteReason } from './browser-guard.js';
 import { methodNotAllowed, notFoundResponse, s2spErrorToResponse } from './error-response.js';
-import { readRequestBody } from './request-body.js';
+import { DEFAULT_BODY_TIMEOUT_MS, readRequestBody } from './request-body.js';
 
 /** Options for {@link createDataPlaneApp} and {@link mountDataPlane}. */
 export interface DataPlaneOptions {
@@ -31,6 +34,8 @@ export interface DataPlaneOptions {
   readonly maxRequestBytes?: number;
   /** Where redemptions are logged (never with tokens). Default: silent. */
   readonly logger?: Logger;
+  /** Longest the request body may take to arrive, in ms; slower gets 408. Default 10 000. */
+  readonly bodyTimeoutMs?: number;
   /**
    * Most distinct `row_ids` in one request. Default 10 000; more gets 400 `invalid_request`
    * without using the token. Bounds the work (and, on Redis, the script time) one request can
@@ -87,14 +92,13 @@ function pullStream(
 const GONE =
   'No data for this resource_url: it is unknown, expired or already used. Call the resource tool again for a fresh resource_url.';
 
-function isJson(contentType: string | undefined): boolean {
-  if (!contentType) return false;
-  const type = contentType.split(';')[0]?.trim().toLowerCase() ?? '';
-  return type === 'application/json' || (type.startsWith('application/') && type.endsWith('+json'));
-}
-
-async function readLimited(request: Request, env: unknown, maxBytes: number): Promise<string> {
-  const bytes = await readRequestBody(request, env, maxBytes);
+async function readLimited(
+  request: Request,
+  env: unknown,
+  maxBytes: number,
+  timeoutMs: number,
+): Promise<string> {
+  const bytes = await readRequestBody(request, env, maxBytes, timeoutMs);
   if (!bytes) {
     throw new S2SPError(
       'payload_too_large',
@@ -102,7 +106,9 @@ async function readLimited(request: Request, env: unknown, maxBytes: number): Pr
     );
   }
   try {
-    return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+    // ignoreBOM keeps a byte order mark in the text, where JSON.parse refuses it: a body of only
+    // U+FEFF must be a 400 that keeps the token, not an empty body that uses it.
+    return new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(bytes);
   } catch {
     throw new S2SPError('invalid_request', 'The request body is not valid UTF-8 JSON.');
   }
@@ -131,18 +137,31 @@ export function mountDataPlane(app: Hono, options: DataPlaneOptions): Hono {
     { integer: true },
   );
   const logger = options.logger ?? silentLogger;
+  const bodyTimeoutMs = positiveOption(
+    'bodyTimeoutMs',
+    options.bodyTimeoutMs,
+    DEFAULT_BODY_TIMEOUT_MS,
+    {
+      integer: true,
+    },
+  );
   const maxRowIds = positiveOption('maxRowIds', options.maxRowIds, DEFAULT_MAX_ROW_IDS, {
     integer: true,
   });
 
   app.post(`${DATA_PATH_PREFIX}:token`, async (c) => {
+    // Consumers are servers. A browser page on another site must not be able to spend a token it
+    // has seen (a no-cors POST needs no preflight), so its requests stop here, before the body.
+    const crossSite = crossSiteReason(c.req.raw, [], { ownOrigin: false });
+    if (crossSite) throw new S2SPError('forbidden', crossSite);
     const contentType = c.req.header('content-type');
-    const text = await readLimited(c.req.raw, c.env, maxRequestBytes);
-    // An empty body counts as {} whatever its type (fetch labels an empty string text/plain).
-    if (text.trim() !== '' && !isJson(contentType)) {
+    const text = await readLimited(c.req.raw, c.env, maxRequestBytes, bodyTimeoutMs);
+    // An empty body counts as {} whatever its type (fetch labels an empty string text/plain);
+    // anything else must be application/json, with charset=utf-8 at most (PROTOCOL §3).
+    if (!isJsonWhitespace(text) && !isJsonContentType(contentType)) {
       throw new S2SPError(
         'unsupported_media_type',
-        'Send the request body as Content-Type: application/json.',
+        'Send the request body as Content-Type: application/json (charset=utf-8 at most).',
       );
     }
     const request = parseDataPlaneRequest(text);

@@ -15,9 +15,18 @@ export function s2spErrorToResponse(
   headers: Record<string, string> = {},
 ): Response {
   const { status, body } = toErrorBody(error);
+  // After a body that timed out, the rest of it may still be trickling in: the connection cannot
+  // carry another request, so it is closed. (After a 413 Node discards the rest of the body and
+  // the client reliably reads the answer; closing then would reset the connection under it.)
+  const close: Record<string, string> = status === 408 ? { connection: 'close' } : {};
   return new Response(JSON.stringify(body), {
     status,
-    headers: { 'content-type': 'application/json', 'cache-control': 'no-store', ...headers },
+    headers: {
+      'content-type': 'application/json',
+      'cache-control': 'no-store',
+      ...close,
+      ...headers,
+    },
   });
 }
 

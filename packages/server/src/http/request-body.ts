@@ -1,5 +1,16 @@
 import type { IncomingMessage } from 'node:http';
+import { S2SPError } from '@s2sp/core';
 import { concatBytes, readBodyCapped } from '@s2sp/core/internal';
+
+/** Default time allowed for a request body to arrive once its headers are in: 10 s. */
+export const DEFAULT_BODY_TIMEOUT_MS = 10_000;
+
+function timeoutError(timeoutMs: number): S2SPError {
+  return new S2SPError(
+    'request_timeout',
+    `The request body did not arrive within ${timeoutMs} ms. Send the whole body at once, then retry.`,
+  );
+}
 
 /** The parts of a Node request (`c.env.incoming` under `@hono/node-server`) read here. */
 type NodeIncoming = Pick<
@@ -20,13 +31,25 @@ function nodeIncoming(env: unknown): NodeIncoming | undefined {
   return incoming as NodeIncoming;
 }
 
-function readNode(incoming: NodeIncoming, maxBytes: number): Promise<Uint8Array | undefined> {
+function readNode(
+  incoming: NodeIncoming,
+  maxBytes: number,
+  timeoutMs: number,
+): Promise<Uint8Array | undefined> {
   const declared = Number(incoming.headers['content-length']);
   if (Number.isFinite(declared) && declared > maxBytes) return Promise.resolve(undefined);
   return new Promise((resolve, reject) => {
     const chunks: Uint8Array[] = [];
     let size = 0;
+    // A client that sends headers and then trickles (or never sends) its body would otherwise
+    // hold a connection and a handler for as long as it likes.
+    const timer = setTimeout(() => {
+      done();
+      incoming.pause();
+      reject(timeoutError(timeoutMs));
+    }, timeoutMs);
     const done = () => {
+      clearTimeout(timer);
       incoming.off('data', onData);
       incoming.off('end', onEnd);
       incoming.off('error', onError);
@@ -56,8 +79,24 @@ function readNode(incoming: NodeIncoming, maxBytes: number): Promise<Uint8Array 
   });
 }
 
+async function readFetch(
+  request: Request,
+  maxBytes: number,
+  timeoutMs: number,
+): Promise<Uint8Array | undefined> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const timedOut = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(timeoutError(timeoutMs)), timeoutMs);
+  });
+  try {
+    return await Promise.race([readBodyCapped(request, maxBytes), timedOut]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
 /**
- * Reads a request body of at most `maxBytes` (see `readBodyCapped`). Under `@hono/node-server`
+ * Reads a request body of at most `maxBytes` (see `readBodyCapped`) within `timeoutMs`. Under `@hono/node-server`
  * it reads the Node request directly: going through the Fetch `Request` would build an undici
  * request, an abort signal and a web stream for every call, which is most of the cost of a small
  * redemption. Anywhere else (other runtimes, `app.request()` in tests) it reads the Fetch body.
@@ -65,13 +104,18 @@ function readNode(incoming: NodeIncoming, maxBytes: number): Promise<Uint8Array 
  * @param request - the Fetch request
  * @param env - the Hono context's `env` (`{ incoming, outgoing }` under `@hono/node-server`)
  * @param maxBytes - the most bytes accepted
+ * @param timeoutMs - the longest the body may take to arrive
  * @returns the bytes, or `undefined` when the body is over the limit
+ * @throws S2SPError `request_timeout` when the body is not complete in time
  */
 export function readRequestBody(
   request: Request,
   env: unknown,
   maxBytes: number,
+  timeoutMs: number = DEFAULT_BODY_TIMEOUT_MS,
 ): Promise<Uint8Array | undefined> {
   const incoming = nodeIncoming(env);
-  return incoming ? readNode(incoming, maxBytes) : readBodyCapped(request, maxBytes);
+  return incoming
+    ? readNode(incoming, maxBytes, timeoutMs)
+    : readFetch(request, maxBytes, timeoutMs);
 }
