@@ -6,11 +6,13 @@ import { type AdvertisedUrl, createAdvertisedUrl } from './advertised-url.js';
 import { createClientQuota } from './client-quota.js';
 import { createConcurrencyLimit } from './concurrency-limit.js';
 import {
-  type ConsumerToolConfig,
-  type ConsumerToolHandler,
   consumerExtensionsFor,
   consumerParameters,
   consumerToolDescription,
+} from './consumer-parameters.js';
+import {
+  type ConsumerToolConfig,
+  type ConsumerToolHandler,
   createConsumerToolCallback,
   DEFAULT_MAX_CONCURRENT_FETCHES,
   DEFAULT_MAX_QUEUED_FETCHES,
