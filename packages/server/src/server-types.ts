@@ -1,0 +1,144 @@
+import type { BodyStore } from '@s2sp/core';
+import type { Hono } from 'hono';
+import type { z } from 'zod';
+import type { A2SCapability } from './a2s.js';
+import type { ConsumerToolConfig, ConsumerToolHandler } from './consumer-tool.js';
+import type { BearerAuthOptions } from './http/bearer-auth.js';
+import type { McpServer, Transport } from './mcp-sdk.js';
+import type { ListenOptions } from './node-listener.js';
+import type { S2SPOptions } from './options.js';
+import type { ResourceToolConfig, ResourceToolHandler } from './resource-tool.js';
+import type { S2SP } from './s2sp.js';
+import type { SlopOptions } from './slop.js';
+
+/** Options for {@link createS2SPServer}: the runtime's options plus the MCP server's identity. */
+export interface S2SPServerOptions extends S2SPOptions {
+  /** The MCP server name. */
+  readonly name: string;
+  /** The MCP server version. */
+  readonly version: string;
+  /**
+   * MCP `instructions` sent to clients at initialisation. With `toolGuidance: "instructions"`
+   * the S2SP how-to ({@link S2SP.instructions}) is appended.
+   */
+  readonly instructions?: string;
+  /** Largest MCP request body over Streamable HTTP. Default 4 MiB (the SDK's default). */
+  readonly maxMcpRequestBytes?: number;
+  /** Path of the Streamable HTTP endpoint. Default `/mcp`. */
+  readonly mcpPath?: string;
+  /**
+   * `Host` values (`host` or `host:port`) that `/mcp`, SLOP and A2S answer to, besides loopback
+   * names (`localhost`, `127.0.0.1`, `[::1]`), the host of `publicUrl`, `trustedHosts` and the
+   * address a listener bound. Any other `Host` gets 403 (DNS-rebinding protection; on `/mcp` the
+   * MCP SDK's own). `['*']` turns the check off, for a reverse proxy that checks `Host` itself.
+   * The data plane does not check `Host`: its token is the credential.
+   */
+  readonly allowedHosts?: readonly string[];
+  /**
+   * Browser origins (`https://app.example.com`) that may call `/mcp`, SLOP and A2S besides the
+   * server's own. Requests with any other `Origin`, or with `Sec-Fetch-Site: cross-site` /
+   * `same-site`, get 403, on the data plane too. Servers send neither header. Default: none.
+   */
+  readonly allowedBrowserOrigins?: readonly string[];
+  /**
+   * Requires `Authorization: Bearer <token>` on `/mcp`, SLOP and A2S: one of `bearerTokens`, or a
+   * token `verifyToken` accepts (its result reaches MCP tool handlers as `extra.authInfo`).
+   * Others get 401 with `WWW-Authenticate`. The data plane stays capability-based (a
+   * `resource_url` is its own credential). Default: no authentication.
+   */
+  readonly auth?: BearerAuthOptions;
+  /**
+   * Most JSON-RPC messages in one batch (a JSON array) on the MCP endpoint. Default 10; a larger
+   * batch gets a JSON-RPC error and runs nothing. Every message of a batch runs at once, so
+   * without a cap one request could start any number of tool calls.
+   */
+  readonly maxMcpBatchSize?: number;
+}
+
+/** A server listening on a port; close it with `close()` or `await using`. */
+export interface ListeningServer extends AsyncDisposable {
+  /** Base URL of the listener, `http://127.0.0.1:3001`. */
+  readonly url: string;
+  /** The Streamable HTTP MCP endpoint. */
+  readonly mcpUrl: string;
+  /** The bound port. */
+  readonly port: number;
+  /** Stops accepting connections and closes open ones. */
+  close(): Promise<void>;
+}
+
+/**
+ * A ready-made S2SP server: the {@link S2SP} runtime plus an `McpServer` factory, a Hono app with
+ * the data plane and stateless Streamable HTTP at `/mcp`, a Node listener and stdio. Created by
+ * {@link createS2SPServer}. To add S2SP to a server you already have, use `createS2SP`.
+ */
+export interface S2SPServer {
+  /** The MCP server name. */
+  readonly name: string;
+  /** The body store this server caches async results in. */
+  readonly store: BodyStore;
+  /** The runtime underneath, to register the same tools on an `McpServer` of your own. */
+  readonly s2sp: S2SP;
+  /**
+   * A Hono app serving the data plane (`/s2sp/data/:token`, `/s2sp/health`) and the stateless
+   * Streamable HTTP MCP endpoint (`/mcp`). Serve it with any Hono adapter, or add routes.
+   */
+  readonly app: Hono;
+  /**
+   * Adds a resource tool (PROTOCOL §2) to every `McpServer` this server makes.
+   * @throws S2SPError `invalid_config` on a duplicate name or a reserved parameter name
+   */
+  resourceTool<TShape extends z.ZodRawShape = Record<never, never>>(
+    name: string,
+    config: ResourceToolConfig<TShape>,
+    handler: ResourceToolHandler<TShape>,
+  ): S2SPServer;
+  /**
+   * Adds a consumer tool (PROTOCOL §4) to every `McpServer` this server makes.
+   * @throws S2SPError `invalid_config` on a duplicate name or a reserved parameter name
+   */
+  consumerTool<TShape extends z.ZodRawShape = Record<never, never>>(
+    name: string,
+    config: ConsumerToolConfig<TShape>,
+    handler: ConsumerToolHandler<TShape>,
+  ): S2SPServer;
+  /**
+   * Adds ordinary MCP tools, resources and prompts. `configure` runs on every `McpServer` this
+   * server creates (one per HTTP request in stateless mode, one per stdio connection), so it
+   * must only register things.
+   */
+  use(configure: (mcp: McpServer) => void): S2SPServer;
+  /** A new `McpServer` with every tool registered, for a transport of your own. */
+  createMcpServer(): McpServer;
+  /** Connects a new `McpServer` to `transport` (for example an in-memory one in tests). */
+  connect(transport: Transport): Promise<McpServer>;
+  /** Serves {@link S2SPServer.app} over HTTP on Node (`@hono/node-server`). */
+  listen(options?: ListenOptions): Promise<ListeningServer>;
+  /**
+   * Serves MCP over standard input and output. The data plane still needs HTTP: call
+   * {@link S2SPServer.listen} too, or set `publicUrl` to a data plane served elsewhere.
+   */
+  connectStdio(): Promise<McpServer>;
+  /**
+   * Also serves the tools over SLOP (`GET /tools`, `POST /tools/:tool_id`) on {@link S2SPServer.app},
+   * for agents that speak plain HTTP instead of MCP. Opt-in; see `mountSlop` in
+   * `@s2sp/server/slop`.
+   */
+  mountSlop(options?: SlopOptions): S2SPServer;
+  /**
+   * The base URL this server advertises: `publicUrl`, else the address of its first `listen()`,
+   * else `undefined`.
+   */
+  advertisedUrl(): string | undefined;
+  /**
+   * Publishes A2S capability documents at `/.well-known/a2s/capabilities` (see `mountA2S` in
+   * `@s2sp/server/a2s`). `build` gets the server's advertised base URL, so documents can name the
+   * real endpoints; it runs on the first request and again only if that URL changes. Until the
+   * server has an address the routes answer 404.
+   */
+  mountA2S(
+    build: (baseUrl: string) => readonly A2SCapability[] | Promise<readonly A2SCapability[]>,
+  ): S2SPServer;
+  /** Closes every listener, and the store when the server created it. */
+  close(): Promise<void>;
+}
