@@ -131,12 +131,13 @@ function abstractColumnsOf(
   rows: readonly RowWithId[],
   mapping: Readonly<Record<string, string>> | undefined,
 ): string[] {
-  const columns = new Set<string>();
-  for (const row of rows)
-    for (const key of Object.keys(row))
-      if (key !== '_row_id')
-        columns.add(mapping && Object.hasOwn(mapping, key) ? (mapping[key] as string) : key);
-  return [...columns];
+  // Only a column every abstract row carries is abstract: in a row without it, the merge fills the
+  // value in from the body, so a key present in some rows would let body values pass as abstract.
+  const [first, ...others] = rows;
+  if (!first) return [];
+  return Object.keys(first)
+    .filter((key) => key !== '_row_id' && others.every((row) => Object.hasOwn(row, key)))
+    .map((key) => (mapping && Object.hasOwn(mapping, key) ? (mapping[key] as string) : key));
 }
 
 /** Builds the MCP callback of a consumer tool: resolve, merge, rename, then the handler. */
