@@ -15,6 +15,13 @@ export const HEALTH_PATH = '/s2sp/health';
 export const DEFAULT_MAX_REQUEST_BYTES = 1024 * 1024;
 
 /**
+ * Most distinct `row_ids` a data plane takes in one request by default (PROTOCOL §3 limits).
+ * Consumers that need more rows request the whole table (`{}`) and select locally, so a large
+ * hand-off works against any data plane that keeps the default.
+ */
+export const MAX_REQUEST_ROW_IDS = 10_000;
+
+/**
  * The data-plane request body (PROTOCOL §3). Both members are optional; `null` counts as absent
  * and unknown members are ignored, so requests from other implementations are understood.
  */

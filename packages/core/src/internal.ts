@@ -25,6 +25,7 @@ export {
   formatIssues,
   isJsonContentType,
   isJsonWhitespace,
+  MAX_REQUEST_ROW_IDS,
   parseDataPlaneRequest,
   renderDataPlaneResponse,
   requestedRowIds,

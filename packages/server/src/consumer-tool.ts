@@ -11,6 +11,7 @@ import {
   applyColumnMapping,
   errorCode,
   isPlainObject,
+  MAX_REQUEST_ROW_IDS,
   mergeRows,
   parseConsumerArguments,
   pickRows,
@@ -195,8 +196,10 @@ export function createConsumerToolCallback<TShape extends z.ZodRawShape>(
       if (wanted && request.resourceUrl !== undefined) {
         const customFetch = await fetchFor();
         const ids = abstract ? abstract.map((row) => row._row_id) : request.rowIds;
+        // More ids than a data plane takes by default: fetch the whole table and select below.
+        const ask = ids && ids.length <= MAX_REQUEST_ROW_IDS ? ids : undefined;
         const fetchOptions: FetchBodyOptions = {
-          ...(ids && { rowIds: ids }),
+          ...(ask && { rowIds: ask }),
           signal: extra.signal,
           ...(options.fetch.allowedOrigins && { allowedOrigins: options.fetch.allowedOrigins }),
           ...(options.fetch.pathPrefixes && { pathPrefixes: options.fetch.pathPrefixes }),

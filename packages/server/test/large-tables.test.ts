@@ -341,3 +341,51 @@ describe('a shorter tools/list', () => {
     expect(Object.keys(consumer?.inputSchema.properties ?? {})).toContain('row_ids');
   });
 });
+
+describe('a hand-off of more rows than a data plane takes ids for', () => {
+  it('fetches the whole table and selects locally, with abstract_data and with row_ids', async () => {
+    const many = Array.from({ length: 10_050 }, (_, i) => ({ n: i, text: `row ${i}` }));
+    let got: RowWithId[] = [];
+    const big = createS2SPServer({
+      name: 'big',
+      version: '1',
+      logger: silentLogger,
+      consumer: { destinations: 'any' }, // the resource server is on loopback
+    })
+      .resourceTool('get_many', { description: 'Many rows.' }, () => many)
+      .consumerTool('take', { description: 'Takes rows.' }, (rows) => {
+        got = rows;
+        return 'ok';
+      });
+    const bigListening = await big.listen();
+    try {
+      await using client = await connectMcpClient(bigListening.mcpUrl);
+      const ask = async () => {
+        const result = await client.call('get_many', { abstract_domains: 'n' });
+        return S2SPResultSchema.parse(result.structuredContent);
+      };
+      // 10,002 ids: more than the data plane's default of 10,000 per request.
+      const ids = Array.from({ length: 10_002 }, (_, i) => 10_049 - i);
+      const byIds = await client.call('take', {
+        resource_url: (await ask()).resource_url,
+        row_ids: ids,
+      });
+      expect(byIds.isError, textOf(byIds)).toBeFalsy();
+      expect(got.map((row) => row._row_id)).toEqual(ids);
+      expect(got[0]).toEqual({ _row_id: 10_049, n: 10_049, text: 'row 10049' });
+
+      const first = await ask();
+      const kept = Array.from({ length: 10_001 }, (_, i) => ({ _row_id: i, n: i }));
+      const byRows = await client.call('take', {
+        resource_url: first.resource_url,
+        abstract_data: kept,
+      });
+      expect(byRows.isError, textOf(byRows)).toBeFalsy();
+      expect(got).toHaveLength(10_001);
+      expect(got[10_000]).toEqual({ _row_id: 10_000, n: 10_000, text: 'row 10000' });
+    } finally {
+      await bigListening.close();
+      await big.close();
+    }
+  });
+});

@@ -13,6 +13,7 @@ import {
   isJsonContentType,
   isJsonWhitespace,
   isTokenShape,
+  MAX_REQUEST_ROW_IDS,
   negotiateFormat,
   parseDataPlaneRequest,
   positiveOption,
@@ -47,7 +48,7 @@ export interface DataPlaneOptions {
 }
 
 /** Default of {@link DataPlaneOptions.maxRowIds}. */
-export const DEFAULT_MAX_ROW_IDS = 10_000;
+export const DEFAULT_MAX_ROW_IDS = MAX_REQUEST_ROW_IDS;
 
 /** Response bodies up to this size are sent as one buffer. */
 const SINGLE_BUFFER_BYTES = 1024 * 1024;
