@@ -52,6 +52,9 @@ export function createS2SPCall(options: S2SPCallOptions): S2SPCall {
     publicUrl: options.publicUrl,
     ttlSeconds,
     logger: options.logger,
+    // The proxy does not offer `cursor` (nor `filter`) yet, so a paged result would leave the model
+    // a next_cursor it cannot send back: no paging, the whole abstract as before.
+    tokenBudget: Number.MAX_SAFE_INTEGER,
     ...(options.store && { store: options.store }),
   });
   return {

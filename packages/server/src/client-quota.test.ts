@@ -1,6 +1,11 @@
 import { S2SPError } from '@s2sp/core';
 import { describe, expect, it } from 'vitest';
-import { CLIENT_ADDRESS_HEADER, clientKey, createClientQuota } from './client-quota.js';
+import {
+  CLIENT_ADDRESS_HEADER,
+  clientKey,
+  createClientQuota,
+  sealClientAddress,
+} from './client-quota.js';
 
 const codeOf = (fn: () => unknown) => {
   try {
@@ -39,10 +44,17 @@ describe('createClientQuota', () => {
 
 describe('clientKey', () => {
   it('prefers the authenticated client, then the socket address, then the session', () => {
-    const headers = { [CLIENT_ADDRESS_HEADER]: '203.0.113.7' };
+    const headers = { [CLIENT_ADDRESS_HEADER]: sealClientAddress('203.0.113.7') };
     expect(clientKey({ authInfo: { clientId: 'c1' }, requestInfo: { headers } })).toBe('client:c1');
     expect(clientKey({ requestInfo: { headers }, sessionId: 's' })).toBe('address:203.0.113.7');
     expect(clientKey({ sessionId: 's' })).toBe('session:s');
     expect(clientKey({})).toBe('anonymous');
+  });
+
+  it('ignores an address header it did not seal (a client on another transport sent it)', () => {
+    for (const forged of ['203.0.113.7', ` 203.0.113.7`, sealClientAddress('').trim()]) {
+      const headers = { [CLIENT_ADDRESS_HEADER]: forged };
+      expect(clientKey({ requestInfo: { headers }, sessionId: 's' })).toBe('session:s');
+    }
   });
 });

@@ -3,9 +3,18 @@ import { positiveOption } from '@s2sp/core/internal';
 
 /**
  * The request header through which the convenience server's `/mcp` endpoint tells tools the
- * caller's socket address. Any value a client sends is replaced, so it cannot be forged.
+ * caller's socket address. Any value a client sends is replaced there, and the value is sealed
+ * with a per-process secret, so on any other transport (the user's own, the proxy's) a client
+ * cannot forge it either: an unsealed value is ignored.
  */
 export const CLIENT_ADDRESS_HEADER = 'x-s2sp-client-address';
+
+const SEAL = `${globalThis.crypto.randomUUID()} `;
+
+/** The header value for `address`, sealed for {@link clientKey}. */
+export function sealClientAddress(address: string): string {
+  return `${SEAL}${address}`;
+}
 
 /** Default of `S2SPOptions.maxEntriesPerClient`. */
 export const DEFAULT_MAX_ENTRIES_PER_CLIENT = 1000;
@@ -28,8 +37,9 @@ export interface ClientSource {
 export function clientKey(source: ClientSource): string {
   const id = source.authInfo?.clientId;
   if (typeof id === 'string' && id !== '') return `client:${id}`;
-  const address = source.requestInfo?.headers?.[CLIENT_ADDRESS_HEADER];
-  if (typeof address === 'string' && address !== '') return `address:${address}`;
+  const sealed = source.requestInfo?.headers?.[CLIENT_ADDRESS_HEADER];
+  if (typeof sealed === 'string' && sealed.startsWith(SEAL) && sealed.length > SEAL.length)
+    return `address:${sealed.slice(SEAL.length)}`;
   if (source.sessionId) return `session:${source.sessionId}`;
   return 'anonymous';
 }

@@ -1,6 +1,6 @@
 import { S2SPError } from '@s2sp/core';
 import type { Context, Hono } from 'hono';
-import { CLIENT_ADDRESS_HEADER } from './client-quota.js';
+import { CLIENT_ADDRESS_HEADER, sealClientAddress } from './client-quota.js';
 import type { BearerAuthInfo } from './http/bearer-auth.js';
 import { readRequestBody } from './http/request-body.js';
 import { type McpServer, WebStandardStreamableHTTPServerTransport } from './mcp-sdk.js';
@@ -48,7 +48,8 @@ function withClientAddress(request: Request, env: unknown): Request {
   headers.delete(CLIENT_ADDRESS_HEADER);
   const socket = (env as { incoming?: { socket?: { remoteAddress?: string } } } | undefined)
     ?.incoming?.socket;
-  if (socket?.remoteAddress) headers.set(CLIENT_ADDRESS_HEADER, socket.remoteAddress);
+  if (socket?.remoteAddress)
+    headers.set(CLIENT_ADDRESS_HEADER, sealClientAddress(socket.remoteAddress));
   return new Request(request.url, { method: request.method, headers });
 }
 
