@@ -194,22 +194,32 @@ export async function buildTableResult(
   }
   const resourceUrl = buildResourceUrl(base, token);
   const expiresAt = new Date(Date.now() + runtime.ttlMs);
-  const result: S2SPResult = (await pageAsyncResult(
-    {
-      head: {
-        total_rows: table.rows.length,
-        abstract_domains: [...split.abstractDomains],
-        body_domains: [...split.bodyDomains],
-        ...(filter && { matched_rows: split.abstract.length }),
+  let paged: S2SPResult | undefined;
+  try {
+    paged = await pageAsyncResult(
+      {
+        head: {
+          total_rows: table.rows.length,
+          abstract_domains: [...split.abstractDomains],
+          body_domains: [...split.bodyDomains],
+          ...(filter && { matched_rows: split.abstract.length }),
+        },
+        rows: split.abstract,
+        token,
+        resourceUrl,
+        expiresAt,
+        budget: context.tokenBudget ?? runtime.tokenBudget,
       },
-      rows: split.abstract,
-      token,
-      resourceUrl,
-      expiresAt,
-      budget: context.tokenBudget ?? runtime.tokenBudget,
-    },
-    runtime.store,
-  )) ?? {
+      runtime.store,
+    );
+  } catch (error) {
+    // A page the store refused (full, or down): the result is not returned, so nothing may stay
+    // behind counting against the budget and the client's quota until the TTL.
+    await runtime.store.take(key).catch(() => undefined);
+    runtime.quota?.release(key);
+    throw error;
+  }
+  const result: S2SPResult = paged ?? {
     ...buildAsyncResult(split, { resourceUrl, expiresAt }),
     total_rows: table.rows.length,
     ...(filter && { matched_rows: split.abstract.length }),

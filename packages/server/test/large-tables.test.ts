@@ -1,4 +1,4 @@
-import { estimateTokens, type RowWithId, S2SPResultSchema } from '@s2sp/core';
+import { createMemoryStore, estimateTokens, type RowWithId, S2SPResultSchema } from '@s2sp/core';
 import {
   connectMcpClient,
   type TestMcpClient,
@@ -386,6 +386,43 @@ describe('a hand-off of more rows than a data plane takes ids for', () => {
     } finally {
       await bigListening.close();
       await big.close();
+    }
+  });
+});
+
+describe('paging into a store that runs out of room', () => {
+  it('leaves no entry behind when a page does not fit, and says store_full', async () => {
+    const make = (store: ReturnType<typeof createMemoryStore>, tokenBudget: number) =>
+      createS2SPServer({
+        name: 'full',
+        version: '1',
+        logger: silentLogger,
+        store,
+        tokenBudget,
+      }).resourceTool('get_table', { description: 'A large table.' }, () => table);
+    // What the table's own entry is charged: its bytes, 1 KiB, and 4 bytes per row.
+    const roomy = createMemoryStore({});
+    const sizing = make(roomy, 1_000_000);
+    const sizingListening = await sizing.listen();
+    await using sizer = await connectMcpClient(sizingListening.mcpUrl);
+    expect((await sizer.call('get_table', { abstract_domains: 'event' })).isError).toBeFalsy();
+    const stats = await roomy.stats();
+    const charge = stats.bytes + 1024 + 4 * ROWS;
+    await sizingListening.close();
+    await sizing.close();
+
+    // Room for the table, not for one more page (each costs at least 1 KiB).
+    const tight = createMemoryStore({ maxBytes: charge + 512 });
+    const server = make(tight, BUDGET);
+    const tightListening = await server.listen();
+    try {
+      await using client = await connectMcpClient(tightListening.mcpUrl);
+      const result = await client.call('get_table', { abstract_domains: 'event' });
+      expect(errorCode(result)).toBe('store_full');
+      expect((await tight.stats()).entries).toBe(0);
+    } finally {
+      await tightListening.close();
+      await server.close();
     }
   });
 });
