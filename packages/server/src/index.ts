@@ -46,4 +46,9 @@ export {
   type S2SPServer,
   type S2SPServerOptions,
 } from './server.js';
-export type { TableResultArguments, TableResultContext } from './table-result.js';
+export {
+  parseTableRequest,
+  type TableRequest,
+  type TableResultArguments,
+  type TableResultContext,
+} from './table-result.js';
