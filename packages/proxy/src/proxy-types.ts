@@ -20,6 +20,12 @@ export interface S2SPProxyOptions {
   readonly store?: BodyStore;
   /** Lifetime of a `resource_url`, in seconds. Default 600. */
   readonly ttlSeconds?: number;
+  /**
+   * Token budget of a table tool's control-plane response (o200k_base tokens, estimated). A larger
+   * abstract is paged: as many rows as fit, a `profile` and a `next_cursor` that the tool's
+   * `cursor` parameter takes back (PROTOCOL §7.2). Default 8,000.
+   */
+  readonly tokenBudget?: number;
   /** Tools that are table tools from the start (`{ name: 'search', pointer: '/results' }`). */
   readonly tableTools?: readonly TableToolRule[];
   /** Tools that never get S2SP treatment. */

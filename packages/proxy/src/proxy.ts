@@ -4,7 +4,7 @@
  * @module
  */
 import { S2SPError } from '@s2sp/core';
-import { normalizePublicUrl } from '@s2sp/core/internal';
+import { normalizePublicUrl, positiveOption } from '@s2sp/core/internal';
 import { createConsoleLogger } from '@s2sp/server';
 import { Hono } from 'hono';
 import { createDownstreamServer, type DownstreamContext } from './downstream-server.js';
@@ -22,6 +22,8 @@ import { PROXY_VERSION } from './version.js';
 /**
  * Creates an S2SP proxy in front of an MCP server.
  *
+ * @throws S2SPError `invalid_config` for a `publicUrl` or `tokenBudget` that cannot work
+ *
  * @example
  * ```ts
  * const proxy = createS2SPProxy({ upstream: { kind: 'stdio', command: 'mcp-server-postgres', args: [dbUrl] } });
@@ -33,6 +35,9 @@ export function createS2SPProxy(options: S2SPProxyOptions): S2SPProxy {
   const logger = options.logger ?? createConsoleLogger({ name: 's2sp-proxy' });
   const publicUrl =
     options.publicUrl === undefined ? undefined : normalizePublicUrl(options.publicUrl);
+  // Checked here, not when listen() opens the data plane, so a bad setting fails at once.
+  if (options.tokenBudget !== undefined)
+    positiveOption('tokenBudget', options.tokenBudget, 0, { integer: true });
   let seam: S2SPCall | undefined;
   const openSeam = (base: string) => {
     seam ??= createS2SPCall({
@@ -40,6 +45,7 @@ export function createS2SPProxy(options: S2SPProxyOptions): S2SPProxy {
       logger,
       ...(options.store && { store: options.store }),
       ...(options.ttlSeconds !== undefined && { ttlSeconds: options.ttlSeconds }),
+      ...(options.tokenBudget !== undefined && { tokenBudget: options.tokenBudget }),
     });
     return seam;
   };

@@ -6,7 +6,15 @@
  * @module
  */
 import { type BodyStore, DEFAULT_TTL_SECONDS } from '@s2sp/core';
-import { createS2SP, type Logger, resourceParameters, resourceToolDescription } from '@s2sp/server';
+import {
+  createS2SP,
+  type Logger,
+  resourceExtensionParameters,
+  resourceParameters,
+  resourceToolDescription,
+  type TableResultArguments,
+  type TableResultContext,
+} from '@s2sp/server';
 import type { Hono } from 'hono';
 import { z } from 'zod';
 import type { CallToolResult } from './mcp-sdk.js';
@@ -17,6 +25,8 @@ export interface S2SPCallOptions {
   readonly publicUrl: string;
   readonly store?: BodyStore;
   readonly ttlSeconds?: number;
+  /** Token budget of a control-plane response; a larger abstract is paged. Default 8,000. */
+  readonly tokenBudget?: number;
   readonly logger: Logger;
 }
 
@@ -24,15 +34,21 @@ export interface S2SPCallOptions {
 export interface S2SPCall {
   /** Serves `/s2sp/data/:token` and `/s2sp/health`. */
   readonly dataPlane: Hono;
-  /** JSON Schema properties a table tool gains (`abstract_domains`, `mode`). */
+  /**
+   * JSON Schema properties a table tool gains: `abstract_domains`, `mode`, and the extensions
+   * `filter` and `cursor` (PROTOCOL §7), each unless the tool declares a parameter of that name.
+   */
   readonly parameters: Readonly<Record<string, Record<string, unknown>>>;
   /** The S2SP guidance appended to a table tool's description. */
   describe(description: string | undefined): string;
-  /** Rows plus the S2SP arguments → the PROTOCOL §2 result, or an `isError` result. */
+  /**
+   * Rows plus the S2SP arguments → the PROTOCOL §2 result, or an `isError` result. With a
+   * `cursor`, the next page from the store (the rows are not read).
+   */
   resourceResult(
     rows: readonly object[],
-    args: { abstract_domains?: unknown; mode?: unknown },
-    context: { toolName: string; knownColumns?: readonly string[] },
+    args: TableResultArguments,
+    context: TableResultContext,
   ): Promise<CallToolResult>;
   close(): Promise<void>;
 }
@@ -40,10 +56,26 @@ export interface S2SPCall {
 // Upstream schemas are JSON Schema, so the zod parameters are converted once, the way the SDK's
 // McpServer lists them.
 const PARAMETERS = (
-  z.toJSONSchema(z.object(resourceParameters), { io: 'input' }) as {
+  z.toJSONSchema(z.object({ ...resourceParameters, ...resourceExtensionParameters }), {
+    io: 'input',
+  }) as {
     properties: Record<string, Record<string, unknown>>;
   }
 ).properties;
+
+/**
+ * Checks the S2SP arguments of a call (PROTOCOL §2, §7.2–7.3) before the upstream is called, so a
+ * bad call costs it nothing; needs no data plane.
+ *
+ * @throws S2SPError `invalid_request`
+ */
+export { parseTableRequest, type TableRequest } from '@s2sp/server';
+
+/**
+ * The S2SP extension parameters (`filter`, `cursor`): each is S2SP's only for a tool that does not
+ * declare a parameter of that name itself (PROTOCOL §7.2).
+ */
+export const EXTENSION_PARAMETERS: readonly string[] = Object.keys(resourceExtensionParameters);
 
 /** Creates the S2SP seam. */
 export function createS2SPCall(options: S2SPCallOptions): S2SPCall {
@@ -52,9 +84,7 @@ export function createS2SPCall(options: S2SPCallOptions): S2SPCall {
     publicUrl: options.publicUrl,
     ttlSeconds,
     logger: options.logger,
-    // The proxy does not offer `cursor` (nor `filter`) yet, so a paged result would leave the model
-    // a next_cursor it cannot send back: no paging, the whole abstract as before.
-    tokenBudget: Number.MAX_SAFE_INTEGER,
+    ...(options.tokenBudget !== undefined && { tokenBudget: options.tokenBudget }),
     ...(options.store && { store: options.store }),
   });
   return {

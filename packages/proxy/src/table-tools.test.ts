@@ -2,7 +2,12 @@ import { describe, expect, it } from 'vitest';
 import type { Tool } from './mcp-sdk.js';
 import { createTableTools, declaredTable } from './table-tools.js';
 
-const parameters = { abstract_domains: { type: 'string' }, mode: { type: 'string' } };
+const parameters = {
+  abstract_domains: { type: 'string' },
+  mode: { type: 'string' },
+  filter: { type: 'object' },
+  cursor: { type: 'string' },
+};
 const make = (options: Partial<Parameters<typeof createTableTools>[0]> = {}) =>
   createTableTools({
     describe: (d) => `${d ?? ''} [S2SP]`,
@@ -53,6 +58,8 @@ describe('table tools', () => {
       'q',
       'abstract_domains',
       'mode',
+      'filter',
+      'cursor',
     ]);
     expect(configured?.description).toBe('configured tool [S2SP]');
     expect(declared?.outputSchema).toBeUndefined();
@@ -60,6 +67,34 @@ describe('table tools', () => {
     expect(untouched).toBe(plain);
     expect(tables.info('configured').pointer).toEqual(['rows']);
     expect(tables.info('declared').declaredColumns).toEqual(['a', 'b']);
+  });
+
+  it("keeps an upstream's own cursor or filter, and turns that extension off for the tool", () => {
+    const tables = make({ include: [{ name: 'paged' }, { name: 'both' }, { name: 'neither' }] });
+    const ownCursor = { type: 'integer', description: 'the upstream page' };
+    const [paged, both] = tables.decorate([
+      tool('paged', { inputSchema: { type: 'object', properties: { cursor: ownCursor } } }),
+      tool('both', { inputSchema: { type: 'object', properties: { filter: {}, cursor: {} } } }),
+      tool('neither'),
+    ]);
+    expect(paged?.inputSchema.properties).toEqual({
+      cursor: ownCursor,
+      abstract_domains: parameters.abstract_domains,
+      mode: parameters.mode,
+      filter: parameters.filter,
+    });
+    expect(Object.keys(both?.inputSchema.properties ?? {})).toEqual([
+      'filter',
+      'cursor',
+      'abstract_domains',
+      'mode',
+    ]);
+    expect(both?.inputSchema.properties?.filter).toEqual({});
+    expect(tables.info('paged').extensions).toEqual(['filter']);
+    expect(tables.info('both').extensions).toEqual([]);
+    expect(tables.info('neither').extensions).toEqual(['filter', 'cursor']);
+    // Not listed yet: nothing is known to clash.
+    expect(tables.info('unlisted').extensions).toEqual(['filter', 'cursor']);
   });
 
   it('learns a table tool and reports a changed listing only when the columns change', () => {
@@ -79,7 +114,7 @@ describe('table tools', () => {
       tool('own', { inputSchema: { type: 'object', properties: { mode: {} } } }),
     ]);
     expect(tables.observe('x', ['a'])).toBe(false);
-    expect(tables.info('own')).toMatchObject({ table: false, blocked: true });
+    expect(tables.info('own')).toMatchObject({ table: false, blocked: true, extensions: [] });
   });
 
   it('does not learn with detect off, and caps the column list it prints', () => {

@@ -1,14 +1,16 @@
 /**
  * Which upstream tools are table tools, and how the proxy lists them: a tool named in the
  * configuration, a tool whose `outputSchema` declares an array of objects, or a tool that has
- * returned a table, gains `abstract_domains` and `mode` and the S2SP guidance; once the proxy has
- * seen a table from it, its description lists the columns.
+ * returned a table, gains `abstract_domains`, `mode`, the extensions `filter` and `cursor` (those
+ * it does not declare itself) and the S2SP guidance; once the proxy has seen a table from it, its
+ * description lists the columns.
  *
  * @module
  */
 import { RESOURCE_TOOL_PARAMETERS } from '@s2sp/core';
 import { parseJsonPointer } from './json-pointer.js';
 import type { Tool } from './mcp-sdk.js';
+import { EXTENSION_PARAMETERS } from './s2sp-call.js';
 
 /** A tool named as a table tool, optionally with where its rows are. */
 export interface TableToolRule {
@@ -27,7 +29,7 @@ export interface TableToolsOptions {
   readonly detect?: boolean;
   /** Writes the S2SP guidance for a table tool's description. */
   readonly describe: (description: string | undefined) => string;
-  /** JSON Schema properties a table tool gains. */
+  /** JSON Schema properties a table tool gains, less those it declares itself. */
   readonly parameters: () => Readonly<Record<string, Record<string, unknown>>>;
 }
 
@@ -41,6 +43,11 @@ export interface TableToolInfo {
   readonly pointer?: readonly string[];
   /** Columns declared by the tool's `outputSchema`. */
   readonly declaredColumns: readonly string[];
+  /**
+   * The S2SP extension parameters (`filter`, `cursor`) that are S2SP's for this tool: not declared
+   * by the upstream tool, whose own parameter of that name is forwarded untouched instead.
+   */
+  readonly extensions: readonly string[];
 }
 
 /** The table-tool registry. */
@@ -108,9 +115,8 @@ export function createTableTools(options: TableToolsOptions): TableTools {
 
   const info = (name: string): TableToolInfo => {
     const tool = upstream.get(name);
-    const clash = tool
-      ? ownParameters(tool).some((p) => RESOURCE_TOOL_PARAMETERS.includes(p))
-      : false;
+    const own = tool ? ownParameters(tool) : [];
+    const clash = own.some((p) => RESOURCE_TOOL_PARAMETERS.includes(p));
     const declared = tool ? declaredTable(tool) : undefined;
     const blocked = excluded.has(name) || clash;
     const pointer = configured.get(name) ?? declared?.pointer;
@@ -119,6 +125,7 @@ export function createTableTools(options: TableToolsOptions): TableTools {
       blocked,
       ...(pointer && { pointer }),
       declaredColumns: declared?.columns ?? [],
+      extensions: blocked ? [] : EXTENSION_PARAMETERS.filter((p) => !own.includes(p)),
     };
   };
 
@@ -126,6 +133,9 @@ export function createTableTools(options: TableToolsOptions): TableTools {
     if (!info(tool.name).table) return tool;
     const { outputSchema: _dropped, ...rest } = tool;
     const columns = observed.get(tool.name) ?? declaredTable(tool)?.columns;
+    const own = tool.inputSchema.properties ?? {};
+    // A parameter the upstream declares stays its own (PROTOCOL §7.2): never overwritten.
+    const added = Object.entries(options.parameters()).filter(([key]) => !Object.hasOwn(own, key));
     return {
       ...rest,
       // No outputSchema: the S2SP object is not the upstream's declared shape (PROTOCOL §2).
@@ -134,7 +144,7 @@ export function createTableTools(options: TableToolsOptions): TableTools {
         (columns && columns.length > 0 ? columnsSentence(columns) : ''),
       inputSchema: {
         ...tool.inputSchema,
-        properties: { ...(tool.inputSchema.properties ?? {}), ...options.parameters() },
+        properties: { ...own, ...Object.fromEntries(added) },
       },
     };
   };

@@ -5,7 +5,6 @@
  * @module
  */
 import { type Row, S2SPError } from '@s2sp/core';
-import { parseAbstractDomains } from '@s2sp/core/internal';
 import type { Logger } from '@s2sp/server';
 import type {
   CallToolResult,
@@ -13,7 +12,7 @@ import type {
   ServerNotification,
   ServerRequest,
 } from './mcp-sdk.js';
-import type { S2SPCall } from './s2sp-call.js';
+import { parseTableRequest, type S2SPCall, type TableRequest } from './s2sp-call.js';
 import { findTable } from './table-detect.js';
 import type { TableTools } from './table-tools.js';
 import type { Upstream } from './upstream.js';
@@ -33,6 +32,11 @@ export interface ToolCallContext {
 }
 
 type Extra = RequestHandlerExtra<ServerRequest, ServerNotification>;
+
+// A tool whose upstream declares its own `cursor` cannot take S2SP's, so a paged result would leave
+// the model a next_cursor it cannot send back: for such a tool the whole abstract comes back, as
+// before paging existed.
+const noPaging = { tokenBudget: Number.MAX_SAFE_INTEGER };
 
 /** The union of row keys, in first-seen order. */
 export function columnsOf(rows: readonly Row[]): string[] {
@@ -84,18 +88,34 @@ export async function callTool(
   await context.learnTool(name);
   const info = context.tables.info(name);
   const args = params.arguments ?? {};
-  // A blocked tool (excluded, or with its own abstract_domains) gets its arguments untouched.
+  // A blocked tool (excluded, or with its own abstract_domains) gets its arguments untouched, and
+  // so does an upstream's own `filter` or `cursor` (then that extension is off for the tool).
   const { abstract_domains, mode, ...own } = args;
-  let domains: string[] = [];
+  const s2spArgs: Record<string, unknown> = { abstract_domains, mode };
+  for (const key of info.extensions) {
+    s2spArgs[key] = own[key];
+    delete own[key];
+  }
+  let request: TableRequest = { domains: [], mode: 'async' };
   if (!info.blocked) {
     try {
-      domains = parseAbstractDomains(abstract_domains);
+      request = parseTableRequest(s2spArgs);
     } catch (error) {
-      return errorResult('invalid_request', (error as Error).message);
+      if (!S2SPError.isInstance(error)) throw error;
+      return errorResult(error.code, error.message);
     }
   }
+  const resultContext = {
+    toolName: name,
+    knownColumns: info.declaredColumns,
+    ...(!info.extensions.includes('cursor') && noPaging),
+  };
+  // A page of an earlier result comes from the store: the upstream is not called again.
+  if (request.cursor !== undefined)
+    return context.s2sp().resourceResult([], s2spArgs, resultContext);
+  const domains = request.domains;
   const forwarded =
-    info.blocked || (abstract_domains === undefined && mode === undefined) ? args : own;
+    info.blocked || Object.values(s2spArgs).every((value) => value === undefined) ? args : own;
 
   let result: CallToolResult;
   try {
@@ -135,11 +155,5 @@ export async function callTool(
       `abstract_domains only works when "${name}" returns a table (a JSON array of objects), and this result is not one: ${found.reason}. Call "${name}" again without abstract_domains and mode to get its result as it is.`,
     );
   }
-  return context
-    .s2sp()
-    .resourceResult(
-      found.rows,
-      { abstract_domains, mode },
-      { toolName: name, knownColumns: info.declaredColumns },
-    );
+  return context.s2sp().resourceResult(found.rows, s2spArgs, resultContext);
 }

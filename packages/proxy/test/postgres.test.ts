@@ -55,6 +55,8 @@ describe('@modelcontextprotocol/server-postgres through the proxy', () => {
       'sql',
       'abstract_domains',
       'mode',
+      'filter',
+      'cursor',
     ]);
 
     const all = JSON.parse(

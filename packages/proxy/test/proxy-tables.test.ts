@@ -43,6 +43,8 @@ describe('table tools through the proxy', () => {
     expect(Object.keys(declared?.inputSchema.properties ?? {})).toEqual([
       'abstract_domains',
       'mode',
+      'filter',
+      'cursor',
     ]);
     expect(declared?.outputSchema).toBeUndefined();
     expect(declared?.description).toContain('abstract_domains');
@@ -93,6 +95,8 @@ describe('table tools through the proxy', () => {
       'limit',
       'abstract_domains',
       'mode',
+      'filter',
+      'cursor',
     ]);
     expect(rows?.description).toContain('"id", "city", "state", "population", "notes"');
 
