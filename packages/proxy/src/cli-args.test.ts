@@ -35,6 +35,7 @@ describe('parseCliArgs', () => {
     expect(options.tableTools).toEqual([{ name: 'query' }]);
     expect(options.detectTables).toBe(true);
     expect(options.timeoutSeconds).toBe(60);
+    expect(options.tokenBudget).toBeUndefined();
   });
 
   it('reads an HTTP upstream with headers, and every other option', () => {
@@ -51,6 +52,8 @@ describe('parseCliArgs', () => {
       '120',
       '--timeout',
       '2.5',
+      '--token-budget',
+      '4000',
       '--table-tool',
       'search:/results',
       '--exclude-tool',
@@ -73,6 +76,7 @@ describe('parseCliArgs', () => {
       redisUrl: 'redis://127.0.0.1:6379',
       ttlSeconds: 120,
       timeoutSeconds: 2.5,
+      tokenBudget: 4000,
       tableTools: [{ name: 'search', pointer: '/results' }],
       excludeTools: ['get_file'],
       detectTables: false,
@@ -93,6 +97,7 @@ describe('parseCliArgs', () => {
       '--redis',
       '--ttl',
       '--timeout',
+      '--token-budget',
       '--table-tool',
       '--exclude-tool',
       '--no-detect',
@@ -109,6 +114,9 @@ describe('parseCliArgs', () => {
     expect(fails(['--port', '70000', '--', 'x'])).toBe('--port');
     expect(fails(['--port', '--', 'x'])).toBe('--port');
     expect(fails(['--ttl', '0', '--', 'x'])).toBe('--ttl');
+    expect(fails(['--token-budget', '0', '--', 'x'])).toBe('--token-budget');
+    expect(fails(['--token-budget', '8000.5', '--', 'x'])).toBe('--token-budget');
+    expect(fails(['--token-budget', '1e4', '--', 'x'])).toBe('--token-budget');
     expect(fails(['--upstream-url', 'ftp://x', '--'])).toBe('--upstream-url');
     expect(fails(['--upstream-url', 'http://x/mcp', '--', 'cmd'])).toBe('--upstream-url');
     expect(fails(['--header', 'X: y', '--', 'cmd'])).toBe('--header');

@@ -20,6 +20,7 @@ export interface CliOptions {
   readonly publicUrl: string | undefined;
   readonly redisUrl: string | undefined;
   readonly ttlSeconds: number | undefined;
+  readonly tokenBudget: number | undefined;
   readonly timeoutSeconds: number;
   readonly tableTools: readonly TableToolRule[];
   readonly excludeTools: readonly string[];
@@ -51,7 +52,10 @@ Table tools:
                              the pointer says where its rows are, e.g. search:/results
   --exclude-tool <name>      never give a tool S2SP parameters (repeatable)
   --no-detect                only --table-tool tools and tools whose outputSchema declares rows
-  --config <file>            JSON or YAML: { tableTools: [...], excludeTools: [...], detect: bool }
+  --config <file>            JSON or YAML: { tableTools: [...], excludeTools: [...], detect: bool,
+                             tokenBudget: n }
+  --token-budget <n>         tokens a table tool's response may take (default 8000); a larger
+                             abstract is paged: rows that fit, a profile and a next_cursor
 
 Data plane and limits:
   --redis <url>              keep rows in Redis (@s2sp/cache-redis) instead of memory
@@ -72,11 +76,14 @@ const VALUE_FLAGS = new Set([
   '--redis',
   '--ttl',
   '--timeout',
+  '--token-budget',
   '--table-tool',
   '--exclude-tool',
   '--config',
   '--log-level',
 ]);
+/** Far past any model's context window: in effect, no paging. */
+const MAX_TOKEN_BUDGET = 10_000_000;
 const LOG_LEVELS: readonly string[] = ['debug', 'info', 'warn', 'error', 'silent'];
 const SWITCHES = new Set(['--stdio', '--no-detect', '--help', '-h', '--version']);
 
@@ -199,6 +206,7 @@ export function parseCliArgs(argv: readonly string[]): CliOptions {
   const port = last('--port');
   const ttl = last('--ttl');
   const timeout = last('--timeout');
+  const budget = last('--token-budget');
   const publicUrl = last('--public-url');
   const redis = last('--redis');
   if (redis !== undefined && !/^rediss?:\/\//.test(redis)) {
@@ -219,6 +227,10 @@ export function parseCliArgs(argv: readonly string[]): CliOptions {
     redisUrl: redis,
     ttlSeconds: ttl === undefined ? undefined : number('--ttl', ttl, 1, 86_400, false),
     timeoutSeconds: timeout === undefined ? 60 : number('--timeout', timeout, 0.1, 3600, false),
+    tokenBudget:
+      budget === undefined
+        ? undefined
+        : number('--token-budget', budget, 1, MAX_TOKEN_BUDGET, true),
     tableTools: (values.get('--table-tool') ?? []).map((t) =>
       parseTableToolRule('--table-tool', t),
     ),

@@ -5,7 +5,7 @@ import { parseConfigFile } from './config-file.js';
 describe('parseConfigFile', () => {
   it('reads YAML and JSON with every form of table tool', () => {
     const yaml =
-      'tableTools:\n  - query\n  - search:/results\n  - { name: list, pointer: /items }\nexcludeTools: [get_file]\ndetect: false\n';
+      'tableTools:\n  - query\n  - search:/results\n  - { name: list, pointer: /items }\nexcludeTools: [get_file]\ndetect: false\ntokenBudget: 4000\n';
     expect(parseConfigFile(yaml, 'proxy.yaml')).toEqual({
       tableTools: [
         { name: 'query' },
@@ -14,11 +14,13 @@ describe('parseConfigFile', () => {
       ],
       excludeTools: ['get_file'],
       detect: false,
+      tokenBudget: 4000,
     });
     expect(parseConfigFile('{"tableTools":["q"]}', 'p.json')).toEqual({
       tableTools: [{ name: 'q' }],
       excludeTools: [],
       detect: undefined,
+      tokenBudget: undefined,
     });
     expect(parseConfigFile('', 'empty.yaml').tableTools).toEqual([]);
   });
@@ -30,6 +32,9 @@ describe('parseConfigFile', () => {
       'tableTools: ["q:rows"]',
       'detect: [',
       'excludeTools: [1]',
+      'tokenBudget: 0',
+      'tokenBudget: 2.5',
+      'tokenBudget: "8000"',
     ]) {
       try {
         parseConfigFile(text, 'proxy.yaml');

@@ -1,5 +1,6 @@
 /**
- * The optional `--config` file: table tools, excluded tools and detection, in JSON or YAML.
+ * The optional `--config` file: table tools, excluded tools, detection and the token budget, in
+ * JSON or YAML (a command-line flag wins over the file).
  *
  * ```yaml
  * tableTools:
@@ -8,6 +9,7 @@
  *   - { name: list_issues, pointer: /items }
  * excludeTools: [get_file]
  * detect: true
+ * tokenBudget: 8000            # a larger table tool response is paged
  * ```
  *
  * @module
@@ -26,6 +28,7 @@ const ConfigFileSchema = z.strictObject({
     .optional(),
   excludeTools: z.array(z.string()).optional(),
   detect: z.boolean().optional(),
+  tokenBudget: z.number().int().positive().max(Number.MAX_SAFE_INTEGER).optional(),
 });
 
 /** What a config file sets. */
@@ -33,6 +36,7 @@ export interface ProxyConfigFile {
   readonly tableTools: readonly TableToolRule[];
   readonly excludeTools: readonly string[];
   readonly detect: boolean | undefined;
+  readonly tokenBudget: number | undefined;
 }
 
 /**
@@ -57,7 +61,7 @@ export function parseConfigFile(text: string, source: string): ProxyConfigFile {
     const issue = parsed.error.issues[0];
     throw configError(
       source,
-      `${issue?.path.join('.') || 'the file'}: ${issue?.message}. Expected { tableTools: ["name" or "name:/pointer" or {name, pointer}], excludeTools: ["name"], detect: true|false }.`,
+      `${issue?.path.join('.') || 'the file'}: ${issue?.message}. Expected { tableTools: ["name" or "name:/pointer" or {name, pointer}], excludeTools: ["name"], detect: true|false, tokenBudget: 8000 }.`,
     );
   }
   const tableTools = (parsed.data.tableTools ?? []).map((entry) =>
@@ -68,5 +72,10 @@ export function parseConfigFile(text: string, source: string): ProxyConfigFile {
           entry.pointer === undefined ? entry.name : `${entry.name}:${entry.pointer}`,
         ),
   );
-  return { tableTools, excludeTools: parsed.data.excludeTools ?? [], detect: parsed.data.detect };
+  return {
+    tableTools,
+    excludeTools: parsed.data.excludeTools ?? [],
+    detect: parsed.data.detect,
+    tokenBudget: parsed.data.tokenBudget,
+  };
 }

@@ -51,6 +51,7 @@ async function main(): Promise<void> {
   }
   if (!options.upstream) fail('no upstream', 2);
   const logger = createConsoleLogger({ level: options.logLevel, name: NAME });
+  const tokenBudget = options.tokenBudget ?? file?.tokenBudget;
 
   let store: BodyStore | undefined;
   if (options.redisUrl) {
@@ -66,6 +67,7 @@ async function main(): Promise<void> {
     detectTables: options.detectTables && (file?.detect ?? true),
     ...(options.publicUrl && { publicUrl: options.publicUrl }),
     ...(options.ttlSeconds !== undefined && { ttlSeconds: options.ttlSeconds }),
+    ...(tokenBudget !== undefined && { tokenBudget }),
     ...(store && { store }),
     ...(options.logLevel === 'silent' && { onUpstreamStderr: () => {} }),
   });
