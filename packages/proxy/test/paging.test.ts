@@ -1,56 +1,8 @@
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import {
-  DEFAULT_TOKEN_BUDGET,
-  estimateTokens,
-  type S2SPResult,
-  S2SPResultSchema,
-} from '@s2sp/core';
+import { DEFAULT_TOKEN_BUDGET, estimateTokens } from '@s2sp/core';
 import { describe, expect, it } from 'vitest';
 import { createS2SPProxy } from '../src/index.js';
 import { httpClient, startProxy, TABLE_SERVER } from './support.js';
-
-type Result = {
-  content: { type: string; text: string }[];
-  structuredContent?: unknown;
-  isError?: boolean;
-  _meta?: Record<string, unknown>;
-};
-const call = async (client: Client, name: string, args: Record<string, unknown> = {}) =>
-  (await client.callTool({ name, arguments: args })) as Result;
-const code = (result: Result) => result._meta?.['s2sp/error-code'];
-const text = (result: Result) => result.content[0]?.text ?? '';
-const s2sp = (result: Result): S2SPResult => {
-  expect(result.isError, text(result)).toBeFalsy();
-  return S2SPResultSchema.parse(result.structuredContent);
-};
-const counts = async (client: Client) =>
-  JSON.parse(text(await call(client, 'call_counts'))) as Record<string, number>;
-/** A tool as the proxy lists it (the fixture lists four tools a page). */
-async function listed(client: Client, name: string) {
-  let cursor: string | undefined;
-  do {
-    const page = await client.listTools(cursor ? { cursor } : {});
-    const found = page.tools.find((t) => t.name === name);
-    if (found) return found;
-    cursor = page.nextCursor;
-  } while (cursor);
-  return undefined;
-}
-const range = (n: number) => Array.from({ length: n }, (_, i) => i);
-
-/** Follows every next_cursor; returns the pages after the first, each checked against the budget. */
-async function rest(client: Client, first: S2SPResult, budget: number) {
-  const pages: S2SPResult[] = [];
-  let cursor = first.next_cursor;
-  while (cursor !== undefined) {
-    const page = await call(client, 'big', { cursor });
-    expect(estimateTokens(text(page))).toBeLessThanOrEqual(budget);
-    const result = s2sp(page);
-    pages.push(result);
-    cursor = result.next_cursor;
-  }
-  return pages;
-}
+import { call, code, counts, listed, range, rest, s2sp, text } from './table-calls.js';
 
 describe('paging through the proxy (PROTOCOL §7.2)', () => {
   it('bounds a 10,000-row table by the budget, pages it from the store and calls the upstream once', async () => {
@@ -170,70 +122,6 @@ describe('paging through the proxy (PROTOCOL §7.2)', () => {
         expect.objectContaining({ code: 'invalid_config' }),
       );
     }
-  });
-});
-
-describe('filter through the proxy (PROTOCOL §7.3)', () => {
-  it('returns only matching rows with matched_rows, and pages a large selection', async () => {
-    await using running = await startProxy({
-      upstream: TABLE_SERVER,
-      tableTools: [{ name: 'big' }],
-    });
-    await using agent = await httpClient(running.listener.mcpUrl);
-    const few = s2sp(
-      await call(agent.client, 'big', {
-        abstract_domains: 'city,population',
-        filter: { city: 'austin', population: { lt: 100 } },
-      }),
-    );
-    expect(few.matched_rows).toBe(20);
-    expect(few.total_rows).toBe(10_000);
-    expect(few.abstract.map((row) => row._row_id)).toEqual(range(20).map((i) => i * 5));
-    expect(few.abstract.every((row) => row.city === 'Austin')).toBe(true);
-    expect(few.next_cursor).toBeUndefined();
-
-    // As JSON text too; then more matches than fit: paged, every page only matching rows.
-    const first = s2sp(
-      await call(agent.client, 'big', {
-        abstract_domains: 'city',
-        filter: '{"city":{"in":["Boston","Denver"]}}',
-      }),
-    );
-    expect(first.matched_rows).toBe(4000);
-    const pages = await rest(agent.client, first, DEFAULT_TOKEN_BUDGET);
-    const ids = [first, ...pages].flatMap((page) => page.abstract.map((row) => row._row_id));
-    expect(ids).toEqual(range(10_000).filter((i) => i % 5 === 1 || i % 5 === 3));
-    // The resource_url still covers the whole table.
-    const redeemed = await fetch(first.resource_url ?? '', {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: '{"row_ids":[0,9999]}',
-    });
-    expect((await redeemed.json()).body.map((row: { city: string }) => row.city)).toEqual([
-      'Austin',
-      'El Paso',
-    ]);
-    expect((await counts(agent.client)).big).toBe(2);
-  });
-
-  it('refuses a filter that cannot work before the upstream is called', async () => {
-    await using running = await startProxy({
-      upstream: TABLE_SERVER,
-      tableTools: [{ name: 'big' }],
-    });
-    await using agent = await httpClient(running.listener.mcpUrl);
-    for (const args of [
-      { abstract_domains: 'city', filter: { population: { lt: 5 } } }, // not an abstract column
-      { abstract_domains: 'city', filter: { city: { like: 'A%' } } }, // unknown operator
-      { abstract_domains: 'city', filter: '{"city":' }, // broken JSON text
-      { abstract_domains: 'city', filter: 7 },
-      { filter: { city: 'Austin' } }, // no abstract_domains to filter on
-    ]) {
-      const refused = await call(agent.client, 'big', args);
-      expect(refused.isError, JSON.stringify(args)).toBe(true);
-      expect(code(refused)).toBe('invalid_request');
-    }
-    expect((await counts(agent.client)).big).toBeUndefined();
   });
 });
 
