@@ -37,11 +37,13 @@ function formatHost(host: string): string {
  * Serves a Fetch handler over HTTP on Node with `@hono/node-server` (loaded on first use, so the
  * package's main entry needs no Node), with errors that say what to change.
  *
+ * @param limits - `headersTimeoutMs`: most time a client may take to send its request headers
  * @throws S2SPError `invalid_config` for a bad port, or one that is taken
  */
 export async function listenOnNode(
   fetch: (request: Request) => Response | Promise<Response>,
   { port = 0, host = '127.0.0.1' }: ListenOptions = {},
+  { headersTimeoutMs }: { readonly headersTimeoutMs?: number } = {},
 ): Promise<NodeListener> {
   if (!Number.isInteger(port) || port < 0 || port > 65535) {
     throw new S2SPError(
@@ -50,7 +52,16 @@ export async function listenOnNode(
     );
   }
   const { serve } = await import('@hono/node-server');
-  const http = serve({ fetch, port, hostname: host });
+  // A client that trickles its headers holds a socket for Node's default 60 s (slowloris); the
+  // same bound as a request body's read applies, checked every second instead of every 30.
+  const serverOptions =
+    headersTimeoutMs === undefined
+      ? {}
+      : {
+          headersTimeout: headersTimeoutMs,
+          connectionsCheckingInterval: Math.min(1000, headersTimeoutMs),
+        };
+  const http = serve({ fetch, port, hostname: host, serverOptions });
   await new Promise<void>((resolve, reject) => {
     http.once('listening', resolve);
     http.once('error', (error: NodeJS.ErrnoException) => {

@@ -45,11 +45,13 @@ export interface S2SPOptions {
   /**
    * Longest a request body may take to arrive once its headers are in, in ms: on the data plane,
    * and with `createS2SPServer` on `/mcp` and SLOP too. A slower body gets 408
-   * `request_timeout`. Default 10 000.
+   * `request_timeout`. Its `listen()` also gives a client this long to send its request headers
+   * (Node's default is 60 s). Default 10 000.
    */
   readonly requestBodyTimeoutMs?: number;
   /**
-   * Most unredeemed async results one client may hold at once (per process). Default 1000. A
+   * Most cache entries one client may hold at once (per process): unredeemed async results and
+   * the unread pages of paged ones. Default 1000. A
    * client is the authenticated client id, else the socket address `/mcp` saw, else the MCP
    * session; beyond the limit the resource tool answers `store_full` for that client only.
    */

@@ -183,6 +183,7 @@ export function createResourceToolCallback<TShape extends z.ZodRawShape>(
         requestInfo: extra.requestInfo,
         knownColumns,
         client: clientKey(extra),
+        paging: extensions.includes('cursor'),
         ...(config.tokenBudget !== undefined && { tokenBudget: config.tokenBudget }),
       };
       if (request.cursor !== undefined)

@@ -180,6 +180,7 @@ export function createS2SPServer(options: S2SPServerOptions): S2SPServer {
       const listener = await listenOnNode(
         listenOptions?.dataPlaneOnly ? dataPlaneApp.fetch : app.fetch,
         listenOptions,
+        { headersTimeoutMs: resolved.requestBodyTimeoutMs },
       );
       advertisedUrl.addListener(listener.url, listener.hosts);
       listenerHosts.push(...listener.hosts);

@@ -39,6 +39,16 @@ export interface PageInput {
   readonly budget: number;
 }
 
+/**
+ * Counts stored pages against the caller's per-client quota like any other entry, so paging cannot
+ * multiply what one client holds (PROTOCOL §7.2: page entries count like any entry).
+ */
+export interface PageSlots {
+  /** @throws S2SPError `store_full` when the client holds its limit */
+  reserve(key: string): void;
+  release(key: string): void;
+}
+
 /** One stored page: everything but the token-bearing `resource_url` and `next_cursor`. */
 interface StoredPage {
   readonly head: ResultHead;
@@ -63,12 +73,14 @@ function asyncResult(
  * the store under their own digest keys, to expire with the table. Each cursor call takes one
  * page, so paging never touches the table's entry and the `resource_url` stays unused.
  *
+ * @param slots - the caller's quota, charged one entry per stored page
  * @returns the first page, or `undefined` when the whole result fits the budget
- * @throws S2SPError `store_full` / `unavailable` from the store
+ * @throws S2SPError `store_full` / `unavailable` from the store or the quota
  */
 export async function pageAsyncResult(
   input: PageInput,
   store: BodyStore,
+  slots?: PageSlots,
 ): Promise<S2SPResult | undefined> {
   const { head, rows, token, resourceUrl, budget } = input;
   const expiresAt = input.expiresAt.toISOString();
@@ -95,19 +107,29 @@ export async function pageAsyncResult(
   const pages = splitPages(costs, budget - first, budget - later);
 
   const ttlMs = Math.max(1, input.expiresAt.getTime() - Date.now());
-  for (let page = 1; page < pages.length; page++) {
-    const [start, end] = pages[page] as [number, number];
-    const stored: StoredPage = {
-      head,
-      abstract: rows.slice(start, end),
-      expires_at: expiresAt,
-      more: page < pages.length - 1,
-    };
-    await store.put(
-      await pageStorageKey(token, page),
-      { columns: [], rows: [JSON.stringify(stored)] },
-      { ttlMs },
-    );
+  const written: string[] = [];
+  try {
+    for (let page = 1; page < pages.length; page++) {
+      const [start, end] = pages[page] as [number, number];
+      const stored: StoredPage = {
+        head,
+        abstract: rows.slice(start, end),
+        expires_at: expiresAt,
+        more: page < pages.length - 1,
+      };
+      const key = await pageStorageKey(token, page);
+      slots?.reserve(key);
+      written.push(key);
+      await store.put(key, { columns: [], rows: [JSON.stringify(stored)] }, { ttlMs });
+    }
+  } catch (error) {
+    // The result is not returned, so no page of it may stay behind counting against the store's
+    // budget and the client's quota until the TTL.
+    for (const key of written) {
+      slots?.release(key);
+      await store.take(key).catch(() => undefined);
+    }
+    throw error;
   }
   const [start, end] = pages[0] as [number, number];
   return asyncResult(head, rows.slice(start, end), resourceUrl, expiresAt, {
@@ -117,10 +139,37 @@ export async function pageAsyncResult(
 }
 
 /**
+ * Refuses a result over its token budget that cannot be paged: sync mode (nothing is cached), or a
+ * tool whose own `cursor` parameter leaves the caller no way to send a `next_cursor` back. A model
+ * given the first rows without a way on would take them for the whole table.
+ *
+ * @param result - the whole result as the model would read it (a sync body left out: the agent's
+ *   S2SP layer keeps it from the model)
+ * @throws S2SPError `payload_too_large` with advice, when over the budget
+ */
+export function assertWithinBudget(
+  result: S2SPResult,
+  budget: number,
+  why: 'sync' | 'no-cursor',
+): void {
+  const tokens = estimateTokens(JSON.stringify(result));
+  if (tokens <= budget) return;
+  const reason =
+    why === 'sync'
+      ? 'sync mode is not paged. Call again without mode (async mode pages the abstract), or narrow it'
+      : 'this tool cannot page it (its own "cursor" parameter is not the S2SP one). Narrow it';
+  throw new S2SPError(
+    'payload_too_large',
+    `This result's abstract is about ${tokens} tokens, over this tool's budget of ${budget}, and ${reason}: fewer abstract_domains, or a filter that keeps fewer rows.`,
+  );
+}
+
+/**
  * Reads the page a cursor names (PROTOCOL §7, paging), once.
  *
  * @param cursor - the `next_cursor` the model passed back
  * @param base - the advertised base URL, to rebuild the `resource_url`
+ * @param slots - the quota the page was counted in, released once it is read
  * @throws S2SPError `invalid_request` for something that is not a cursor, `not_found` for a page
  *   that expired or was already read
  */
@@ -128,9 +177,12 @@ export async function readPage(
   cursor: unknown,
   store: BodyStore,
   base: string,
+  slots?: Pick<PageSlots, 'release'>,
 ): Promise<S2SPResult> {
   const { token, page } = decodePageCursor(cursor);
-  const taken = await store.take(await pageStorageKey(token, page), [0]);
+  const key = await pageStorageKey(token, page);
+  const taken = await store.take(key, [0]);
+  slots?.release(key);
   const slot = taken?.rows?.[0];
   if (slot === undefined) {
     throw new S2SPError(

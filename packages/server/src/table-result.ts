@@ -28,7 +28,13 @@ import type { AdvertisedUrl } from './advertised-url.js';
 import type { ClientQuota } from './client-quota.js';
 import { entryLabel } from './logger.js';
 import type { CallToolResult } from './mcp-sdk.js';
-import { type AbstractEncoding, pageAsyncResult, readPage, s2spToolResult } from './table-pages.js';
+import {
+  type AbstractEncoding,
+  assertWithinBudget,
+  pageAsyncResult,
+  readPage,
+  s2spToolResult,
+} from './table-pages.js';
 import { textResult } from './tool-result.js';
 
 /** What turning rows into an S2SP result needs from the runtime. */
@@ -73,6 +79,12 @@ export interface TableResultContext {
   readonly client?: string;
   /** This tool's token budget, when it differs from the server's. */
   readonly tokenBudget?: number;
+  /**
+   * Whether the caller can send a `next_cursor` back (default true). `false` for a tool whose own
+   * parameters use `cursor`: a result over the budget is then refused with `payload_too_large`
+   * instead of paged.
+   */
+  readonly paging?: boolean;
 }
 
 /** The S2SP arguments, checked. */
@@ -140,6 +152,7 @@ export async function buildTableResult(
   context: TableResultContext = {},
 ): Promise<CallToolResult> {
   const { domains, mode, filter } = request;
+  const budget = context.tokenBudget ?? runtime.tokenBudget;
   const table = prepareTable(rows);
   if (domains.length === 0) return textResult(serializePlainResult(table));
 
@@ -160,6 +173,7 @@ export async function buildTableResult(
       total_rows: table.rows.length,
       ...(filter && { matched_rows: split.abstract.length }),
     };
+    assertWithinBudget({ ...result, body: [] }, budget, 'sync');
     const text = serializeS2SPResult(result);
     const bytes = new TextEncoder().encode(text).byteLength;
     if (bytes > runtime.maxSyncBytes) {
@@ -185,33 +199,47 @@ export async function buildTableResult(
   const base = runtime.advertisedUrl.resolve(context.requestInfo?.url);
   const token = generateToken();
   const key = await tokenStorageKey(token);
-  runtime.quota?.reserve(context.client ?? 'anonymous', key, runtime.ttlMs);
+  const resourceUrl = buildResourceUrl(base, token);
+  const expiresAt = new Date(Date.now() + runtime.ttlMs);
+  const unpaged: S2SPResult = {
+    ...buildAsyncResult(split, { resourceUrl, expiresAt }),
+    total_rows: table.rows.length,
+    ...(filter && { matched_rows: split.abstract.length }),
+  };
+  if (context.paging === false) assertWithinBudget(unpaged, budget, 'no-cursor');
+  const client = context.client ?? 'anonymous';
+  runtime.quota?.reserve(client, key, runtime.ttlMs);
   try {
     await runtime.store.put(key, serializeTable(table), { ttlMs: runtime.ttlMs });
   } catch (error) {
     runtime.quota?.release(key);
     throw error;
   }
-  const resourceUrl = buildResourceUrl(base, token);
-  const expiresAt = new Date(Date.now() + runtime.ttlMs);
   let paged: S2SPResult | undefined;
   try {
-    paged = await pageAsyncResult(
-      {
-        head: {
-          total_rows: table.rows.length,
-          abstract_domains: [...split.abstractDomains],
-          body_domains: [...split.bodyDomains],
-          ...(filter && { matched_rows: split.abstract.length }),
-        },
-        rows: split.abstract,
-        token,
-        resourceUrl,
-        expiresAt,
-        budget: context.tokenBudget ?? runtime.tokenBudget,
-      },
-      runtime.store,
-    );
+    paged =
+      context.paging === false
+        ? undefined
+        : await pageAsyncResult(
+            {
+              head: {
+                total_rows: table.rows.length,
+                abstract_domains: [...split.abstractDomains],
+                body_domains: [...split.bodyDomains],
+                ...(filter && { matched_rows: split.abstract.length }),
+              },
+              rows: split.abstract,
+              token,
+              resourceUrl,
+              expiresAt,
+              budget,
+            },
+            runtime.store,
+            runtime.quota && {
+              reserve: (page) => runtime.quota?.reserve(client, page, runtime.ttlMs),
+              release: (page) => runtime.quota?.release(page),
+            },
+          );
   } catch (error) {
     // A page the store refused (full, or down): the result is not returned, so nothing may stay
     // behind counting against the budget and the client's quota until the TTL.
@@ -219,11 +247,7 @@ export async function buildTableResult(
     runtime.quota?.release(key);
     throw error;
   }
-  const result: S2SPResult = paged ?? {
-    ...buildAsyncResult(split, { resourceUrl, expiresAt }),
-    total_rows: table.rows.length,
-    ...(filter && { matched_rows: split.abstract.length }),
-  };
+  const result = paged ?? unpaged;
   runtime.logger.info('resource tool: cached', {
     tool: context.toolName,
     entry: entryLabel(key),
@@ -245,6 +269,6 @@ export async function buildPageResult(
   context: TableResultContext = {},
 ): Promise<CallToolResult> {
   const base = runtime.advertisedUrl.resolve(context.requestInfo?.url);
-  const result = await readPage(cursor, runtime.store, base);
+  const result = await readPage(cursor, runtime.store, base, runtime.quota);
   return s2spToolResult(result, runtime.abstractEncoding, context.knownColumns ?? []);
 }

@@ -1,3 +1,4 @@
+import { connect } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { createS2SPServer, silentLogger } from '../src/index.js';
 
@@ -120,6 +121,35 @@ describe('the HTTP edge of createS2SPServer', () => {
     const mcp = await send('/mcp', { accept: 'application/json, text/event-stream' });
     expect(mcp.status).toBe(408);
     expect(((await mcp.json()) as { error: { code: number } }).error.code).toBe(-32000);
+    await server.close();
+  });
+
+  it('a client that trickles its headers is cut off after requestBodyTimeoutMs; a prompt one is served', async () => {
+    const { server } = makeServer({ requestBodyTimeoutMs: 300 });
+    await using listening = await server.listen();
+    const { port } = new URL(listening.url);
+    const exchange = (trickle: boolean) =>
+      new Promise<string>((resolve, reject) => {
+        const socket = connect(Number(port), '127.0.0.1');
+        let received = '';
+        socket.on('data', (chunk) => {
+          received += chunk.toString();
+        });
+        socket.on('close', () => resolve(received));
+        socket.on('error', reject);
+        socket.write('GET /s2sp/health HTTP/1.1\r\nHost: 127.0.0.1\r\n');
+        if (!trickle) socket.end('Connection: close\r\n\r\n');
+        else {
+          // One header line every 100 ms, never the blank line that ends them.
+          const timer = setInterval(() => {
+            if (socket.writable) socket.write('X-Slow: 1\r\n');
+          }, 100);
+          socket.on('close', () => clearInterval(timer));
+          setTimeout(() => socket.destroy(), 10_000).unref();
+        }
+      });
+    expect(await exchange(false)).toMatch(/^HTTP\/1\.1 200 /);
+    expect(await exchange(true)).toMatch(/^HTTP\/1\.1 408 /);
     await server.close();
   });
 

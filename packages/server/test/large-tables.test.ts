@@ -216,7 +216,7 @@ describe('filter on abstract columns', () => {
   });
 
   it('in sync mode filters the abstract and the body alike', async () => {
-    const { object } = await call('get_table', {
+    const { object } = await call('get_table_roomy', {
       abstract_domains: 'event',
       filter: { event: 'Frost' },
       mode: 'sync',
