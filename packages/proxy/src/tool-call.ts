@@ -33,11 +33,6 @@ export interface ToolCallContext {
 
 type Extra = RequestHandlerExtra<ServerRequest, ServerNotification>;
 
-// A tool whose upstream declares its own `cursor` cannot take S2SP's, so a paged result would leave
-// the model a next_cursor it cannot send back: for such a tool the whole abstract comes back, as
-// before paging existed.
-const noPaging = { tokenBudget: Number.MAX_SAFE_INTEGER };
-
 /** The union of row keys, in first-seen order. */
 export function columnsOf(rows: readonly Row[]): string[] {
   const seen = new Set<string>();
@@ -108,7 +103,9 @@ export async function callTool(
   const resultContext = {
     toolName: name,
     knownColumns: info.declaredColumns,
-    ...(!info.extensions.includes('cursor') && noPaging),
+    // An upstream's own `cursor` leaves no way to send a next_cursor back: such a result is
+    // refused over the budget (payload_too_large, advice to narrow it) instead of paged.
+    ...(!info.extensions.includes('cursor') && { paging: false }),
   };
   // A page of an earlier result comes from the store: the upstream is not called again.
   if (request.cursor !== undefined)

@@ -173,16 +173,28 @@ describe("an upstream's own cursor (PROTOCOL §7.2, last bullets)", () => {
     expect((await counts(agent.client)).own_cursor).toBe(2);
   });
 
-  it('is never paged: a next_cursor could not be sent back', async () => {
+  it('is never paged: over the budget it is refused with advice to narrow it', async () => {
     await using running = await startProxy({
       upstream: TABLE_SERVER,
       tableTools: [{ name: 'own_cursor' }],
     });
     await using agent = await httpClient(running.listener.mcpUrl);
-    const whole = s2sp(
-      await call(agent.client, 'own_cursor', { count: 10_000, abstract_domains: 'id' }),
+    const refused = await call(agent.client, 'own_cursor', {
+      count: 10_000,
+      abstract_domains: 'id',
+    });
+    expect(refused.isError).toBe(true);
+    expect(code(refused)).toBe('payload_too_large');
+    // Narrowed by the S2SP filter, it fits: one response, no next_cursor.
+    const narrowed = s2sp(
+      await call(agent.client, 'own_cursor', {
+        count: 10_000,
+        abstract_domains: 'id',
+        filter: { id: { lt: 100 } },
+      }),
     );
-    expect(whole.next_cursor).toBeUndefined();
-    expect(whole.abstract.map((row) => row._row_id)).toEqual(range(10_000));
+    expect(narrowed.matched_rows).toBe(100);
+    expect(narrowed.abstract.map((row) => row._row_id)).toEqual(range(100));
+    expect(narrowed.next_cursor).toBeUndefined();
   });
 });
