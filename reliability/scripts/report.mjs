@@ -154,6 +154,13 @@ const RESIDUAL_RISKS = `## Residual risks the tests cannot remove
   replica counts its own. The byte budget and \`maxEntries\` remain the global bound.
 - **A 400 for too many row_ids tells a token holder the table is smaller.** It is answered without
   using the token, and only to someone who holds the token (and could redeem it) anyway.
+- **A consumer \`filter\` may name body columns, and the answer's counts then depend on them.** The
+  hand-off filter (PROTOCOL §7.4) runs on the fetched rows, and a consumer cannot tell which of
+  their columns were abstract, so a model can learn how many rows match a condition on a body
+  column (\`draw_chart\`'s \`rows_charted\`) — a count, never a value, once per \`resource_url\`.
+- **\`include_image\` shows bars, not body labels.** The inline PNG labels the bars of body columns
+  by rank (\`#1\`, \`#2\`, …) because a vision model reads labels; bar lengths (counts) remain, as in
+  the text summary. The chart's page (\`chart_url\`) is for people and shows every label.
 - **Timing figures are from one 2-core machine.** They show the shape (fail fast, bounded, no hang)
   rather than guarantees for other hardware; the CI run asserts only generous bounds.
 `;

@@ -19,6 +19,7 @@ import { z } from 'zod';
 import { buildChartSpec } from './chart-spec.js';
 import { type ChartStore, createChartStore, newChartId } from './chart-store.js';
 import { summarizeChart } from './chart-summary.js';
+import { modelImageSvg } from './model-image.js';
 import { mountChartPages } from './pages.js';
 import { choosePanels, columnsOf, countPanel, WEATHER_ALERT_PANELS } from './panels.js';
 import { rasterize, renderChart } from './render.js';
@@ -167,7 +168,7 @@ export function createChartServer(options: ChartServerOptions = {}): ChartServer
           .boolean()
           .optional()
           .describe(
-            `Also return the chart as a PNG image (at most ${MAX_INLINE_IMAGE_BYTES / 1024} KiB). Default false: chart_url shows it.`,
+            `Also return the chart as a PNG image (at most ${MAX_INLINE_IMAGE_BYTES / 1024} KiB; bars of columns you did not pass in abstract_data are labelled by rank). Default false: chart_url shows it.`,
           ),
       },
       annotations: { readOnlyHint: false, openWorldHint: false },
@@ -244,7 +245,12 @@ export function createChartServer(options: ChartServerOptions = {}): ChartServer
         | { type: 'image'; data: string; mimeType: string }
       )[] = [{ type: 'text', text: JSON.stringify(summary) }];
       if (args.include_image) {
-        const small = rasterize(rendered.svg, 1);
+        const svg = await modelImageSvg(
+          { title, panels, svg: rendered.svg },
+          info.abstractColumns,
+          (render) => renders.run(render),
+        );
+        const small = rasterize(svg, 1);
         content.push(
           small.png.byteLength <= MAX_INLINE_IMAGE_BYTES
             ? {

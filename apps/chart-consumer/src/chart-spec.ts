@@ -11,11 +11,22 @@ const BAR_COLOR = '#3b6ea8';
  *
  * @param title - the chart title
  * @param panels - the counted panels
+ * @param subtitle - a line under the title
  */
-export function buildChartSpec(title: string, panels: readonly Panel[]): VegaLiteSpec {
+export function buildChartSpec(
+  title: string,
+  panels: readonly Panel[],
+  subtitle?: string,
+): VegaLiteSpec {
   return {
     $schema: 'https://vega.github.io/schema/vega-lite/v6.json',
-    title: { text: title, fontSize: 20, anchor: 'start', offset: 16 },
+    title: {
+      text: title,
+      fontSize: 20,
+      anchor: 'start',
+      offset: 16,
+      ...(subtitle && { subtitle, subtitleFontSize: 12 }),
+    },
     columns: 2,
     spacing: 40,
     padding: 24,

@@ -28,13 +28,22 @@ export interface RenderedChart {
  * @param scale - PNG pixels per SVG pixel (2 for sharp text). Default 2.
  */
 export async function renderChart(spec: VegaLiteSpec, scale = 2): Promise<RenderedChart> {
+  const svg = await renderSvg(spec);
+  return { svg, ...rasterize(svg, scale) };
+}
+
+/**
+ * Renders a Vega-Lite specification to SVG only (no PNG), in-process.
+ *
+ * @param spec - a Vega-Lite specification
+ */
+export async function renderSvg(spec: VegaLiteSpec): Promise<string> {
   const view = new vega.View(
     vega.parse(compile(spec as unknown as Parameters<typeof compile>[0]).spec),
     { renderer: 'none' },
   );
   try {
-    const svg = await view.toSVG();
-    return { svg, ...rasterize(svg, scale) };
+    return await view.toSVG();
   } finally {
     view.finalize();
   }

@@ -1,17 +1,9 @@
 import { ModeSchema, RESOURCE_TOOL_PARAMETERS, S2SPError } from '@s2sp/core';
-import { errorCode } from '@s2sp/core/internal';
 import { z } from 'zod';
 import { clientKey } from './client-quota.js';
 import { describeTtl, RESOURCE_TOOL_LINE } from './guidance.js';
 import type { CallToolResult, ToolAnnotations, ToolExtra } from './mcp-sdk.js';
-import {
-  buildPageResult,
-  buildTableResult,
-  parseTableRequest,
-  type TableRequest,
-  type TableResultRuntime,
-} from './table-result.js';
-import { errorResult } from './tool-result.js';
+import { answerTableCall, type TableResultRuntime } from './table-result.js';
 
 /** Configuration of a resource tool. */
 export interface ResourceToolConfig<TShape extends z.ZodRawShape> {
@@ -176,23 +168,18 @@ export function createResourceToolCallback<TShape extends z.ZodRawShape>(
       s2spArgs[key] = own[key];
       delete own[key];
     }
-    try {
-      const request: TableRequest = parseTableRequest(s2spArgs);
-      const context = {
+    return answerTableCall(
+      s2spArgs,
+      () => handler(own as z.infer<z.ZodObject<TShape>>, extra),
+      runtime,
+      {
         toolName: name,
         requestInfo: extra.requestInfo,
         knownColumns,
         client: clientKey(extra),
         paging: extensions.includes('cursor'),
         ...(config.tokenBudget !== undefined && { tokenBudget: config.tokenBudget }),
-      };
-      if (request.cursor !== undefined)
-        return await buildPageResult(request.cursor, runtime, context);
-      const rows = await handler(own as z.infer<z.ZodObject<TShape>>, extra);
-      return await buildTableResult(rows, request, runtime, context);
-    } catch (error) {
-      runtime.logger.warn('resource tool: failed', { tool: name, code: errorCode(error) });
-      return errorResult(error);
-    }
+      },
+    );
   };
 }

@@ -32,13 +32,10 @@ import {
   shortResourceParameters,
 } from './resource-tool.js';
 import {
-  buildPageResult,
-  buildTableResult,
-  parseTableRequest,
+  answerTableCall,
   type TableResultArguments,
   type TableResultContext,
 } from './table-result.js';
-import { errorResult } from './tool-result.js';
 
 /**
  * The S2SP runtime: what S2SP needs (a store, a TTL, the advertised address, the data plane),
@@ -284,17 +281,8 @@ export function createS2SPInternals(options: S2SPOptions, loggerName?: string): 
       );
     },
 
-    async resourceResult(rows, args, context = {}) {
-      try {
-        const request = parseTableRequest(args);
-        if (request.cursor !== undefined)
-          return await buildPageResult(request.cursor, runtime, context);
-        return await buildTableResult(rows, request, runtime, context);
-      } catch (error) {
-        logger.warn('resource tool: failed', { tool: context.toolName, code: errorCode(error) });
-        return errorResult(error);
-      }
-    },
+    resourceResult: (rows, args, context = {}) =>
+      answerTableCall(args, () => rows, runtime, context),
 
     advertisedUrl: () => advertisedUrl.current(),
 

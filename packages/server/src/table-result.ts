@@ -20,6 +20,7 @@ import {
   bodyRows,
   buildAsyncResult,
   buildSyncResult,
+  errorCode,
   parseAbstractDomains,
   serializePlainResult,
   serializeS2SPResult,
@@ -35,7 +36,7 @@ import {
   readPage,
   s2spToolResult,
 } from './table-pages.js';
-import { textResult } from './tool-result.js';
+import { errorResult, textResult } from './tool-result.js';
 
 /** What turning rows into an S2SP result needs from the runtime. */
 export interface TableResultRuntime {
@@ -271,4 +272,31 @@ export async function buildPageResult(
   const base = runtime.advertisedUrl.resolve(context.requestInfo?.url);
   const result = await readPage(cursor, runtime.store, base, runtime.quota);
   return s2spToolResult(result, runtime.abstractEncoding, context.knownColumns ?? []);
+}
+
+/**
+ * Answers one resource-tool call: checks the S2SP arguments, then the page a cursor names, or the
+ * rows (asked for only then, so a bad call or a cursor never runs the handler) as the PROTOCOL §2
+ * result. Never throws: a failure is logged by code and returned as a tool error result.
+ *
+ * @param rows - produces the table; not called for a bad call or a cursor
+ */
+export async function answerTableCall(
+  args: TableResultArguments,
+  rows: () => unknown,
+  runtime: TableResultRuntime,
+  context: TableResultContext = {},
+): Promise<CallToolResult> {
+  try {
+    const request = parseTableRequest(args);
+    if (request.cursor !== undefined)
+      return await buildPageResult(request.cursor, runtime, context);
+    return await buildTableResult(await rows(), request, runtime, context);
+  } catch (error) {
+    runtime.logger.warn('resource tool: failed', {
+      tool: context.toolName,
+      code: errorCode(error),
+    });
+    return errorResult(error);
+  }
 }
