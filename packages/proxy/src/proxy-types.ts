@@ -26,6 +26,12 @@ export interface S2SPProxyOptions {
    * `cursor` parameter takes back (PROTOCOL §7.2). Default 8,000.
    */
   readonly tokenBudget?: number;
+  /**
+   * Cache entries one downstream client may hold: unredeemed results and unread pages. A client
+   * is the authenticated client id, else the MCP session; beyond the limit its table calls answer
+   * `store_full`, and other clients are not affected. Default 1,000.
+   */
+  readonly maxEntriesPerClient?: number;
   /** Tools that are table tools from the start (`{ name: 'search', pointer: '/results' }`). */
   readonly tableTools?: readonly TableToolRule[];
   /** Tools that never get S2SP treatment. */

@@ -22,7 +22,8 @@ import { PROXY_VERSION } from './version.js';
 /**
  * Creates an S2SP proxy in front of an MCP server.
  *
- * @throws S2SPError `invalid_config` for a `publicUrl` or `tokenBudget` that cannot work
+ * @throws S2SPError `invalid_config` for a `publicUrl`, `tokenBudget` or `maxEntriesPerClient`
+ *   that cannot work
  *
  * @example
  * ```ts
@@ -38,6 +39,8 @@ export function createS2SPProxy(options: S2SPProxyOptions): S2SPProxy {
   // Checked here, not when listen() opens the data plane, so a bad setting fails at once.
   if (options.tokenBudget !== undefined)
     positiveOption('tokenBudget', options.tokenBudget, 0, { integer: true });
+  if (options.maxEntriesPerClient !== undefined)
+    positiveOption('maxEntriesPerClient', options.maxEntriesPerClient, 0, { integer: true });
   let seam: S2SPCall | undefined;
   const openSeam = (base: string) => {
     seam ??= createS2SPCall({
@@ -46,6 +49,9 @@ export function createS2SPProxy(options: S2SPProxyOptions): S2SPProxy {
       ...(options.store && { store: options.store }),
       ...(options.ttlSeconds !== undefined && { ttlSeconds: options.ttlSeconds }),
       ...(options.tokenBudget !== undefined && { tokenBudget: options.tokenBudget }),
+      ...(options.maxEntriesPerClient !== undefined && {
+        maxEntriesPerClient: options.maxEntriesPerClient,
+      }),
     });
     return seam;
   };

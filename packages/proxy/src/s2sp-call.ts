@@ -27,6 +27,8 @@ export interface S2SPCallOptions {
   readonly ttlSeconds?: number;
   /** Token budget of a control-plane response; a larger abstract is paged. Default 8,000. */
   readonly tokenBudget?: number;
+  /** Cache entries one downstream client may hold (results and unread pages). Default 1,000. */
+  readonly maxEntriesPerClient?: number;
   readonly logger: Logger;
 }
 
@@ -85,6 +87,9 @@ export function createS2SPCall(options: S2SPCallOptions): S2SPCall {
     ttlSeconds,
     logger: options.logger,
     ...(options.tokenBudget !== undefined && { tokenBudget: options.tokenBudget }),
+    ...(options.maxEntriesPerClient !== undefined && {
+      maxEntriesPerClient: options.maxEntriesPerClient,
+    }),
     ...(options.store && { store: options.store }),
   });
   return {

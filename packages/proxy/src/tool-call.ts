@@ -5,7 +5,7 @@
  * @module
  */
 import { type Row, S2SPError } from '@s2sp/core';
-import type { Logger } from '@s2sp/server';
+import { clientKey, type Logger } from '@s2sp/server';
 import type {
   CallToolResult,
   RequestHandlerExtra,
@@ -103,6 +103,9 @@ export async function callTool(
   const resultContext = {
     toolName: name,
     knownColumns: info.declaredColumns,
+    // Each downstream client (authenticated id, else MCP session) gets its own share of
+    // maxEntriesPerClient: one caller paging large tables cannot use up everyone's room.
+    client: clientKey(extra),
     // An upstream's own `cursor` leaves no way to send a next_cursor back: such a result is
     // refused over the budget (payload_too_large, advice to narrow it) instead of paged.
     ...(!info.extensions.includes('cursor') && { paging: false }),

@@ -10,6 +10,7 @@
  * @module
  */
 
+export { type ClientSource, clientKey } from './client-quota.js';
 export {
   type ConcurrencyLimit,
   type ConcurrencyLimitOptions,
