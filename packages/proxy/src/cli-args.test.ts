@@ -36,6 +36,7 @@ describe('parseCliArgs', () => {
     expect(options.detectTables).toBe(true);
     expect(options.timeoutSeconds).toBe(60);
     expect(options.tokenBudget).toBeUndefined();
+    expect(options.maxEntriesPerClient).toBeUndefined();
   });
 
   it('reads an HTTP upstream with headers, and every other option', () => {
@@ -54,6 +55,8 @@ describe('parseCliArgs', () => {
       '2.5',
       '--token-budget',
       '4000',
+      '--max-entries-per-client',
+      '50',
       '--table-tool',
       'search:/results',
       '--exclude-tool',
@@ -77,6 +80,7 @@ describe('parseCliArgs', () => {
       ttlSeconds: 120,
       timeoutSeconds: 2.5,
       tokenBudget: 4000,
+      maxEntriesPerClient: 50,
       tableTools: [{ name: 'search', pointer: '/results' }],
       excludeTools: ['get_file'],
       detectTables: false,
@@ -98,6 +102,7 @@ describe('parseCliArgs', () => {
       '--ttl',
       '--timeout',
       '--token-budget',
+      '--max-entries-per-client',
       '--table-tool',
       '--exclude-tool',
       '--no-detect',
@@ -117,6 +122,8 @@ describe('parseCliArgs', () => {
     expect(fails(['--token-budget', '0', '--', 'x'])).toBe('--token-budget');
     expect(fails(['--token-budget', '8000.5', '--', 'x'])).toBe('--token-budget');
     expect(fails(['--token-budget', '1e4', '--', 'x'])).toBe('--token-budget');
+    expect(fails(['--max-entries-per-client', '0', '--', 'x'])).toBe('--max-entries-per-client');
+    expect(fails(['--max-entries-per-client', '2.5', '--', 'x'])).toBe('--max-entries-per-client');
     expect(fails(['--upstream-url', 'ftp://x', '--'])).toBe('--upstream-url');
     expect(fails(['--upstream-url', 'http://x/mcp', '--', 'cmd'])).toBe('--upstream-url');
     expect(fails(['--header', 'X: y', '--', 'cmd'])).toBe('--header');

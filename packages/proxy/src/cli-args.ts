@@ -21,6 +21,7 @@ export interface CliOptions {
   readonly redisUrl: string | undefined;
   readonly ttlSeconds: number | undefined;
   readonly tokenBudget: number | undefined;
+  readonly maxEntriesPerClient: number | undefined;
   readonly timeoutSeconds: number;
   readonly tableTools: readonly TableToolRule[];
   readonly excludeTools: readonly string[];
@@ -61,6 +62,9 @@ Data plane and limits:
   --redis <url>              keep rows in Redis (@s2sp/cache-redis) instead of memory
   --ttl <seconds>            resource_url lifetime (default 600)
   --timeout <seconds>        time limit of one upstream request, reset by progress (default 60)
+  --max-entries-per-client <n>
+                             cached results and unread pages one downstream client may hold
+                             (default 1000; a client is its auth id, else its MCP session)
 
 Other:
   --log-level <level>        debug, info (default), warn, error or silent (logs go to stderr)
@@ -77,6 +81,7 @@ const VALUE_FLAGS = new Set([
   '--ttl',
   '--timeout',
   '--token-budget',
+  '--max-entries-per-client',
   '--table-tool',
   '--exclude-tool',
   '--config',
@@ -207,6 +212,7 @@ export function parseCliArgs(argv: readonly string[]): CliOptions {
   const ttl = last('--ttl');
   const timeout = last('--timeout');
   const budget = last('--token-budget');
+  const entries = last('--max-entries-per-client');
   const publicUrl = last('--public-url');
   const redis = last('--redis');
   if (redis !== undefined && !/^rediss?:\/\//.test(redis)) {
@@ -231,6 +237,10 @@ export function parseCliArgs(argv: readonly string[]): CliOptions {
       budget === undefined
         ? undefined
         : number('--token-budget', budget, 1, MAX_TOKEN_BUDGET, true),
+    maxEntriesPerClient:
+      entries === undefined
+        ? undefined
+        : number('--max-entries-per-client', entries, 1, 10_000_000, true),
     tableTools: (values.get('--table-tool') ?? []).map((t) =>
       parseTableToolRule('--table-tool', t),
     ),

@@ -68,6 +68,9 @@ async function main(): Promise<void> {
     ...(options.publicUrl && { publicUrl: options.publicUrl }),
     ...(options.ttlSeconds !== undefined && { ttlSeconds: options.ttlSeconds }),
     ...(tokenBudget !== undefined && { tokenBudget }),
+    ...(options.maxEntriesPerClient !== undefined && {
+      maxEntriesPerClient: options.maxEntriesPerClient,
+    }),
     ...(store && { store }),
     ...(options.logLevel === 'silent' && { onUpstreamStderr: () => {} }),
   });
