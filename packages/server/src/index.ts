@@ -51,5 +51,5 @@ export {
   parseTableRequest,
   type TableRequest,
   type TableResultArguments,
-  type TableResultContext,
-} from './table-result.js';
+} from './table-request.js';
+export type { TableResultContext } from './table-result.js';

@@ -1,5 +1,5 @@
 import { type BodyStore, S2SP_CAPABILITY_KEY, S2SPError, s2spCapability } from '@s2sp/core';
-import { errorCode, positiveOption } from '@s2sp/core/internal';
+import { positiveOption } from '@s2sp/core/internal';
 import type { Hono } from 'hono';
 import type { z } from 'zod';
 import { type AdvertisedUrl, createAdvertisedUrl } from './advertised-url.js';
@@ -31,11 +31,8 @@ import {
   resourceToolDescription,
   shortResourceParameters,
 } from './resource-tool.js';
-import {
-  answerTableCall,
-  type TableResultArguments,
-  type TableResultContext,
-} from './table-result.js';
+import type { TableResultArguments } from './table-request.js';
+import { answerTableCall, type TableResultContext } from './table-result.js';
 
 /**
  * The S2SP runtime: what S2SP needs (a store, a TTL, the advertised address, the data plane),
