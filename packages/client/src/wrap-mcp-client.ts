@@ -1,3 +1,6 @@
+import { readS2SPCapability, S2SPError } from '@s2sp/core';
+import { toolErrorResult } from '@s2sp/core/internal';
+import { DdiBuffer } from './ddi-buffer.js';
 import { dispatcherOf, rewriteCall, type WithS2SPOptions } from './with-s2sp-options.js';
 
 /** The part of the MCP SDK `Client` this wrapper touches. */
@@ -6,6 +9,18 @@ export interface CallToolCapable {
     params: { name: string; arguments?: Record<string, unknown> } & Record<string, unknown>,
     ...rest: never[]
   ): Promise<unknown>;
+  /** The server's capabilities from initialisation (the SDK `Client` has it). */
+  getServerCapabilities?(): unknown;
+}
+
+/**
+ * Whether a server may receive buffered body rows: one that declares S2SP (PROTOCOL §7.7) must
+ * name the consumer role; one that declares nothing (the Python reference, older servers) is
+ * judged by its tools alone, as before.
+ */
+function takesBodies(client: CallToolCapable): boolean {
+  const declared = readS2SPCapability(client.getServerCapabilities?.());
+  return declared?.roles === undefined || declared.roles.includes('consumer');
 }
 
 /**
@@ -20,7 +35,9 @@ export type WrapMcpClientOptions = WithS2SPOptions;
  * handles become `body_data` on the way to consumer tools. The result is the same client (a
  * proxy), so code that already uses the SDK changes one line.
  *
- * A bad handle comes back as an `isError` tool result with advice, like any tool error.
+ * A bad handle comes back as an `isError` tool result with advice, like any tool error. A server
+ * whose S2SP capability (PROTOCOL §7.7) lacks the consumer role never receives buffered rows:
+ * the call is answered with `forbidden` and the handle stays usable.
  *
  * @param client - a connected `Client` from `@modelcontextprotocol/sdk`
  * @param options - a shared dispatcher
@@ -40,6 +57,15 @@ export function withS2SP<TClient extends CallToolCapable>(
     params: { name: string; arguments?: Record<string, unknown> },
     ...rest: unknown[]
   ) => {
+    if (DdiBuffer.isHandle(params.arguments?.resource_url) && !takesBodies(client)) {
+      // Checked before the handle is taken, so it still works with the right server.
+      return toolErrorResult(
+        new S2SPError(
+          'forbidden',
+          `This server declares S2SP without the consumer role, so "${params.name}" cannot take a ddi:// resource_url and the rows it stands for are not sent to it. Pass the handle to a consumer tool (one that takes resource_url and abstract_data) on another server.`,
+        ),
+      );
+    }
     const call = rewriteCall(dispatcher, params.name, params.arguments ?? {});
     if ('error' in call) return call.error;
     const result = await (client.callTool as (...a: unknown[]) => Promise<unknown>).call(

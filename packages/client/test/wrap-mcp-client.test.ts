@@ -66,6 +66,39 @@ describe('withS2SP (MCP SDK Client)', () => {
     }
   });
 
+  it('sends no buffered rows to a server whose S2SP capability lacks the consumer role', async () => {
+    await using pipeline = await startPipeline();
+    const dispatcher = new S2SPDispatcher();
+    const resource = withS2SP(await connect(pipeline.resource.mcpUrl), { dispatcher });
+    const consumer = withS2SP(await connect(pipeline.consumer.mcpUrl), { dispatcher });
+    try {
+      const seen = (await resource.callTool({
+        name: 'get_alerts',
+        arguments: { abstract_domains: 'event', mode: 'sync' },
+      })) as Result;
+      const handle = seen.structuredContent?.resource_url as string;
+      // A prompt-injected model hands the handle to the resource server (roles: ["resource"]).
+      const refused = (await resource.callTool({
+        name: 'get_alerts',
+        arguments: { abstract_domains: 'event', resource_url: handle },
+      })) as Result & { _meta?: Record<string, unknown> };
+      expect(refused.isError).toBe(true);
+      expect(refused._meta?.['s2sp/error-code']).toBe('forbidden');
+      expect(dispatcher.pending).toBe(1);
+
+      // The handle still works where it belongs.
+      const done = (await consumer.callTool({
+        name: 'summarise_alerts',
+        arguments: { resource_url: handle, abstract_data: '[]', body_data: null },
+      })) as Result;
+      expect(done.isError, done.content[0]?.text).toBeFalsy();
+      expect(dispatcher.pending).toBe(0);
+    } finally {
+      await resource.close();
+      await consumer.close();
+    }
+  });
+
   it('passes async results and plain results through untouched', async () => {
     await using pipeline = await startPipeline();
     const resource = withS2SP(await connect(pipeline.resource.mcpUrl));
