@@ -122,7 +122,8 @@ function parseColumns(value: unknown): string[] | undefined {
  * Creates the chart consumer server. `draw_chart` receives merged rows (PROTOCOL §4) and draws a
  * statistics chart: for NWS alerts the eight panels of the reference (event, severity, urgency,
  * certainty, office, message type, category, area), for any other table the panels named by
- * `group_by` or chosen from its categorical columns. It returns a short JSON summary and the PNG.
+ * `group_by` or chosen from its categorical columns. It returns `chart_url` and a short JSON
+ * summary of counts; a small PNG only with `include_image`.
  */
 export function createChartServer(options: ChartServerOptions = {}): ChartServer {
   const charts = createChartStore({

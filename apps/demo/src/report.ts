@@ -32,7 +32,7 @@ export function formatReport(report: DemoReport): string {
       `${fewer(s.tokensRead + s.tokensWritten, p.tokensRead + p.tokensWritten)}: the body stayed in the agent's SDK layer`,
     ),
     '',
-    '  bytes (each flow includes the same chart PNG coming back)',
+    '  bytes (each flow includes the same chart summary coming back)',
     `    server to server, async      ${kb(a.serverToServerBytes).padStart(10)}   weather-alerts → chart-consumer, never through the agent`,
     `    through the agent, plain     ${kb(p.agentBytes).padStart(10)}`,
     `    through the agent, async     ${kb(a.agentBytes).padStart(10)}`,
