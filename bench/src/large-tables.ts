@@ -2,8 +2,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { createChartServer } from '@s2sp/app-chart-consumer';
 import { createWeatherServer } from '@s2sp/app-weather-alerts';
-import { DEFAULT_TOKEN_BUDGET } from '@s2sp/core';
-import { createS2SPServer, silentLogger } from '@s2sp/server';
+import { createS2SPServer, DEFAULT_TOKEN_BUDGET, silentLogger } from '@s2sp/server';
 import type { BenchRow } from './report.js';
 import { tokenizers } from './tokenizer.js';
 

@@ -1,11 +1,6 @@
 import { memoryUsage } from 'node:process';
-import {
-  generateToken,
-  prepareTable,
-  type StoredTable,
-  serializeTable,
-  tokenStorageKey,
-} from '@s2sp/core';
+import { generateToken, tokenStorageKey } from '@s2sp/core';
+import { prepareTable, type StoredTable, serializeTable } from '@s2sp/core/store';
 import { generateRows } from './data.js';
 import type { BenchRow } from './report.js';
 import { collectGarbage, round } from './stats.js';

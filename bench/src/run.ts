@@ -7,7 +7,7 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, totalmem } from 'node:os';
 import { fileURLToPath } from 'node:url';
-import { createMemoryStore } from '@s2sp/core';
+import { createMemoryStore } from '@s2sp/core/store';
 import { APPENDIX } from './appendix.js';
 import { controlPlaneBenchmark } from './control-plane.js';
 import { dataPlaneBenchmark } from './data-plane.js';

@@ -1,4 +1,5 @@
-import { type BodyStore, generateToken, type StoredTable, tokenStorageKey } from '@s2sp/core';
+import { generateToken, tokenStorageKey } from '@s2sp/core';
+import type { BodyStore, StoredTable } from '@s2sp/core/store';
 
 /** A store the benchmarks run against. */
 export interface StoreUnderTest {

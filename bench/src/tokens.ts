@@ -1,15 +1,46 @@
-import {
-  buildResourceUrl,
-  encodeCompactRows,
-  generateToken,
-  prepareTable,
-  splitColumns,
-} from '@s2sp/core';
-import { buildAsyncResult, serializeS2SPResult } from '@s2sp/core/internal';
+import type { S2SPResult } from '@s2sp/core';
+import { prepareTable } from '@s2sp/core/store';
+import { createS2SP, type S2SP } from '@s2sp/server';
 import { nwsAlertFixtures } from './data.js';
 import type { BenchRow } from './report.js';
 import { round } from './stats.js';
 import { countTokens, pythonPrettyJson } from './tokenizer.js';
+
+const PUBLIC_URL = 'http://127.0.0.1:3001';
+// Large enough that no recorded set is paged: this section measures the §2 response itself.
+const runtimes = {
+  json: createS2SP({ publicUrl: PUBLIC_URL, tokenBudget: 1_000_000 }),
+  compact: createS2SP({
+    publicUrl: PUBLIC_URL,
+    tokenBudget: 1_000_000,
+    abstractEncoding: 'compact',
+  }),
+};
+
+/**
+ * The resource tool's text for `rows` as a server writes it, and its object. With `declared`
+ * columns (a declared row schema), the compact text leaves body_domains out, as the server does.
+ */
+async function s2spText(
+  runtime: S2SP,
+  rows: readonly object[],
+  domains: readonly string[],
+  declared?: readonly string[],
+): Promise<{ text: string; result: S2SPResult }> {
+  const answer = await runtime.resourceResult(
+    rows,
+    { abstract_domains: domains.join(',') },
+    declared ? { knownColumns: declared } : {},
+  );
+  const block = answer.content[0];
+  if (answer.isError || block?.type !== 'text') throw new Error('the resource result failed');
+  return { text: block.text, result: JSON.parse(block.text) as S2SPResult };
+}
+
+/** Closes the runtimes this section made. */
+async function closeTokenRuntimes(): Promise<void> {
+  await Promise.all(Object.values(runtimes).map((r) => r.close()));
+}
 
 const SECTION = '1. Tokens the model reads (NWS recorded alerts)';
 const DOMAIN_SETS = [
@@ -24,7 +55,7 @@ const DOMAIN_SETS = [
  * S2SP control-plane response for 1, 2, 4 and 8 abstract columns, with two real tokenizers.
  * Target: `event,severity` ≤ 3% of the plain result's tokens on every recorded alert set.
  */
-export function tokenBenchmark(): BenchRow[] {
+export async function tokenBenchmark(): Promise<BenchRow[]> {
   const rows: BenchRow[] = [];
   for (const { name, rows: alerts } of nwsAlertFixtures()) {
     const table = prepareTable(alerts);
@@ -50,13 +81,11 @@ export function tokenBenchmark(): BenchRow[] {
         '% of plain': round((100 * plainCompact.o200k_base) / plainPretty.o200k_base),
       },
     });
-    const resourceUrl = buildResourceUrl('http://127.0.0.1:3001', generateToken());
-    const expiresAt = new Date('2026-11-22T10:10:00.000Z');
     for (const domains of DOMAIN_SETS) {
-      const split = splitColumns(table, domains);
-      const ours = countTokens(
-        serializeS2SPResult(buildAsyncResult(split, { resourceUrl, expiresAt })),
-      );
+      const { text, result } = await s2spText(runtimes.json, alerts, domains);
+      const split = { abstract: result.abstract, bodyDomains: result.body_domains };
+      const resourceUrl = result.resource_url;
+      const ours = countTokens(text);
       const percent = (100 * ours.o200k_base) / plainPretty.o200k_base;
       const isTarget = domains.length === 2;
       // The part of the response that does not grow with the rows: everything but the abstract.
@@ -104,12 +133,8 @@ export function tokenBenchmark(): BenchRow[] {
         });
         // The compact text (abstractEncoding: "compact") as the server writes it: body_domains
         // left out because a declared row schema lists the columns in the tool description.
-        const { body_domains: _listed, ...rest } = buildAsyncResult(split, {
-          resourceUrl,
-          expiresAt,
-        });
         const compact = countTokens(
-          JSON.stringify({ ...rest, abstract: encodeCompactRows(split.abstract, domains) }),
+          (await s2spText(runtimes.compact, alerts, domains, table.columns)).text,
         );
         const compactRatio = compact.o200k_base / theirs.o200k_base;
         rows.push({
@@ -126,7 +151,8 @@ export function tokenBenchmark(): BenchRow[] {
       }
     }
   }
-  rows.push(...largerSetRows());
+  rows.push(...(await largerSetRows()));
+  await closeTokenRuntimes();
   return rows;
 }
 
@@ -135,22 +161,19 @@ export function tokenBenchmark(): BenchRow[] {
  * cycled to those sizes, stand in for them. Default JSON rows cost a fixed number of keys each
  * (PROTOCOL §2), so its ratio to the reference creeps up with the row count; compact falls.
  */
-function largerSetRows(): BenchRow[] {
+async function largerSetRows(): Promise<BenchRow[]> {
   const alerts = nwsAlertFixtures().flatMap((set) => set.rows);
   const domains = ['event', 'severity'];
-  const resourceUrl = buildResourceUrl('http://127.0.0.1:3001', generateToken());
-  const expiresAt = new Date('2026-11-22T10:10:00.000Z');
   const out: BenchRow[] = [];
   for (const count of [33, 61]) {
-    const table = prepareTable(
-      Array.from({ length: count }, (_, i) => alerts[i % alerts.length] as object),
-    );
-    const split = splitColumns(table, domains);
-    const result = buildAsyncResult(split, { resourceUrl, expiresAt });
-    const ours = countTokens(serializeS2SPResult(result)).o200k_base;
-    const { body_domains: _listed, ...rest } = result;
+    const cycled = Array.from({ length: count }, (_, i) => alerts[i % alerts.length] as object);
+    const table = prepareTable(cycled);
+    const { text, result } = await s2spText(runtimes.json, cycled, domains);
+    const split = { abstract: result.abstract, bodyDomains: result.body_domains };
+    const resourceUrl = result.resource_url;
+    const ours = countTokens(text).o200k_base;
     const compact = countTokens(
-      JSON.stringify({ ...rest, abstract: encodeCompactRows(split.abstract, domains) }),
+      (await s2spText(runtimes.compact, cycled, domains, table.columns)).text,
     ).o200k_base;
     const theirs = countTokens(
       pythonPrettyJson({

@@ -3,7 +3,9 @@ import { defineConfig } from 'tsup';
 export default defineConfig({
   entry: {
     index: 'src/index.ts',
-    internal: 'src/internal.ts',
+    'store/index': 'src/store/index.ts',
+    json: 'src/json.ts',
+    options: 'src/options.ts',
     'node/index': 'src/node/index.ts',
     'testing/index': 'src/testing/index.ts',
   },

@@ -6,7 +6,7 @@ export default defineConfig({
     'http/index': 'src/http/index.ts',
     node: 'src/node.ts',
     slop: 'src/slop.ts',
-    a2s: 'src/a2s.ts',
+    'a2s/index': 'src/a2s/index.ts',
     env: 'src/env.ts',
   },
   format: ['esm'],

@@ -9,6 +9,7 @@
 // The loopback guard (test/setup.ts) backs all of this up: a connection to anything but
 // 127.0.0.1/::1 would be refused and fail the file, so a validation bug cannot reach
 // 169.254.169.254 for real.
+
 import { generateToken } from '@s2sp/core';
 import {
   type ConsumerFetchOptions,
@@ -251,7 +252,7 @@ describe('figure 12: redirects and public destinations only', () => {
     }
   });
 
-  it('publicOnly: refuses private, loopback, link-local, CGNAT, multicast and IPv4-mapped destinations', async () => {
+  it('the default consumer (public destinations only): refuses private, loopback, link-local, CGNAT, multicast and IPv4-mapped destinations', async () => {
     const B = forbidden.port;
     const t = token;
     const destinations: [string, string][] = [
@@ -276,7 +277,7 @@ describe('figure 12: redirects and public destinations only', () => {
       ['NAT64 metadata', `http://[64:ff9b::a9fe:a9fe]:8080/s2sp/data/${t}`],
       ['6to4 loopback', `http://[2002:7f00:1::]:8080/s2sp/data/${t}`],
     ];
-    const publicOnly = startConsumer({ publicOnly: true });
+    const publicOnly = startConsumer({});
     try {
       const listening = await publicOnly.listen();
       await using client = await connectMcpClient(listening.mcpUrl);
@@ -293,14 +294,14 @@ describe('figure 12: redirects and public destinations only', () => {
       const connections = forbidden.connections() - before;
       recordFigure({
         id: '12.2',
-        title: `publicOnly consumer, no allow-list: non-public destinations refused (${destinations.map(([what]) => what).join('; ')})`,
+        title: `default consumer (public destinations only), no allow-list: non-public destinations refused (${destinations.map(([what]) => what).join('; ')})`,
         value: `${destinations.length - accepted.length}/${destinations.length}`,
         target: `${destinations.length}/${destinations.length}`,
         met: accepted.length === 0,
       });
       recordFigure({
         id: '12.3',
-        title: 'publicOnly: connections reaching the loopback canary',
+        title: 'default consumer (public destinations only): connections reaching the loopback canary',
         value: connections,
         target: '0',
         met: connections === 0,

@@ -2,7 +2,9 @@
 // concurrent redemptions of one token start and finish inside the data plane; under every order
 // it picks, exactly one request may win. The racy store (read, yield, delete) goes through the
 // same property and must be caught — the scheduler does find the bad interleaving.
-import { type BodyStore, createMemoryStore, generateToken, tokenStorageKey } from '@s2sp/core';
+
+import { generateToken, tokenStorageKey } from '@s2sp/core';
+import { type BodyStore, createMemoryStore } from '@s2sp/core/store';
 import { makeStoredTable } from '@s2sp/core/testing';
 import { createDataPlaneApp } from '@s2sp/server/http';
 import fc from 'fast-check';

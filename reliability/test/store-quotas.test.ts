@@ -9,13 +9,8 @@
 // - one client (one socket address) holds at most maxEntriesPerClient unredeemed results, and
 //   another client is still served.
 import { createRedisBodyStore } from '@s2sp/cache-redis';
-import {
-  createMemoryStore,
-  generateToken,
-  prepareTable,
-  serializeTable,
-  tokenStorageKey,
-} from '@s2sp/core';
+import { generateToken, tokenStorageKey } from '@s2sp/core';
+import { createMemoryStore, prepareTable, serializeTable } from '@s2sp/core/store';
 import { createS2SPServer, silentLogger } from '@s2sp/server';
 import { createDataPlaneApp } from '@s2sp/server/http';
 import { connectMcpClient, type RedisTestServer, startRedis } from '@s2sp/test-utils';

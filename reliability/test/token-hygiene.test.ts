@@ -12,14 +12,8 @@ import { request as httpRequest } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createRedisBodyStore } from '@s2sp/cache-redis';
-import {
-  type BodyStore,
-  createMemoryStore,
-  generateToken,
-  S2SPResultSchema,
-  type StoredTable,
-} from '@s2sp/core';
-import { isTokenShape } from '@s2sp/core/internal';
+import { generateToken, isTokenShape, S2SPResultSchema } from '@s2sp/core';
+import { type BodyStore, createMemoryStore, type StoredTable } from '@s2sp/core/store';
 import { createConsoleLogger, createS2SPServer, type S2SPServer } from '@s2sp/server';
 import { connectMcpClient, startRedis, type TestMcpClient } from '@s2sp/test-utils';
 import { createClient } from 'redis';

@@ -3,6 +3,7 @@
 // content types, oversize bodies and lying Content-Length headers, plus valid requests. Nothing
 // may answer 5xx, and a 4xx must leave the token redeemable (PROTOCOL §3: a malformed request
 // does not use the token up). In-process `app.request()` on the full server app, for speed.
+
 import { generateToken, tokenStorageKey } from '@s2sp/core';
 import { makeStoredTable } from '@s2sp/core/testing';
 import { createConsoleLogger, createS2SPServer } from '@s2sp/server';

@@ -1,4 +1,4 @@
-import type { BodyStore } from '@s2sp/core';
+import type { BodyStore } from '@s2sp/core/store';
 
 /** The JSON of the `weather://cache` resource. */
 export interface CacheStatus {

@@ -1,11 +1,11 @@
 #!/usr/bin/env node
+import type { BodyStore } from '@s2sp/core/store';
 /**
  * The weather-alerts entry point: `node dist/main.js [--stdio] [--replay]`, configured by
  * environment variables (see config.ts and README.md). MCP on Streamable HTTP at /mcp (or on
  * stdio), the S2SP data plane at /s2sp/data/. Everything it prints goes to standard error, so that
  * standard output stays reserved for MCP in stdio mode.
  */
-import type { BodyStore } from '@s2sp/core';
 import { createConsoleLogger } from '@s2sp/server';
 import { configErrorVariable } from '@s2sp/server/env';
 import { loadConfig, USAGE } from './config.js';

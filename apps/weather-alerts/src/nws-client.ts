@@ -6,8 +6,9 @@
  *
  * @module
  */
+
 import type { Row } from '@s2sp/core';
-import { isPlainObject } from '@s2sp/core/internal';
+import { isPlainObject } from '@s2sp/core/json';
 import { type Logger, silentLogger } from '@s2sp/server';
 import { type Coordinates, formatPoint } from './coordinates.js';
 import { describeProblem, NwsError, parseProblem } from './nws-error.js';

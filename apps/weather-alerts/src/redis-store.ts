@@ -1,4 +1,4 @@
-import type { BodyStore } from '@s2sp/core';
+import type { BodyStore } from '@s2sp/core/store';
 
 /**
  * Creates the shared Redis body store (for several replicas behind one load balancer). Loaded on

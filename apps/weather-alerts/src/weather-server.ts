@@ -1,4 +1,5 @@
-import { type BodyStore, DEFAULT_TTL_SECONDS } from '@s2sp/core';
+import { PROTOCOL } from '@s2sp/core';
+import type { BodyStore } from '@s2sp/core/store';
 import { createS2SPServer, type Logger, type S2SPServer } from '@s2sp/server';
 import type { ServerEdgeOptions } from '@s2sp/server/env';
 import type { SlopOptions } from '@s2sp/server/slop';
@@ -80,7 +81,7 @@ const coordinateInputs = {
  * ```
  */
 export function createWeatherServer(options: WeatherServerOptions = {}): S2SPServer {
-  const ttlSeconds = options.ttlSeconds ?? DEFAULT_TTL_SECONDS;
+  const ttlSeconds = options.ttlSeconds ?? PROTOCOL.defaultTtlSeconds;
   const nws =
     options.nwsClient ??
     createNwsClient({ ...(options.logger && { logger: options.logger }), ...options.nws });

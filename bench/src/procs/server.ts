@@ -11,16 +11,14 @@ import type { AddressInfo } from 'node:net';
 import { memoryUsage } from 'node:process';
 import { serve } from '@hono/node-server';
 import { createRedisBodyStore } from '@s2sp/cache-redis';
+import { generateToken, tokenStorageKey } from '@s2sp/core';
 import {
   type BodyStore,
   createMemoryStore,
-  generateToken,
   prepareTable,
   type StoredTable,
   serializeTable,
-  tokenStorageKey,
-} from '@s2sp/core';
-import { concatBytes, renderDataPlaneResponse } from '@s2sp/core/internal';
+} from '@s2sp/core/store';
 import { createDataPlaneApp } from '@s2sp/server/http';
 import { createClient, RESP_TYPES } from 'redis';
 import { serveParent } from '../child.js';
@@ -88,12 +86,9 @@ serveParent(async (message) => {
       return port;
     case 'prepare': {
       table = serializeTable(prepareTable(generateRows(message.size as number)));
-      body = concatBytes(
-        renderDataPlaneResponse(
-          { columns: table.columns, tableRows: table.rows.length, rows: table.rows },
-          {},
-          undefined,
-        ),
+      // The PROTOCOL §3 body of a whole-table redemption, byte for byte what the data plane sends.
+      body = new TextEncoder().encode(
+        `{"body":[${table.rows.join(',')}],"total_rows":${table.rows.length},"columns_returned":${JSON.stringify(['_row_id', ...table.columns])}}`,
       );
       if (redis)
         await redis.set(RAW_KEY, Buffer.from(body.buffer, body.byteOffset, body.byteLength));

@@ -6,6 +6,7 @@
  *
  * @module
  */
+
 import { S2SPError } from '@s2sp/core';
 import { budgetKey } from './key-layout.js';
 import { LUA_EFFECTS, LUA_NOW, luaScript, runScript } from './lua-script.js';

@@ -4,8 +4,9 @@
  *
  * @module
  */
-import { S2SPError, type TakenRows } from '@s2sp/core';
-import { tooManyRowIds } from '@s2sp/core/internal';
+
+import { S2SPError } from '@s2sp/core';
+import { type TakenRows, tooManyRowIds } from '@s2sp/core/store';
 import {
   EXPIRE_BLOCKS,
   INLINE_DROP_BLOCKS,
@@ -142,7 +143,7 @@ async function* readClaimed(
   meta: Meta,
   first: Promise<unknown>[],
 ): AsyncGenerator<Uint8Array> {
-  const { connection, redisKey, commandTimeoutMs } = options;
+  const { redisKey } = options;
   const keys = Array.from({ length: meta.blocks }, (_, i) => blockKey(redisKey, i));
   const inFlight = first;
   let next = first.length;

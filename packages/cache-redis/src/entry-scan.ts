@@ -3,7 +3,8 @@
  *
  * @module
  */
-import type { BodyStoreStats } from '@s2sp/core';
+
+import type { BodyStoreStats } from '@s2sp/core/store';
 import { corrupt, text } from './entry-reader.js';
 import { BYTES_FIELD, entryScanPattern, ROWS_FIELD } from './key-layout.js';
 import type { NodeSender } from './redis-connection.js';

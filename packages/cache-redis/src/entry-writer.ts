@@ -4,7 +4,8 @@
  *
  * @module
  */
-import type { StoredTable } from '@s2sp/core';
+
+import type { StoredTable } from '@s2sp/core/store';
 import { PUT_BLOCKS } from './entry-scripts.js';
 import { runScript } from './lua-script.js';
 import type { RedisConnection } from './redis-connection.js';

@@ -1,3 +1,4 @@
+import { S2SPError } from '@s2sp/core';
 /**
  * Where entries live in Redis. An entry stored under `<key>` (the SHA-256 hex of the token: the
  * store never sees a token) is a few keys sharing the hash tag `{<key>}`:
@@ -17,7 +18,6 @@
  *
  * @module
  */
-import { S2SPError } from '@s2sp/core';
 
 /** The default key prefix. */
 export const DEFAULT_KEY_PREFIX = 's2sp:';

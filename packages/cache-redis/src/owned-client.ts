@@ -3,6 +3,7 @@
  *
  * @module
  */
+
 import { S2SPError } from '@s2sp/core';
 import { createClient } from 'redis';
 import type { NodeRedisClientLike } from './redis-connection.js';

@@ -5,6 +5,7 @@
  *
  * @module
  */
+
 import { S2SPError } from '@s2sp/core';
 import { checkEvictionPolicy, type EvictionPolicyReport } from './eviction-policy.js';
 import type { RedisConnection } from './redis-connection.js';

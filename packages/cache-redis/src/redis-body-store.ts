@@ -4,20 +4,18 @@
  * @module
  */
 
-import {
-  type BodyStore,
-  type BodyStoreStats,
-  type PutOptions,
-  S2SPError,
-  type StoredTable,
-  type TakenRows,
-} from '@s2sp/core';
+import { S2SPError } from '@s2sp/core';
 import {
   assertValidTtl,
+  type BodyStore,
+  type BodyStoreStats,
   chargedEntryBytes,
   concatBytes,
+  type PutOptions,
+  type StoredTable,
   storedTableSize,
-} from '@s2sp/core/internal';
+  type TakenRows,
+} from '@s2sp/core/store';
 import { type ByteBudget, createByteBudget } from './byte-budget.js';
 import { takeEntry } from './entry-reader.js';
 import { scanNode, sumStats } from './entry-scan.js';

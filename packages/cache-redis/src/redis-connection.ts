@@ -1,3 +1,4 @@
+import { S2SPError } from '@s2sp/core';
 /**
  * One small interface over the four clients the store accepts: a node-redis client
  * (`createClient`), a node-redis cluster (`createCluster`), an ioredis `Redis` and an ioredis
@@ -6,7 +7,6 @@
  *
  * @module
  */
-import { S2SPError } from '@s2sp/core';
 
 /** A command argument: text, or bytes sent as they are. */
 export type RedisArgument = string | Buffer;

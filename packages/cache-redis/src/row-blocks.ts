@@ -1,3 +1,4 @@
+import { encodeRows } from '@s2sp/core/store';
 /**
  * How a table's rows are cut into Redis values. The rows' UTF-8 JSON is joined by commas once,
  * at cache time (the body of a whole-table response, minus its envelope), and cut into blocks of
@@ -13,7 +14,6 @@
  *
  * @module
  */
-import { encodeRows } from '@s2sp/core/internal';
 
 /** Size of a block, in bytes. */
 export const BLOCK_BYTES = 1024 * 1024;

@@ -1,3 +1,4 @@
+import { S2SPError } from '@s2sp/core';
 /**
  * How Redis failures become `S2SPError`s. Messages are fixed sentences: they may travel over the
  * wire (a 503 body, a tool error an LLM reads), so they never carry a Redis address, a raw driver
@@ -5,7 +6,6 @@
  *
  * @module
  */
-import { S2SPError } from '@s2sp/core';
 
 /** Which store operation failed; it decides the advice in the message. */
 export type StoreOperation = 'put' | 'take' | 'stats' | 'check';

@@ -1,3 +1,4 @@
+import type { LogFields, Logger } from '@s2sp/core';
 /**
  * Where the store reports connection trouble and configuration warnings. The shape is the S2SP
  * `Logger` of `@s2sp/core` without `debug`, so any S2SP logger can be passed as it is. Nothing
@@ -5,7 +6,6 @@
  *
  * @module
  */
-import type { LogFields, Logger } from '@s2sp/core';
 
 /** Structured fields of a log line (the S2SP `LogFields`). */
 export type StoreLogFields = LogFields;

@@ -5,8 +5,9 @@
  *
  * @module
  */
+
 import { S2SPError } from '@s2sp/core';
-import { positiveOption } from '@s2sp/core/internal';
+import { positiveOption } from '@s2sp/core/options';
 import { assertValidKeyPrefix, DEFAULT_KEY_PREFIX } from './key-layout.js';
 import { assertValidRedisUrl } from './owned-client.js';
 import {

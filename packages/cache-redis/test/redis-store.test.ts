@@ -1,4 +1,5 @@
-import { generateToken, S2SPError, type StoredTable, tokenStorageKey } from '@s2sp/core';
+import { generateToken, S2SPError, tokenStorageKey } from '@s2sp/core';
+import type { StoredTable } from '@s2sp/core/store';
 import { allRowsText, makeStoredTable, readTaken, takenRowTexts } from '@s2sp/core/testing';
 import { type RedisTestServer, startRedis, startRedisCluster } from '@s2sp/test-utils';
 import { Redis } from 'ioredis';

@@ -3,7 +3,8 @@
  *
  * @module
  */
-import { isPlainObject } from '@s2sp/core/internal';
+
+import { isPlainObject } from '@s2sp/core/json';
 import type { S2SPDispatcher } from './dispatcher.js';
 import { dispatcherOf, rewriteCall, type WithS2SPOptions } from './with-s2sp-options.js';
 

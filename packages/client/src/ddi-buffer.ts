@@ -1,5 +1,5 @@
-import { DDI_SCHEME, generateToken, type RowWithId, S2SPError } from '@s2sp/core';
-import { positiveOption } from '@s2sp/core/internal';
+import { generateToken, PROTOCOL, type RowWithId, S2SPError } from '@s2sp/core';
+import { positiveOption } from '@s2sp/core/options';
 
 /** Options for {@link DdiBuffer}. */
 export interface DdiBufferOptions {
@@ -36,7 +36,7 @@ export class DdiBuffer {
 
   /** True if `value` is a `ddi://` handle (known or not). */
   static isHandle(value: unknown): value is string {
-    return typeof value === 'string' && value.startsWith(DDI_SCHEME);
+    return typeof value === 'string' && value.startsWith(PROTOCOL.ddiScheme);
   }
 
   /**
@@ -50,7 +50,7 @@ export class DdiBuffer {
       if (oldest === undefined) break;
       this.#entries.delete(oldest);
     }
-    const handle = `${DDI_SCHEME}${generateToken()}`;
+    const handle = `${PROTOCOL.ddiScheme}${generateToken()}`;
     this.#entries.set(handle, { rows, expiresAt: Date.now() + this.#ttlMs });
     return handle;
   }

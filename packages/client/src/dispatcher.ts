@@ -1,5 +1,5 @@
-import { isS2SPResult, type RowWithId, S2SPError, type S2SPResult } from '@s2sp/core';
-import { isPlainObject } from '@s2sp/core/internal';
+import { type RowWithId, S2SPError, type S2SPResult, S2SPResultSchema } from '@s2sp/core';
+import { isPlainObject } from '@s2sp/core/json';
 import { DdiBuffer } from './ddi-buffer.js';
 
 /** Options for {@link S2SPDispatcher}. */
@@ -11,7 +11,8 @@ export interface S2SPDispatcherOptions {
 type SyncResult = S2SPResult & { body: RowWithId[] };
 
 function isSyncResult(value: unknown): value is SyncResult {
-  return isS2SPResult(value) && Array.isArray(value.body);
+  const parsed = S2SPResultSchema.safeParse(value);
+  return parsed.success && Array.isArray(parsed.data.body);
 }
 
 function parseJson(text: string): unknown {

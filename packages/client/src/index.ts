@@ -11,12 +11,7 @@
  */
 
 export {
-  DDI_SCHEME,
-  DEFAULT_FETCH_TIMEOUT_MS,
-  DEFAULT_MAX_RESPONSE_BYTES,
   type FetchBodyOptions,
-  type FetchBodyRowsOptions,
-  type FetchedBody,
   fetchBody,
   fetchBodyRows,
   readS2SPCapability,

@@ -4,8 +4,8 @@
  * @module
  */
 import type { LoadMcpToolsOptions } from '@langchain/mcp-adapters';
-import { isS2SPResult } from '@s2sp/core';
-import { isPlainObject } from '@s2sp/core/internal';
+import { S2SPResultSchema } from '@s2sp/core';
+import { isPlainObject } from '@s2sp/core/json';
 import { dispatcherOf, type WithS2SPOptions } from './with-s2sp-options.js';
 
 /** What `beforeToolCall` receives from `@langchain/mcp-adapters`. */
@@ -183,7 +183,10 @@ function s2spToolHooks(options: WithS2SPOptions): S2SPToolHooks {
         : []),
       ...(rewritten.meta !== undefined ? [{ type: 'mcp_meta', data: rewritten.meta }] : []),
     ];
-    return [isS2SPResult(rewritten.structuredContent) ? rewritten.text : rewritten, restored];
+    return [
+      S2SPResultSchema.safeParse(rewritten.structuredContent).success ? rewritten.text : rewritten,
+      restored,
+    ];
   };
   // Our signatures are structural (no runtime import of LangChain); the casts meet the adapter's
   // zod-inferred types, which describe the same shapes.

@@ -1,5 +1,4 @@
-import { S2SPError } from '@s2sp/core';
-import { type ToolErrorResult, toolErrorResult } from '@s2sp/core/internal';
+import { S2SPError, type ToolErrorResult, toolErrorResult } from '@s2sp/core';
 import { S2SPDispatcher } from './dispatcher.js';
 
 /** Options every `withS2SP` adapter takes. */

@@ -1,5 +1,4 @@
-import { readS2SPCapability, S2SPError } from '@s2sp/core';
-import { toolErrorResult } from '@s2sp/core/internal';
+import { readS2SPCapability, S2SPError, toolErrorResult } from '@s2sp/core';
 import { DdiBuffer } from './ddi-buffer.js';
 import { dispatcherOf, rewriteCall, type WithS2SPOptions } from './with-s2sp-options.js';
 

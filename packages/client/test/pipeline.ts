@@ -3,6 +3,7 @@
  * distinctive strings, and a consumer server that records the rows it receives. Both are real
  * servers on loopback ports.
  */
+
 import type { RowWithId } from '@s2sp/core';
 import { createS2SPServer, type ListeningServer, silentLogger } from '@s2sp/server';
 

@@ -1,6 +1,5 @@
 import { z } from 'zod';
-import { DATA_PATH_PREFIX } from './data-plane.js';
-import { S2SP_CAPABILITY_KEY, S2SP_PROTOCOL_VERSION } from './protocol.js';
+import { PROTOCOL } from './protocol.js';
 
 /**
  * What a server declares under `capabilities.experimental.s2sp` at MCP initialisation (PROTOCOL
@@ -20,22 +19,10 @@ export const S2SPCapabilitySchema = z.looseObject({
 export type S2SPCapability = z.infer<typeof S2SPCapabilitySchema>;
 
 /**
- * The capability object for a server with these S2SP tool kinds.
- *
- * @param roles - `resource` and/or `consumer`
- */
-export function s2spCapability(roles: readonly ('resource' | 'consumer')[]): S2SPCapability {
-  return {
-    version: S2SP_PROTOCOL_VERSION,
-    dataPlanePath: DATA_PATH_PREFIX,
-    roles: [...new Set(roles)].sort(),
-  };
-}
-
-/**
  * Reads the S2SP capability from a server's MCP capabilities (`client.getServerCapabilities()`),
  * or `undefined` when the server does not declare one (a plain MCP server, or an S2SP server that
- * predates the declaration: tools still say what they are in their parameters).
+ * declares nothing, such as the Python reference: tools still say what they are in their
+ * parameters).
  *
  * @param capabilities - the server's capabilities as the MCP client received them
  */
@@ -44,7 +31,7 @@ export function readS2SPCapability(capabilities: unknown): S2SPCapability | unde
   const experimental = (capabilities as { experimental?: unknown }).experimental;
   if (typeof experimental !== 'object' || experimental === null) return undefined;
   const parsed = S2SPCapabilitySchema.safeParse(
-    (experimental as Record<string, unknown>)[S2SP_CAPABILITY_KEY],
+    (experimental as Record<string, unknown>)[PROTOCOL.capabilityKey],
   );
   return parsed.success ? parsed.data : undefined;
 }

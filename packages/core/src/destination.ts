@@ -14,7 +14,7 @@ import { isPublicAddress } from './public-address.js';
  *   metadata), carrier-grade NAT and other special-purpose addresses are refused, and so are
  *   names that only make sense inside a network (`localhost`, single-label names such as
  *   `redis`, `.local`, `.internal`, `.home.arpa`, `.lan`).
- * - `'any'`: no destination check (the behaviour before 0.2.0). Only for development, or behind a
+ * - `'any'`: no destination check. Only for development, or behind a
  *   network that cannot reach anything worth protecting.
  *
  * Origins on an allow-list are always allowed, loopback ones included: listing them is how a

@@ -68,11 +68,6 @@ export const S2SP_ERROR_STATUS: Readonly<Record<S2SPErrorCode, number>> = Object
   internal: 500,
 });
 
-/** Every code, for exhaustive tests and for validating codes read back from the wire. */
-export const S2SP_ERROR_CODES: readonly S2SPErrorCode[] = Object.freeze(
-  Object.keys(S2SP_ERROR_STATUS) as S2SPErrorCode[],
-);
-
 // A registry symbol rather than `instanceof`: server, client and cache packages may each load
 // their own copy of @s2sp/core, and an error thrown by one copy must be recognised by another.
 const MARKER = Symbol.for('s2sp.error');
@@ -121,6 +116,16 @@ export class S2SPError extends Error {
   /** The HTTP status for this error's code. */
   get status(): number {
     return S2SP_ERROR_STATUS[this.code];
+  }
+
+  /**
+   * The stable code of any thrown value: an `S2SPError`'s own code, else `tool_error` (a tool
+   * author's own error, whose message is theirs).
+   *
+   * @param error - whatever was thrown
+   */
+  static codeOf(error: unknown): S2SPErrorCode {
+    return S2SPError.isInstance(error) ? error.code : 'tool_error';
   }
 
   /**

@@ -1,5 +1,5 @@
 import { readBodyCapped } from './body-reader.js';
-import { DataPlaneResponseSchema, formatIssues } from './data-plane.js';
+import { DataPlaneResponseSchema } from './data-plane.js';
 import { S2SPError } from './errors.js';
 import {
   assertIdentityEncoding,
@@ -11,19 +11,10 @@ import {
   statusError,
   tooLarge,
 } from './fetch-body.js';
-import { isPlainObject, parseJsonText } from './json.js';
-import { positiveOption } from './limits.js';
-import { NDJSON_MEDIA_TYPE, TOTAL_ROWS_HEADER } from './row-stream.js';
-import type { RowWithId } from './table.js';
-
-/** Options for {@link fetchBodyRows}. */
-export interface FetchBodyRowsOptions extends FetchBodyOptions {
-  /**
-   * Largest single row accepted, in bytes. Default 16 MiB. Rows are parsed one at a time, so
-   * memory follows this, not `maxBytes`.
-   */
-  readonly maxRowBytes?: number;
-}
+import { formatIssues, isPlainObject, parseJsonText } from './json.js';
+import { positiveOption } from './options.js';
+import { PROTOCOL } from './protocol.js';
+import type { RowWithId } from './resource-result.js';
 
 const NEWLINE = 10;
 
@@ -34,8 +25,8 @@ function upstream(origin: string, what: string): S2SPError {
 /**
  * Like {@link fetchBody}, but yields the rows one at a time as they arrive, so a large table
  * never sits in memory whole. It asks for NDJSON (`Accept: application/x-ndjson`, the PROTOCOL §7
- * extension of 0.2.0) and still understands a plain JSON answer (the Python reference, servers
- * before 0.2.0), which it reads whole within `maxBytes` and then yields row by row.
+ * extension) and still understands a plain JSON answer (the Python reference, and any
+ * server without the extension), which it reads whole within `maxBytes` and then yields row by row.
  *
  * The same URL checks, redirect refusal, time limit (for the whole stream) and errors as
  * `fetchBody`; `maxBytes` bounds the bytes read in all, `maxRowBytes` each row. A stream that
@@ -51,7 +42,7 @@ function upstream(origin: string, what: string): S2SPError {
  */
 export async function* fetchBodyRows(
   resourceUrl: string,
-  options: FetchBodyRowsOptions = {},
+  options: FetchBodyOptions = {},
 ): AsyncGenerator<RowWithId> {
   const { target, timeoutMs, maxBytes, requestBody } = prepareFetch(resourceUrl, options);
   const maxRowBytes = positiveOption('maxRowBytes', options.maxRowBytes, 16 * 1024 * 1024, {
@@ -71,7 +62,7 @@ export async function* fetchBodyRows(
         method: 'POST',
         headers: {
           ...FETCH_HEADERS,
-          accept: `${NDJSON_MEDIA_TYPE}, application/json;q=0.5`,
+          accept: `${PROTOCOL.ndjsonMediaType}, application/json;q=0.5`,
         },
         body: requestBody,
         redirect: 'manual',
@@ -91,7 +82,7 @@ export async function* fetchBodyRows(
       throw error;
     }
     const type = (response.headers.get('content-type') ?? '').split(';')[0]?.trim().toLowerCase();
-    if (type !== NDJSON_MEDIA_TYPE) {
+    if (type !== PROTOCOL.ndjsonMediaType) {
       // A plain JSON answer: read it whole, within the limit, as fetchBody does.
       const bytes = await readBodyCapped(response, maxBytes).catch((cause) => {
         throw failure(cause);
@@ -110,7 +101,7 @@ export async function* fetchBodyRows(
       return;
     }
 
-    const declared = Number(response.headers.get(TOTAL_ROWS_HEADER) ?? Number.NaN);
+    const declared = Number(response.headers.get(PROTOCOL.totalRowsHeader) ?? Number.NaN);
     reader = (response.body as ReadableStream<Uint8Array>).getReader();
     const decoder = new TextDecoder('utf-8', { fatal: true });
     let carry: Uint8Array[] = [];

@@ -1,17 +1,16 @@
 import { readBodyCapped } from './body-reader.js';
-import { type DataPlaneResponse, DataPlaneResponseSchema, formatIssues } from './data-plane.js';
-import { assertPublicDestination, type ConsumerDestinations } from './destination.js';
+import { type DataPlaneResponse, DataPlaneResponseSchema } from './data-plane.js';
+import { assertPublicDestination } from './destination.js';
 import { S2SPError } from './errors.js';
-import { parseJsonText } from './json.js';
-import { positiveOption } from './limits.js';
-import type { RowWithId } from './table.js';
+import { formatIssues, parseJsonText } from './json.js';
+import { positiveOption } from './options.js';
 import { parseResourceUrl } from './token.js';
 
 /** Default time limit of a data-plane fetch: 30 s (PROTOCOL §4). */
-export const DEFAULT_FETCH_TIMEOUT_MS = 30_000;
+const DEFAULT_FETCH_TIMEOUT_MS = 30_000;
 
 /** Default response size cap of a data-plane fetch: 64 MiB (PROTOCOL §4). */
-export const DEFAULT_MAX_RESPONSE_BYTES = 64 * 1024 * 1024;
+const DEFAULT_MAX_RESPONSE_BYTES = 64 * 1024 * 1024;
 
 /** Options for {@link fetchBody}. */
 export interface FetchBodyOptions {
@@ -39,18 +38,20 @@ export interface FetchBodyOptions {
    */
   readonly pathPrefixes?: readonly string[];
   /**
-   * Without an allow-list: `'public'` (default since 0.2.0) refuses IP literals that are not
+   * Without an allow-list: `'public'` (the default) refuses IP literals that are not
    * public and local-only names before any socket opens; `'any'` does not. Names that resolve to
    * private addresses need a fetch that checks resolved addresses (`createPublicOnlyFetch` in
    * `@s2sp/core/node`, the default of `@s2sp/server` consumer tools).
    */
-  readonly destinations?: ConsumerDestinations;
+  readonly destinations?: 'public' | 'any';
   /** The `fetch` to use (for a custom dispatcher or agent). Default `globalThis.fetch`. */
   readonly fetch?: typeof fetch;
+  /**
+   * {@link fetchBodyRows} only: the largest single row accepted, in bytes. Default 16 MiB. Rows
+   * are parsed one at a time, so memory follows this, not `maxBytes`.
+   */
+  readonly maxRowBytes?: number;
 }
-
-/** A validated data-plane response. */
-export type FetchedBody = DataPlaneResponse & { body: RowWithId[] };
 
 /** The advice that ends most fetch errors. */
 export const CALL_AGAIN =
@@ -205,7 +206,7 @@ export function prepareFetch(resourceUrl: string, options: FetchBodyOptions): Pr
 export async function fetchBody(
   resourceUrl: string,
   options: FetchBodyOptions = {},
-): Promise<FetchedBody> {
+): Promise<DataPlaneResponse> {
   const { target, timeoutMs, maxBytes, requestBody } = prepareFetch(resourceUrl, options);
 
   const controller = new AbortController();
@@ -263,7 +264,7 @@ export async function fetchBody(
     }
     // Return the parsed JSON itself, not zod's copy: zod assigns loose members, which would turn
     // a "__proto__" column into a prototype.
-    return json as FetchedBody;
+    return json as DataPlaneResponse;
   } catch (cause) {
     throw failure(cause);
   } finally {

@@ -1,97 +1,58 @@
 /**
- * `@s2sp/core`: the protocol of S2SP — wire schemas, errors, tokens, the body-store contract with
- * an in-memory store, and the data-plane client. No file system and no `node:` imports; it runs
- * anywhere WebCrypto and `fetch` do. Node-only helpers are at `@s2sp/core/node`, the store
- * contract suite at `@s2sp/core/testing`, and helpers for the sibling `@s2sp/*` packages at
- * `@s2sp/core/internal` (not covered by semver).
+ * `@s2sp/core`: the protocol of S2SP and nothing else — wire schemas and their types, the one
+ * error type and its code → status table, the protocol's constants, tokens and `resource_url`s,
+ * the capability, the row-filter grammar, tool error results, and `fetchBody`, the data-plane
+ * client. No file system and no `node:` imports; it runs anywhere WebCrypto and `fetch` do.
+ *
+ * Other entry points, each a public API of its own:
+ * - `@s2sp/core/store`: the body-store interface, the in-memory store and the rules stores share;
+ * - `@s2sp/core/testing`: the contract suite every body store must pass (needs vitest);
+ * - `@s2sp/core/json`: reading JSON from a model or a peer safely, with errors it can act on;
+ * - `@s2sp/core/options`: the one rule for numeric options;
+ * - `@s2sp/core/node`: the public-destinations-only `fetch` for consumers (Node only).
  *
  * This file is the package's public API: adding an export here is an API change.
  *
  * @module
  */
 
-export type {
-  BodyStore,
-  BodyStoreStats,
-  PutOptions,
-  StoredTable,
-  TakenRows,
-} from './body-store.js';
+export { readBodyCapped } from './body-reader.js';
 export {
   readS2SPCapability,
   type S2SPCapability,
   S2SPCapabilitySchema,
-  s2spCapability,
 } from './capability.js';
-export { type ColumnProfile, type ProfileOptions, profileColumns } from './column-profile.js';
-export { type ColumnSplit, serializeTable, splitColumns } from './column-split.js';
 export {
-  type CompactRows,
-  decodeCompactRows,
-  encodeCompactRows,
-  isCompactRows,
-} from './compact-abstract.js';
-export {
-  DATA_PATH_PREFIX,
   type DataPlaneRequest,
   DataPlaneRequestSchema,
   type DataPlaneResponse,
   DataPlaneResponseSchema,
-  HEALTH_PATH,
 } from './data-plane.js';
-export { type ConsumerDestinations, isPublicHostname } from './destination.js';
-export {
-  S2SP_ERROR_CODES,
-  S2SP_ERROR_STATUS,
-  S2SPError,
-  type S2SPErrorCode,
-  type S2SPErrorOptions,
-} from './errors.js';
-export {
-  DEFAULT_FETCH_TIMEOUT_MS,
-  DEFAULT_MAX_RESPONSE_BYTES,
-  type FetchBodyOptions,
-  type FetchedBody,
-  fetchBody,
-} from './fetch-body.js';
-export { type FetchBodyRowsOptions, fetchBodyRows } from './fetch-body-rows.js';
+export { S2SP_ERROR_STATUS, S2SPError, type S2SPErrorCode } from './errors.js';
+export { type FetchBodyOptions, fetchBody } from './fetch-body.js';
+export { fetchBodyRows } from './fetch-body-rows.js';
 export type { Row } from './json.js';
-export { type LogFields, type Logger, silentLogger } from './logger.js';
-export { createMemoryStore, type MemoryStoreOptions } from './memory-store.js';
+export type { LogFields, Logger } from './logger.js';
+export { PROTOCOL } from './protocol.js';
 export {
-  CONSUMER_TOOL_PARAMETERS,
-  DDI_SCHEME,
-  DEFAULT_TTL_SECONDS,
-  RESOURCE_TOOL_PARAMETERS,
-  S2SP_CAPABILITY_KEY,
-  S2SP_PROTOCOL_VERSION,
-} from './protocol.js';
-export {
-  isS2SPResult,
-  type Mode,
-  ModeSchema,
+  type RowWithId,
   RowWithIdSchema,
   type S2SPResult,
   S2SPResultSchema,
 } from './resource-result.js';
 export {
-  type ColumnCondition,
-  FILTER_LIMITS,
-  type FilterValue,
   matchesFilter,
   parseRowFilter,
+  ROW_FILTER_OPERATORS,
   type RowFilter,
 } from './row-filter.js';
-export { NDJSON_MEDIA_TYPE, TOTAL_ROWS_HEADER } from './row-stream.js';
-export { prepareTable, ROW_ID, type RowWithId, type Table } from './table.js';
 export {
   buildResourceUrl,
   generateToken,
-  type ParsedResourceUrl,
-  type ParseResourceUrlOptions,
+  isTokenShape,
+  normalizePublicUrl,
   parseResourceUrl,
-  TOKEN_BYTES,
   tokenStorageKey,
 } from './token.js';
-export { DEFAULT_TOKEN_BUDGET, estimateTokens } from './token-estimate.js';
+export { type ToolErrorResult, toolErrorResult } from './tool-error-result.js';
 export { type ErrorBody, ErrorBodySchema } from './wire-error.js';

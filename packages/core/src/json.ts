@@ -1,3 +1,4 @@
+import type { z } from 'zod';
 import { S2SPError, type S2SPErrorCode } from './errors.js';
 
 /** A JSON object row as tools return it. */
@@ -101,4 +102,16 @@ export function parseJsonText(text: string, failure: (reason: string) => S2SPErr
     if (error.cause === undefined) Object.defineProperty(error, 'cause', { value: cause });
     throw error;
   }
+}
+
+/** Formats zod issues as `row_ids[2]: message; columns: message`. */
+export function formatIssues(error: z.ZodError): string {
+  return error.issues
+    .map((issue) => {
+      const path = issue.path
+        .map((p) => (typeof p === 'number' ? `[${p}]` : `.${String(p)}`))
+        .join('');
+      return `${path.replace(/^\./, '') || 'body'}: ${issue.message}`;
+    })
+    .join('; ');
 }

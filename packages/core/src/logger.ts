@@ -15,6 +15,3 @@ export interface Logger {
   warn(message: string, fields?: LogFields): void;
   error(message: string, fields?: LogFields): void;
 }
-
-/** A logger that drops everything. */
-export const silentLogger: Logger = { debug() {}, info() {}, warn() {}, error() {} };

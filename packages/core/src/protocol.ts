@@ -1,32 +1,57 @@
-/** Default lifetime of a `resource_url`: 10 minutes (PROTOCOL §3). */
-export const DEFAULT_TTL_SECONDS = 600;
-
-/** Reserved names a resource tool adds to its input schema (PROTOCOL §2). */
-export const RESOURCE_TOOL_PARAMETERS: readonly string[] = Object.freeze([
-  'abstract_domains',
-  'mode',
-]);
-
-/** Parameter names a consumer tool adds to its input schema (PROTOCOL §4). */
-export const CONSUMER_TOOL_PARAMETERS: readonly string[] = Object.freeze([
-  'abstract_data',
-  'resource_url',
-  'body_data',
-  'column_mapping',
-]);
+/**
+ * The constants of the S2SP wire contract (PROTOCOL.md), in one frozen object so that every
+ * package, app and peer reads the same names, paths and limits.
+ *
+ * @module
+ */
 
 /**
- * The scheme of sync-mode handles (PROTOCOL §5): agent-local references to body rows held by the
- * agent's S2SP layer. A data plane never serves them; a consumer receives them only when no S2SP
- * layer sat in the agent to swap them for `body_data`.
+ * The constants of the wire contract.
+ *
+ * @example
+ * ```ts
+ * import { PROTOCOL } from '@s2sp/core';
+ * app.post(`${PROTOCOL.dataPathPrefix}:token`, handler); // POST /s2sp/data/:token
+ * ```
  */
-export const DDI_SCHEME = 'ddi://';
-
-/**
- * The key under which a server declares S2SP in its MCP capabilities
- * (`capabilities.experimental.s2sp`, PROTOCOL §7.7).
- */
-export const S2SP_CAPABILITY_KEY = 's2sp';
-
-/** The version of this wire contract a server declares (PROTOCOL §7.7). */
-export const S2SP_PROTOCOL_VERSION = '0.2';
+export const PROTOCOL = Object.freeze({
+  /** The version of this wire contract a server declares (§7.7). */
+  version: '0.2',
+  /** The key of `capabilities.experimental` under which a server declares S2SP (§7.7). */
+  capabilityKey: 's2sp',
+  /** Path prefix of the data plane; a token follows it (§3). */
+  dataPathPrefix: '/s2sp/data/',
+  /** Path of the data plane's health check (§3). */
+  healthPath: '/s2sp/health',
+  /**
+   * The scheme of sync-mode handles (§5): agent-local references to body rows held by the agent's
+   * S2SP layer. A data plane never serves them; a consumer receives them only when no S2SP layer
+   * sat in the agent to swap them for `body_data`.
+   */
+  ddiScheme: 'ddi://',
+  /** The reserved row-id column (§1). */
+  rowId: '_row_id',
+  /** Default lifetime of a `resource_url` in seconds: 10 minutes (§3). */
+  defaultTtlSeconds: 600,
+  /** Reserved names a resource tool adds to its input schema (§2). */
+  resourceToolParameters: Object.freeze(['abstract_domains', 'mode']) as readonly string[],
+  /** Parameter names a consumer tool adds to its input schema (§4). */
+  consumerToolParameters: Object.freeze([
+    'abstract_data',
+    'resource_url',
+    'body_data',
+    'column_mapping',
+  ]) as readonly string[],
+  /**
+   * Most distinct `row_ids` a data plane takes in one request by default (§3 limits). Consumers
+   * that need more rows request the whole table (`{}`) and select locally, so a large hand-off
+   * works against any data plane that keeps the default.
+   */
+  maxRequestRowIds: 10_000,
+  /** The media type of the NDJSON response format (§7): one JSON object per line. */
+  ndjsonMediaType: 'application/x-ndjson',
+  /** Response header of an NDJSON body: the number of rows it holds (§7). */
+  totalRowsHeader: 's2sp-total-rows',
+  /** The `_meta` key under which a tool error carries its stable S2SP error code (§7). */
+  errorCodeMeta: 's2sp/error-code',
+});

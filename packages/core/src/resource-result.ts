@@ -1,7 +1,5 @@
 import { z } from 'zod';
-import type { ColumnSplit } from './column-split.js';
-import { stringifyJson } from './json.js';
-import type { RowWithId, Table } from './table.js';
+import type { Row } from './json.js';
 
 /** A row carrying a non-negative integer `_row_id`; other members are kept as they are. */
 export const RowWithIdSchema = z.looseObject({ _row_id: z.number().int().nonnegative() });
@@ -26,68 +24,5 @@ export const S2SPResultSchema = z.looseObject({
 /** An S2SP resource-tool result object. */
 export type S2SPResult = z.infer<typeof S2SPResultSchema>;
 
-/** How the body travels: cached behind a `resource_url` (`async`) or inline (`sync`). */
-export const ModeSchema = z.enum(['async', 'sync']);
-
-/** The `mode` argument of a resource tool. */
-export type Mode = z.infer<typeof ModeSchema>;
-
-/**
- * The async-mode result: abstract rows plus the capability URL; no body.
- *
- * @param split - from {@link splitColumns}
- * @param access - the minted `resource_url` and its expiry
- */
-export function buildAsyncResult(
-  split: ColumnSplit,
-  access: { resourceUrl: string; expiresAt: Date },
-): S2SPResult {
-  return {
-    total_rows: split.abstract.length,
-    abstract_domains: [...split.abstractDomains],
-    body_domains: [...split.bodyDomains],
-    abstract: split.abstract,
-    resource_url: access.resourceUrl,
-    expires_at: access.expiresAt.toISOString(),
-  };
-}
-
-/**
- * The sync-mode result: abstract rows plus the body rows inline; nothing is cached.
- *
- * @param split - from {@link splitColumns}
- * @param body - from {@link bodyRows}
- */
-export function buildSyncResult(split: ColumnSplit, body: RowWithId[]): S2SPResult {
-  return {
-    total_rows: split.abstract.length,
-    abstract_domains: [...split.abstractDomains],
-    body_domains: [...split.bodyDomains],
-    abstract: split.abstract,
-    body,
-  };
-}
-
-/**
- * Compact JSON of a plain (non-S2SP) tool result: the rows exactly as the tool returned them.
- * @throws S2SPError `invalid_rows` when a value cannot be serialised
- */
-export function serializePlainResult(table: Table): string {
-  return stringifyJson(table.rows, 'The tool result');
-}
-
-/**
- * Compact JSON of an S2SP result, for the text content block.
- * @throws S2SPError `invalid_rows` when a value cannot be serialised
- */
-export function serializeS2SPResult(result: S2SPResult): string {
-  return stringifyJson(result, 'The S2SP result');
-}
-
-/**
- * True if `value` has the shape of an S2SP result object. Used by agents to recognise results
- * that need rewriting; anything else passes through untouched.
- */
-export function isS2SPResult(value: unknown): value is S2SPResult {
-  return S2SPResultSchema.safeParse(value).success;
-}
+/** A row that carries its `_row_id`. */
+export type RowWithId = Row & { _row_id: number };

@@ -1,6 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { S2SPError } from './errors.js';
-import { FILTER_LIMITS, matchesFilter, parseRowFilter } from './row-filter.js';
+import {
+  FILTER_LIMITS,
+  matchesFilter,
+  parseRowFilter,
+  ROW_FILTER_GRAMMAR,
+  ROW_FILTER_OPERATORS,
+} from './row-filter.js';
 
 function rejection(fn: () => unknown): S2SPError {
   try {
@@ -81,6 +87,22 @@ describe('parseRowFilter and matchesFilter', () => {
     const error = rejection(() => parseRowFilter({ areaDesc: 'x' }, ['event', 'severity']));
     expect(error.code).toBe('invalid_request');
     expect(error.message).toMatch(/"areaDesc"/);
-    expect(parseRowFilter({ event: 'x' }, ['event'])).toEqual({ event: { in: ['x'] } });
+    expect(parseRowFilter({ event: 'x' }, ['event'])).toEqual({ event: { eq: 'x' } });
+  });
+});
+
+describe('ROW_FILTER_OPERATORS', () => {
+  it('is the one list: the parser accepts every operator in it and the grammar names each one', () => {
+    const operands = { value: 'Severe', values: ['Severe'], text: 'sev', bound: 'A' } as const;
+    for (const [name, operator] of Object.entries(ROW_FILTER_OPERATORS)) {
+      const filter = parseRowFilter({ severity: { [name]: operands[operator.operand] } });
+      expect(filter).toEqual({ severity: { [name]: operands[operator.operand] } });
+      expect(ROW_FILTER_GRAMMAR).toContain(`${name} (`);
+    }
+  });
+
+  it('is AND across the operators of one column', () => {
+    const filter = parseRowFilter({ severity: { eq: 'Severe', in: ['Extreme'] } });
+    expect(filter && rows.filter((row) => matchesFilter(row, filter)).length).toBe(0);
   });
 });

@@ -1,20 +1,102 @@
+/**
+ * The row filter (PROTOCOL §7, filters): a JSON object of column conditions that a model passes
+ * to select rows. The operators are one table, {@link ROW_FILTER_OPERATORS}; the condition type,
+ * the parser, the matcher and the grammar a model reads are all derived from it, so adding an
+ * operator is one entry there (plus its tests and the protocol text).
+ *
+ * @module
+ */
 import { S2SPError } from './errors.js';
 import { describeType, isPlainObject, parseJsonArgument, type Row } from './json.js';
 
 /** A scalar a filter compares with. */
 export type FilterValue = string | number | boolean | null;
 
-/** The condition on one column: every operator given must hold (AND). */
-export interface ColumnCondition {
-  /** Equal to one of these (strings compare case-insensitively). `eq` and plain values land here. */
-  readonly in?: readonly FilterValue[];
-  /** A string value (or an element of an array value) contains this text, case-insensitively. */
-  readonly contains?: string;
-  readonly gt?: number | string;
-  readonly gte?: number | string;
-  readonly lt?: number | string;
-  readonly lte?: number | string;
+/** What an operator takes: one scalar, a list of scalars, a text, or a range bound. */
+type OperandKind = 'value' | 'values' | 'text' | 'bound';
+
+/** The TypeScript type of each operand kind. */
+interface OperandTypes {
+  value: FilterValue;
+  values: readonly FilterValue[];
+  text: string;
+  bound: number | string;
 }
+
+/** One operator of the filter grammar. */
+interface FilterOperator<K extends OperandKind> {
+  /** What the operator takes. */
+  readonly operand: K;
+  /** What it means, in the words a model reads in the grammar. */
+  readonly meaning: string;
+  /** Whether a row's value meets the condition (an absent column is `undefined`). */
+  readonly test: (value: unknown, operand: OperandTypes[K]) => boolean;
+}
+
+function same(a: unknown, b: FilterValue): boolean {
+  if (typeof a === 'string' && typeof b === 'string') return a.toLowerCase() === b.toLowerCase();
+  return a === b || (a === undefined && b === null);
+}
+
+/** The sign of `value - bound`, or `undefined` when they are not comparable (other types). */
+function compare(value: unknown, bound: number | string): number | undefined {
+  if (typeof bound === 'number')
+    return typeof value === 'number' && Number.isFinite(value) ? value - bound : undefined;
+  if (typeof value !== 'string') return undefined;
+  return value < bound ? -1 : value > bound ? 1 : 0;
+}
+
+function range(meaning: string, holds: (sign: number) => boolean): FilterOperator<'bound'> {
+  return {
+    operand: 'bound',
+    meaning,
+    test: (value, bound) => {
+      const sign = compare(value, bound);
+      return sign !== undefined && holds(sign);
+    },
+  };
+}
+
+/**
+ * The operators of the filter grammar, in the order the grammar lists them. A condition on a
+ * column holds when every operator given holds (AND); a filter holds when every condition does.
+ * Strings compare case-insensitively; a range never matches a value of the other type.
+ */
+export const ROW_FILTER_OPERATORS = Object.freeze({
+  eq: { operand: 'value', meaning: 'equals', test: (value, operand) => same(value, operand) },
+  in: {
+    operand: 'values',
+    meaning: 'equals one of',
+    test: (value, list) => list.some((item) => same(value, item)),
+  },
+  contains: {
+    operand: 'text',
+    meaning: 'contains the text (in a string, or in any string of a list)',
+    test: (value, text) => {
+      const needle = text.toLowerCase();
+      const texts = Array.isArray(value) ? value : [value];
+      return texts.some((t) => typeof t === 'string' && t.toLowerCase().includes(needle));
+    },
+  },
+  gt: range('is greater than', (sign) => sign > 0),
+  gte: range('is at least', (sign) => sign >= 0),
+  lt: range('is less than', (sign) => sign < 0),
+  lte: range('is at most', (sign) => sign <= 0),
+} satisfies Record<
+  string,
+  | FilterOperator<'value'>
+  | FilterOperator<'values'>
+  | FilterOperator<'text'>
+  | FilterOperator<'bound'>
+>);
+
+/** The name of a filter operator. */
+export type FilterOperatorName = keyof typeof ROW_FILTER_OPERATORS;
+
+/** The condition on one column: every operator given must hold (AND). */
+export type ColumnCondition = {
+  readonly [K in FilterOperatorName]?: OperandTypes[(typeof ROW_FILTER_OPERATORS)[K]['operand']];
+};
 
 /** A parsed filter: conditions by column; a row matches when every condition holds. */
 export type RowFilter = Readonly<Record<string, ColumnCondition>>;
@@ -26,14 +108,29 @@ export const FILTER_LIMITS = Object.freeze({
   textLength: 500,
 });
 
-const OPERATORS = ['eq', 'in', 'contains', 'gt', 'gte', 'lt', 'lte'] as const;
-const RANGE = ['gt', 'gte', 'lt', 'lte'] as const;
+const NAMES = Object.keys(ROW_FILTER_OPERATORS) as FilterOperatorName[];
 
-const GRAMMAR =
-  'A filter is a JSON object of column conditions, all of which must hold: {"severity": "Severe"} (equals), {"severity": ["Severe", "Extreme"]} (one of), {"event": {"contains": "flood"}} (substring), {"magnitude": {"gte": 3, "lt": 7}} (range; numbers, or strings such as ISO dates). Strings compare case-insensitively.';
+const EXAMPLES: Readonly<Record<OperandKind, string>> = {
+  value: '"Severe"',
+  values: '["Severe", "Extreme"]',
+  text: '"flood"',
+  bound: '3',
+};
+
+/**
+ * The grammar a model reads in every filter error, written from the table so that it always
+ * lists exactly the operators the parser accepts.
+ */
+export const ROW_FILTER_GRAMMAR: string =
+  'A filter is a JSON object of column conditions, all of which must hold: {"severity": "Severe"} (equals), {"severity": ["Severe", "Extreme"]} (equals one of), or {"column": {operator: operand}} with the operators ' +
+  NAMES.map(
+    (name) =>
+      `${name} (${ROW_FILTER_OPERATORS[name].meaning}, e.g. {"${name}": ${EXAMPLES[ROW_FILTER_OPERATORS[name].operand]}})`,
+  ).join(', ') +
+  '. Ranges take numbers, or strings such as ISO dates. Strings compare case-insensitively.';
 
 function fail(message: string): never {
-  throw new S2SPError('invalid_request', `${message} ${GRAMMAR}`);
+  throw new S2SPError('invalid_request', `${message} ${ROW_FILTER_GRAMMAR}`);
 }
 
 function scalar(where: string, value: unknown): FilterValue {
@@ -47,56 +144,53 @@ function scalar(where: string, value: unknown): FilterValue {
   return fail(`${where} must be a string, number, boolean or null, not ${describeType(value)}.`);
 }
 
-function values(where: string, list: readonly unknown[]): FilterValue[] {
-  if (list.length === 0) fail(`${where} is an empty list, which no row matches.`);
-  if (list.length > FILTER_LIMITS.values)
+function list(where: string, value: unknown): FilterValue[] {
+  if (!Array.isArray(value)) fail(`${where} must be a list of values.`);
+  if (value.length === 0) fail(`${where} is an empty list, which no row matches.`);
+  if (value.length > FILTER_LIMITS.values)
     fail(`${where} lists more than ${FILTER_LIMITS.values} values.`);
-  return list.map((v, i) => scalar(`${where}[${i}]`, v));
+  return value.map((v, i) => scalar(`${where}[${i}]`, v));
 }
+
+/** Reads one operand by its kind; the table says which kind each operator takes. */
+const OPERAND_READERS: {
+  readonly [K in OperandKind]: (where: string, value: unknown) => OperandTypes[K];
+} = {
+  value: scalar,
+  values: list,
+  text: (where, value) => {
+    const text = scalar(where, value);
+    if (typeof text !== 'string') fail(`${where} must be a string.`);
+    return text;
+  },
+  bound: (where, value) => {
+    const bound = scalar(where, value);
+    if (typeof bound !== 'number' && typeof bound !== 'string')
+      fail(`${where} must be a number or a string.`);
+    return bound;
+  },
+};
 
 function condition(column: string, spec: unknown): ColumnCondition {
   const where = `filter.${column}`;
-  if (Array.isArray(spec)) return { in: values(where, spec) };
-  if (!isPlainObject(spec)) return { in: [scalar(where, spec)] };
+  if (Array.isArray(spec)) return { in: list(where, spec) };
+  if (!isPlainObject(spec)) return { eq: scalar(where, spec) };
   const keys = Object.keys(spec);
   if (keys.length === 0) fail(`${where} is an empty object.`);
-  const out: {
-    in?: FilterValue[];
-    contains?: string;
-    gt?: number | string;
-    gte?: number | string;
-    lt?: number | string;
-    lte?: number | string;
-  } = {};
+  const out: Record<string, unknown> = {};
   for (const key of keys) {
-    if (!(OPERATORS as readonly string[]).includes(key))
-      fail(`${where} has the unknown operator "${key}"; use one of ${OPERATORS.join(', ')}.`);
+    if (!Object.hasOwn(ROW_FILTER_OPERATORS, key))
+      fail(`${where} has the unknown operator "${key}"; use one of ${NAMES.join(', ')}.`);
+    const { operand } = ROW_FILTER_OPERATORS[key as FilterOperatorName];
+    out[key] = OPERAND_READERS[operand](`${where}.${key}`, spec[key]);
   }
-  if (spec.eq !== undefined) out.in = [scalar(`${where}.eq`, spec.eq)];
-  if (spec.in !== undefined) {
-    if (!Array.isArray(spec.in)) fail(`${where}.in must be a list of values.`);
-    const list = values(`${where}.in`, spec.in);
-    out.in = out.in ? out.in.filter((v) => list.some((w) => same(v, w))) : list;
-  }
-  if (spec.contains !== undefined) {
-    const text = scalar(`${where}.contains`, spec.contains);
-    if (typeof text !== 'string') fail(`${where}.contains must be a string.`);
-    out.contains = text;
-  }
-  for (const op of RANGE) {
-    if (spec[op] === undefined) continue;
-    const bound = scalar(`${where}.${op}`, spec[op]);
-    if (typeof bound !== 'number' && typeof bound !== 'string')
-      fail(`${where}.${op} must be a number or a string.`);
-    out[op] = bound;
-  }
-  return out;
+  return out as ColumnCondition;
 }
 
 /**
  * Parses a filter on columns (PROTOCOL §7, filters): a JSON object (or its JSON text) mapping
- * each column to a value (equals), a list (one of), or an object of operators `eq`, `in`,
- * `contains`, `gt`, `gte`, `lt`, `lte`. Nothing is ever evaluated as code.
+ * each column to a value (equals), a list (equals one of), or an object of the operators in
+ * {@link ROW_FILTER_OPERATORS}. Nothing is ever evaluated as code.
  *
  * @param value - the raw argument; `undefined`, `null`, `""` and `{}` mean no filter
  * @param columns - the columns a filter may name (the abstract domains); omit to allow any
@@ -122,6 +216,7 @@ export function parseRowFilter(value: unknown, columns?: readonly string[]): Row
   }
   const out: Record<string, ColumnCondition> = {};
   for (const name of names) {
+    // defineProperty, not assignment: a "__proto__" column must stay a column.
     Object.defineProperty(out, name, {
       value: condition(name, parsed[name]),
       enumerable: true,
@@ -132,36 +227,6 @@ export function parseRowFilter(value: unknown, columns?: readonly string[]): Row
   return out;
 }
 
-function same(a: unknown, b: FilterValue): boolean {
-  if (typeof a === 'string' && typeof b === 'string') return a.toLowerCase() === b.toLowerCase();
-  return a === b || (a === undefined && b === null);
-}
-
-function compare(value: unknown, bound: number | string): number | undefined {
-  if (typeof bound === 'number')
-    return typeof value === 'number' && Number.isFinite(value) ? value - bound : undefined;
-  if (typeof value !== 'string') return undefined;
-  return value < bound ? -1 : value > bound ? 1 : 0;
-}
-
-function holds(value: unknown, c: ColumnCondition): boolean {
-  if (c.in && !c.in.some((v) => same(value, v))) return false;
-  if (c.contains !== undefined) {
-    const needle = c.contains.toLowerCase();
-    const texts = Array.isArray(value) ? value : [value];
-    if (!texts.some((t) => typeof t === 'string' && t.toLowerCase().includes(needle))) return false;
-  }
-  for (const op of RANGE) {
-    const bound = c[op];
-    if (bound === undefined) continue;
-    const d = compare(value, bound);
-    if (d === undefined) return false;
-    if (op === 'gt' ? !(d > 0) : op === 'gte' ? !(d >= 0) : op === 'lt' ? !(d < 0) : !(d <= 0))
-      return false;
-  }
-  return true;
-}
-
 /**
  * True when `row` meets every condition of `filter`. An absent column counts as `null`; a range
  * never matches a value of the other type (a string against a number bound).
@@ -169,7 +234,13 @@ function holds(value: unknown, c: ColumnCondition): boolean {
 export function matchesFilter(row: Row, filter: RowFilter): boolean {
   for (const column of Object.keys(filter)) {
     const value = Object.hasOwn(row, column) ? row[column] : undefined;
-    if (!holds(value, filter[column] as ColumnCondition)) return false;
+    const conditions = filter[column] as Record<string, unknown>;
+    for (const name of Object.keys(conditions)) {
+      const operator = ROW_FILTER_OPERATORS[
+        name as FilterOperatorName
+      ] as FilterOperator<OperandKind>;
+      if (!operator.test(value, conditions[name] as never)) return false;
+    }
   }
   return true;
 }

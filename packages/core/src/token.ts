@@ -1,6 +1,5 @@
-import { DATA_PATH_PREFIX } from './data-plane.js';
 import { S2SPError } from './errors.js';
-import { DDI_SCHEME } from './protocol.js';
+import { PROTOCOL } from './protocol.js';
 import { sha256 } from './sha256.js';
 
 /** Bytes of randomness in a token (256 bits, PROTOCOL §6). */
@@ -117,7 +116,7 @@ export function normalizePublicUrl(
  * @param token - a minted token
  */
 export function buildResourceUrl(publicUrl: string, token: string): string {
-  return `${normalizePublicUrl(publicUrl)}${DATA_PATH_PREFIX}${token}`;
+  return `${normalizePublicUrl(publicUrl)}${PROTOCOL.dataPathPrefix}${token}`;
 }
 
 /** A `resource_url` that passed {@link parseResourceUrl}. */
@@ -185,7 +184,7 @@ export function parseResourceUrl(
 ): ParsedResourceUrl {
   if (typeof input !== 'string' || input.trim() === '') refuse('it is empty or not a string');
   const text = input.trim();
-  if (text.startsWith(DDI_SCHEME)) {
+  if (text.startsWith(PROTOCOL.ddiScheme)) {
     refuse(
       "it is a ddi:// handle, which only the agent's S2SP layer (@s2sp/client) can resolve into body_data",
     );

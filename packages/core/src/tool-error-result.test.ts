@@ -1,6 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { S2SPError } from './errors.js';
-import { ERROR_CODE_META, toolErrorResult } from './tool-error-result.js';
+import { PROTOCOL } from './protocol.js';
+import { toolErrorResult } from './tool-error-result.js';
+
+const ERROR_CODE_META = PROTOCOL.errorCodeMeta;
 
 describe('toolErrorResult', () => {
   it('carries an S2SP error code in _meta and the message as text', () => {

@@ -1,7 +1,7 @@
 import { S2SPError, type S2SPErrorCode } from './errors.js';
+import { PROTOCOL } from './protocol.js';
 
-/** The `_meta` key under which a tool error carries its stable S2SP error code. */
-export const ERROR_CODE_META = 's2sp/error-code';
+const ERROR_CODE_META = PROTOCOL.errorCodeMeta;
 
 /**
  * An MCP tool error result (`CallToolResult` with `isError: true`), as every S2SP layer returns
@@ -12,12 +12,7 @@ export interface ToolErrorResult {
   [key: string]: unknown;
   isError: true;
   content: { type: 'text'; text: string }[];
-  _meta: { [ERROR_CODE_META]: S2SPErrorCode };
-}
-
-/** The stable code of an error: its S2SP code, or `tool_error` for any other error. */
-export function errorCode(error: unknown): S2SPErrorCode {
-  return S2SPError.isInstance(error) ? error.code : 'tool_error';
+  _meta: { 's2sp/error-code': S2SPErrorCode };
 }
 
 /**
@@ -32,6 +27,6 @@ export function toolErrorResult(error: unknown): ToolErrorResult {
   return {
     isError: true,
     content: [{ type: 'text', text: message }],
-    _meta: { [ERROR_CODE_META]: errorCode(error) },
+    _meta: { [ERROR_CODE_META]: S2SPError.codeOf(error) },
   };
 }

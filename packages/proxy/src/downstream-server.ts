@@ -4,7 +4,9 @@
  *
  * @module
  */
-import { S2SP_CAPABILITY_KEY, s2spCapability } from '@s2sp/core';
+
+import { PROTOCOL } from '@s2sp/core';
+import { s2spCapability } from '@s2sp/server';
 import type { z } from 'zod';
 import {
   CallToolRequestSchema,
@@ -44,7 +46,7 @@ export function downstreamCapabilities(upstream: ServerCapabilities): ServerCapa
     // The proxy's table tools are S2SP resource tools (PROTOCOL §7.7).
     experimental: {
       ...upstream.experimental,
-      [S2SP_CAPABILITY_KEY]: s2spCapability(['resource']),
+      [PROTOCOL.capabilityKey]: s2spCapability(['resource']),
     },
   };
 }

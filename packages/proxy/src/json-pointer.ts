@@ -1,10 +1,10 @@
+import { S2SPError } from '@s2sp/core';
 /**
  * JSON Pointers (RFC 6901), which name where in a tool result the rows are
  * (`--table-tool search:/results`).
  *
  * @module
  */
-import { S2SPError } from '@s2sp/core';
 
 /**
  * Splits a JSON Pointer into its reference tokens.

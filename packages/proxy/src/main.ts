@@ -4,7 +4,7 @@
  * that standard output stays reserved for MCP with `--stdio`.
  */
 import { readFileSync } from 'node:fs';
-import type { BodyStore } from '@s2sp/core';
+import type { BodyStore } from '@s2sp/core/store';
 import { createConsoleLogger } from '@s2sp/server';
 import { configError, configErrorVariable } from '@s2sp/server/env';
 import { parseCliArgs, USAGE } from './cli-args.js';

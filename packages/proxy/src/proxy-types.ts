@@ -3,7 +3,8 @@
  *
  * @module
  */
-import type { BodyStore } from '@s2sp/core';
+
+import type { BodyStore } from '@s2sp/core/store';
 import type { Logger } from '@s2sp/server';
 import type { Hono } from 'hono';
 import type { Server, Transport } from './mcp-sdk.js';

@@ -3,8 +3,9 @@
  *
  * @module
  */
-import { S2SPError } from '@s2sp/core';
-import { normalizePublicUrl, positiveOption } from '@s2sp/core/internal';
+
+import { normalizePublicUrl, S2SPError } from '@s2sp/core';
+import { positiveOption } from '@s2sp/core/options';
 import { createConsoleLogger } from '@s2sp/server';
 import { Hono } from 'hono';
 import { createDownstreamServer, type DownstreamContext } from './downstream-server.js';

@@ -5,7 +5,9 @@
  *
  * @module
  */
-import { type BodyStore, DEFAULT_TTL_SECONDS } from '@s2sp/core';
+
+import { PROTOCOL } from '@s2sp/core';
+import type { BodyStore } from '@s2sp/core/store';
 import {
   createS2SP,
   type Logger,
@@ -81,7 +83,7 @@ export const EXTENSION_PARAMETERS: readonly string[] = Object.keys(resourceExten
 
 /** Creates the S2SP seam. */
 export function createS2SPCall(options: S2SPCallOptions): S2SPCall {
-  const ttlSeconds = options.ttlSeconds ?? DEFAULT_TTL_SECONDS;
+  const ttlSeconds = options.ttlSeconds ?? PROTOCOL.defaultTtlSeconds;
   const s2sp = createS2SP({
     publicUrl: options.publicUrl,
     ttlSeconds,

@@ -5,8 +5,9 @@
  *
  * @module
  */
+
 import type { Row } from '@s2sp/core';
-import { isPlainObject } from '@s2sp/core/internal';
+import { isPlainObject } from '@s2sp/core/json';
 import { pointerTo, resolveJsonPointer } from './json-pointer.js';
 import type { CallToolResult } from './mcp-sdk.js';
 

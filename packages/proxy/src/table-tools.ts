@@ -7,7 +7,8 @@
  *
  * @module
  */
-import { RESOURCE_TOOL_PARAMETERS } from '@s2sp/core';
+
+import { PROTOCOL } from '@s2sp/core';
 import { parseJsonPointer } from './json-pointer.js';
 import type { Tool } from './mcp-sdk.js';
 import { EXTENSION_PARAMETERS } from './s2sp-call.js';
@@ -116,7 +117,7 @@ export function createTableTools(options: TableToolsOptions): TableTools {
   const info = (name: string): TableToolInfo => {
     const tool = upstream.get(name);
     const own = tool ? ownParameters(tool) : [];
-    const clash = own.some((p) => RESOURCE_TOOL_PARAMETERS.includes(p));
+    const clash = own.some((p) => PROTOCOL.resourceToolParameters.includes(p));
     const declared = tool ? declaredTable(tool) : undefined;
     const blocked = excluded.has(name) || clash;
     const pointer = configured.get(name) ?? declared?.pointer;

@@ -4,6 +4,7 @@
  *
  * @module
  */
+
 import { type Row, S2SPError } from '@s2sp/core';
 import { clientKey, type Logger } from '@s2sp/server';
 import type {

@@ -3,6 +3,7 @@
  *
  * @module
  */
+
 import { S2SPError } from '@s2sp/core';
 import { ErrorCode, McpError } from './mcp-sdk.js';
 

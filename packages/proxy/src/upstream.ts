@@ -4,6 +4,7 @@
  *
  * @module
  */
+
 import { S2SPError } from '@s2sp/core';
 import type { Logger } from '@s2sp/server';
 import {

@@ -1,4 +1,4 @@
-import { DEFAULT_TOKEN_BUDGET } from '@s2sp/core';
+import { DEFAULT_TOKEN_BUDGET } from '@s2sp/server';
 import { describe, expect, it } from 'vitest';
 import { httpClient, startProxy, TABLE_SERVER } from './support.js';
 import { call, code, counts, range, rest, s2sp } from './table-calls.js';

@@ -1,4 +1,4 @@
-import { DEFAULT_TOKEN_BUDGET, estimateTokens } from '@s2sp/core';
+import { DEFAULT_TOKEN_BUDGET, estimateTokens } from '@s2sp/server';
 import { describe, expect, it } from 'vitest';
 import { createS2SPProxy } from '../src/index.js';
 import { httpClient, startProxy, TABLE_SERVER } from './support.js';

@@ -3,7 +3,8 @@
  * error code, the fixture's call counts, and every page of a paged result.
  */
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { estimateTokens, type S2SPResult, S2SPResultSchema } from '@s2sp/core';
+import { type S2SPResult, S2SPResultSchema } from '@s2sp/core';
+import { estimateTokens } from '@s2sp/server';
 import { expect } from 'vitest';
 
 export type Result = {

@@ -4,8 +4,8 @@
  *
  * @module
  */
-import { S2SPError } from '@s2sp/core';
-import { normalizePublicUrl } from '@s2sp/core/internal';
+
+import { normalizePublicUrl, S2SPError } from '@s2sp/core';
 import { isLogLevel, type LogLevel } from './logger.js';
 import type { S2SPServerOptions } from './server.js';
 import type { SlopOptions } from './slop.js';

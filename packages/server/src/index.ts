@@ -10,19 +10,13 @@
  * @module
  */
 
-export { type ClientSource, clientKey } from './client-quota.js';
-export {
-  type ConcurrencyLimit,
-  type ConcurrencyLimitOptions,
-  createConcurrencyLimit,
-} from './concurrency-limit.js';
 export type {
   ConsumerCallInfo,
   ConsumerFetchOptions,
   ConsumerToolConfig,
   ConsumerToolHandler,
   ConsumerToolOutput,
-} from './consumer-tool.js';
+} from './consumer/consumer-tool.js';
 export {
   type ConsoleLoggerOptions,
   createConsoleLogger,
@@ -31,15 +25,29 @@ export {
   type LogLevel,
   silentLogger,
 } from './logger.js';
-export type { S2SPOptions } from './options.js';
 export {
   type ResourceToolConfig,
   type ResourceToolHandler,
   resourceExtensionParameters,
   resourceParameters,
   resourceToolDescription,
-} from './resource-tool.js';
-export { createS2SP, type S2SP } from './s2sp.js';
+} from './resource/resource-tool.js';
+export {
+  parseTableRequest,
+  type TableRequest,
+  type TableResultArguments,
+} from './resource/table-request.js';
+export type { TableResultContext } from './resource/table-result.js';
+export { DEFAULT_TOKEN_BUDGET, estimateTokens } from './resource/token-estimate.js';
+export { s2spCapability } from './runtime/capability.js';
+export { type ClientSource, clientKey } from './runtime/client-quota.js';
+export {
+  type ConcurrencyLimit,
+  type ConcurrencyLimitOptions,
+  createConcurrencyLimit,
+} from './runtime/concurrency-limit.js';
+export type { S2SPOptions } from './runtime/options.js';
+export { createS2SP, type S2SP } from './runtime/s2sp.js';
 export {
   createS2SPServer,
   type ListeningServer,
@@ -47,9 +55,3 @@ export {
   type S2SPServer,
   type S2SPServerOptions,
 } from './server.js';
-export {
-  parseTableRequest,
-  type TableRequest,
-  type TableResultArguments,
-} from './table-request.js';
-export type { TableResultContext } from './table-result.js';

@@ -7,7 +7,10 @@
 
 import type { LogFields, Logger } from '@s2sp/core';
 
-export { type LogFields, type Logger, silentLogger } from '@s2sp/core';
+export type { LogFields, Logger } from '@s2sp/core';
+
+/** A logger that drops everything. */
+export const silentLogger: Logger = { debug() {}, info() {}, warn() {}, error() {} };
 
 /** Severity, lowest first. */
 export type LogLevel = 'debug' | 'info' | 'warn' | 'error' | 'silent';

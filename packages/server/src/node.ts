@@ -6,7 +6,7 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { getRequestListener } from '@hono/node-server';
-import { DATA_PATH_PREFIX, HEALTH_PATH } from '@s2sp/core';
+import { PROTOCOL } from '@s2sp/core';
 import type { Hono } from 'hono';
 
 /** A Node request that a body parser may already have read (Express's `express.json()`). */
@@ -39,7 +39,7 @@ export function toNodeHandler(
     // Express strips a mount path from req.url; the data plane routes on the full path.
     const url = request.originalUrl ?? request.url ?? '/';
     const path = url.split('?')[0] ?? '/';
-    if (next && !path.startsWith(DATA_PATH_PREFIX) && path !== HEALTH_PATH) {
+    if (next && !path.startsWith(PROTOCOL.dataPathPrefix) && path !== PROTOCOL.healthPath) {
       next();
       return;
     }

@@ -1,14 +1,14 @@
-import type { BodyStore } from '@s2sp/core';
+import type { BodyStore } from '@s2sp/core/store';
 import type { Hono } from 'hono';
 import type { z } from 'zod';
-import type { A2SCapability } from './a2s.js';
-import type { ConsumerToolConfig, ConsumerToolHandler } from './consumer-tool.js';
+import type { A2SCapability } from './a2s/index.js';
+import type { ConsumerToolConfig, ConsumerToolHandler } from './consumer/consumer-tool.js';
 import type { BearerAuthOptions } from './http/bearer-auth.js';
 import type { McpServer, Transport } from './mcp-sdk.js';
 import type { ListenOptions } from './node-listener.js';
-import type { S2SPOptions } from './options.js';
-import type { ResourceToolConfig, ResourceToolHandler } from './resource-tool.js';
-import type { S2SP } from './s2sp.js';
+import type { ResourceToolConfig, ResourceToolHandler } from './resource/resource-tool.js';
+import type { S2SPOptions } from './runtime/options.js';
+import type { S2SP } from './runtime/s2sp.js';
 import type { SlopOptions } from './slop.js';
 
 /** Options for {@link createS2SPServer}: the runtime's options plus the MCP server's identity. */

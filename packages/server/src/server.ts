@@ -1,14 +1,14 @@
-import { DATA_PATH_PREFIX, HEALTH_PATH, S2SPError } from '@s2sp/core';
-import { positiveOption } from '@s2sp/core/internal';
+import { PROTOCOL, S2SPError } from '@s2sp/core';
+import { positiveOption } from '@s2sp/core/options';
 import { Hono } from 'hono';
-import { type A2SCapability, mountA2S } from './a2s.js';
+import { type A2SCapability, mountA2S } from './a2s/index.js';
 import { bearerAuth } from './http/bearer-auth.js';
 import { browserGuard, isAllowedHost, requestHost } from './http/browser-guard.js';
 import { notFoundResponse, s2spErrorToResponse } from './http/error-response.js';
 import { mountStatelessMcp } from './mcp-endpoint.js';
 import { loadStdioTransport, McpServer } from './mcp-sdk.js';
 import { listenOnNode } from './node-listener.js';
-import { createS2SPInternals } from './s2sp.js';
+import { createS2SPInternals } from './runtime/s2sp.js';
 import type { ListeningServer, S2SPServer, S2SPServerOptions } from './server-types.js';
 import { mountSlop } from './slop.js';
 
@@ -105,7 +105,8 @@ export function createS2SPServer(options: S2SPServerOptions): S2SPServer {
   const guard = browserGuard({ allowedHosts, allowedOrigins });
   const auth = options.auth ? bearerAuth(options.auth) : undefined;
   // The data plane is capability-based and has its own cross-site check (in mountDataPlane).
-  const isDataPlane = (path: string) => path.startsWith(DATA_PATH_PREFIX) || path === HEALTH_PATH;
+  const isDataPlane = (path: string) =>
+    path.startsWith(PROTOCOL.dataPathPrefix) || path === PROTOCOL.healthPath;
 
   const app = new Hono();
   app.use('*', (c, next) => (isDataPlane(c.req.path) ? next() : guard(c, next)));

@@ -1,14 +1,12 @@
-import { S2SP_ERROR_STATUS, S2SPError, type S2SPErrorCode } from '@s2sp/core';
+import { PROTOCOL, S2SP_ERROR_STATUS, S2SPError, type S2SPErrorCode } from '@s2sp/core';
+import { isPlainObject, parseJsonText } from '@s2sp/core/json';
+import { positiveOption } from '@s2sp/core/options';
+import type { Context, Hono } from 'hono';
 import {
   DEFAULT_MAX_REQUEST_BYTES,
-  ERROR_CODE_META,
   isJsonContentType,
   isJsonWhitespace,
-  isPlainObject,
-  parseJsonText,
-  positiveOption,
-} from '@s2sp/core/internal';
-import type { Context, Hono } from 'hono';
+} from './data-plane/request.js';
 import { createBearerCheck } from './http/bearer-auth.js';
 import { s2spErrorToResponse } from './http/error-response.js';
 import { DEFAULT_BODY_TIMEOUT_MS, readRequestBody } from './http/request-body.js';
@@ -74,7 +72,7 @@ function toolError(result: CallToolResult): S2SPError {
   const text =
     result.content.map((block) => (block.type === 'text' ? block.text : '')).join('\n') ||
     'The tool failed.';
-  const meta = result._meta?.[ERROR_CODE_META];
+  const meta = result._meta?.[PROTOCOL.errorCodeMeta];
   if (typeof meta === 'string' && Object.hasOwn(S2SP_ERROR_STATUS, meta))
     return new S2SPError(meta as S2SPErrorCode, text);
   // The MCP SDK reports arguments that fail the tool's input schema as JSON-RPC -32602.

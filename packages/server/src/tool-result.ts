@@ -1,4 +1,4 @@
-import { toolErrorResult } from '@s2sp/core/internal';
+import { toolErrorResult } from '@s2sp/core';
 import type { CallToolResult } from './mcp-sdk.js';
 
 /** A tool result with one text block. */

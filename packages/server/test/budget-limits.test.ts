@@ -1,10 +1,12 @@
 // Results that cannot be paged are refused over the budget, and pages count in the per-client
 // quota (PROTOCOL §7.2), through the real /mcp endpoint.
-import { estimateTokens, S2SPResultSchema } from '@s2sp/core';
+
+import { S2SPResultSchema } from '@s2sp/core';
 import { connectMcpClient, type ToolResult, textOf } from '@s2sp/test-utils';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { createS2SPServer, type S2SPServer, silentLogger } from '../src/index.js';
+import { estimateTokens } from '../src/resource/token-estimate.js';
 
 const ROWS = 400;
 const table = Array.from({ length: ROWS }, (_, i) => ({

@@ -1,4 +1,5 @@
-import { createMemoryStore, estimateTokens, type RowWithId, S2SPResultSchema } from '@s2sp/core';
+import { type RowWithId, S2SPResultSchema } from '@s2sp/core';
+import { createMemoryStore } from '@s2sp/core/store';
 import {
   connectMcpClient,
   type TestMcpClient,
@@ -14,6 +15,7 @@ import {
   type S2SPServer,
   silentLogger,
 } from '../src/index.js';
+import { estimateTokens } from '../src/resource/token-estimate.js';
 
 const EVENTS = ['Flood Warning', 'Wind Advisory', 'Heat Advisory', 'Flash Flood Watch', 'Frost'];
 const SEVERITIES = ['Minor', 'Moderate', 'Severe', 'Extreme'];

@@ -4,22 +4,20 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { serve } from '@hono/node-server';
 import {
-  createMemoryStore,
-  type FetchBodyRowsOptions,
+  type FetchBodyOptions,
   fetchBodyRows as fetchBodyRowsSafe,
   generateToken,
-  NDJSON_MEDIA_TYPE,
-  prepareTable,
+  PROTOCOL,
   S2SPError,
-  serializeTable,
   tokenStorageKey,
 } from '@s2sp/core';
+import { createMemoryStore, prepareTable, serializeTable } from '@s2sp/core/store';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDataPlaneApp } from '../src/http/index.js';
 
 const store = createMemoryStore();
 // Loopback data planes: these tests opt out of public destinations only.
-const fetchBodyRows = (url: string, options: FetchBodyRowsOptions = {}) =>
+const fetchBodyRows = (url: string, options: FetchBodyOptions = {}) =>
   fetchBodyRowsSafe(url, { destinations: 'any', ...options });
 let server: ReturnType<typeof serve>;
 let base: string;
@@ -74,10 +72,10 @@ describe('NDJSON data plane', () => {
   it('answers Accept: application/x-ndjson with one row per line and the row count', async () => {
     const response = await fetch(await cached(), {
       method: 'POST',
-      headers: { 'content-type': 'application/json', accept: NDJSON_MEDIA_TYPE },
+      headers: { 'content-type': 'application/json', accept: PROTOCOL.ndjsonMediaType },
       body: '{}',
     });
-    expect(response.headers.get('content-type')).toBe(NDJSON_MEDIA_TYPE);
+    expect(response.headers.get('content-type')).toBe(PROTOCOL.ndjsonMediaType);
     expect(response.headers.get('s2sp-total-rows')).toBe('2000');
     const text = await response.text();
     expect(Number(response.headers.get('content-length'))).toBe(Buffer.byteLength(text));
@@ -134,7 +132,7 @@ describe('NDJSON data plane', () => {
     ];
     for (const [headers, body, limits, code] of cases) {
       const { url, server: bad } = await fake(
-        { 'content-type': NDJSON_MEDIA_TYPE, ...headers },
+        { 'content-type': PROTOCOL.ndjsonMediaType, ...headers },
         body,
       );
       try {

@@ -1,5 +1,5 @@
-import { createMemoryStore, S2SPResultSchema } from '@s2sp/core';
-import { isTokenShape } from '@s2sp/core/internal';
+import { isTokenShape, S2SPResultSchema } from '@s2sp/core';
+import { createMemoryStore } from '@s2sp/core/store';
 import { connectMcpClient, type TestMcpClient, textOf } from '@s2sp/test-utils';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';

@@ -13,7 +13,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Row } from '@s2sp/core';
-import { isPlainObject } from '@s2sp/core/internal';
+import { isPlainObject } from '@s2sp/core/json';
 import { formatPoint } from '../coordinates.js';
 
 /** A recorded alert feature. */

@@ -4,6 +4,7 @@
  *
  * @module
  */
+
 import type { Row } from '@s2sp/core';
 import { type Context, Hono } from 'hono';
 import { areaName, isNwsAreaCode, NWS_AREA_CODES } from '../area-codes.js';

@@ -65,7 +65,7 @@ function publicLookup(
  *
  * It implements what `fetchBody` needs (method, headers, string body, signal), over `node:http`
  * and `node:https`. Pass it as `fetchBody(url, { fetch })` or the server's `consumer.fetch`, or
- * set `consumer.publicOnly: true` on an S2SP server.
+ * leave an S2SP server's consumer tools at their default (`destinations: 'public'`), which uses it.
  */
 export function createPublicOnlyFetch(): typeof fetch {
   return (async (input: string | URL | Request, init: RequestInit = {}) => {

@@ -4,8 +4,8 @@
  * @module
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { BodyStore, StoredTable, TakenRows } from '../body-store.js';
 import { S2SPError } from '../errors.js';
+import type { BodyStore, StoredTable, TakenRows } from '../store/body-store.js';
 import { generateToken, tokenStorageKey } from '../token.js';
 
 /** Options for {@link describeBodyStoreContract}. */

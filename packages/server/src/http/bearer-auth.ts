@@ -1,6 +1,6 @@
 import { S2SPError } from '@s2sp/core';
-import { sha256, timingSafeEqual } from '@s2sp/core/internal';
 import type { MiddlewareHandler } from 'hono';
+import { sha256, timingSafeEqual } from '../digest.js';
 import { s2spErrorToResponse } from './error-response.js';
 
 /**

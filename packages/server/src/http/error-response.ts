@@ -1,6 +1,29 @@
-import { S2SPError } from '@s2sp/core';
-import { toErrorBody } from '@s2sp/core/internal';
+import { type ErrorBody, S2SP_ERROR_STATUS, S2SPError, type S2SPErrorCode } from '@s2sp/core';
 import type { Context } from 'hono';
+
+const INTERNAL_MESSAGE =
+  'The S2SP server failed unexpectedly. Retry later or contact its operator.';
+
+/**
+ * Turns any thrown value into the wire error body and its HTTP status. Messages of
+ * {@link S2SPError}s are kept; anything else (and `internal`/`invalid_config` errors, whose messages
+ * may describe server internals) becomes a generic `internal` error so nothing leaks.
+ *
+ * @param error - whatever was thrown
+ * @returns the status and the body to send
+ */
+export function toErrorBody(error: unknown): { status: number; body: ErrorBody } {
+  let code: S2SPErrorCode = 'internal';
+  let message = INTERNAL_MESSAGE;
+  if (S2SPError.isInstance(error) && error.code in S2SP_ERROR_STATUS) {
+    if (error.code !== 'internal' && error.code !== 'invalid_config') {
+      code = error.code;
+      message = error.message;
+    }
+  }
+  const status = S2SP_ERROR_STATUS[code];
+  return { status, body: { error: { code, message, status } } };
+}
 
 /**
  * The one place an error becomes an HTTP response at the Hono edge: the status comes from core's

@@ -9,11 +9,15 @@
  */
 
 export {
+  createDataPlaneApp,
+  type DataPlaneOptions,
+  mountDataPlane,
+} from '../data-plane/data-plane.js';
+export {
   type BearerAuthInfo,
   type BearerAuthOptions,
   bearerAuth,
   type TokenVerifier,
 } from './bearer-auth.js';
 export { type BrowserGuardOptions, browserGuard, isAllowedHost } from './browser-guard.js';
-export { createDataPlaneApp, type DataPlaneOptions, mountDataPlane } from './data-plane.js';
 export { methodNotAllowed, notFoundResponse, s2spErrorToResponse } from './error-response.js';

@@ -1,6 +1,6 @@
 import type { IncomingMessage } from 'node:http';
-import { S2SPError } from '@s2sp/core';
-import { concatBytes, readBodyCapped } from '@s2sp/core/internal';
+import { readBodyCapped, S2SPError } from '@s2sp/core';
+import { concatBytes } from '@s2sp/core/store';
 
 /** Default time allowed for a request body to arrive once its headers are in: 10 s. */
 export const DEFAULT_BODY_TIMEOUT_MS = 10_000;

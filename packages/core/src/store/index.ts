@@ -1,0 +1,32 @@
+/**
+ * `@s2sp/core/store`: everything a body-store author needs. The {@link BodyStore} interface and
+ * its value types, the in-process store (the default of `@s2sp/server`), and the rules every
+ * store shares so that they agree: the TTL check, what an entry is charged against a byte budget,
+ * the refusal of a take that asks for more rows than the table has, and the row encoding the
+ * memory store keeps. Run `describeBodyStoreContract` from `@s2sp/core/testing` against your store.
+ *
+ * This file is part of the package's public API: adding an export here is an API change.
+ *
+ * @module
+ */
+
+export type {
+  BodyStore,
+  BodyStoreStats,
+  PutOptions,
+  StoredTable,
+  TakenRows,
+} from './body-store.js';
+export { concatBytes } from './bytes.js';
+export {
+  assertValidTtl,
+  chargedEntryBytes,
+  createMemoryStore,
+  ENTRY_OVERHEAD_BYTES,
+  encodeRows,
+  type MemoryStoreOptions,
+  ROW_OVERHEAD_BYTES,
+  storedTableSize,
+  tooManyRowIds,
+} from './memory-store.js';
+export { prepareTable, projectRow, serializeRow, serializeTable, type Table } from './table.js';

@@ -1,0 +1,148 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { S2SPError } from '../errors.js';
+import { describeBodyStoreContract, makeStoredTable } from '../testing/index.js';
+import { createMemoryStore, encodeRows } from './memory-store.js';
+
+describeBodyStoreContract('memory', async () => createMemoryStore(), {
+  makeBoundedStore: async (maxBytes) => createMemoryStore({ maxBytes }),
+});
+
+describe('createMemoryStore', () => {
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  it('serves at TTL - 1 ms and not at TTL, on a fake clock', async () => {
+    vi.useFakeTimers();
+    const store = createMemoryStore();
+    await store.put('a', makeStoredTable(1), { ttlMs: 600_000 });
+    await store.put('b', makeStoredTable(1), { ttlMs: 600_000 });
+    vi.advanceTimersByTime(599_999);
+    expect((await store.take('a'))?.tableRows).toBe(1);
+    vi.advanceTimersByTime(1);
+    expect(await store.take('b')).toBeUndefined();
+    expect((await store.stats()).entries).toBe(0);
+  });
+
+  it('never serves an entry past its expiry even if its timer has not fired yet', async () => {
+    const store = createMemoryStore();
+    const now = Date.now();
+    const spy = vi.spyOn(Date, 'now').mockReturnValue(now);
+    await store.put('k', makeStoredTable(1), { ttlMs: 50_000 });
+    spy.mockReturnValue(now + 50_000);
+    expect(await store.take('k')).toBeUndefined();
+    spy.mockRestore();
+    await store.close();
+  });
+
+  it('refuses a table larger than the whole budget, saying so', async () => {
+    const store = createMemoryStore({ maxBytes: 10 });
+    const error = await store
+      .put('k', makeStoredTable(1), { ttlMs: 1000 })
+      .catch((e: unknown) => e);
+    expect(S2SPError.isInstance(error) && error.code).toBe('store_full');
+    expect((error as Error).message).toMatch(/larger than the whole cache/);
+    await store.close();
+  });
+
+  it('limits the number of entries', async () => {
+    const store = createMemoryStore({ maxEntries: 2 });
+    await store.put('a', makeStoredTable(1), { ttlMs: 1000 });
+    await store.put('b', makeStoredTable(1), { ttlMs: 1000 });
+    const error = await store
+      .put('c', makeStoredTable(1), { ttlMs: 1000 })
+      .catch((e: unknown) => e);
+    expect(S2SPError.isInstance(error) && error.code).toBe('store_full');
+    await store.take('a');
+    await store.put('c', makeStoredTable(1), { ttlMs: 1000 });
+    expect((await store.stats()).entries).toBe(2);
+    await store.close();
+  });
+
+  it('rejects bad budgets when created', () => {
+    for (const maxBytes of [0, -1, 1.5]) {
+      expect(() => createMemoryStore({ maxBytes })).toThrow(
+        /maxBytes must be a positive whole number/,
+      );
+    }
+    expect(() => createMemoryStore({ maxEntries: 0 })).toThrow(/maxEntries/);
+  });
+
+  it('refuses puts after close and forgets everything', async () => {
+    const store = createMemoryStore();
+    await store.put('a', makeStoredTable(3), { ttlMs: 1000 });
+    await store.close();
+    expect(await store.stats()).toEqual({ entries: 0, rows: 0, bytes: 0 });
+    await expect(store.put('b', makeStoredTable(1), { ttlMs: 1000 })).rejects.toThrow(/closed/);
+  });
+
+  it('replaces an entry put twice under one key without double counting', async () => {
+    const store = createMemoryStore();
+    await store.put('a', makeStoredTable(3), { ttlMs: 1000 });
+    await store.put('a', makeStoredTable(2), { ttlMs: 1000 });
+    expect((await store.stats()).rows).toBe(2);
+    await store.close();
+  });
+});
+
+describe('encodeRows', () => {
+  const decode = (bytes: Uint8Array) => new TextDecoder().decode(bytes);
+
+  it('joins rows by commas and records where each ends', () => {
+    const rows = ['{"_row_id":0}', '{"_row_id":1,"a":"x"}', '{}'];
+    const { joined, ends } = encodeRows(rows);
+    expect(decode(joined)).toBe(rows.join(','));
+    expect([...ends]).toEqual([13, 35, 38]);
+  });
+
+  it('encodes non-ASCII and astral characters exactly, growing the buffer as needed', () => {
+    const rows = ['{"a":"é"}', `{"b":"${'😀'.repeat(500)}"}`, '{"c":"Ωmega ß"}', ''];
+    const { joined, ends } = encodeRows(rows);
+    expect(decode(joined)).toBe(rows.join(','));
+    expect(joined.byteLength).toBe(new TextEncoder().encode(rows.join(',')).byteLength);
+    expect(decode(joined.subarray(ends[0]! + 1, ends[1]))).toBe(rows[1]);
+    expect(joined.buffer.byteLength).toBe(joined.byteLength);
+  });
+
+  it('handles no rows', () => {
+    const { joined, ends } = encodeRows([]);
+    expect(joined.byteLength).toBe(0);
+    expect(ends).toHaveLength(0);
+  });
+
+  it('lets the store hand out exact slices of non-ASCII rows', async () => {
+    const store = createMemoryStore();
+    const rows = ['{"_row_id":0,"t":"€"}', '{"_row_id":1,"t":"😀"}', '{"_row_id":2,"t":"a"}'];
+    await store.put('k', { columns: ['t'], rows }, { ttlMs: 1000 });
+    const taken = await store.take('k', [2, 0, 3]);
+    expect(taken?.rows?.map((r) => (r instanceof Uint8Array ? decode(r) : r))).toEqual([
+      rows[2],
+      rows[0],
+      undefined,
+    ]);
+    await store.close();
+  });
+});
+
+describe('createMemoryStore byte budget (issue 20)', () => {
+  it('charges every entry its overhead, so empty results are not free', async () => {
+    const store = createMemoryStore({ maxBytes: 10 * 1024 });
+    let stored = 0;
+    let refused: unknown;
+    for (let i = 0; i < 1000 && refused === undefined; i++) {
+      await store.put(`k${i}`, { columns: [], rows: [] }, { ttlMs: 60_000 }).then(
+        () => stored++,
+        (error: unknown) => {
+          refused = error;
+        },
+      );
+    }
+    expect(stored).toBe(10);
+    expect((refused as { code?: string }).code).toBe('store_full');
+    // Room comes back when one is taken.
+    await store.take('k0');
+    await store.put('again', { columns: [], rows: [] }, { ttlMs: 60_000 });
+    expect((await store.stats()).entries).toBe(10);
+    await store.close();
+  });
+});

@@ -1,0 +1,238 @@
+import { S2SPError } from '../errors.js';
+import { positiveOption } from '../options.js';
+import type {
+  BodyStore,
+  BodyStoreStats,
+  PutOptions,
+  StoredTable,
+  TakenRows,
+} from './body-store.js';
+
+/** Options for {@link createMemoryStore}. */
+export interface MemoryStoreOptions {
+  /**
+   * Budget for live entries, in bytes: their serialised rows (UTF-8) plus 1 KiB per entry and 4
+   * bytes per row of bookkeeping ({@link chargedEntryBytes}). A `put` that would exceed it fails
+   * with `store_full`; live entries are never evicted. Default 256 MiB.
+   */
+  readonly maxBytes?: number;
+  /** Maximum number of live entries. Default 100 000. */
+  readonly maxEntries?: number;
+}
+
+interface Entry {
+  readonly columns: readonly string[];
+  /** Every row's UTF-8 JSON, joined by commas. */
+  readonly joined: Uint8Array;
+  /** `ends[i]` is where row `i` ends in `joined` (exclusive); it starts one comma after row `i-1`. */
+  readonly ends: Uint32Array;
+  readonly bytes: number;
+  /** What it is charged against the budget: `bytes` plus overhead. */
+  readonly charged: number;
+  readonly expiresAt: number;
+  readonly timer: ReturnType<typeof setTimeout>;
+}
+
+const encoder = new TextEncoder();
+
+/**
+ * Encodes rows once, at cache time, into one buffer with row offsets: a whole-table redemption
+ * then writes these bytes as they are, and a selected row is a zero-copy slice. For ASCII rows
+ * (most JSON) the first size estimate is exact and nothing is copied twice.
+ */
+export function encodeRows(rows: readonly string[]): { joined: Uint8Array; ends: Uint32Array } {
+  let estimate = Math.max(0, rows.length - 1);
+  for (const row of rows) estimate += row.length;
+  let buffer = new Uint8Array(estimate);
+  let grown = false;
+  let position = 0;
+  const ends = new Uint32Array(rows.length);
+  const ensure = (more: number) => {
+    if (position + more <= buffer.length) return;
+    const next = new Uint8Array(Math.max(buffer.length * 2, position + more));
+    next.set(buffer.subarray(0, position));
+    buffer = next;
+    grown = true;
+  };
+  rows.forEach((row, i) => {
+    if (i > 0) {
+      ensure(1);
+      buffer[position++] = 44; // ','
+    }
+    let rest = row;
+    for (;;) {
+      const { read, written } = encoder.encodeInto(rest, buffer.subarray(position));
+      position += written;
+      if (read >= rest.length) break;
+      rest = rest.slice(read);
+      ensure(rest.length * 3);
+    }
+    ends[i] = position;
+  });
+  return { joined: grown ? buffer.slice(0, position) : buffer.subarray(0, position), ends };
+}
+
+/**
+ * The refusal of a take that asks for more row ids than the table has rows (the entry stays).
+ *
+ * @param asked - how many ids were asked for
+ * @param tableRows - how many rows the table has
+ */
+export function tooManyRowIds(asked: number, tableRows: number): S2SPError {
+  return new S2SPError(
+    'invalid_request',
+    `row_ids lists ${asked} ids but this table has only ${tableRows} rows. Ask only for _row_id values from the resource tool's result (or omit row_ids for every row); the resource_url is still unused.`,
+  );
+}
+
+/** Largest delay `setTimeout` accepts (about 24.8 days). */
+const MAX_TIMER_MS = 2 ** 31 - 1;
+
+/** Checks a TTL given to a store; shared by every store so they agree on what is valid. */
+export function assertValidTtl(ttlMs: number): void {
+  if (!Number.isSafeInteger(ttlMs) || ttlMs <= 0 || ttlMs > MAX_TIMER_MS) {
+    throw new S2SPError(
+      'invalid_config',
+      `ttlMs must be a whole number of milliseconds between 1 and ${MAX_TIMER_MS}, got ${String(ttlMs)}.`,
+    );
+  }
+}
+
+/**
+ * What an entry costs a store beyond its serialised rows, counted against byte budgets: the
+ * key, the bookkeeping objects and the timer (about 770 bytes of heap per empty entry in the
+ * memory store on Node 20, measured), rounded up. Without it an empty result counted 0 bytes, so
+ * one client could fill a store with 100 000 of them (issue 20).
+ */
+export const ENTRY_OVERHEAD_BYTES = 1024;
+
+/** What each row costs a store beyond its JSON: its offset (4 bytes in both stores). */
+export const ROW_OVERHEAD_BYTES = 4;
+
+/**
+ * The bytes an entry is charged against a store's budget: its serialised size plus the per-entry
+ * and per-row overhead.
+ *
+ * @param size - {@link storedTableSize} (or the memory store's UTF-8 size)
+ * @param rows - the table's row count
+ */
+export function chargedEntryBytes(size: number, rows: number): number {
+  return size + ENTRY_OVERHEAD_BYTES + ROW_OVERHEAD_BYTES * rows;
+}
+
+/** Size of a stored table in JSON characters, as counted against store budgets. */
+export function storedTableSize(table: StoredTable): number {
+  let bytes = 0;
+  for (const row of table.rows) bytes += row.length;
+  for (const column of table.columns) bytes += column.length;
+  return bytes;
+}
+
+/**
+ * The in-process body store, the default of `@s2sp/server`. Single use is atomic because `take`
+ * reads and deletes in one synchronous step. Each entry has its own timer, so expired memory is
+ * reclaimed even if nobody asks again (timers are `unref`ed and never keep a process alive).
+ *
+ * For several server replicas use a shared store such as `@s2sp/cache-redis`.
+ *
+ * @param options - byte and entry budgets
+ * @example
+ * ```ts
+ * const store = createMemoryStore({ maxBytes: 64 * 1024 * 1024 });
+ * ```
+ */
+export function createMemoryStore(options: MemoryStoreOptions = {}): BodyStore {
+  const maxBytes = positiveOption('maxBytes', options.maxBytes, 256 * 1024 * 1024, {
+    integer: true,
+  });
+  const maxEntries = positiveOption('maxEntries', options.maxEntries, 100_000, { integer: true });
+  const entries = new Map<string, Entry>();
+  let bytes = 0;
+  let charged = 0;
+  let rows = 0;
+  let closed = false;
+
+  const remove = (key: string): Entry | undefined => {
+    const entry = entries.get(key);
+    if (!entry) return undefined;
+    entries.delete(key);
+    clearTimeout(entry.timer);
+    bytes -= entry.bytes;
+    charged -= entry.charged;
+    rows -= entry.ends.length;
+    return entry;
+  };
+
+  return {
+    async put(key: string, table: StoredTable, { ttlMs }: PutOptions): Promise<void> {
+      if (closed) throw new S2SPError('invalid_config', 'This memory store has been closed.');
+      assertValidTtl(ttlMs);
+      remove(key);
+      const { joined, ends } = encodeRows(table.rows);
+      let size = joined.byteLength;
+      for (const column of table.columns) size += column.length;
+      const cost = chargedEntryBytes(size, ends.length);
+      if (entries.size >= maxEntries) {
+        throw new S2SPError(
+          'store_full',
+          `The S2SP cache already holds ${entries.size} results (its limit). Retry in a few minutes when older results expire, or use mode="sync"; the operator can raise maxEntries.`,
+        );
+      }
+      if (charged + cost > maxBytes) {
+        const hint =
+          cost > maxBytes
+            ? 'This one result is larger than the whole cache: ask for fewer rows, or the operator can raise the limit.'
+            : 'Retry in a few minutes when older results expire, or ask for fewer rows; the operator can raise the limit.';
+        throw new S2SPError(
+          'store_full',
+          `The S2SP cache is full (${charged} of ${maxBytes} bytes in use, this result needs ${cost}). ${hint}`,
+        );
+      }
+      const timer = setTimeout(() => remove(key), ttlMs);
+      // unref is Node/Bun/Deno only; in browsers there is no process to keep alive.
+      (timer as { unref?: () => void }).unref?.();
+      entries.set(key, {
+        columns: table.columns,
+        joined,
+        ends,
+        bytes: size,
+        charged: cost,
+        expiresAt: Date.now() + ttlMs,
+        timer,
+      });
+      bytes += size;
+      charged += cost;
+      rows += ends.length;
+    },
+
+    async take(key: string, rowIds?: readonly number[]): Promise<TakenRows | undefined> {
+      // Read and delete happen before the first await: no other take can interleave.
+      const live = entries.get(key);
+      if (live && rowIds && rowIds.length > live.ends.length && Date.now() < live.expiresAt)
+        throw tooManyRowIds(rowIds.length, live.ends.length);
+      const entry = remove(key);
+      if (!entry || Date.now() >= entry.expiresAt) return undefined;
+      const { columns, joined, ends } = entry;
+      if (!rowIds)
+        return { columns, tableRows: ends.length, joined, ends, byteLength: joined.byteLength };
+      return {
+        columns,
+        tableRows: ends.length,
+        rows: rowIds.map((id) =>
+          id < ends.length
+            ? joined.subarray(id === 0 ? 0 : (ends[id - 1] as number) + 1, ends[id])
+            : undefined,
+        ),
+      };
+    },
+
+    async stats(): Promise<BodyStoreStats> {
+      return { entries: entries.size, rows, bytes };
+    },
+
+    async close(): Promise<void> {
+      closed = true;
+      for (const key of [...entries.keys()]) remove(key);
+    },
+  };
+}

@@ -1,0 +1,84 @@
+import { describe, expect, it } from 'vitest';
+import { S2SPError } from '../errors.js';
+import { prepareTable, projectRow, serializeRow } from './table.js';
+
+function codeOf(fn: () => unknown): string | undefined {
+  try {
+    fn();
+  } catch (error) {
+    return S2SPError.isInstance(error) ? error.code : `not an S2SPError: ${String(error)}`;
+  }
+  return undefined;
+}
+
+describe('prepareTable', () => {
+  it('collects the column union in first-seen order across rows', () => {
+    const table = prepareTable([{ b: 1, a: 2 }, { c: 3, a: 4 }, {}, { d: null }]);
+    expect(table.columns).toEqual(['b', 'a', 'c', 'd']);
+    expect(table.rows).toHaveLength(4);
+  });
+
+  it('does not count keys whose value is undefined (JSON drops them)', () => {
+    expect(prepareTable([{ a: undefined, b: 1 }]).columns).toEqual(['b']);
+  });
+
+  it('accepts an empty table', () => {
+    expect(prepareTable([])).toEqual({ rows: [], columns: [] });
+  });
+
+  it('rejects a row that already carries _row_id, naming the row and what to do', () => {
+    expect(codeOf(() => prepareTable([{ a: 1 }, { _row_id: 9, a: 2 }]))).toBe('invalid_rows');
+    expect(() => prepareTable([{ a: 1 }, { _row_id: 9 }])).toThrow(
+      /Row 1 .*"_row_id".*reserved.*rename/,
+    );
+  });
+
+  it('rejects non-arrays and non-object rows with invalid_rows', () => {
+    expect(codeOf(() => prepareTable({ rows: [] }))).toBe('invalid_rows');
+    expect(codeOf(() => prepareTable('[]'))).toBe('invalid_rows');
+    expect(codeOf(() => prepareTable(null))).toBe('invalid_rows');
+    expect(codeOf(() => prepareTable([{ a: 1 }, [1, 2]]))).toBe('invalid_rows');
+    expect(codeOf(() => prepareTable([null]))).toBe('invalid_rows');
+    expect(codeOf(() => prepareTable([new Date()]))).toBe('invalid_rows');
+    expect(codeOf(() => prepareTable([1]))).toBe('invalid_rows');
+  });
+});
+
+describe('serializeRow', () => {
+  it('puts _row_id first and keeps every other member as JSON', () => {
+    expect(serializeRow({ a: 'x', n: { b: [1, null] } }, 4)).toBe(
+      '{"_row_id":4,"a":"x","n":{"b":[1,null]}}',
+    );
+    expect(JSON.parse(serializeRow({ a: 'é😀' }, 0))).toEqual({ _row_id: 0, a: 'é😀' });
+  });
+
+  it('serialises an empty row as just its id', () => {
+    expect(serializeRow({}, 7)).toBe('{"_row_id":7}');
+  });
+
+  it('reports values JSON cannot hold as invalid_rows, naming the row', () => {
+    const cyclic: Record<string, unknown> = {};
+    cyclic.self = cyclic;
+    expect(codeOf(() => serializeRow({ big: 10n }, 3))).toBe('invalid_rows');
+    expect(() => serializeRow(cyclic, 2)).toThrow(/Row 2 .*cannot be serialised/);
+  });
+});
+
+describe('projectRow', () => {
+  it('starts with _row_id and keeps only present columns, in the order asked', () => {
+    const row = projectRow({ a: 1, b: 2, c: undefined }, 5, ['c', 'b', 'zz']);
+    expect(row).toEqual({ _row_id: 5, b: 2 });
+    expect(Object.keys(row)).toEqual(['_row_id', 'b']);
+  });
+
+  it('copies a "__proto__" column as data instead of changing the prototype', () => {
+    const source = JSON.parse('{"__proto__": {"polluted": true}, "a": 1}') as Record<
+      string,
+      unknown
+    >;
+    const row = projectRow(source, 0, ['__proto__', 'a']);
+    expect(Object.getPrototypeOf(row)).toBe(Object.prototype);
+    expect(Object.keys(row)).toEqual(['_row_id', '__proto__', 'a']);
+    expect(JSON.stringify(row)).toBe('{"_row_id":0,"__proto__":{"polluted":true},"a":1}');
+  });
+});

@@ -1,0 +1,263 @@
+import { generateToken, S2SPError, tokenStorageKey } from '@s2sp/core';
+import { type BodyStore, createMemoryStore, prepareTable, serializeTable } from '@s2sp/core/store';
+import { sleep } from '@s2sp/test-utils';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createDataPlaneApp } from './data-plane.js';
+
+const rows = [
+  { event: 'Wind Advisory', description: 'North winds 25 to 35 mph.' },
+  { event: 'Heat Advisory', description: 'Heat index up to 110.' },
+  { event: 'Flood Warning' },
+];
+
+let store: BodyStore;
+let app: ReturnType<typeof createDataPlaneApp>;
+beforeEach(() => {
+  store = createMemoryStore();
+  app = createDataPlaneApp({ store });
+});
+afterEach(async () => {
+  await store.close();
+});
+
+async function cached(ttlMs = 60_000): Promise<string> {
+  const token = generateToken();
+  await store.put(await tokenStorageKey(token), serializeTable(prepareTable(rows)), { ttlMs });
+  return token;
+}
+
+function post(
+  token: string,
+  body: string | ReadableStream<Uint8Array> | undefined = '{}',
+  headers: Record<string, string> = { 'content-type': 'application/json' },
+) {
+  return app.request(`/s2sp/data/${token}`, {
+    method: 'POST',
+    body,
+    headers,
+    ...(body instanceof ReadableStream && { duplex: 'half' }),
+  } as RequestInit);
+}
+
+describe('data plane', () => {
+  it('serves every row and column once, with no-store', async () => {
+    const token = await cached();
+    const response = await post(token);
+    expect(response.status).toBe(200);
+    expect(response.headers.get('cache-control')).toBe('no-store');
+    expect(response.headers.get('content-type')).toBe('application/json');
+    expect(await response.json()).toEqual({
+      body: rows.map((row, i) => ({ _row_id: i, ...row })),
+      total_rows: 3,
+      columns_returned: ['_row_id', 'event', 'description'],
+    });
+    expect((await post(token)).status).toBe(404);
+  });
+
+  it('selects rows and columns and lists missing ids', async () => {
+    const token = await cached();
+    const response = await post(token, '{"row_ids":[2,0,9],"columns":["description"]}');
+    expect(await response.json()).toEqual({
+      body: [{ _row_id: 0, description: 'North winds 25 to 35 mph.' }, { _row_id: 2 }],
+      total_rows: 2,
+      columns_returned: ['_row_id', 'description'],
+      missing_row_ids: [9],
+    });
+  });
+
+  it('projects columns of every row when no row_ids are given', async () => {
+    const token = await cached();
+    const response = await post(token, '{"columns":["event"]}');
+    expect(await response.json()).toEqual({
+      body: rows.map((row, i) => ({ _row_id: i, event: row.event })),
+      total_rows: 3,
+      columns_returned: ['_row_id', 'event'],
+    });
+  });
+
+  it('treats an empty body as {}, whatever its content type', async () => {
+    const token = await cached();
+    const response = await post(token, '', {});
+    expect(response.status).toBe(200);
+    expect(((await response.json()) as { total_rows: number }).total_rows).toBe(3);
+  });
+
+  it('answers unknown, used, expired and malformed tokens with one identical 404', async () => {
+    const used = await cached();
+    await post(used);
+    const expired = await cached(5);
+    await sleep(30);
+    const bodies = [];
+    for (const token of [generateToken(), used, expired, 'not-a-token', `${generateToken()}x`]) {
+      const response = await post(token);
+      expect(response.status).toBe(404);
+      bodies.push(await response.text());
+    }
+    expect(new Set(bodies).size).toBe(1);
+    expect(JSON.parse(bodies[0]!)).toEqual({
+      error: {
+        code: 'not_found',
+        message: expect.stringMatching(
+          /unknown, expired or already used.*Call the resource tool again/,
+        ),
+        status: 404,
+      },
+    });
+  });
+
+  it.each([
+    ['bad JSON', '{"row_ids":', 400, 'invalid_request'],
+    ['wrong types', '{"row_ids":"1,2"}', 400, 'invalid_request'],
+    ['negative ids', '{"row_ids":[-1]}', 400, 'invalid_request'],
+    ['a JSON array', '[0,1]', 400, 'invalid_request'],
+    ['invalid UTF-8', new Uint8Array([0x7b, 0xff, 0x7d]), 400, 'invalid_request'],
+  ])('rejects %s and leaves the token redeemable', async (_name, body, status, code) => {
+    const token = await cached();
+    const response = await app.request(`/s2sp/data/${token}`, {
+      method: 'POST',
+      body,
+      headers: { 'content-type': 'application/json' },
+    });
+    expect(response.status).toBe(status);
+    expect(((await response.json()) as { error: { code: string } }).error.code).toBe(code);
+    expect((await post(token)).status).toBe(200);
+  });
+
+  it('rejects a body without a JSON content type with 415 and leaves the token redeemable', async () => {
+    const token = await cached();
+    expect((await post(token, '{}', {})).status).toBe(415);
+    const response = await post(token, '{}', { 'content-type': 'text/plain' });
+    expect(response.status).toBe(415);
+    expect(((await response.json()) as { error: { code: string } }).error.code).toBe(
+      'unsupported_media_type',
+    );
+    expect(
+      (await post(token, '{}', { 'content-type': 'application/json; charset=utf-8' })).status,
+    ).toBe(200);
+  });
+
+  it('rejects bodies over 1 MiB with 413, declared or streamed, and leaves the token redeemable', async () => {
+    const token = await cached();
+    const big = `{"row_ids":[${'0,'.repeat(600_000)}0]}`;
+    const declared = await post(token, big);
+    expect(declared.status).toBe(413);
+    const bytes = new TextEncoder().encode(big);
+    const stream = new ReadableStream<Uint8Array>({
+      start(controller) {
+        for (let i = 0; i < bytes.length; i += 65_536)
+          controller.enqueue(bytes.slice(i, i + 65_536));
+        controller.close();
+      },
+    });
+    const streamed = await post(token, stream);
+    expect(streamed.status).toBe(413);
+    expect(await streamed.json()).toEqual({
+      error: {
+        code: 'payload_too_large',
+        message: expect.stringContaining('1048576 bytes'),
+        status: 413,
+      },
+    });
+    expect((await post(token)).status).toBe(200);
+  });
+
+  it('answers other methods with 405 and an Allow header', async () => {
+    const token = await cached();
+    for (const method of ['GET', 'PUT', 'DELETE', 'PATCH']) {
+      const response = await app.request(`/s2sp/data/${token}`, { method });
+      expect(response.status).toBe(405);
+      expect(response.headers.get('allow')).toBe('POST');
+      expect(((await response.json()) as { error: { status: number } }).error.status).toBe(405);
+    }
+    const health = await app.request('/s2sp/health', { method: 'POST' });
+    expect(health.status).toBe(405);
+    expect(health.headers.get('allow')).toBe('GET');
+    expect((await post(token)).status).toBe(200);
+  });
+
+  it('reports health and serves nothing else', async () => {
+    const health = await app.request('/s2sp/health');
+    expect(health.status).toBe(200);
+    expect(await health.json()).toEqual({ status: 'ok' });
+    for (const path of ['/', '/s2sp', '/s2sp/data', '/s2sp/data/', '/admin']) {
+      const response = await app.request(path);
+      expect(response.status).toBe(404);
+      expect(((await response.json()) as { error: { code: string } }).error.code).toBe('not_found');
+    }
+  });
+
+  it('turns an unavailable store into 503 and hides unexpected errors behind a generic 500', async () => {
+    const failing = (error: Error): BodyStore => ({
+      ...createMemoryStore(),
+      take: async () => Promise.reject(error),
+    });
+    const down = createDataPlaneApp({
+      store: failing(
+        new S2SPError('unavailable', 'The S2SP cache (Redis) is unreachable. Retry shortly.'),
+      ),
+    });
+    const unavailable = await down.request(`/s2sp/data/${generateToken()}`, {
+      method: 'POST',
+      body: '{}',
+      headers: { 'content-type': 'application/json' },
+    });
+    expect(unavailable.status).toBe(503);
+    expect(((await unavailable.json()) as { error: { code: string } }).error.code).toBe(
+      'unavailable',
+    );
+
+    const broken = createDataPlaneApp({
+      store: failing(new Error('ECONNRESET 10.0.0.7:6379 password=hunter2')),
+    });
+    const internal = await broken.request(`/s2sp/data/${generateToken()}`, {
+      method: 'POST',
+      body: '{}',
+      headers: { 'content-type': 'application/json' },
+    });
+    expect(internal.status).toBe(500);
+    const text = await internal.text();
+    expect(JSON.parse(text).error.code).toBe('internal');
+    expect(text).not.toMatch(/hunter2|10\.0\.0\.7/);
+  });
+
+  it('refuses a limit that cannot work', () => {
+    expect(() => createDataPlaneApp({ store, maxRequestBytes: 0 })).toThrow(
+      /maxRequestBytes must be a positive whole number/,
+    );
+  });
+});
+
+describe('data plane row_ids limits (issue 20)', () => {
+  it('refuses more distinct row_ids than the cap with 400, leaving the token redeemable', async () => {
+    app = createDataPlaneApp({ store, maxRowIds: 100 });
+    const token = await cached();
+    const ids = Array.from({ length: 101 }, (_, i) => i);
+    const over = await post(token, JSON.stringify({ row_ids: ids }));
+    expect(over.status).toBe(400);
+    expect(((await over.json()) as { error: { code: string } }).error.code).toBe('invalid_request');
+    // Repeats count once: 150 copies of one id are one id.
+    const repeated = await post(token, JSON.stringify({ row_ids: Array(150).fill(1) }));
+    expect(repeated.status).toBe(200);
+  });
+
+  it('refuses more row_ids than the table has rows with 400, leaving the token redeemable', async () => {
+    const token = await cached();
+    const over = await post(token, '{"row_ids":[0,1,2,3]}');
+    expect(over.status).toBe(400);
+    const body = (await over.json()) as { error: { code: string; message: string } };
+    expect(body.error.code).toBe('invalid_request');
+    expect(body.error.message).toMatch(/4 ids but this table has only 3 rows/);
+    const ok = await post(token, '{"row_ids":[0,1,7]}');
+    expect(ok.status).toBe(200);
+    expect(((await ok.json()) as { missing_row_ids: number[] }).missing_row_ids).toEqual([7]);
+  });
+
+  it('has a default cap of 10 000 and refuses a bad setting', async () => {
+    const token = await cached();
+    const ids = Array.from({ length: 10_001 }, (_, i) => i);
+    expect((await post(token, JSON.stringify({ row_ids: ids }))).status).toBe(400);
+    expect(() => createDataPlaneApp({ store, maxRowIds: 0 })).toThrow(
+      expect.objectContaining({ code: 'invalid_config' }),
+    );
+  });
+});

@@ -1,0 +1,230 @@
+import { isTokenShape, type Logger, PROTOCOL, S2SPError, tokenStorageKey } from '@s2sp/core';
+import { positiveOption } from '@s2sp/core/options';
+import { type BodyStore, concatBytes } from '@s2sp/core/store';
+import { Hono } from 'hono';
+import { crossSiteReason } from '../http/browser-guard.js';
+import { methodNotAllowed, notFoundResponse, s2spErrorToResponse } from '../http/error-response.js';
+import { DEFAULT_BODY_TIMEOUT_MS, readRequestBody } from '../http/request-body.js';
+import { entryLabel, silentLogger } from '../logger.js';
+import {
+  DEFAULT_MAX_REQUEST_BYTES,
+  isJsonContentType,
+  isJsonWhitespace,
+  parseDataPlaneRequest,
+  requestedRowIds,
+} from './request.js';
+import { negotiateFormat, renderDataPlaneBody } from './response-body.js';
+
+/** Options for {@link createDataPlaneApp} and {@link mountDataPlane}. */
+export interface DataPlaneOptions {
+  /** Where async-mode tables wait for their redemption. */
+  readonly store: BodyStore;
+  /** Largest request body accepted, in bytes. Default 1 MiB; larger gets 413. */
+  readonly maxRequestBytes?: number;
+  /** Where redemptions are logged (never with tokens). Default: silent. */
+  readonly logger?: Logger;
+  /** Longest the request body may take to arrive, in ms; slower gets 408. Default 10 000. */
+  readonly bodyTimeoutMs?: number;
+  /**
+   * Most distinct `row_ids` in one request. Default 10 000; more gets 400 `invalid_request`
+   * without using the token. Bounds the work (and, on Redis, the script time) one request can
+   * cause; the stores also refuse more ids than the table has rows.
+   */
+  readonly maxRowIds?: number;
+  /** Called with the storage key of every entry a request took (for per-client quotas). */
+  readonly onTaken?: (key: string) => void;
+}
+
+/** Default of {@link DataPlaneOptions.maxRowIds}. */
+export const DEFAULT_MAX_ROW_IDS = PROTOCOL.maxRequestRowIds;
+
+/** Response bodies up to this size are sent as one buffer. */
+const SINGLE_BUFFER_BYTES = 1024 * 1024;
+
+/**
+ * A web stream that pulls `chunks` one at a time as the consumer reads, and stops the source when
+ * the consumer goes away. A source that fails midway aborts the response (the client sees a
+ * truncated body, never a complete-looking one).
+ */
+function pullStream(
+  chunks: readonly Uint8Array[] | AsyncIterable<Uint8Array>,
+  logger: Logger,
+): ReadableStream<Uint8Array<ArrayBuffer>> {
+  const iterator: AsyncIterator<Uint8Array> = Array.isArray(chunks)
+    ? (async function* () {
+        yield* chunks as readonly Uint8Array[];
+      })()
+    : (chunks as AsyncIterable<Uint8Array>)[Symbol.asyncIterator]();
+  return new ReadableStream<Uint8Array<ArrayBuffer>>(
+    {
+      async pull(controller) {
+        try {
+          const { done, value } = await iterator.next();
+          if (done) controller.close();
+          else controller.enqueue(value as Uint8Array<ArrayBuffer>);
+        } catch (error) {
+          logger.warn('data plane: the store failed while the response was being sent', {
+            error: error instanceof Error ? error.name : typeof error,
+          });
+          controller.error(error);
+        }
+      },
+      async cancel() {
+        await iterator.return?.();
+      },
+    },
+    { highWaterMark: 0 },
+  );
+}
+
+// One body for unknown, expired and used tokens alike, so a 404 says nothing about which.
+const GONE =
+  'No data for this resource_url: it is unknown, expired or already used. Call the resource tool again for a fresh resource_url.';
+
+async function readLimited(
+  request: Request,
+  env: unknown,
+  maxBytes: number,
+  timeoutMs: number,
+): Promise<string> {
+  const bytes = await readRequestBody(request, env, maxBytes, timeoutMs);
+  if (!bytes) {
+    throw new S2SPError(
+      'payload_too_large',
+      `The request body is larger than ${maxBytes} bytes. Ask for fewer row_ids per request.`,
+    );
+  }
+  try {
+    // ignoreBOM keeps a byte order mark in the text, where JSON.parse refuses it: a body of only
+    // U+FEFF must be a 400 that keeps the token, not an empty body that uses it.
+    return new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(bytes);
+  } catch {
+    throw new S2SPError('invalid_request', 'The request body is not valid UTF-8 JSON.');
+  }
+}
+
+/**
+ * Adds the data-plane routes (PROTOCOL §3) to an existing Hono app: `POST /s2sp/data/:token`
+ * and `GET /s2sp/health`, with 405s for other methods. Use it to serve the data plane next to
+ * your own routes; install {@link s2spErrorToResponse} as the app's error handler too.
+ *
+ * A request is validated completely (content type, size, JSON, types) before its token is looked
+ * up, so a malformed request never uses the token up.
+ *
+ * Do not put a request logger that prints paths in front of these routes: the path holds a live
+ * token.
+ *
+ * @param app - the app to add routes to
+ * @param options - store, limits, logger
+ */
+export function mountDataPlane(app: Hono, options: DataPlaneOptions): Hono {
+  const { store } = options;
+  const maxRequestBytes = positiveOption(
+    'maxRequestBytes',
+    options.maxRequestBytes,
+    DEFAULT_MAX_REQUEST_BYTES,
+    { integer: true },
+  );
+  const logger = options.logger ?? silentLogger;
+  const bodyTimeoutMs = positiveOption(
+    'bodyTimeoutMs',
+    options.bodyTimeoutMs,
+    DEFAULT_BODY_TIMEOUT_MS,
+    {
+      integer: true,
+    },
+  );
+  const maxRowIds = positiveOption('maxRowIds', options.maxRowIds, DEFAULT_MAX_ROW_IDS, {
+    integer: true,
+  });
+
+  app.post(`${PROTOCOL.dataPathPrefix}:token`, async (c) => {
+    // Consumers are servers. A browser page on another site must not be able to spend a token it
+    // has seen (a no-cors POST needs no preflight), so its requests stop here, before the body.
+    const crossSite = crossSiteReason(c.req.raw, [], { ownOrigin: false });
+    if (crossSite) throw new S2SPError('forbidden', crossSite);
+    const contentType = c.req.header('content-type');
+    const text = await readLimited(c.req.raw, c.env, maxRequestBytes, bodyTimeoutMs);
+    // An empty body counts as {} whatever its type (fetch labels an empty string text/plain);
+    // anything else must be application/json, with charset=utf-8 at most (PROTOCOL §3).
+    if (!isJsonWhitespace(text) && !isJsonContentType(contentType)) {
+      throw new S2SPError(
+        'unsupported_media_type',
+        'Send the request body as Content-Type: application/json (charset=utf-8 at most).',
+      );
+    }
+    const request = parseDataPlaneRequest(text);
+    const token = c.req.param('token');
+    if (!isTokenShape(token)) throw new S2SPError('not_found', GONE);
+
+    const started = Date.now();
+    const key = await tokenStorageKey(token);
+    const rowIds = requestedRowIds(request);
+    if (rowIds && rowIds.length > maxRowIds) {
+      throw new S2SPError(
+        'invalid_request',
+        `row_ids lists ${rowIds.length} distinct ids; this data plane accepts at most ${maxRowIds} per request. Omit row_ids to get every row, or ask for fewer; the resource_url is still unused.`,
+      );
+    }
+    const taken = await store.take(key, rowIds);
+    if (!taken) {
+      logger.debug('data plane: no entry', { entry: entryLabel(key) });
+      throw new S2SPError('not_found', GONE);
+    }
+    options.onTaken?.(key);
+    const format = negotiateFormat(c.req.header('accept'));
+    const rendered = await renderDataPlaneBody(taken, request, rowIds, format);
+    logger.info('data plane: redeemed', {
+      entry: entryLabel(key),
+      tableRows: taken.tableRows,
+      format,
+      ...(rendered.byteLength !== undefined && { bytes: rendered.byteLength }),
+      ms: Date.now() - started,
+    });
+    const headers: Record<string, string> = {
+      'content-type': rendered.contentType,
+      'cache-control': 'no-store',
+      vary: 'accept',
+    };
+    if (rendered.byteLength !== undefined) headers['content-length'] = String(rendered.byteLength);
+    if (rendered.totalRows !== undefined)
+      headers[PROTOCOL.totalRowsHeader] = String(rendered.totalRows);
+    // Small bodies go out as one buffer. Anything larger is streamed piece by piece, pulled only as
+    // the connection takes it: the cached bytes are written as they are, never copied into one
+    // buffer, and a table the store streams is never all in memory.
+    if (
+      Array.isArray(rendered.chunks) &&
+      rendered.byteLength !== undefined &&
+      rendered.byteLength <= SINGLE_BUFFER_BYTES
+    )
+      return c.body(concatBytes(rendered.chunks) as Uint8Array<ArrayBuffer>, 200, headers);
+    return c.body(pullStream(rendered.chunks, logger), 200, headers);
+  });
+  app.all(`${PROTOCOL.dataPathPrefix}:token`, () => methodNotAllowed('POST'));
+  app.get(PROTOCOL.healthPath, (c) =>
+    c.json({ status: 'ok' }, 200, { 'cache-control': 'no-store' }),
+  );
+  app.all(PROTOCOL.healthPath, () => methodNotAllowed('GET'));
+  return app;
+}
+
+/**
+ * A Hono app that serves only the S2SP data plane (PROTOCOL §3): `POST /s2sp/data/:token`,
+ * `GET /s2sp/health`, and the JSON error shape for everything else. Mount it in your own app or
+ * serve it as it is.
+ *
+ * @param options - store, limits, logger
+ * @example
+ * ```ts
+ * import { serve } from '@hono/node-server';
+ *  * import { createDataPlaneApp } from '@s2sp/server/http';
+ * serve({ fetch: createDataPlaneApp({ store: createMemoryStore() }).fetch, port: 3001 });
+ * ```
+ */
+export function createDataPlaneApp(options: DataPlaneOptions): Hono {
+  const app = new Hono();
+  mountDataPlane(app, options);
+  app.notFound(notFoundResponse);
+  app.onError((error) => s2spErrorToResponse(error));
+  return app;
+}

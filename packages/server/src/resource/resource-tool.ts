@@ -1,0 +1,186 @@
+import { PROTOCOL, S2SPError } from '@s2sp/core';
+import { z } from 'zod';
+import { describeTtl, RESOURCE_TOOL_LINE } from '../guidance.js';
+import type { CallToolResult, ToolAnnotations, ToolExtra } from '../mcp-sdk.js';
+import { clientKey } from '../runtime/client-quota.js';
+import { ModeSchema } from './s2sp-result.js';
+import { answerTableCall, type TableResultRuntime } from './table-result.js';
+
+/** Configuration of a resource tool. */
+export interface ResourceToolConfig<TShape extends z.ZodRawShape> {
+  /** Human-readable name for UIs. */
+  readonly title?: string;
+  /** What the tool returns. S2SP appends how to use `abstract_domains` and `mode`. */
+  readonly description: string;
+  /** The tool's own parameters, as a zod shape (`{ area: z.string() }`). */
+  readonly inputSchema?: TShape;
+  /**
+   * The shape of one row. Its keys (and `.describe()` texts) are listed in the tool description,
+   * so the LLM can pick `abstract_domains` without a first plain call. Rows are not validated
+   * against it: an upstream that adds a field must not break the tool.
+   */
+  readonly rowSchema?: z.ZodObject;
+  /** MCP tool annotations (`readOnlyHint`, …). */
+  readonly annotations?: ToolAnnotations;
+  /**
+   * Token budget of this tool's control-plane response (o200k_base tokens, estimated), when it
+   * differs from the server's `tokenBudget`. A larger abstract is paged (PROTOCOL §7).
+   */
+  readonly tokenBudget?: number;
+}
+
+/** A resource tool's handler: returns the table as an array of plain JSON objects. */
+export type ResourceToolHandler<TShape extends z.ZodRawShape> = (
+  args: z.infer<z.ZodObject<TShape>>,
+  extra: ToolExtra,
+) => readonly object[] | Promise<readonly object[]>;
+
+// The short forms declare their JSON Schema by hand: zod's `.nullish()` unions cost a model
+// tokens on every tools/list, and the runtime checks (and null-tolerance) are S2SP's own anyway.
+const declared = (schema: Record<string, unknown>) => z.unknown().meta(schema).optional();
+
+/**
+ * The two parameters without descriptions, when the how-to (which explains each by name) is in the
+ * server's instructions.
+ */
+export const shortResourceParameters = {
+  abstract_domains: declared({ type: ['string', 'array', 'null'], items: { type: 'string' } }),
+  mode: declared({ enum: ['async', 'sync', null] }),
+};
+
+/** The extension parameters without descriptions (the grammar is in the instructions). */
+export const shortExtensionParameters = {
+  filter: declared({ type: ['object', 'string', 'null'] }),
+  cursor: declared({ type: ['string', 'null'] }),
+};
+
+/**
+ * The two parameters S2SP adds to every resource tool (PROTOCOL §2). Both accept `null` as absent,
+ * which strict-schema clients (OpenAI Agents) send for every parameter the model leaves out.
+ */
+export const resourceParameters = {
+  abstract_domains: z
+    .union([z.string(), z.array(z.string()), z.null()])
+    .optional()
+    .describe(
+      'Columns you need to see to filter or reason, as few as possible: a comma-separated string ("event,severity") or a JSON array. Omit for a plain result with every column.',
+    ),
+  mode: ModeSchema.nullable()
+    .optional()
+    .describe(
+      '"async" (default): the other columns stay on this server behind a single-use resource_url. "sync": they come back inline as body (for agents whose S2SP client keeps them out of the model).',
+    ),
+};
+
+/**
+ * The optional parameters S2SP adds besides the two of PROTOCOL §2 (extensions, PROTOCOL §7). A
+ * tool that declares a parameter of the same name keeps its own, and that extension is off for it.
+ */
+export const resourceExtensionParameters = {
+  filter: z
+    .union([z.string(), z.record(z.string(), z.unknown())])
+    .nullish()
+    .describe(
+      'Only rows whose abstract columns match, e.g. {"severity":["Severe","Extreme"],"event":{"contains":"flood"}}; ops eq, in, contains, gt, gte, lt, lte.',
+    ),
+  cursor: z.string().nullish().describe('next_cursor of a previous result, for its next page.'),
+};
+
+/** The S2SP extension parameters a tool gets: those its own parameters do not already use. */
+export function extensionParametersFor(shape: z.ZodRawShape, short = false): z.ZodRawShape {
+  return Object.fromEntries(
+    Object.entries(short ? shortExtensionParameters : resourceExtensionParameters).filter(
+      ([key]) => !Object.hasOwn(shape, key),
+    ),
+  );
+}
+
+function describeColumns(rowSchema: z.ZodObject | undefined, listedBy?: string): string {
+  if (!rowSchema) return '';
+  if (listedBy) return ` Columns: as ${listedBy}.`;
+  const lines = Object.entries(rowSchema.shape).map(([name, schema]) => {
+    const text = (schema as z.ZodType).description;
+    return text ? `${name} (${text})` : name;
+  });
+  return ` Columns: ${lines.join(', ')}.`;
+}
+
+/**
+ * The tool description: the author's text, then how S2SP works for this tool (PROTOCOL §2 SHOULD:
+ * few abstract columns, single-use URL with its TTL, the column list when known). With
+ * `guidance: "instructions"` one short line replaces the how-to, which the server's MCP
+ * `instructions` then carry once, and a row schema another tool already listed is named by that
+ * tool (`listedBy`) instead of being listed again.
+ */
+export function resourceToolDescription(
+  description: string,
+  ttlMs: number,
+  rowSchema?: z.ZodObject,
+  guidance: 'description' | 'instructions' = 'description',
+  listedBy?: string,
+): string {
+  if (guidance === 'instructions')
+    return `${description.trim()}\n\n${RESOURCE_TOOL_LINE}${describeColumns(rowSchema, listedBy)}`;
+  const ttl = describeTtl(ttlMs);
+  return (
+    `${description.trim()}\n\n` +
+    'S2SP: this tool returns a table. Set abstract_domains to the FEW columns you need to filter or reason; you get those columns plus a _row_id per row, and a resource_url for the full rows. ' +
+    'Pass the rows you keep (with their _row_id) and the resource_url to an S2SP consumer tool, which fetches the remaining columns directly. ' +
+    `The resource_url works once and expires after ${ttl}.` +
+    describeColumns(rowSchema)
+  );
+}
+
+/** Throws if a tool's own parameters use a name S2SP reserves. */
+export function assertNoReservedParameters(
+  toolName: string,
+  shape: z.ZodRawShape,
+  reserved: readonly string[],
+): void {
+  const clash = Object.keys(shape).filter((key) => reserved.includes(key));
+  if (clash.length > 0) {
+    throw new S2SPError(
+      'invalid_config',
+      `Tool "${toolName}" declares ${clash.map((c) => `"${c}"`).join(', ')}, which S2SP adds to the tool itself. Rename the parameter.`,
+    );
+  }
+}
+
+/**
+ * Builds the MCP callback of a resource tool: check the S2SP arguments, run the handler, then
+ * the plain result or the column split (PROTOCOL §2). Every failure is a tool error result.
+ *
+ * @throws S2SPError `invalid_config` at once when the tool's own parameters use a reserved name
+ */
+export function createResourceToolCallback<TShape extends z.ZodRawShape>(
+  name: string,
+  config: ResourceToolConfig<TShape>,
+  handler: ResourceToolHandler<TShape>,
+  runtime: TableResultRuntime,
+): (args: Record<string, unknown>, extra: ToolExtra) => Promise<CallToolResult> {
+  assertNoReservedParameters(name, config.inputSchema ?? {}, PROTOCOL.resourceToolParameters);
+  const knownColumns = config.rowSchema ? Object.keys(config.rowSchema.shape) : [];
+  const extensions = Object.keys(extensionParametersFor(config.inputSchema ?? {}));
+
+  return async (args, extra) => {
+    const { abstract_domains, mode, ...own } = args;
+    const s2spArgs: Record<string, unknown> = { abstract_domains, mode };
+    for (const key of extensions) {
+      s2spArgs[key] = own[key];
+      delete own[key];
+    }
+    return answerTableCall(
+      s2spArgs,
+      () => handler(own as z.infer<z.ZodObject<TShape>>, extra),
+      runtime,
+      {
+        toolName: name,
+        requestInfo: extra.requestInfo,
+        knownColumns,
+        client: clientKey(extra),
+        paging: extensions.includes('cursor'),
+        ...(config.tokenBudget !== undefined && { tokenBudget: config.tokenBudget }),
+      },
+    );
+  };
+}

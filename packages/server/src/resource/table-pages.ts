@@ -1,0 +1,221 @@
+import { buildResourceUrl, type RowWithId, S2SPError, type S2SPResult } from '@s2sp/core';
+import { parseJsonText } from '@s2sp/core/json';
+import type { BodyStore } from '@s2sp/core/store';
+import type { CallToolResult } from '../mcp-sdk.js';
+import { splitPages } from './abstract-pages.js';
+import { profileColumns } from './column-profile.js';
+import { encodeCompactRows } from './compact-abstract.js';
+import { decodePageCursor, encodePageCursor, pageStorageKey } from './page-cursor.js';
+import { estimateTokens } from './token-estimate.js';
+
+/** How the abstract is written for the model (PROTOCOL §7, compact encoding). */
+export type AbstractEncoding = 'json' | 'compact';
+
+/** The members of a result that every page repeats. */
+export interface ResultHead {
+  readonly total_rows: number;
+  readonly abstract_domains: string[];
+  readonly body_domains: string[];
+  /** Only with a filter: how many rows matched it. */
+  readonly matched_rows?: number;
+}
+
+/** What one page of an async result is built from. */
+export interface PageInput {
+  readonly head: ResultHead;
+  readonly rows: readonly RowWithId[];
+  readonly token: string;
+  readonly resourceUrl: string;
+  readonly expiresAt: Date;
+  readonly budget: number;
+}
+
+/**
+ * Counts stored pages against the caller's per-client quota like any other entry, so paging cannot
+ * multiply what one client holds (PROTOCOL §7.2: page entries count like any entry).
+ */
+export interface PageSlots {
+  /** @throws S2SPError `store_full` when the client holds its limit */
+  reserve(key: string): void;
+  release(key: string): void;
+}
+
+/** One stored page: everything but the token-bearing `resource_url` and `next_cursor`. */
+interface StoredPage {
+  readonly head: ResultHead;
+  readonly abstract: RowWithId[];
+  readonly expires_at: string;
+  readonly more: boolean;
+}
+
+function asyncResult(
+  head: ResultHead,
+  abstract: RowWithId[],
+  resourceUrl: string,
+  expiresAt: string,
+  extra: Record<string, unknown>,
+): S2SPResult {
+  return { ...head, abstract, resource_url: resourceUrl, expires_at: expiresAt, ...extra };
+}
+
+/**
+ * The first page of an async result that is over its token budget (PROTOCOL §7, paging): as many
+ * rows as fit with a profile of every abstract column and `next_cursor`; the other pages go into
+ * the store under their own digest keys, to expire with the table. Each cursor call takes one
+ * page, so paging never touches the table's entry and the `resource_url` stays unused.
+ *
+ * @param slots - the caller's quota, charged one entry per stored page
+ * @returns the first page, or `undefined` when the whole result fits the budget
+ * @throws S2SPError `store_full` / `unavailable` from the store or the quota
+ */
+export async function pageAsyncResult(
+  input: PageInput,
+  store: BodyStore,
+  slots?: PageSlots,
+): Promise<S2SPResult | undefined> {
+  const { head, rows, token, resourceUrl, budget } = input;
+  const expiresAt = input.expiresAt.toISOString();
+  const whole = asyncResult(head, [...rows], resourceUrl, expiresAt, {});
+  if (estimateTokens(JSON.stringify(whole)) <= budget) return undefined;
+
+  const cursor = encodePageCursor(token, 9_999_999);
+  const later = estimateTokens(
+    JSON.stringify(asyncResult(head, [], resourceUrl, expiresAt, { next_cursor: cursor })),
+  );
+  // The profile gets at most half of the budget: fewer listed values, then none at all.
+  let profile: Record<string, unknown> | undefined;
+  let first = later;
+  for (const top of [10, 3]) {
+    const candidate = profileColumns(rows, head.abstract_domains, { top });
+    const cost = later + estimateTokens(JSON.stringify({ profile: candidate }));
+    if (cost <= budget / 2) {
+      profile = candidate;
+      first = cost;
+      break;
+    }
+  }
+  const costs = rows.map((row) => estimateTokens(JSON.stringify(row)) + 1);
+  const pages = splitPages(costs, budget - first, budget - later);
+
+  const ttlMs = Math.max(1, input.expiresAt.getTime() - Date.now());
+  const written: string[] = [];
+  try {
+    for (let page = 1; page < pages.length; page++) {
+      const [start, end] = pages[page] as [number, number];
+      const stored: StoredPage = {
+        head,
+        abstract: rows.slice(start, end),
+        expires_at: expiresAt,
+        more: page < pages.length - 1,
+      };
+      const key = await pageStorageKey(token, page);
+      slots?.reserve(key);
+      written.push(key);
+      await store.put(key, { columns: [], rows: [JSON.stringify(stored)] }, { ttlMs });
+    }
+  } catch (error) {
+    // The result is not returned, so no page of it may stay behind counting against the store's
+    // budget and the client's quota until the TTL.
+    for (const key of written) {
+      slots?.release(key);
+      await store.take(key).catch(() => undefined);
+    }
+    throw error;
+  }
+  const [start, end] = pages[0] as [number, number];
+  return asyncResult(head, rows.slice(start, end), resourceUrl, expiresAt, {
+    next_cursor: encodePageCursor(token, 1),
+    ...(profile && { profile }),
+  });
+}
+
+/**
+ * Refuses a result over its token budget that cannot be paged: sync mode (nothing is cached), or a
+ * tool whose own `cursor` parameter leaves the caller no way to send a `next_cursor` back. A model
+ * given the first rows without a way on would take them for the whole table.
+ *
+ * @param result - the whole result as the model would read it (a sync body left out: the agent's
+ *   S2SP layer keeps it from the model)
+ * @throws S2SPError `payload_too_large` with advice, when over the budget
+ */
+export function assertWithinBudget(
+  result: S2SPResult,
+  budget: number,
+  why: 'sync' | 'no-cursor',
+): void {
+  const tokens = estimateTokens(JSON.stringify(result));
+  if (tokens <= budget) return;
+  const reason =
+    why === 'sync'
+      ? 'sync mode is not paged. Call again without mode (async mode pages the abstract), or narrow it'
+      : 'this tool cannot page it (its own "cursor" parameter is not the S2SP one). Narrow it';
+  throw new S2SPError(
+    'payload_too_large',
+    `This result's abstract is about ${tokens} tokens, over this tool's budget of ${budget}, and ${reason}: fewer abstract_domains, or a filter that keeps fewer rows.`,
+  );
+}
+
+/**
+ * Reads the page a cursor names (PROTOCOL §7, paging), once.
+ *
+ * @param cursor - the `next_cursor` the model passed back
+ * @param base - the advertised base URL, to rebuild the `resource_url`
+ * @param slots - the quota the page was counted in, released once it is read
+ * @throws S2SPError `invalid_request` for something that is not a cursor, `not_found` for a page
+ *   that expired or was already read
+ */
+export async function readPage(
+  cursor: unknown,
+  store: BodyStore,
+  base: string,
+  slots?: Pick<PageSlots, 'release'>,
+): Promise<S2SPResult> {
+  const { token, page } = decodePageCursor(cursor);
+  const key = await pageStorageKey(token, page);
+  const taken = await store.take(key, [0]);
+  slots?.release(key);
+  const slot = taken?.rows?.[0];
+  if (slot === undefined) {
+    throw new S2SPError(
+      'not_found',
+      'This cursor has expired or was already used (each page can be read once). Call the tool again without cursor for a fresh result.',
+    );
+  }
+  const text = typeof slot === 'string' ? slot : new TextDecoder().decode(slot);
+  const stored = parseJsonText(
+    text,
+    () => new S2SPError('internal', 'A cached page could not be read.'),
+  ) as StoredPage;
+  return asyncResult(
+    stored.head,
+    stored.abstract,
+    buildResourceUrl(base, token),
+    stored.expires_at,
+    stored.more ? { next_cursor: encodePageCursor(token, page + 1) } : {},
+  );
+}
+
+/**
+ * The tool result for an S2SP object: compact JSON text (or the compact encoding, for async
+ * results when the server opts in) plus the object itself as `structuredContent`.
+ *
+ * @param declaredColumns - columns the tool description already lists; the compact text leaves
+ *   out `body_domains` when it names nothing else
+ */
+export function s2spToolResult(
+  result: S2SPResult,
+  encoding: AbstractEncoding,
+  declaredColumns: readonly string[] = [],
+): CallToolResult {
+  let text: string;
+  if (encoding === 'compact' && result.body === undefined) {
+    const { body_domains, abstract, ...rest } = result;
+    const listed = body_domains.every((column) => declaredColumns.includes(column));
+    text = JSON.stringify({
+      ...rest,
+      ...(!listed && { body_domains }),
+      abstract: encodeCompactRows(abstract, result.abstract_domains),
+    });
+  } else text = JSON.stringify(result);
+  return { content: [{ type: 'text', text }], structuredContent: result };
+}

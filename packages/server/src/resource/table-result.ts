@@ -1,0 +1,242 @@
+import {
+  buildResourceUrl,
+  generateToken,
+  type Logger,
+  matchesFilter,
+  S2SPError,
+  type S2SPResult,
+  tokenStorageKey,
+} from '@s2sp/core';
+import { type BodyStore, prepareTable, serializeTable } from '@s2sp/core/store';
+import { entryLabel } from '../logger.js';
+import type { CallToolResult } from '../mcp-sdk.js';
+import type { AdvertisedUrl } from '../runtime/advertised-url.js';
+import type { ClientQuota } from '../runtime/client-quota.js';
+import { errorResult, textResult } from '../tool-result.js';
+import { assertKnownColumns } from './abstract-domains.js';
+import { bodyRows, splitColumns } from './column-split.js';
+import {
+  buildAsyncResult,
+  buildSyncResult,
+  serializePlainResult,
+  serializeS2SPResult,
+} from './s2sp-result.js';
+import {
+  type AbstractEncoding,
+  assertWithinBudget,
+  pageAsyncResult,
+  readPage,
+  s2spToolResult,
+} from './table-pages.js';
+import {
+  parseTableRequest,
+  type TableRequest,
+  type TableResultArguments,
+} from './table-request.js';
+
+export {
+  parseTableRequest,
+  type TableRequest,
+  type TableResultArguments,
+} from './table-request.js';
+
+/** What turning rows into an S2SP result needs from the runtime. */
+export interface TableResultRuntime {
+  readonly store: BodyStore;
+  readonly ttlMs: number;
+  readonly maxSyncBytes: number;
+  readonly logger: Logger;
+  readonly advertisedUrl: AdvertisedUrl;
+  /** Live entries per client; none: no per-client limit. */
+  readonly quota?: ClientQuota;
+  /** Token budget of a control-plane response (PROTOCOL §7, paging). */
+  readonly tokenBudget: number;
+  /** How the abstract is written in the text the model reads. */
+  readonly abstractEncoding: AbstractEncoding;
+}
+
+/** Where a result is built for: the tool, and the request it came in. */
+export interface TableResultContext {
+  /** The tool's name, for logs. */
+  readonly toolName?: string;
+  /** The MCP request (`extra.requestInfo`): its URL may name the data plane's base. */
+  readonly requestInfo?: { readonly url?: URL | undefined } | undefined;
+  /**
+   * Columns known to exist besides those in the rows (a declared row schema), so that naming one
+   * is not an error when no row happens to carry it.
+   */
+  readonly knownColumns?: readonly string[];
+  /** Who called, for the per-client quota (see `clientKey`). Default: one shared bucket. */
+  readonly client?: string;
+  /** This tool's token budget, when it differs from the server's. */
+  readonly tokenBudget?: number;
+  /**
+   * Whether the caller can send a `next_cursor` back (default true). `false` for a tool whose own
+   * parameters use `cursor`: a result over the budget is then refused with `payload_too_large`
+   * instead of paged.
+   */
+  readonly paging?: boolean;
+}
+
+/**
+ * Turns a table and the checked S2SP arguments into the resource tool's result (PROTOCOL §2): the
+ * plain JSON array without abstract domains; otherwise the column split, with the full rows
+ * cached under a fresh token (async) or the body inline (sync).
+ *
+ * @throws S2SPError `invalid_rows`, `invalid_request` (unknown columns), `payload_too_large`,
+ *   `invalid_config` (no trusted base URL), or the store's `store_full` / `unavailable`
+ */
+export async function buildTableResult(
+  rows: unknown,
+  request: TableRequest,
+  runtime: TableResultRuntime,
+  context: TableResultContext = {},
+): Promise<CallToolResult> {
+  const { domains, mode, filter } = request;
+  const budget = context.tokenBudget ?? runtime.tokenBudget;
+  const table = prepareTable(rows);
+  if (domains.length === 0) return textResult(serializePlainResult(table));
+
+  const declared = context.knownColumns ?? [];
+  const known =
+    declared.length === 0 ? table.columns : [...new Set([...table.columns, ...declared])];
+  assertKnownColumns(domains, known, table.rows.length);
+  const whole = splitColumns(table, domains);
+  const split = filter
+    ? { ...whole, abstract: whole.abstract.filter((row) => matchesFilter(row, filter)) }
+    : whole;
+
+  if (mode === 'sync') {
+    const selected = new Set(split.abstract.map((row) => row._row_id));
+    const body = bodyRows(table, split.bodyDomains).filter((row) => selected.has(row._row_id));
+    const result: S2SPResult = {
+      ...buildSyncResult(split, body),
+      total_rows: table.rows.length,
+      ...(filter && { matched_rows: split.abstract.length }),
+    };
+    assertWithinBudget({ ...result, body: [] }, budget, 'sync');
+    const text = serializeS2SPResult(result);
+    const bytes = new TextEncoder().encode(text).byteLength;
+    if (bytes > runtime.maxSyncBytes) {
+      throw new S2SPError(
+        'payload_too_large',
+        `This sync-mode result is ${bytes} bytes, more than the ${runtime.maxSyncBytes} that can travel through the agent. Call again without mode (async mode keeps the body on this server), or ask for fewer rows.`,
+      );
+    }
+    return { content: [{ type: 'text', text }], structuredContent: result };
+  }
+  if (table.rows.length === 0) {
+    // Nothing to fetch: no cache entry and no resource_url, the empty body inline (as in sync
+    // mode, which every reader understands). Caching empty results let one client fill the
+    // store with entries that cost nothing to make (issue 20).
+    const result = buildSyncResult(split, []);
+    return {
+      content: [{ type: 'text', text: serializeS2SPResult(result) }],
+      structuredContent: result,
+    };
+  }
+
+  // Resolve the address before caching, so a misconfigured server leaves no orphan entry.
+  const base = runtime.advertisedUrl.resolve(context.requestInfo?.url);
+  const token = generateToken();
+  const key = await tokenStorageKey(token);
+  const resourceUrl = buildResourceUrl(base, token);
+  const expiresAt = new Date(Date.now() + runtime.ttlMs);
+  const unpaged: S2SPResult = {
+    ...buildAsyncResult(split, { resourceUrl, expiresAt }),
+    total_rows: table.rows.length,
+    ...(filter && { matched_rows: split.abstract.length }),
+  };
+  if (context.paging === false) assertWithinBudget(unpaged, budget, 'no-cursor');
+  const client = context.client ?? 'anonymous';
+  runtime.quota?.reserve(client, key, runtime.ttlMs);
+  try {
+    await runtime.store.put(key, serializeTable(table), { ttlMs: runtime.ttlMs });
+  } catch (error) {
+    runtime.quota?.release(key);
+    throw error;
+  }
+  let paged: S2SPResult | undefined;
+  try {
+    paged =
+      context.paging === false
+        ? undefined
+        : await pageAsyncResult(
+            {
+              head: {
+                total_rows: table.rows.length,
+                abstract_domains: [...split.abstractDomains],
+                body_domains: [...split.bodyDomains],
+                ...(filter && { matched_rows: split.abstract.length }),
+              },
+              rows: split.abstract,
+              token,
+              resourceUrl,
+              expiresAt,
+              budget,
+            },
+            runtime.store,
+            runtime.quota && {
+              reserve: (page) => runtime.quota?.reserve(client, page, runtime.ttlMs),
+              release: (page) => runtime.quota?.release(page),
+            },
+          );
+  } catch (error) {
+    // A page the store refused (full, or down): the result is not returned, so nothing may stay
+    // behind counting against the budget and the client's quota until the TTL.
+    await runtime.store.take(key).catch(() => undefined);
+    runtime.quota?.release(key);
+    throw error;
+  }
+  const result = paged ?? unpaged;
+  runtime.logger.info('resource tool: cached', {
+    tool: context.toolName,
+    entry: entryLabel(key),
+    rows: table.rows.length,
+    ...(result.next_cursor !== undefined && { pages: 'yes' }),
+  });
+  return s2spToolResult(result, runtime.abstractEncoding, declared);
+}
+
+/**
+ * The next page of an earlier async result (PROTOCOL §7, paging), read from the store without
+ * running the tool's handler.
+ *
+ * @throws S2SPError `invalid_request` (not a cursor), `not_found` (expired or already read)
+ */
+export async function buildPageResult(
+  cursor: string,
+  runtime: TableResultRuntime,
+  context: TableResultContext = {},
+): Promise<CallToolResult> {
+  const base = runtime.advertisedUrl.resolve(context.requestInfo?.url);
+  const result = await readPage(cursor, runtime.store, base, runtime.quota);
+  return s2spToolResult(result, runtime.abstractEncoding, context.knownColumns ?? []);
+}
+
+/**
+ * Answers one resource-tool call: checks the S2SP arguments, then the page a cursor names, or the
+ * rows (asked for only then, so a bad call or a cursor never runs the handler) as the PROTOCOL §2
+ * result. Never throws: a failure is logged by code and returned as a tool error result.
+ *
+ * @param rows - produces the table; not called for a bad call or a cursor
+ */
+export async function answerTableCall(
+  args: TableResultArguments,
+  rows: () => unknown,
+  runtime: TableResultRuntime,
+  context: TableResultContext = {},
+): Promise<CallToolResult> {
+  try {
+    const request = parseTableRequest(args);
+    if (request.cursor !== undefined)
+      return await buildPageResult(request.cursor, runtime, context);
+    return await buildTableResult(await rows(), request, runtime, context);
+  } catch (error) {
+    runtime.logger.warn('resource tool: failed', {
+      tool: context.toolName,
+      code: S2SPError.codeOf(error),
+    });
+    return errorResult(error);
+  }
+}

@@ -1,0 +1,107 @@
+import { S2SPError } from '@s2sp/core';
+import { positiveOption } from '@s2sp/core/options';
+
+/**
+ * The request header through which the convenience server's `/mcp` endpoint tells tools the
+ * caller's socket address. Any value a client sends is replaced there, and the value is sealed
+ * with a per-process secret, so on any other transport (the user's own, the proxy's) a client
+ * cannot forge it either: an unsealed value is ignored.
+ */
+export const CLIENT_ADDRESS_HEADER = 'x-s2sp-client-address';
+
+const SEAL = `${globalThis.crypto.randomUUID()} `;
+
+/** The header value for `address`, sealed for {@link clientKey}. */
+export function sealClientAddress(address: string): string {
+  return `${SEAL}${address}`;
+}
+
+/** Default of `S2SPOptions.maxEntriesPerClient`. */
+export const DEFAULT_MAX_ENTRIES_PER_CLIENT = 1000;
+
+/** What identifies a caller of a resource tool, from the MCP request. */
+export interface ClientSource {
+  readonly authInfo?: { readonly clientId?: string } | undefined;
+  readonly sessionId?: string | undefined;
+  readonly requestInfo?:
+    | { readonly headers?: Readonly<Record<string, string | string[] | undefined>> }
+    | undefined;
+}
+
+/**
+ * Who a quota counts a call against: the authenticated client when there is one, else the
+ * socket address the `/mcp` endpoint saw, else the MCP session, else one shared bucket.
+ *
+ * @param source - the tool call's `extra`
+ */
+export function clientKey(source: ClientSource): string {
+  const id = source.authInfo?.clientId;
+  if (typeof id === 'string' && id !== '') return `client:${id}`;
+  const sealed = source.requestInfo?.headers?.[CLIENT_ADDRESS_HEADER];
+  if (typeof sealed === 'string' && sealed.startsWith(SEAL) && sealed.length > SEAL.length)
+    return `address:${sealed.slice(SEAL.length)}`;
+  if (source.sessionId) return `session:${source.sessionId}`;
+  return 'anonymous';
+}
+
+/** Live cache entries per client, in this process. */
+export interface ClientQuota {
+  /**
+   * Counts a new entry against `client` until it is taken or its TTL passes.
+   * @throws S2SPError `store_full` when the client already holds its limit
+   */
+  reserve(client: string, key: string, ttlMs: number): void;
+  /** The entry under `key` was taken: it no longer counts. */
+  release(key: string): void;
+  /** Entries counted against `client` now. */
+  count(client: string): number;
+}
+
+/**
+ * Bounds how many unredeemed results one client can hold, so that one caller cannot fill the
+ * shared cache and block async mode for everyone for the TTL (issue 20). Counts per process:
+ * with several replicas each enforces its own share, and an entry taken on another replica
+ * counts here until its TTL passes.
+ *
+ * @param options - the limit per client
+ * @throws S2SPError `invalid_config` for a non-positive limit
+ */
+export function createClientQuota(options: { readonly maxEntries?: number } = {}): ClientQuota {
+  const maxEntries = positiveOption(
+    'maxEntriesPerClient',
+    options.maxEntries,
+    DEFAULT_MAX_ENTRIES_PER_CLIENT,
+    { integer: true },
+  );
+  const byClient = new Map<string, Set<string>>();
+  const byKey = new Map<string, { client: string; timer: ReturnType<typeof setTimeout> }>();
+
+  const release = (key: string) => {
+    const held = byKey.get(key);
+    if (!held) return;
+    byKey.delete(key);
+    clearTimeout(held.timer);
+    const keys = byClient.get(held.client);
+    keys?.delete(key);
+    if (keys?.size === 0) byClient.delete(held.client);
+  };
+
+  return {
+    reserve(client, key, ttlMs) {
+      const keys = byClient.get(client) ?? new Set<string>();
+      if (keys.size >= maxEntries) {
+        throw new S2SPError(
+          'store_full',
+          `This client already holds ${keys.size} cached entries, unredeemed results and unread pages (the per-client limit). Pass the resource_urls you have to a consumer tool, read or drop the pages you started, wait until they expire, or call with mode="sync"; the operator can raise maxEntriesPerClient.`,
+        );
+      }
+      keys.add(key);
+      byClient.set(client, keys);
+      const timer = setTimeout(() => release(key), ttlMs);
+      (timer as { unref?: () => void }).unref?.();
+      byKey.set(key, { client, timer });
+    },
+    release,
+    count: (client) => byClient.get(client)?.size ?? 0,
+  };
+}

@@ -1,0 +1,83 @@
+import type { BodyStore } from '@s2sp/core/store';
+import type { Hono } from 'hono';
+import type { z } from 'zod';
+import type { ConsumerToolConfig, ConsumerToolHandler } from '../consumer/consumer-tool.js';
+import type { CallToolResult, McpServer, RegisteredTool } from '../mcp-sdk.js';
+import type { ResourceToolConfig, ResourceToolHandler } from '../resource/resource-tool.js';
+import type { TableResultArguments } from '../resource/table-request.js';
+import type { TableResultContext } from '../resource/table-result.js';
+
+/**
+ * The S2SP runtime: what S2SP needs (a store, a TTL, the advertised address, the data plane),
+ * and nothing of the MCP server, HTTP app or transport, which stay yours. Created by
+ * {@link createS2SP}.
+ */
+export interface S2SP {
+  /** The body store async-mode tables are cached in. */
+  readonly store: BodyStore;
+  /**
+   * The data plane (PROTOCOL §3) as a Hono app with its own error handling: `POST
+   * /s2sp/data/:token` and `GET /s2sp/health`. Mount it in your app (`app.route('/',
+   * s2sp.dataPlane)`), serve its `fetch` with any adapter, or wrap it for Express and `node:http`
+   * with `toNodeHandler` from `@s2sp/server/node`. Mounted under a prefix, set `publicUrl` to
+   * match.
+   */
+  readonly dataPlane: Hono;
+  /**
+   * Registers a resource tool (PROTOCOL §2) on your `McpServer`: the handler returns rows; S2SP
+   * adds `abstract_domains` and `mode` to its parameters and does projection, `_row_id`, caching
+   * and the response. Register on as many servers as you like (one per session, per request, or
+   * for stdio): they share this runtime's store.
+   *
+   * @returns the SDK's handle, to `disable()`, `enable()`, `update()` or `remove()` the tool
+   * @throws S2SPError `invalid_config` for a bad or already registered name, or a tool parameter
+   *   named like an S2SP one
+   */
+  registerResourceTool<TShape extends z.ZodRawShape = Record<never, never>>(
+    mcp: McpServer,
+    name: string,
+    config: ResourceToolConfig<TShape>,
+    handler: ResourceToolHandler<TShape>,
+  ): RegisteredTool;
+  /**
+   * Registers a consumer tool (PROTOCOL §4) on your `McpServer`: S2SP adds `abstract_data`,
+   * `resource_url`, `body_data` and `column_mapping`, fetches and merges, and hands the handler
+   * the full rows.
+   *
+   * @returns the SDK's handle of the tool
+   * @throws S2SPError `invalid_config` as {@link S2SP.registerResourceTool}
+   */
+  registerConsumerTool<TShape extends z.ZodRawShape = Record<never, never>>(
+    mcp: McpServer,
+    name: string,
+    config: ConsumerToolConfig<TShape>,
+    handler: ConsumerToolHandler<TShape>,
+  ): RegisteredTool;
+  /**
+   * The resource-tool response for rows you already have — for a low-level `Server`, a proxy, or
+   * any tool callback of your own: the plain JSON array without `abstract_domains`, else the
+   * PROTOCOL §2 split. Never throws: a failure is a tool error result carrying a stable code in
+   * `_meta['s2sp/error-code']`.
+   *
+   * @param rows - the table, an array of plain JSON objects
+   * @param args - the call's `abstract_domains` and `mode`, as sent
+   * @param context - the tool's name, the MCP request (`extra.requestInfo`), declared columns
+   */
+  resourceResult(
+    rows: unknown,
+    args: TableResultArguments,
+    context?: TableResultContext,
+  ): Promise<CallToolResult>;
+  /**
+   * The base URL `resource_url`s name when no MCP request says otherwise: `publicUrl`, else the
+   * address of a convenience listener, else `undefined`.
+   */
+  advertisedUrl(): string | undefined;
+  /**
+   * The S2SP how-to for the model, to say once in your `McpServer`'s `instructions` when
+   * `toolGuidance` is `"instructions"` (`createS2SPServer` adds it to its own).
+   */
+  readonly instructions: string;
+  /** Closes the store when this runtime created it (the default in-memory store). */
+  close(): Promise<void>;
+}

@@ -1,0 +1,236 @@
+import { PROTOCOL, S2SPError } from '@s2sp/core';
+import { positiveOption } from '@s2sp/core/options';
+import type { z } from 'zod';
+import {
+  consumerExtensionsFor,
+  consumerParameters,
+  consumerToolDescription,
+} from '../consumer/consumer-parameters.js';
+import {
+  createConsumerToolCallback,
+  DEFAULT_MAX_CONCURRENT_FETCHES,
+  DEFAULT_MAX_QUEUED_FETCHES,
+} from '../consumer/consumer-tool.js';
+import { createDataPlaneApp } from '../data-plane/data-plane.js';
+import { s2spInstructions } from '../guidance.js';
+import type { McpServer, RegisteredTool, ToolAnnotations } from '../mcp-sdk.js';
+import { nullAsAbsent } from '../null-as-absent.js';
+import {
+  createResourceToolCallback,
+  extensionParametersFor,
+  resourceParameters,
+  resourceToolDescription,
+  shortResourceParameters,
+} from '../resource/resource-tool.js';
+import { answerTableCall } from '../resource/table-result.js';
+import { type AdvertisedUrl, createAdvertisedUrl } from './advertised-url.js';
+import { s2spCapability } from './capability.js';
+import { createClientQuota } from './client-quota.js';
+import { createConcurrencyLimit } from './concurrency-limit.js';
+import { type ResolvedOptions, resolveOptions, type S2SPOptions } from './options.js';
+import type { S2SP } from './s2sp-types.js';
+
+export type { S2SP } from './s2sp-types.js';
+
+/** What the convenience layer needs beyond the public runtime. */
+export interface S2SPInternals {
+  readonly s2sp: S2SP;
+  readonly options: ResolvedOptions;
+  readonly advertisedUrl: AdvertisedUrl;
+}
+
+const TOOL_NAME = /^[A-Za-z0-9_.-]{1,128}$/;
+
+type Role = 'resource' | 'consumer';
+const declaredRoles = new WeakMap<McpServer, Set<Role>>();
+
+/**
+ * Declares S2SP in the server's MCP capabilities (`experimental.s2sp`, PROTOCOL §7.7), so that
+ * clients can tell an S2SP server from a plain one at initialisation. The SDK accepts new
+ * capabilities only before `connect()`; a tool registered later still works, undeclared.
+ */
+function declareS2SP(mcp: McpServer, role: Role): void {
+  const roles = declaredRoles.get(mcp) ?? new Set<Role>();
+  roles.add(role);
+  declaredRoles.set(mcp, roles);
+  if (mcp.isConnected()) return;
+  mcp.server.registerCapabilities({
+    experimental: { [PROTOCOL.capabilityKey]: s2spCapability([...roles]) },
+  });
+}
+
+function register(
+  mcp: McpServer,
+  name: string,
+  config: {
+    description: string;
+    inputSchema: z.ZodRawShape;
+    title?: string | undefined;
+    annotations?: ToolAnnotations | undefined;
+  },
+  callback: unknown,
+  role: Role,
+): RegisteredTool {
+  if (typeof name !== 'string' || !TOOL_NAME.test(name)) {
+    throw new S2SPError(
+      'invalid_config',
+      `Tool name ${JSON.stringify(name)} is not valid: use 1-128 letters, digits, "_", "-" or ".".`,
+    );
+  }
+  let tool: RegisteredTool;
+  try {
+    tool = mcp.registerTool(
+      name,
+      {
+        description: config.description,
+        inputSchema: config.inputSchema,
+        ...(config.title && { title: config.title }),
+        ...(config.annotations && { annotations: config.annotations }),
+      },
+      callback as Parameters<McpServer['registerTool']>[2],
+    );
+  } catch (cause) {
+    // The SDK refuses a second tool of the same name on one server with a plain Error.
+    throw new S2SPError(
+      'invalid_config',
+      `Cannot register tool "${name}" on this McpServer: ${cause instanceof Error ? cause.message : String(cause)}`,
+      { cause },
+    );
+  }
+  declareS2SP(mcp, role);
+  return tool;
+}
+
+/** Builds the runtime and the parts the convenience layer shares with it. */
+export function createS2SPInternals(options: S2SPOptions, loggerName?: string): S2SPInternals {
+  const resolved = resolveOptions(options, loggerName);
+  const { store, ttlMs, maxSyncBytes, logger, tokenBudget, abstractEncoding, toolGuidance } =
+    resolved;
+  const advertisedUrl = createAdvertisedUrl(resolved);
+  const quota = createClientQuota(
+    options.maxEntriesPerClient === undefined ? {} : { maxEntries: options.maxEntriesPerClient },
+  );
+  const runtime = {
+    store,
+    ttlMs,
+    maxSyncBytes,
+    logger,
+    advertisedUrl,
+    quota,
+    tokenBudget,
+    abstractEncoding,
+  };
+  // One limit for every consumer tool of this server, across the per-request McpServers.
+  const fetchLimit = createConcurrencyLimit({
+    concurrency: resolved.consumer.maxConcurrentFetches ?? DEFAULT_MAX_CONCURRENT_FETCHES,
+    queue: resolved.consumer.maxQueuedFetches ?? DEFAULT_MAX_QUEUED_FETCHES,
+    what: 'data-plane fetches',
+  });
+  const short = toolGuidance === 'instructions';
+  // Which tool first listed a row schema, per McpServer: with the how-to in the instructions, a
+  // second tool with the same rows names the first instead of listing every column again.
+  const listedSchemas = new WeakMap<McpServer, Map<z.ZodObject, string>>();
+  const dataPlane = createDataPlaneApp({
+    store,
+    logger,
+    bodyTimeoutMs: resolved.requestBodyTimeoutMs,
+    ...(resolved.maxDataRequestBytes !== undefined && {
+      maxRequestBytes: resolved.maxDataRequestBytes,
+    }),
+    ...(options.maxDataRowIds !== undefined && { maxRowIds: options.maxDataRowIds }),
+    onTaken: (key) => quota.release(key),
+  });
+
+  const s2sp: S2SP = {
+    store,
+    dataPlane,
+
+    registerResourceTool(mcp, name, config, handler) {
+      if (config.tokenBudget !== undefined)
+        positiveOption(`${name}: tokenBudget`, config.tokenBudget, tokenBudget, { integer: true });
+      const own = config.inputSchema ?? {};
+      const listed = listedSchemas.get(mcp) ?? new Map<z.ZodObject, string>();
+      listedSchemas.set(mcp, listed);
+      const listedBy = short && config.rowSchema ? listed.get(config.rowSchema) : undefined;
+      const registered = register(
+        mcp,
+        name,
+        {
+          description: resourceToolDescription(
+            config.description,
+            ttlMs,
+            config.rowSchema,
+            toolGuidance,
+            listedBy,
+          ),
+          inputSchema: {
+            ...nullAsAbsent(own),
+            ...(short ? shortResourceParameters : resourceParameters),
+            ...extensionParametersFor(own, short),
+          },
+          title: config.title,
+          annotations: config.annotations,
+        },
+        createResourceToolCallback(name, config, handler, runtime),
+        'resource',
+      );
+      if (config.rowSchema && !listed.has(config.rowSchema)) listed.set(config.rowSchema, name);
+      return registered;
+    },
+
+    registerConsumerTool(mcp, name, config, handler) {
+      return register(
+        mcp,
+        name,
+        {
+          description: consumerToolDescription(config.description, toolGuidance),
+          inputSchema: {
+            ...nullAsAbsent(config.inputSchema ?? {}),
+            ...consumerParameters,
+            ...consumerExtensionsFor(config.inputSchema ?? {}),
+          },
+          title: config.title,
+          annotations: config.annotations,
+        },
+        createConsumerToolCallback(name, config, handler, {
+          fetch: resolved.consumer,
+          fetchLimit,
+          logger,
+        }),
+        'consumer',
+      );
+    },
+
+    resourceResult: (rows, args, context = {}) =>
+      answerTableCall(args, () => rows, runtime, context),
+
+    advertisedUrl: () => advertisedUrl.current(),
+
+    instructions: s2spInstructions(ttlMs, abstractEncoding),
+
+    async close() {
+      if (resolved.ownsStore) await store.close();
+    },
+  };
+  return { s2sp, options: resolved, advertisedUrl };
+}
+
+/**
+ * Creates the S2SP runtime that adds S2SP to MCP servers you already have: register resource and
+ * consumer tools on your own `McpServer` (stateful or stateless Streamable HTTP, stdio, any
+ * framework), and mount {@link S2SP.dataPlane} in your own HTTP app.
+ *
+ * @param options - store, TTL, advertised address, limits; all optional
+ * @throws S2SPError `invalid_config` for options that cannot work
+ *
+ * @example
+ * ```ts
+ * const s2sp = createS2SP({ publicUrl: 'https://weather.example.com' });
+ * const mcp = new McpServer({ name: 'weather', version: '1.0.0' });
+ * s2sp.registerResourceTool(mcp, 'get_alerts', { description: 'Active alerts' }, async () => rows);
+ * app.route('/', s2sp.dataPlane);
+ * ```
+ */
+export function createS2SP(options: S2SPOptions = {}): S2SP {
+  return createS2SPInternals(options).s2sp;
+}
