@@ -301,7 +301,8 @@ describe('figure 12: redirects and public destinations only', () => {
       });
       recordFigure({
         id: '12.3',
-        title: 'default consumer (public destinations only): connections reaching the loopback canary',
+        title:
+          'default consumer (public destinations only): connections reaching the loopback canary',
         value: connections,
         target: '0',
         met: connections === 0,

@@ -73,7 +73,6 @@ const PARAMETERS = (
  *
  * @throws S2SPError `invalid_request`
  */
-export { parseTableRequest, type TableRequest } from '@s2sp/server';
 
 /**
  * The S2SP extension parameters (`filter`, `cursor`): each is S2SP's only for a tool that does not

@@ -6,14 +6,14 @@
  */
 
 import { type Row, S2SPError } from '@s2sp/core';
-import { clientKey, type Logger } from '@s2sp/server';
+import { clientKey, type Logger, parseTableRequest, type TableRequest } from '@s2sp/server';
 import type {
   CallToolResult,
   RequestHandlerExtra,
   ServerNotification,
   ServerRequest,
 } from './mcp-sdk.js';
-import { parseTableRequest, type S2SPCall, type TableRequest } from './s2sp-call.js';
+import type { S2SPCall } from './s2sp-call.js';
 import { findTable } from './table-detect.js';
 import type { TableTools } from './table-tools.js';
 import type { Upstream } from './upstream.js';

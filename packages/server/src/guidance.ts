@@ -6,6 +6,8 @@
  * @module
  */
 
+import { ROW_FILTER_OPERATORS } from '@s2sp/core';
+
 /** Human wording of a TTL: "10 minutes", "1 minute", "30 seconds". */
 export function describeTtl(ttlMs: number): string {
   const minutes = Math.round(ttlMs / 60_000);
@@ -27,7 +29,7 @@ export function s2spInstructions(ttlMs: number, encoding: 'json' | 'compact' = '
     (encoding === 'compact'
       ? 'abstract is a header row, then value rows; a value row whose _row_id is a list stands for each of those rows. '
       : '') +
-    'filter keeps only matching rows: {"col":"v"}, {"col":["a","b"]}, {"col":{"contains":"x"}}, {"col":{"gte":1,"lt":5}}. ' +
+    `filter keeps only matching rows: {"col":"v"}, {"col":["a","b"]}, {"col":{"contains":"x"}}, {"col":{"gte":1,"lt":5}}; operators ${Object.keys(ROW_FILTER_OPERATORS).join(', ')}. ` +
     'A large result comes in pages: profile summarises each column; pass next_cursor as cursor for the next page. ' +
     'Hand rows to a tool marked "S2SP consumer" with the resource_url plus row_ids (the _row_id values you keep) or the same filter; do not copy rows. ' +
     `A resource_url works once and expires after ${describeTtl(ttlMs)}.`

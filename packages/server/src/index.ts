@@ -10,6 +10,7 @@
  * @module
  */
 
+export type { LogFields, Logger } from '@s2sp/core';
 export type {
   ConsumerCallInfo,
   ConsumerFetchOptions,
@@ -20,8 +21,6 @@ export type {
 export {
   type ConsoleLoggerOptions,
   createConsoleLogger,
-  type LogFields,
-  type Logger,
   type LogLevel,
   silentLogger,
 } from './logger.js';
@@ -47,7 +46,8 @@ export {
   createConcurrencyLimit,
 } from './runtime/concurrency-limit.js';
 export type { S2SPOptions } from './runtime/options.js';
-export { createS2SP, type S2SP } from './runtime/s2sp.js';
+export { createS2SP } from './runtime/s2sp.js';
+export type { S2SP } from './runtime/s2sp-types.js';
 export {
   createS2SPServer,
   type ListeningServer,

@@ -7,8 +7,6 @@
 
 import type { LogFields, Logger } from '@s2sp/core';
 
-export type { LogFields, Logger } from '@s2sp/core';
-
 /** A logger that drops everything. */
 export const silentLogger: Logger = { debug() {}, info() {}, warn() {}, error() {} };
 

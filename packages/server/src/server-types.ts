@@ -8,7 +8,7 @@ import type { McpServer, Transport } from './mcp-sdk.js';
 import type { ListenOptions } from './node-listener.js';
 import type { ResourceToolConfig, ResourceToolHandler } from './resource/resource-tool.js';
 import type { S2SPOptions } from './runtime/options.js';
-import type { S2SP } from './runtime/s2sp.js';
+import type { S2SP } from './runtime/s2sp-types.js';
 import type { SlopOptions } from './slop.js';
 
 /** Options for {@link createS2SPServer}: the runtime's options plus the MCP server's identity. */

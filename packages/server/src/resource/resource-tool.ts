@@ -1,4 +1,4 @@
-import { PROTOCOL, S2SPError } from '@s2sp/core';
+import { PROTOCOL, ROW_FILTER_OPERATORS, S2SPError } from '@s2sp/core';
 import { z } from 'zod';
 import { describeTtl, RESOURCE_TOOL_LINE } from '../guidance.js';
 import type { CallToolResult, ToolAnnotations, ToolExtra } from '../mcp-sdk.js';
@@ -72,6 +72,9 @@ export const resourceParameters = {
     ),
 };
 
+// The operator list the model reads comes from the grammar's one table.
+const FILTER_OPERATOR_NAMES = Object.keys(ROW_FILTER_OPERATORS).join(', ');
+
 /**
  * The optional parameters S2SP adds besides the two of PROTOCOL §2 (extensions, PROTOCOL §7). A
  * tool that declares a parameter of the same name keeps its own, and that extension is off for it.
@@ -81,7 +84,7 @@ export const resourceExtensionParameters = {
     .union([z.string(), z.record(z.string(), z.unknown())])
     .nullish()
     .describe(
-      'Only rows whose abstract columns match, e.g. {"severity":["Severe","Extreme"],"event":{"contains":"flood"}}; ops eq, in, contains, gt, gte, lt, lte.',
+      `Only rows whose abstract columns match, e.g. {"severity":["Severe","Extreme"],"event":{"contains":"flood"}}; ops ${FILTER_OPERATOR_NAMES}.`,
     ),
   cursor: z.string().nullish().describe('next_cursor of a previous result, for its next page.'),
 };

@@ -34,12 +34,6 @@ import {
   type TableResultArguments,
 } from './table-request.js';
 
-export {
-  parseTableRequest,
-  type TableRequest,
-  type TableResultArguments,
-} from './table-request.js';
-
 /** What turning rows into an S2SP result needs from the runtime. */
 export interface TableResultRuntime {
   readonly store: BodyStore;

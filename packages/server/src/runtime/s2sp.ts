@@ -30,8 +30,6 @@ import { createConcurrencyLimit } from './concurrency-limit.js';
 import { type ResolvedOptions, resolveOptions, type S2SPOptions } from './options.js';
 import type { S2SP } from './s2sp-types.js';
 
-export type { S2SP } from './s2sp-types.js';
-
 /** What the convenience layer needs beyond the public runtime. */
 export interface S2SPInternals {
   readonly s2sp: S2SP;
