@@ -36,7 +36,6 @@ export type { LogFields, Logger } from './logger.js';
 export { PROTOCOL } from './protocol.js';
 export {
   type RowWithId,
-  RowWithIdSchema,
   type S2SPResult,
   S2SPResultSchema,
 } from './resource-result.js';
