@@ -19,9 +19,11 @@ export interface ToolHookInput {
 }
 
 /**
- * One row of `query.mcpServerStatus()`. Claude Code also puts the server's `capabilities` from
- * its `initialize` result in each connected row (the SDK's `McpServerStatus` type does not list
- * them yet); the adapter reads them there.
+ * One row of `query.mcpServerStatus()`. Claude Code (as shipped with
+ * `@anthropic-ai/claude-agent-sdk` 0.3.330) also puts a connected server's declared capabilities
+ * in its row — the experimental ones, where S2SP declares itself — though the SDK's
+ * `McpServerStatus` type does not list them; the adapter reads them there. A row without them is
+ * a server that declared none.
  */
 export interface McpServerStatusRow {
   readonly name: string;
@@ -74,7 +76,8 @@ function rewriteResponse(dispatcher: S2SPDispatcher, name: string, response: unk
 /**
  * The capabilities of the server behind an `mcp__<server>__<tool>` call, from the query's MCP
  * status. Claude Code, not this process, is the MCP client here, so that status is the only
- * place they can be read; when they are not there the adapter refuses rather than guessing.
+ * place they can be read; for a server it does not report as connected the adapter refuses
+ * rather than guessing.
  */
 async function capabilitiesFor(
   input: ToolHookInput,
@@ -87,10 +90,12 @@ async function capabilitiesFor(
     named === undefined
       ? rows.find((r) => toolName.startsWith(`mcp__${r.name}__`))
       : rows.find((r) => r.name === named);
-  if (row?.status === 'connected' && row.capabilities !== undefined) return row.capabilities;
+  // A connected row without capabilities: the server declared none that Claude Code reports (it
+  // reports the experimental ones, where S2SP declares itself).
+  if (row?.status === 'connected') return row.capabilities;
   throw new S2SPError(
     'unavailable',
-    `Claude Code reports no capabilities for the MCP server of ${JSON.stringify(toolName)}, so no rows behind a ddi:// resource_url are sent to it. Make sure the server is connected; if it is, update @anthropic-ai/claude-agent-sdk.`,
+    `Claude Code reports no connected MCP server for ${JSON.stringify(toolName)}, so no rows behind a ddi:// resource_url are sent to it. Call the tool again once its server is connected.`,
   );
 }
 

@@ -90,10 +90,10 @@ describe('s2spHooks (Claude Agent SDK)', () => {
     expect(second.hookSpecificOutput.permissionDecisionReason).toContain('ddi://');
   });
 
-  it('denies a handle for a server whose status is not reported, and keeps the handle', async () => {
+  it('denies a handle for a server not reported as connected, and keeps the handle', async () => {
     const codes: string[] = [];
     const dispatcher = new S2SPDispatcher({ onRefusal: ({ error }) => codes.push(error.code) });
-    const reported = [{ name: 'charts', status: 'connected' }, ...STATUS.slice(0, 1)];
+    const reported = [{ name: 'charts', status: 'pending' }, ...STATUS.slice(0, 1)];
     const { pre } = hooksOf(dispatcher, reported);
     const handle = dispatcher.buffer.put(SYNC_RESULT.body);
     for (const tool_name of ['mcp__charts__draw_chart', 'mcp__other__draw_chart']) {
@@ -110,6 +110,22 @@ describe('s2spHooks (Claude Agent SDK)', () => {
     }
     expect(codes).toEqual(['unavailable', 'unavailable']);
     expect(dispatcher.buffer.has(handle)).toBe(true);
+  });
+
+  it('swaps the rows in for a connected server that declares no capabilities', async () => {
+    const dispatcher = new S2SPDispatcher();
+    const { pre } = hooksOf(dispatcher, [{ name: 'plain', status: 'connected' }]);
+    const handle = dispatcher.buffer.put(SYNC_RESULT.body);
+    const out = (await pre(
+      {
+        hook_event_name: 'PreToolUse',
+        tool_name: 'mcp__plain__summarise',
+        tool_input: { abstract_data: '[]', resource_url: handle },
+      },
+      'toolu_1',
+      { signal },
+    )) as { hookSpecificOutput: { updatedInput?: Record<string, unknown> } };
+    expect(out.hookSpecificOutput.updatedInput?.body_data).toBe('[]');
   });
 
   it('finds the server by mcp_server.name, as the SDK reports it, before the tool name', async () => {
