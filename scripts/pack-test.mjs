@@ -51,11 +51,11 @@ import { createDataPlaneApp } from '@s2sp/server/http';
 import { createMemoryStore, S2SPError } from '@s2sp/core';
 import { fetchBody, S2SPDispatcher } from '@s2sp/client';
 import { withS2SP } from '@s2sp/client/ai-sdk';
-import { createS2SPToolHooks } from '@s2sp/client/langchain';
+import { withS2SP as langchainS2SP } from '@s2sp/client/langchain';
 import { z } from 'zod';
 
 // (@s2sp/core/testing needs vitest, an optional peer: attw has checked that it resolves.)
-for (const value of [createDataPlaneApp, fetchBody, S2SPDispatcher, withS2SP, createS2SPToolHooks]) {
+for (const value of [createDataPlaneApp, fetchBody, S2SPDispatcher, withS2SP, langchainS2SP]) {
   if (typeof value !== 'function') throw new Error('missing export');
 }
 const rows = [{ event: 'Wind', description: 'gusts' }, { event: 'Heat', description: 'hot' }];

@@ -8,7 +8,6 @@ export default defineConfig({
     'openai-agents': 'src/openai-agents.ts',
     'claude-agent-sdk': 'src/claude-agent-sdk.ts',
     mastra: 'src/mastra.ts',
-    node: 'src/node.ts',
   },
   format: ['esm'],
   dts: true,

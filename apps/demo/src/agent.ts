@@ -2,7 +2,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { S2SPDispatcher, wrapMcpClient } from '@s2sp/client';
+import { S2SPDispatcher, withS2SP } from '@s2sp/client';
 import { type ByteCounter, createCountingFetch } from './counting-fetch.js';
 import type { Pipeline } from './pipeline.js';
 import { countTokens } from './tokens.js';
@@ -191,8 +191,8 @@ export async function runAgent(
 
     const runFlow = async (mode: 'async' | 'sync'): Promise<FlowReport> => {
       const dispatcher = new S2SPDispatcher();
-      const resource = mode === 'sync' ? wrapMcpClient(weather, { dispatcher }) : weather;
-      const consumer = mode === 'sync' ? wrapMcpClient(charts, { dispatcher }) : charts;
+      const resource = mode === 'sync' ? withS2SP(weather, { dispatcher }) : weather;
+      const consumer = mode === 'sync' ? withS2SP(charts, { dispatcher }) : charts;
       const flowMark = start();
       say(
         `${mode}: get_alerts(area="${options.area}", abstract_domains="${ABSTRACT_DOMAINS}", filter={"event":{"contains":"${options.event}"}}${mode === 'sync' ? ', mode="sync"' : ''})…`,

@@ -58,10 +58,8 @@ async function runAgent(options: { adapter: boolean; script?: Script; outputLimi
   };
   const messages: { type: string; subtype?: string; result?: string }[] = [];
   try {
-    for await (const message of query({
-      prompt: 'Chart the Texas heat alerts.',
-      options: options.adapter ? withS2SP(base, { dispatcher }) : base,
-    }))
+    const run = options.adapter ? withS2SP(query, { dispatcher }) : query;
+    for await (const message of run({ prompt: 'Chart the Texas heat alerts.', options: base }))
       messages.push(message as (typeof messages)[number]);
   } catch (error) {
     throw new Error(`${String(error)}\n${stderr.join('')}`);

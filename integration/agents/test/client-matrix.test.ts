@@ -69,14 +69,16 @@ const aiSdk: Driver = {
       weather: await createMCPClient({ transport: { type: 'http', url: urls.weather } }),
       charts: await createMCPClient({ transport: { type: 'http', url: urls.charts } }),
     };
-    const plain = {
-      weather: await clients.weather.tools(),
-      charts: await clients.charts.tools(),
+    const dispatcher = new S2SPDispatcher();
+    const wrap = <T extends Parameters<typeof aiSdkS2SP>[0]>(client: T): T =>
+      s2sp ? aiSdkS2SP(client, { dispatcher }) : client;
+    const tools = {
+      weather: await wrap(clients.weather).tools(),
+      charts: await wrap(clients.charts).tools(),
     };
-    const dispatcherTools = s2sp ? aiSdkS2SP({ ...plain.weather, ...plain.charts }) : undefined;
     return {
       async call(server, name, args) {
-        const tool = (dispatcherTools ?? plain[server])[name] as unknown as {
+        const tool = tools[server][name] as unknown as {
           execute: (input: unknown, options: unknown) => Promise<unknown>;
           toModelOutput: (o: { output: unknown; input: unknown; toolCallId: string }) => unknown;
         };
@@ -100,7 +102,9 @@ const langchain: Driver = {
         charts: { url: urls.charts, transport: 'http' as const },
       },
     };
-    const client = new MultiServerMCPClient(s2sp ? langchainS2SP(config) : config);
+    const client = s2sp
+      ? langchainS2SP(MultiServerMCPClient, config)
+      : new MultiServerMCPClient(config);
     const tools: StructuredToolInterface[] = await client.getTools();
     return {
       async call(_server, name, args) {

@@ -14,9 +14,18 @@ export interface Script {
   readonly reuseHandle?: boolean;
   /** The NWS area to ask for. Default {@link AREA}. */
   readonly area?: string;
+  /** Plans every step instead of the weather-and-chart plan (the other members are then unused). */
+  readonly planner?: Planner;
 }
 
-interface PlannedCall {
+/** Picks the next call from the tool names offered and the tool results read so far. */
+export type Planner = (
+  tools: readonly string[],
+  results: readonly string[],
+) => PlannedCall | undefined;
+
+/** A tool call the scripted model makes. */
+export interface PlannedCall {
   readonly tool: string;
   readonly args: Record<string, unknown>;
 }
@@ -59,6 +68,7 @@ export function plan(
   results: readonly string[],
   script: Script,
 ): PlannedCall | undefined {
+  if (script.planner) return script.planner(tools, results);
   const getAlerts = tools.find((name) => name.endsWith('get_alerts'));
   const drawChart = tools.find((name) => name.endsWith('draw_chart'));
   if (!getAlerts || !drawChart) return undefined;

@@ -9,17 +9,16 @@ import { createMCPClient } from '@ai-sdk/mcp';
 import { S2SPDispatcher, withS2SP } from '@s2sp/client/ai-sdk';
 import { generateText, stepCountIs } from 'ai';
 
-const weather = await createMCPClient({
-  transport: { type: 'http', url: 'http://127.0.0.1:3001/mcp' },
-});
-const charts = await createMCPClient({
-  transport: { type: 'http', url: 'http://127.0.0.1:3002/mcp' },
-});
-const dispatcher = new S2SPDispatcher();
-const tools = {
-  ...withS2SP(await weather.tools(), { dispatcher }),
-  ...withS2SP(await charts.tools(), { dispatcher }),
-};
+const dispatcher = new S2SPDispatcher(); // one per agent: handles travel between servers
+const weather = withS2SP(
+  await createMCPClient({ transport: { type: 'http', url: 'http://127.0.0.1:3001/mcp' } }),
+  { dispatcher },
+);
+const charts = withS2SP(
+  await createMCPClient({ transport: { type: 'http', url: 'http://127.0.0.1:3002/mcp' } }),
+  { dispatcher },
+);
+const tools = { ...(await weather.tools()), ...(await charts.tools()) };
 await generateText({
   model,
   tools,

@@ -15,7 +15,9 @@ const options: Options = {
   env: { ...process.env, MAX_MCP_OUTPUT_TOKENS: '1000000' },
 };
 const prompt = 'Chart the Texas heat alerts.';
-for await (const message of query({ prompt, options: withS2SP(options) })) {
+// The wrapped query reads each server's capabilities from the running query's MCP status.
+const s2spQuery = withS2SP(query);
+for await (const message of s2spQuery({ prompt, options })) {
   if (message.type === 'result') console.log(message.subtype);
 }
 // #endregion

@@ -3,7 +3,15 @@
  *
  * @module
  */
-import { dispatcherOf, rewriteCall, type WithS2SPOptions } from './with-s2sp-options.js';
+
+import { S2SPError } from '@s2sp/core';
+import type { S2SPDispatcher } from './dispatcher.js';
+import {
+  type CapabilitiesReader,
+  dispatcherOf,
+  rewriteCall,
+  type WithS2SPOptions,
+} from './with-s2sp-options.js';
 
 /** The part of an AI SDK tool this adapter touches. */
 export interface ExecutableTool {
@@ -11,30 +19,22 @@ export interface ExecutableTool {
 }
 
 /**
- * Applies S2SP's sync-mode rewrites to AI SDK tools — typically the tools of
- * `createMCPClient(...).tools()` from `@ai-sdk/mcp`. Each tool's `execute` swaps a `ddi://`
- * `resource_url` for `body_data` on the way in and buffers a sync `body` on the way out, so body
- * rows pass through the agent process but never reach the model. Async results and plain tools
- * pass through untouched.
- *
- * @param tools - a tool set (record of tools)
- * @param options - the shared dispatcher
- * @returns a new tool set with wrapped `execute` functions
- * @example
- * ```ts
- * const dispatcher = new S2SPDispatcher();
- * const tools = {
- *   ...withS2SP(await weather.tools(), { dispatcher }),
- *   ...withS2SP(await charts.tools(), { dispatcher }),
- * };
- * await generateText({ model, tools, stopWhen: stepCountIs(5), prompt });
- * ```
+ * The part of an `@ai-sdk/mcp` `MCPClient` (from `createMCPClient`) this adapter touches. Its
+ * tools do not say which server they call, so the adapter wraps the client, whose
+ * `initializeResult` holds the server's capabilities.
  */
-export function withS2SP<TTools extends Record<string, ExecutableTool>>(
+export interface AiSdkMcpClient {
+  /** The server's `initialize` result (`@ai-sdk/mcp` 2 and later). */
+  readonly initializeResult?: { readonly capabilities?: unknown };
+  tools(...args: never[]): Promise<Record<string, ExecutableTool>>;
+  toolsFromDefinitions?(...args: never[]): Record<string, ExecutableTool>;
+}
+
+function wrapTools<TTools extends Record<string, ExecutableTool>>(
+  dispatcher: S2SPDispatcher,
   tools: TTools,
-  options: WithS2SPOptions = {},
+  capabilities: CapabilitiesReader,
 ): TTools {
-  const dispatcher = dispatcherOf(options);
   const wrapped: Record<string, ExecutableTool> = {};
   for (const [name, tool] of Object.entries(tools)) {
     const execute = tool.execute as ((input: unknown, options: unknown) => unknown) | undefined;
@@ -47,9 +47,14 @@ export function withS2SP<TTools extends Record<string, ExecutableTool>>(
       execute: (async (input: unknown, executeOptions: unknown) => {
         let args = input;
         if (input !== null && typeof input === 'object' && !Array.isArray(input)) {
-          // A stale handle comes back shaped like an MCP tool error, so the MCP tools'
+          // A refused call comes back shaped like an MCP tool error, so the MCP tools'
           // toModelOutput shows the advice.
-          const call = rewriteCall(dispatcher, name, input as Record<string, unknown>);
+          const call = await rewriteCall(
+            dispatcher,
+            name,
+            input as Record<string, unknown>,
+            capabilities,
+          );
           if ('error' in call) return call.error;
           args = call.args;
         }
@@ -58,6 +63,55 @@ export function withS2SP<TTools extends Record<string, ExecutableTool>>(
     };
   }
   return wrapped as TTools;
+}
+
+/**
+ * Gives an `@ai-sdk/mcp` client S2SP sync mode. Returns the same client (a proxy) whose `tools()`
+ * and `toolsFromDefinitions()` hand out tools whose `execute` swaps a `ddi://` `resource_url` for
+ * `body_data` on the way in and buffers a sync `body` on the way out, so body rows pass through
+ * the agent process but never reach the model. Async results and plain tools pass through
+ * untouched. A server whose S2SP capability lacks the consumer role never receives buffered
+ * rows: the call is answered with a `forbidden` tool error and the handle stays usable.
+ *
+ * @param client - a client from `createMCPClient(...)`
+ * @param options - the shared dispatcher: one per agent, passed for every client
+ * @returns the same client, whose tools rewrite
+ * @example
+ * ```ts
+ * const dispatcher = new S2SPDispatcher();
+ * const weather = withS2SP(await createMCPClient({ transport }), { dispatcher });
+ * const tools = { ...(await weather.tools()), ...(await charts.tools()) };
+ * ```
+ */
+export function withS2SP<TClient extends AiSdkMcpClient>(
+  client: TClient,
+  options: WithS2SPOptions = {},
+): TClient {
+  const dispatcher = dispatcherOf(options);
+  const capabilities: CapabilitiesReader = () => {
+    const initialized = client.initializeResult;
+    if (initialized === undefined) {
+      throw new S2SPError(
+        'invalid_config',
+        'This @ai-sdk/mcp client does not expose the server capabilities (initializeResult), so no rows behind a ddi:// resource_url are sent through it. Upgrade @ai-sdk/mcp to version 2 or later.',
+      );
+    }
+    return initialized.capabilities;
+  };
+  const tools = async (...args: never[]) =>
+    wrapTools(dispatcher, await client.tools(...args), capabilities);
+  const toolsFromDefinitions = (...args: never[]) =>
+    wrapTools(dispatcher, client.toolsFromDefinitions?.(...args) ?? {}, capabilities);
+  return new Proxy(client, {
+    get(target, property, receiver) {
+      if (property === 'tools') return tools;
+      if (property === 'toolsFromDefinitions' && typeof target.toolsFromDefinitions === 'function')
+        return toolsFromDefinitions;
+      const value = Reflect.get(target, property, receiver);
+      // Methods run on the real client, so its private fields (#...) keep working.
+      return typeof value === 'function' ? value.bind(target) : value;
+    },
+  });
 }
 
 export { S2SPDispatcher } from './dispatcher.js';

@@ -2,7 +2,27 @@ import { S2SPError } from '@s2sp/core';
 import { describe, expect, it } from 'vitest';
 import { SYNC_RESULT as syncObject } from '../test/sync-fixture.js';
 import { DdiBuffer } from './ddi-buffer.js';
-import { S2SPDispatcher } from './dispatcher.js';
+import { S2SPDispatcher, type S2SPRefusal, type S2SPToolServer } from './dispatcher.js';
+
+/** A server that declares S2SP with these roles (PROTOCOL §7.7). */
+function declaring(roles: string[]): S2SPToolServer {
+  return {
+    capabilities: {
+      tools: {},
+      experimental: { s2sp: { version: '0.2', dataPlanePath: '/s2sp/data/', roles } },
+    },
+  };
+}
+const CONSUMER = declaring(['consumer']);
+
+function codeOf(run: () => unknown): unknown {
+  try {
+    run();
+  } catch (error) {
+    return S2SPError.isInstance(error) ? error.code : error;
+  }
+  return 'no error';
+}
 
 const asyncObject = {
   ...syncObject,
@@ -83,11 +103,15 @@ describe('S2SPDispatcher.onToolCall', () => {
     const seen = JSON.parse(dispatcher.onToolResult('get_alerts', JSON.stringify(syncObject))) as {
       resource_url: string;
     };
-    const args = dispatcher.onToolCall('draw_chart', {
-      abstract_data: '[{"_row_id":1,"event":"Heat"}]',
-      resource_url: seen.resource_url,
-      group_by: 'event',
-    });
+    const args = dispatcher.onToolCall(
+      'draw_chart',
+      {
+        abstract_data: '[{"_row_id":1,"event":"Heat"}]',
+        resource_url: seen.resource_url,
+        group_by: 'event',
+      },
+      CONSUMER,
+    );
     expect(args).toEqual({
       abstract_data: '[{"_row_id":1,"event":"Heat"}]',
       group_by: 'event',
@@ -99,7 +123,11 @@ describe('S2SPDispatcher.onToolCall', () => {
   it('passes every row when abstract_data cannot be read (the consumer reports the problem)', () => {
     const dispatcher = new S2SPDispatcher();
     const handle = dispatcher.buffer.put(syncObject.body);
-    const args = dispatcher.onToolCall('c', { abstract_data: 'not json', resource_url: handle });
+    const args = dispatcher.onToolCall(
+      'c',
+      { abstract_data: 'not json', resource_url: handle },
+      CONSUMER,
+    );
     expect(JSON.parse(args.body_data as string)).toEqual(syncObject.body);
   });
 
@@ -111,29 +139,33 @@ describe('S2SPDispatcher.onToolCall', () => {
       { resource_url: '' },
       { resource_url: null },
     ]) {
-      expect(dispatcher.onToolCall('c', args)).toBe(args);
+      expect(dispatcher.onToolCall('c', args, CONSUMER)).toBe(args);
     }
   });
 
   it('fails clearly on a stale handle, where the reference sends an empty body', () => {
     const dispatcher = new S2SPDispatcher();
     const handle = dispatcher.buffer.put(syncObject.body);
-    dispatcher.onToolCall('c', { abstract_data: '[]', resource_url: handle });
-    let error: unknown;
-    try {
-      dispatcher.onToolCall('c', { abstract_data: '[]', resource_url: handle });
-    } catch (e) {
-      error = e;
-    }
-    expect(S2SPError.isInstance(error) && error.code).toBe('not_found');
+    dispatcher.onToolCall('c', { abstract_data: '[]', resource_url: handle }, CONSUMER);
+    expect(
+      codeOf(() =>
+        dispatcher.onToolCall('c', { abstract_data: '[]', resource_url: handle }, CONSUMER),
+      ),
+    ).toBe('not_found');
   });
 
   it('refuses a handle together with body_data', () => {
     const dispatcher = new S2SPDispatcher();
     const handle = dispatcher.buffer.put(syncObject.body);
-    expect(() =>
-      dispatcher.onToolCall('c', { abstract_data: '[]', resource_url: handle, body_data: '[]' }),
-    ).toThrow(/either resource_url or body_data/);
+    expect(
+      codeOf(() =>
+        dispatcher.onToolCall(
+          'c',
+          { abstract_data: '[]', resource_url: handle, body_data: '[]' },
+          CONSUMER,
+        ),
+      ),
+    ).toBe('invalid_request');
     expect(dispatcher.buffer.has(handle)).toBe(true);
   });
 
@@ -146,11 +178,81 @@ describe('S2SPDispatcher.onToolCall', () => {
     };
     expect(
       JSON.parse(
-        b.onToolCall('use', { abstract_data: '[]', resource_url: seen.resource_url })
+        b.onToolCall('use', { abstract_data: '[]', resource_url: seen.resource_url }, CONSUMER)
           .body_data as string,
       ),
     ).toEqual([]);
     a.reset();
     expect(b.pending).toBe(0);
+  });
+});
+
+describe('S2SPDispatcher.onToolCall and the consumer role (PROTOCOL §7.7)', () => {
+  const call = (handle: string) => ({ abstract_data: '[{"_row_id":0}]', resource_url: handle });
+
+  it('swaps the rows in for a server that declares the consumer role', () => {
+    const dispatcher = new S2SPDispatcher();
+    const handle = dispatcher.buffer.put(syncObject.body);
+    const args = dispatcher.onToolCall('c', call(handle), declaring(['consumer', 'resource']));
+    expect(JSON.parse(args.body_data as string)).toEqual([syncObject.body[0]]);
+  });
+
+  it('refuses a server that declares S2SP without the consumer role, and keeps the handle', () => {
+    const refusals: S2SPRefusal[] = [];
+    const dispatcher = new S2SPDispatcher({ onRefusal: (refusal) => refusals.push(refusal) });
+    const handle = dispatcher.buffer.put(syncObject.body);
+    expect(codeOf(() => dispatcher.onToolCall('get', call(handle), declaring(['resource'])))).toBe(
+      'forbidden',
+    );
+    expect(codeOf(() => dispatcher.onToolCall('get', call(handle), declaring([])))).toBe(
+      'forbidden',
+    );
+    expect(refusals.map((r) => [r.toolName, r.error.code])).toEqual([
+      ['get', 'forbidden'],
+      ['get', 'forbidden'],
+    ]);
+    expect(dispatcher.buffer.has(handle)).toBe(true);
+    // The same handle, then, where it belongs.
+    const args = dispatcher.onToolCall('c', call(handle), CONSUMER);
+    expect(JSON.parse(args.body_data as string)).toEqual([syncObject.body[0]]);
+  });
+
+  it.each([
+    ['no capabilities at all (the Python reference)', undefined],
+    ['capabilities without S2SP', { tools: {} }],
+    [
+      'S2SP without a roles list',
+      { experimental: { s2sp: { version: '0.2', dataPlanePath: '/s2sp/data/' } } },
+    ],
+  ])('swaps the rows in for a server that declares %s, as before', (_name, capabilities) => {
+    const dispatcher = new S2SPDispatcher();
+    const handle = dispatcher.buffer.put(syncObject.body);
+    const args = dispatcher.onToolCall('c', call(handle), { capabilities });
+    expect(JSON.parse(args.body_data as string)).toEqual([syncObject.body[0]]);
+  });
+
+  it('refuses with the error of a capabilities getter that cannot tell, and keeps the handle', () => {
+    const refusals: S2SPRefusal[] = [];
+    const dispatcher = new S2SPDispatcher({ onRefusal: (refusal) => refusals.push(refusal) });
+    const handle = dispatcher.buffer.put(syncObject.body);
+    const unknown: S2SPToolServer = {
+      get capabilities(): unknown {
+        throw new S2SPError('invalid_config', 'cannot read them');
+      },
+    };
+    expect(codeOf(() => dispatcher.onToolCall('c', call(handle), unknown))).toBe('invalid_config');
+    expect(refusals.map((r) => r.error.code)).toEqual(['invalid_config']);
+    expect(dispatcher.buffer.has(handle)).toBe(true);
+  });
+
+  it('does not read the capabilities of a call without a handle', () => {
+    const dispatcher = new S2SPDispatcher();
+    const unread: S2SPToolServer = {
+      get capabilities(): unknown {
+        throw new Error('read');
+      },
+    };
+    const args = { resource_url: 'https://h/s2sp/data/t', abstract_data: '[]' };
+    expect(dispatcher.onToolCall('c', args, unread)).toBe(args);
   });
 });

@@ -18,11 +18,11 @@ export {
   type S2SPCapability,
 } from '@s2sp/core';
 export { DdiBuffer, type DdiBufferOptions } from './ddi-buffer.js';
-export { S2SPDispatcher, type S2SPDispatcherOptions } from './dispatcher.js';
-export type { WithS2SPOptions } from './with-s2sp-options.js';
 export {
-  type CallToolCapable,
-  type WrapMcpClientOptions,
-  withS2SP,
-  wrapMcpClient,
-} from './wrap-mcp-client.js';
+  S2SPDispatcher,
+  type S2SPDispatcherOptions,
+  type S2SPRefusal,
+  type S2SPToolServer,
+} from './dispatcher.js';
+export type { WithS2SPOptions } from './with-s2sp-options.js';
+export { type CallToolCapable, withS2SP } from './wrap-mcp-client.js';

@@ -4,9 +4,10 @@
  * @module
  */
 import type { LoadMcpToolsOptions } from '@langchain/mcp-adapters';
-import { S2SPResultSchema } from '@s2sp/core';
+import { S2SPError, S2SPResultSchema } from '@s2sp/core';
 import { isPlainObject } from '@s2sp/core/json';
-import { dispatcherOf, type WithS2SPOptions } from './with-s2sp-options.js';
+import { DdiBuffer } from './ddi-buffer.js';
+import { dispatcherOf, toolServerFor, type WithS2SPOptions } from './with-s2sp-options.js';
 
 /** What `beforeToolCall` receives from `@langchain/mcp-adapters`. */
 export interface ToolCallRequest {
@@ -27,53 +28,94 @@ export interface ToolCallOutcome extends ToolCallRequest {
  */
 export type S2SPToolHooks = Required<Pick<LoadMcpToolsOptions, 'beforeToolCall' | 'afterToolCall'>>;
 
-/**
- * Options for {@link createS2SPToolHooks}.
- * @deprecated Use {@link WithS2SPOptions}; this alias goes in the next minor release.
- */
-export type S2SPToolHooksOptions = WithS2SPOptions;
-
 /** The part of a `MultiServerMCPClient` configuration (or `loadMcpTools` options) we touch. */
 export type ToolHooksConfig = Partial<S2SPToolHooks>;
 
 /**
- * Gives a `MultiServerMCPClient` configuration (or `loadMcpTools` options) S2SP sync mode: body
- * rows go through the agent process but never into a `ToolMessage` the model reads. Returns a
- * new configuration whose `beforeToolCall` swaps a `ddi://` `resource_url` for `body_data` and
- * whose `afterToolCall` moves a sync `body` into the buffer. Hooks already in the configuration
+ * The part of a `MultiServerMCPClient` the adapter uses: `getClient(serverName)`, the official
+ * MCP SDK `Client` of a server, whose capabilities say whether it may receive body rows. The
+ * hooks LangChain calls name the server but do not carry its capabilities.
+ */
+export interface LangChainMcpClient {
+  getClient(
+    serverName: string,
+    ...rest: never[]
+  ): Promise<{ getServerCapabilities(): unknown } | undefined>;
+}
+
+/**
+ * Creates a `MultiServerMCPClient` with S2SP sync mode: body rows go through the agent process
+ * but never into a `ToolMessage` the model reads. The client is built from your configuration
+ * plus a `beforeToolCall` that swaps a `ddi://` `resource_url` for `body_data` and an
+ * `afterToolCall` that moves a sync `body` into the buffer. Hooks already in the configuration
  * keep working: yours run first on the way in and see the rewritten result on the way out, so
  * they never see a body either.
  *
+ * The adapter builds the client itself because LangChain's hooks name the server but not its
+ * capabilities: it reads those from the client's `getClient(serverName)`. A server whose S2SP
+ * capability lacks the consumer role never receives buffered rows: the tool call fails with an
+ * `S2SPError` whose `code` is `forbidden` (LangChain hands tool failures to your agent as
+ * thrown errors; LangGraph's `ToolNode` shows their message to the model), and the handle stays
+ * usable.
+ *
+ * @param Client - the `MultiServerMCPClient` class from `@langchain/mcp-adapters`
  * @param config - the configuration you would pass to `new MultiServerMCPClient(...)`
  * @param options - the shared dispatcher
+ * @returns the new client
  * @example
  * ```ts
- * const client = new MultiServerMCPClient(
- *   withS2SP({ mcpServers: { weather: { url: 'http://127.0.0.1:3001/mcp', transport: 'http' } } }),
- * );
+ * const client = withS2SP(MultiServerMCPClient, {
+ *   mcpServers: { weather: { url: 'http://127.0.0.1:3001/mcp', transport: 'http' } },
+ * });
  * const tools = await client.getTools();
  * ```
  */
-export function withS2SP<TConfig extends object>(
-  config: TConfig,
+export function withS2SP<TConfig extends object, TClient extends LangChainMcpClient>(
+  Client: new (config: TConfig) => TClient,
+  // Typed by the class, so a literal configuration is checked against LangChain's own type.
+  config: NoInfer<TConfig>,
   options: WithS2SPOptions = {},
+): TClient {
+  let client: TClient | undefined;
+  const capabilities = async (serverName: string): Promise<unknown> => {
+    const sdkClient = await client?.getClient(serverName);
+    if (sdkClient) return sdkClient.getServerCapabilities();
+    throw new S2SPError(
+      'unavailable',
+      `MCP server ${JSON.stringify(serverName)} is not connected, so nothing can be sent to it. Try again once it is reachable.`,
+    );
+  };
+  client = new Client(withHooks(config, s2spToolHooks(options, capabilities)));
+  return client;
+}
+
+/** `config` with our hooks added after (in) and before (out) the ones it already has. */
+function withHooks<TConfig extends object>(
+  config: TConfig,
+  ours: S2SPToolHooks,
 ): TConfig & S2SPToolHooks {
-  const ours = s2spToolHooks(options);
   const { beforeToolCall: userBefore, afterToolCall: userAfter } = config as ToolHooksConfig;
   if (!userBefore && !userAfter) return { ...config, ...ours };
   type Before = S2SPToolHooks['beforeToolCall'];
   type After = S2SPToolHooks['afterToolCall'];
   type Modification = { args?: unknown; headers?: Record<string, string> } | undefined;
-  // Synchronous unless your hook is async: the adapter validates hook results with zod, and
-  // a promise where a plain value was returned before changes how it checks them.
+  // Synchronous unless your hook is async or the call carries a handle: the adapter validates
+  // hook results with zod, and a promise where a plain value was returned before changes how it
+  // checks them.
   const beforeToolCall = ((request, state, runtime) =>
     then(userBefore?.(request, state, runtime) as Modification, (theirs) => {
       const theirArgs = isPlainObject(theirs?.args) ? theirs.args : undefined;
       // The adapter merges hook args into the original arguments, so ours see the same merge.
       const args = theirArgs ? { ...(request.args as object), ...theirArgs } : request.args;
-      const mine = ours.beforeToolCall({ ...request, args }, state, runtime) as Modification;
-      if (!theirs) return mine;
-      return mine ? { ...theirs, args: { ...theirArgs, ...(mine.args as object) } } : theirs;
+      const mine = ours.beforeToolCall({ ...request, args }, state, runtime) as
+        | Modification
+        | Promise<Modification>;
+      return then(mine, (resolved) => {
+        if (!theirs) return resolved;
+        return resolved
+          ? { ...theirs, args: { ...theirArgs, ...(resolved.args as object) } }
+          : theirs;
+      });
     })) as Before;
   const afterToolCall = ((outcome, state, runtime) => {
     const mine = ours.afterToolCall(outcome, state, runtime) as { result: unknown } | undefined;
@@ -88,19 +130,20 @@ export function withS2SP<TConfig extends object>(
 }
 
 /** Applies `next` to `value`, or to what it resolves to when it is a promise. */
-function then<T, R>(value: T | Promise<T>, next: (resolved: T) => R): R | Promise<R> {
+function then<T, R>(value: T | Promise<T>, next: (resolved: T) => R | Promise<R>): R | Promise<R> {
   return value instanceof Promise ? value.then(next) : next(value);
 }
 
 /**
- * `beforeToolCall` / `afterToolCall` hooks that give a LangChain.js agent S2SP sync mode.
- *
- * @deprecated Use `withS2SP(config, { dispatcher })`, which also keeps hooks you already have;
- * this function goes in the next minor release.
- * @param options - the dispatcher to use
+ * Lets an S2SP error out of LangChain's adapter as it is. The adapter passes an error named
+ * `ToolException` through unchanged and wraps any other in a new one that keeps only its text,
+ * which would lose the `code` your agent code may act on. It stays an `S2SPError`
+ * (`S2SPError.isInstance` is true).
  */
-export function createS2SPToolHooks(options: WithS2SPOptions = {}): S2SPToolHooks {
-  return s2spToolHooks(options);
+function asToolException(error: unknown): unknown {
+  if (S2SPError.isInstance(error))
+    Object.defineProperty(error, 'name', { value: 'ToolException', configurable: true });
+  return error;
 }
 
 interface TextBlockWithExtras {
@@ -119,7 +162,10 @@ function isTextBlockWithExtras(block: unknown): block is TextBlockWithExtras {
   );
 }
 
-function s2spToolHooks(options: WithS2SPOptions): S2SPToolHooks {
+function s2spToolHooks(
+  options: WithS2SPOptions,
+  capabilities: (serverName: string) => Promise<unknown>,
+): S2SPToolHooks {
   const dispatcher = dispatcherOf(options);
 
   // A text block may carry the result's structuredContent beside its text; rewrite both as one
@@ -140,16 +186,27 @@ function s2spToolHooks(options: WithS2SPOptions): S2SPToolHooks {
     };
   };
 
+  // Synchronous when there is no handle (most calls); see the note in withHooks.
   const beforeToolCall = ({
     name,
     args,
-  }: ToolCallRequest): { args: Record<string, unknown> } | undefined => {
-    if (!isPlainObject(args)) return undefined;
-    const next = dispatcher.onToolCall(name, args);
-    if (next === args) return undefined;
-    // The adapter merges these into the original arguments (Object.assign), so the handle is
-    // removed by setting it to undefined, which JSON drops on the wire.
-    return { args: { ...next, resource_url: undefined } };
+    serverName,
+  }: ToolCallRequest):
+    | { args: Record<string, unknown> }
+    | undefined
+    | Promise<{ args: Record<string, unknown> }> => {
+    if (!isPlainObject(args) || !DdiBuffer.isHandle(args.resource_url)) return undefined;
+    return toolServerFor(args, () => capabilities(serverName)).then((server) => {
+      let next: Record<string, unknown>;
+      try {
+        next = dispatcher.onToolCall(name, args, server);
+      } catch (error) {
+        throw asToolException(error);
+      }
+      // The adapter merges these into the original arguments (Object.assign), so the handle is
+      // removed by setting it to undefined, which JSON drops on the wire.
+      return { args: { ...next, resource_url: undefined } };
+    });
   };
   const afterToolCall = ({
     name,

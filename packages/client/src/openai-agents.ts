@@ -4,6 +4,7 @@
  * @module
  */
 
+import { S2SPError, type ToolErrorResult } from '@s2sp/core';
 import { isPlainObject } from '@s2sp/core/json';
 import type { S2SPDispatcher } from './dispatcher.js';
 import { dispatcherOf, rewriteCall, type WithS2SPOptions } from './with-s2sp-options.js';
@@ -24,6 +25,34 @@ export interface AgentsMcpServer {
     args: Record<string, unknown> | null,
     ...rest: never[]
   ): Promise<unknown>;
+  /**
+   * The server's capabilities from MCP initialisation. The SDK's `MCPServer` interface has no
+   * such member; give your own `MCPServer` class one so the adapter can tell whether the server
+   * may receive body rows (see {@link withS2SP}).
+   */
+  getServerCapabilities?(): unknown;
+}
+
+interface SessionHolder {
+  readonly session?: { getServerCapabilities?(): unknown } | null;
+}
+
+/**
+ * The server's capabilities. The SDK (0.14) does not expose them: `MCPServerStreamableHttp`,
+ * `MCPServerSSE` and `MCPServerStdio` keep the official MCP SDK `Client` in a private
+ * `underlying.session`, and that client has them. When neither that nor a
+ * `getServerCapabilities()` of your own is there, the adapter cannot tell whether the server
+ * may receive rows, and refuses rather than guessing.
+ */
+function capabilitiesOf(server: AgentsMcpServer): unknown {
+  if (typeof server.getServerCapabilities === 'function') return server.getServerCapabilities();
+  const { session, underlying } = server as SessionHolder & { underlying?: SessionHolder };
+  const client = session ?? underlying?.session;
+  if (typeof client?.getServerCapabilities === 'function') return client.getServerCapabilities();
+  throw new S2SPError(
+    'invalid_config',
+    `@s2sp/client/openai-agents cannot read the capabilities of MCP server ${JSON.stringify(server.name)}, so no rows behind a ddi:// resource_url are sent to it. Connect the server first; for your own MCPServer class, add a getServerCapabilities() method that returns the capabilities of its initialize result.`,
+  );
 }
 
 // The SDK hangs a result's structuredContent, isError and _meta on the content array as
@@ -48,9 +77,14 @@ function rewriteContent(dispatcher: S2SPDispatcher, name: string, content: unkno
   return out;
 }
 
-function errorContent(error: { isError: true; content: unknown[] }): unknown[] {
+// Shaped like the SDK's own callTool result: the error code rides along as `_meta`.
+function errorContent(error: ToolErrorResult): unknown[] {
   const out = [...error.content];
-  Object.defineProperty(out, 'isError', { value: true, enumerable: false, configurable: true });
+  for (const [key, value] of [
+    ['isError', true],
+    ['_meta', error._meta],
+  ] as const)
+    Object.defineProperty(out, key, { value, enumerable: false, configurable: true });
   return out;
 }
 
@@ -61,6 +95,12 @@ function errorContent(error: { isError: true; content: unknown[] }): unknown[] {
  * result into the tool output the model reads, in the text blocks and in `structuredContent`
  * (so `useStructuredContent: true` is covered too). Pass the result in `mcpServers`; connect and
  * close it as usual. A stale handle comes back as a tool error with advice.
+ *
+ * A server whose S2SP capability lacks the consumer role never receives buffered rows: the call
+ * is answered with a `forbidden` tool error and the handle stays usable. The SDK does not expose
+ * a server's capabilities, so the adapter reads them from the MCP SDK client inside the SDK's
+ * own server classes; for a server where it finds none (your own `MCPServer` class without a
+ * `getServerCapabilities()` method) it refuses handle swaps with `invalid_config`.
  *
  * @param server - an `MCPServer`, e.g. `new MCPServerStreamableHttp({ url })`
  * @param options - the shared dispatcher: one per agent, passed for every server
@@ -82,7 +122,9 @@ export function withS2SP<TServer extends AgentsMcpServer>(
     args: Record<string, unknown> | null,
     ...rest: unknown[]
   ) => {
-    const call = rewriteCall(dispatcher, toolName, isPlainObject(args) ? args : {});
+    const call = await rewriteCall(dispatcher, toolName, isPlainObject(args) ? args : {}, () =>
+      capabilitiesOf(server),
+    );
     if ('error' in call) return errorContent(call.error);
     const content = await (server.callTool as (...a: unknown[]) => Promise<unknown>).call(
       server,
@@ -97,7 +139,9 @@ export function withS2SP<TServer extends AgentsMcpServer>(
     args: Record<string, unknown> | null,
     ...rest: unknown[]
   ) => {
-    const call = rewriteCall(dispatcher, toolName, isPlainObject(args) ? args : {});
+    const call = await rewriteCall(dispatcher, toolName, isPlainObject(args) ? args : {}, () =>
+      capabilitiesOf(server),
+    );
     if ('error' in call) return call.error;
     const original = server.callToolResult as (...a: unknown[]) => Promise<unknown>;
     const result = await original.call(server, toolName, call.args, ...rest);

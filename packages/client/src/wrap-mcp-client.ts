@@ -1,5 +1,3 @@
-import { readS2SPCapability, S2SPError, toolErrorResult } from '@s2sp/core';
-import { DdiBuffer } from './ddi-buffer.js';
 import { dispatcherOf, rewriteCall, type WithS2SPOptions } from './with-s2sp-options.js';
 
 /** The part of the MCP SDK `Client` this wrapper touches. */
@@ -8,25 +6,12 @@ export interface CallToolCapable {
     params: { name: string; arguments?: Record<string, unknown> } & Record<string, unknown>,
     ...rest: never[]
   ): Promise<unknown>;
-  /** The server's capabilities from initialisation (the SDK `Client` has it). */
-  getServerCapabilities?(): unknown;
+  /**
+   * The server's capabilities from initialisation: the dispatcher sends no buffered rows to a
+   * server that declares S2SP without the consumer role.
+   */
+  getServerCapabilities(): unknown;
 }
-
-/**
- * Whether a server may receive buffered body rows: one that declares S2SP (PROTOCOL §7.7) must
- * name the consumer role; one that declares nothing (the Python reference, older servers) is
- * judged by its tools alone, as before.
- */
-function takesBodies(client: CallToolCapable): boolean {
-  const declared = readS2SPCapability(client.getServerCapabilities?.());
-  return declared?.roles === undefined || declared.roles.includes('consumer');
-}
-
-/**
- * Options for {@link wrapMcpClient}.
- * @deprecated Use {@link WithS2SPOptions}; this alias goes in the next minor release.
- */
-export type WrapMcpClientOptions = WithS2SPOptions;
 
 /**
  * Makes an official MCP SDK `Client` apply S2SP's sync-mode rewrites on every `callTool`: sync
@@ -36,7 +21,8 @@ export type WrapMcpClientOptions = WithS2SPOptions;
  *
  * A bad handle comes back as an `isError` tool result with advice, like any tool error. A server
  * whose S2SP capability (PROTOCOL §7.7) lacks the consumer role never receives buffered rows:
- * the call is answered with `forbidden` and the handle stays usable.
+ * the call is answered with `forbidden` (in `_meta["s2sp/error-code"]`) and the handle stays
+ * usable.
  *
  * @param client - a connected `Client` from `@modelcontextprotocol/sdk`
  * @param options - a shared dispatcher
@@ -56,16 +42,9 @@ export function withS2SP<TClient extends CallToolCapable>(
     params: { name: string; arguments?: Record<string, unknown> },
     ...rest: unknown[]
   ) => {
-    if (DdiBuffer.isHandle(params.arguments?.resource_url) && !takesBodies(client)) {
-      // Checked before the handle is taken, so it still works with the right server.
-      return toolErrorResult(
-        new S2SPError(
-          'forbidden',
-          `This server declares S2SP without the consumer role, so "${params.name}" cannot take a ddi:// resource_url and the rows it stands for are not sent to it. Pass the handle to a consumer tool (one that takes resource_url and abstract_data) on another server.`,
-        ),
-      );
-    }
-    const call = rewriteCall(dispatcher, params.name, params.arguments ?? {});
+    const call = await rewriteCall(dispatcher, params.name, params.arguments ?? {}, () =>
+      client.getServerCapabilities(),
+    );
     if ('error' in call) return call.error;
     const result = await (client.callTool as (...a: unknown[]) => Promise<unknown>).call(
       client,
@@ -83,9 +62,3 @@ export function withS2SP<TClient extends CallToolCapable>(
     },
   });
 }
-
-/**
- * The former name of {@link withS2SP} for MCP SDK clients.
- * @deprecated Use `withS2SP` (same arguments); this alias goes in the next minor release.
- */
-export const wrapMcpClient: typeof withS2SP = withS2SP;

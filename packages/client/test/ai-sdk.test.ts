@@ -40,9 +40,9 @@ async function runAgent(mode: 'sync' | 'async', adapter = true) {
     transport: { type: 'http', url: pipeline.consumer.mcpUrl },
   });
   const dispatcher = new S2SPDispatcher();
-  const wrap = <T extends Parameters<typeof withS2SP>[0]>(set: T): T =>
-    adapter ? withS2SP(set, { dispatcher }) : set;
-  const tools = { ...wrap(await weather.tools()), ...wrap(await summaries.tools()) };
+  const wrap = <T extends Parameters<typeof withS2SP>[0]>(client: T): T =>
+    adapter ? withS2SP(client, { dispatcher }) : client;
+  const tools = { ...(await wrap(weather).tools()), ...(await wrap(summaries).tools()) };
   let calls = 0;
   const model = new MockLanguageModelV4({
     doGenerate: async (options) => {

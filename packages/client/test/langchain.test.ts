@@ -9,7 +9,7 @@ import type { StructuredToolInterface } from '@langchain/core/tools';
 import { FakeStreamingChatModel } from '@langchain/core/utils/testing';
 import { MultiServerMCPClient } from '@langchain/mcp-adapters';
 import { describe, expect, it } from 'vitest';
-import { createS2SPToolHooks, S2SPDispatcher, withS2SP } from '../src/langchain.js';
+import { S2SPDispatcher, withS2SP } from '../src/langchain.js';
 import { FLOOD_IDS, planNextStep } from './agent-model.js';
 import { BODY_MARKER, bodyValues, expectedRows, startPipeline } from './pipeline.js';
 import { handleIn, SYNC_RESULT } from './sync-fixture.js';
@@ -87,7 +87,9 @@ async function runAgent(mode: 'sync' | 'async', adapter = true, ownHooks = false
       summaries: { url: pipeline.consumer.mcpUrl, transport: 'http' as const },
     },
   };
-  const client = new MultiServerMCPClient(adapter ? withS2SP(config, { dispatcher }) : config);
+  const client = adapter
+    ? withS2SP(MultiServerMCPClient, config, { dispatcher })
+    : new MultiServerMCPClient(config);
   const model = new ScriptedChatModel(mode);
   try {
     const tools: StructuredToolInterface[] = await client.getTools();
@@ -148,7 +150,9 @@ describe('what an S2SP result turns into in LangChain', () => {
     const config = {
       mcpServers: { alerts: { url: pipeline.resource.mcpUrl, transport: 'http' as const } },
     };
-    const client = new MultiServerMCPClient(adapter ? withS2SP(config) : config);
+    const client = adapter
+      ? withS2SP(MultiServerMCPClient, config)
+      : new MultiServerMCPClient(config);
     try {
       const [tool] = (await client.getTools()) as StructuredToolInterface[];
       const args = { abstract_domains: 'event,severity', mode };
@@ -202,11 +206,24 @@ describe('control', () => {
   });
 });
 
+/** Stands in for `MultiServerMCPClient`: keeps the configuration, serves one capability set. */
+function recordingClient(capabilities: unknown) {
+  return class {
+    constructor(readonly config: Record<string, unknown>) {}
+    async getClient() {
+      return { getServerCapabilities: () => capabilities };
+    }
+  };
+}
+
+type Hook = (input: unknown, state: unknown, runtime: unknown) => Promise<unknown>;
+
 describe('withS2SP (LangChain.js configuration)', () => {
   it('keeps hooks already configured: theirs run first in, and see only the rewritten result', async () => {
     const seen: unknown[] = [];
     const dispatcher = new S2SPDispatcher();
-    const config = withS2SP(
+    const { config } = withS2SP(
+      recordingClient(undefined),
       {
         beforeToolCall: ({ args }: { args?: unknown }) => ({
           args: { ...(args as object), title: 'mine' },
@@ -219,10 +236,9 @@ describe('withS2SP (LangChain.js configuration)', () => {
       },
       { dispatcher },
     );
-    type Hook = (input: unknown, state: unknown, runtime: unknown) => Promise<unknown>;
     const state = {};
     const runtime = {};
-    const after = await (config.afterToolCall as unknown as Hook)(
+    const after = await (config.afterToolCall as Hook)(
       {
         name: 'get_alerts',
         serverName: 'alerts',
@@ -235,7 +251,7 @@ describe('withS2SP (LangChain.js configuration)', () => {
     expect(JSON.stringify(seen)).not.toContain(BODY_MARKER);
     expect(JSON.stringify(after)).not.toContain(BODY_MARKER);
     const handle = handleIn(JSON.stringify(after));
-    const before = await (config.beforeToolCall as unknown as Hook)(
+    const before = await (config.beforeToolCall as Hook)(
       {
         name: 'summarise',
         serverName: 'summaries',
@@ -250,9 +266,29 @@ describe('withS2SP (LangChain.js configuration)', () => {
     });
   });
 
-  it('keeps createS2SPToolHooks as a deprecated way to get the same hooks', () => {
-    const hooks = createS2SPToolHooks();
-    expect(typeof hooks.beforeToolCall).toBe('function');
-    expect(typeof hooks.afterToolCall).toBe('function');
+  it('throws forbidden, code intact, for a server without the consumer role; the handle stays', async () => {
+    const dispatcher = new S2SPDispatcher();
+    const handle = dispatcher.buffer.put(SYNC_RESULT.body);
+    const roles = (list: string[]) => ({
+      experimental: { s2sp: { version: '0.2', dataPlanePath: '/s2sp/data/', roles: list } },
+    });
+    const request = {
+      name: 'get_alerts',
+      serverName: 'alerts',
+      args: { abstract_data: '[]', resource_url: handle },
+    };
+    const refusing = withS2SP(recordingClient(roles(['resource'])), {}, { dispatcher });
+    const error = await (refusing.config.beforeToolCall as Hook)(request, {}, {}).catch(
+      (e: unknown) => e,
+    );
+    expect((error as { code?: unknown }).code).toBe('forbidden');
+    // LangChain's adapter passes a ToolException through as it is, instead of re-wrapping it.
+    expect((error as { name?: unknown }).name).toBe('ToolException');
+    expect(dispatcher.buffer.has(handle)).toBe(true);
+    const taking = withS2SP(recordingClient(roles(['consumer'])), {}, { dispatcher });
+    const swapped = (await (taking.config.beforeToolCall as Hook)(request, {}, {})) as {
+      args: Record<string, unknown>;
+    };
+    expect(swapped.args.body_data).toBe('[]');
   });
 });

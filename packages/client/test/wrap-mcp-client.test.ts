@@ -2,7 +2,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { describe, expect, it } from 'vitest';
 import { S2SPDispatcher } from '../src/dispatcher.js';
-import { withS2SP, wrapMcpClient } from '../src/wrap-mcp-client.js';
+import { withS2SP } from '../src/wrap-mcp-client.js';
 import { BODY_MARKER, expectedRows, startPipeline } from './pipeline.js';
 
 async function connect(url: string): Promise<Client> {
@@ -18,10 +18,6 @@ type Result = {
 };
 
 describe('withS2SP (MCP SDK Client)', () => {
-  it('keeps the deprecated wrapMcpClient name as the same function', () => {
-    expect(wrapMcpClient).toBe(withS2SP);
-  });
-
   it('keeps sync bodies out of what the agent code sees, and hands them to the consumer', async () => {
     await using pipeline = await startPipeline();
     const dispatcher = new S2SPDispatcher();
