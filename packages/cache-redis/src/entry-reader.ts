@@ -142,7 +142,7 @@ async function* readClaimed(
   meta: Meta,
   first: Promise<unknown>[],
 ): AsyncGenerator<Uint8Array> {
-  const { connection, redisKey, commandTimeoutMs } = options;
+  const { redisKey } = options;
   const keys = Array.from({ length: meta.blocks }, (_, i) => blockKey(redisKey, i));
   const inFlight = first;
   let next = first.length;
