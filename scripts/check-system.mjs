@@ -1,7 +1,10 @@
-// Stops `pnpm test` at once, before any build, when the machine lacks a system program the
-// tests start themselves (redis-server, Chromium, PostgreSQL's initdb), and prints the one
-// command that installs them. Installing needs root, so this script does not do it; `.ci/run`
-// does (it is what CI runs on a clean machine).
+// The system programs the tests start themselves (redis-server, Chromium, PostgreSQL's initdb),
+// checked before `pnpm test` builds anything. This is the one list of them: `.ci/run` calls this
+// script too.
+//
+// When some are missing: as root on a machine with apt-get (a fresh Debian/Ubuntu container, CI),
+// it says what it installs and installs it, so that the README's test command passes by itself;
+// anywhere else it prints the one command that installs them and stops.
 import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
@@ -18,19 +21,46 @@ const hasInitdb = () => {
   return bin.status === 0 && existsSync(join(bin.stdout.trim(), 'initdb'));
 };
 
-const missing = [];
-if (!process.env.REDIS_URL && !onPath('redis-server'))
-  missing.push(['redis-server', 'redis-server']);
-if (!existsSync(process.env.CHROMIUM_PATH ?? '/usr/bin/chromium') && !onPath('chromium'))
-  missing.push(['Chromium', 'chromium']);
-if (!hasInitdb()) missing.push(['PostgreSQL (initdb)', 'postgresql']);
+// [what the tests need, the Debian/Ubuntu package that provides it, whether it is there]
+const missing = [
+  ['redis-server', 'redis-server', () => Boolean(process.env.REDIS_URL) || onPath('redis-server')],
+  [
+    'Chromium',
+    'chromium',
+    () => existsSync(process.env.CHROMIUM_PATH ?? '/usr/bin/chromium') || onPath('chromium'),
+  ],
+  ['PostgreSQL (initdb)', 'postgresql', hasInitdb],
+].filter(([, , present]) => !present());
 
 if (missing.length > 0) {
-  const root = typeof process.getuid === 'function' && process.getuid() === 0 ? '' : 'sudo ';
-  console.error(
-    `The tests start ${missing.map(([what]) => what).join(', ')} themselves, and this machine lacks ${missing.length === 1 ? 'it' : 'them'}. Install with:\n\n` +
-      `  ${root}apt-get update && ${root}apt-get install -y ${missing.map(([, pkg]) => pkg).join(' ')}\n\n` +
-      'or run .ci/run, which installs what is missing and then runs the tests (Debian/Ubuntu).',
-  );
-  process.exit(1);
+  const what = missing.map(([name]) => name).join(', ');
+  const packages = missing.map(([, pkg]) => pkg);
+  const isRoot = typeof process.getuid === 'function' && process.getuid() === 0;
+  if (isRoot && onPath('apt-get')) {
+    console.log(
+      `The tests start ${what} themselves; installing: apt-get install ${packages.join(' ')}`,
+    );
+    const apt = (args) =>
+      spawnSync('apt-get', args, {
+        stdio: ['ignore', 'ignore', 'inherit'],
+        env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' },
+      }).status === 0;
+    if (
+      !apt(['update', '-qq']) ||
+      !apt(['install', '-y', '-qq', '--no-install-recommends', ...packages])
+    ) {
+      console.error(
+        `apt-get could not install ${packages.join(' ')}; see its messages above, fix the package sources, and run the tests again.`,
+      );
+      process.exit(1);
+    }
+  } else {
+    const sudo = isRoot ? '' : 'sudo ';
+    console.error(
+      `The tests start ${what} themselves, and this machine lacks ${missing.length === 1 ? 'it' : 'them'}. Install with:\n\n` +
+        `  ${sudo}apt-get update && ${sudo}apt-get install -y ${packages.join(' ')}\n\n` +
+        'then run the tests again (run as root on Debian/Ubuntu, `pnpm test` installs them itself).',
+    );
+    process.exit(1);
+  }
 }

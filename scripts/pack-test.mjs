@@ -9,8 +9,13 @@
 //    official MCP SDK client.
 // 5. install @s2sp/proxy into a project of its own (with only the @s2sp tarballs it depends on,
 //    which are not on the registry) and run its `s2sp-proxy --help`.
-import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+// 6. follow the root README's "Add S2SP to the MCP server you already run" as a new user would:
+//    its setup lines in a new directory (`npm init -y`, the tarballs and the listed packages from
+//    the registry), its sample saved under the name the README gives, started with the README's own
+//    command; then the official MCP SDK client calls the tool with abstract_domains and fetchBody
+//    redeems the resource_url. Everything is read from the README, nothing copied.
+import { spawn, spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -48,7 +53,8 @@ import { serve } from '@hono/node-server';
 import { Hono } from 'hono';
 import { createS2SP, createS2SPServer, silentLogger } from '@s2sp/server';
 import { createDataPlaneApp } from '@s2sp/server/http';
-import { createMemoryStore, S2SPError } from '@s2sp/core';
+import { S2SPError } from '@s2sp/core';
+import { createMemoryStore } from '@s2sp/core/store';
 import { fetchBody, S2SPDispatcher } from '@s2sp/client';
 import { withS2SP } from '@s2sp/client/ai-sdk';
 import { withS2SP as langchainS2SP } from '@s2sp/client/langchain';
@@ -89,6 +95,86 @@ if (JSON.stringify(received) !== JSON.stringify([{ _row_id: 1, event: 'Heat', de
 if (!S2SPError.isInstance(new S2SPError('not_found', 'x')) || typeof createMemoryStore !== 'function') throw new Error('core broken');
 await agentR.close(); await agentC.close(); http.close(); await s2sp.close(); await consumer.close();
 console.log('round trip ok');
+`;
+
+/**
+ * The root README's adoption path: the fenced block after `<!-- setup: … -->`, the first ```ts
+ * block after it (the sample) and the block after `<!-- run: … -->`, with the README line of each.
+ */
+function readmeAdoptionPath() {
+  const lines = readFileSync(join(root, 'README.md'), 'utf8').split('\n');
+  const blockAfter = (from, test) => {
+    const start = lines.findIndex((line, i) => i >= from && test(line));
+    // The first fence at or after the line found (which may be the fence itself).
+    const open = lines.findIndex((line, i) => i >= start && line.startsWith('```'));
+    const close = lines.findIndex((line, i) => i > open && line.startsWith('```'));
+    if (start === -1 || open === -1 || close === -1) return undefined;
+    return { line: open + 2, end: close, text: lines.slice(open + 1, close) };
+  };
+  const setup = blockAfter(0, (line) => line.startsWith('<!-- setup:'));
+  const sample = setup && blockAfter(setup.end + 1, (line) => /^```(ts|typescript)$/.test(line));
+  const runBlock = blockAfter(0, (line) => line.startsWith('<!-- run:'));
+  if (!setup || !sample || !runBlock)
+    throw new Error(
+      'README.md: the <!-- setup: --> block, a ```ts sample after it, or the <!-- run: --> block is missing',
+    );
+  // Shell comments are the README's, for the reader; the commands are what a user types.
+  const commands = (block) =>
+    block.text.map((line) => line.replace(/\s+#.*$/, '').trim()).filter((line) => line !== '');
+  const [command, ...extra] = commands(runBlock);
+  const file = command && /\s(\S+\.(?:ts|mts))$/.exec(command)?.[1];
+  if (!file || extra.length > 0)
+    throw new Error(`README.md:${runBlock.line}: expected one command that runs the sample file`);
+  return {
+    setup: commands(setup),
+    setupLine: setup.line,
+    sample: `${sample.text.join('\n')}\n`,
+    file,
+    command,
+  };
+}
+
+/** Starts `command` (in its own process group, to stop tsx and its child) and waits for a URL. */
+function startServer(command, cwd, env) {
+  const child = spawn('sh', ['-c', command], { cwd, env, detached: true, stdio: 'pipe' });
+  let output = '';
+  const url = new Promise((resolve, reject) => {
+    const timer = setTimeout(
+      () => reject(new Error(`\`${command}\` printed no MCP URL in 60 s:\n${output}`)),
+      60_000,
+    );
+    const onData = (chunk) => {
+      output += chunk;
+      const match = /http:\/\/\S+\/mcp\b/.exec(output);
+      if (match) {
+        clearTimeout(timer);
+        resolve(match[0]);
+      }
+    };
+    child.stdout.on('data', onData);
+    child.stderr.on('data', onData);
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`\`${command}\` exited (${code}) before printing its URL:\n${output}`));
+    });
+  });
+  return { url, stop: () => child.exitCode === null && process.kill(-child.pid, 'SIGTERM') };
+}
+
+// The user's side of the README sample: the official MCP SDK client asks for the name column only,
+// then redeems the resource_url with fetchBody from the installed @s2sp/core.
+const ADOPTION_CHECK = `import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { fetchBody } from '@s2sp/core';
+
+const url = new URL(process.argv[2]);
+const client = new Client({ name: 'readme-adopter', version: '1' });
+await client.connect(new StreamableHTTPClientTransport(url));
+const result = await client.callTool({ name: 'list_stations', arguments: { state: 'TX', abstract_domains: 'name' } });
+const { abstract, resource_url } = result.structuredContent;
+const fetched = await fetchBody(resource_url, { allowedOrigins: [url.origin] });
+await client.close();
+console.log(JSON.stringify({ abstract, body: fetched.body }));
 `;
 
 try {
@@ -169,6 +255,67 @@ try {
     console.log(
       `ok installed @s2sp/proxy alone (with ${needed.size - 1} @s2sp dependencies); s2sp-proxy --help runs`,
     );
+  }
+  // The README's adoption path, as a new user follows it (needs the server and core tarballs).
+  if (tarballOf.has('@s2sp/server') && tarballOf.has('@s2sp/core')) {
+    const readme = readmeAdoptionPath();
+    const project = join(work, 'readme-adoption');
+    mkdirSync(project);
+    for (const line of readme.setup) {
+      // The README installs from a clone's packs/ directory; the tarballs here are in `work`.
+      const command = line.replaceAll('/path/to/s2sp-typescript/packs', work);
+      const result = spawnSync('sh', ['-c', command], { cwd: project, encoding: 'utf8' });
+      if (result.status !== 0)
+        throw new Error(
+          `README.md:${readme.setupLine}: \`${line}\` failed (exit ${result.status}):\n${result.stdout}\n${result.stderr}`,
+        );
+    }
+    const manifest = JSON.parse(readFileSync(join(project, 'package.json'), 'utf8'));
+    if (manifest.type !== 'module')
+      throw new Error('README.md setup: the project is not an ES module project');
+    writeFileSync(join(project, readme.file), readme.sample);
+    // The README says @types/node is what type-checking the sample needs: check that it is enough,
+    // with the strict options a new project would use (the library .d.ts files included).
+    run(
+      process.execPath,
+      [
+        join(root, 'node_modules', 'typescript', 'bin', 'tsc'),
+        '--noEmit',
+        '--strict',
+        '--module',
+        'nodenext',
+        '--target',
+        'es2022',
+        readme.file,
+      ],
+      { cwd: project },
+    );
+    // PORT=0: a free port, since a fixed one may be taken on a CI machine; the sample reads PORT.
+    const server = startServer(readme.command, project, { ...process.env, PORT: '0' });
+    try {
+      const url = await server.url;
+      writeFileSync(join(project, 'adoption-check.mjs'), ADOPTION_CHECK);
+      const got = JSON.parse(run('node', ['adoption-check.mjs', url], { cwd: project }));
+      const want = {
+        abstract: [
+          { _row_id: 0, name: 'North' },
+          { _row_id: 1, name: 'South' },
+        ],
+        body: [
+          { _row_id: 0, id: 'TX-1', name: 'North', elevation_m: 210, notes: 'rooftop' },
+          { _row_id: 1, id: 'TX-2', name: 'South', elevation_m: 12, notes: 'airport' },
+        ],
+      };
+      if (JSON.stringify(got) !== JSON.stringify(want))
+        throw new Error(
+          `README sample answered ${JSON.stringify(got)}, expected ${JSON.stringify(want)}`,
+        );
+      console.log(
+        `ok README adoption path: ${readme.setup.length} setup lines, ${readme.file} type-checks with @types/node, \`${readme.command}\` serves ${url}; list_stations split the rows and fetchBody redeemed the body`,
+      );
+    } finally {
+      server.stop();
+    }
   }
 } finally {
   if (!keep) rmSync(work, { recursive: true, force: true });

@@ -64,7 +64,7 @@ async function main(): Promise<number> {
       );
     else
       process.stdout.write(
-        `${formatReport(report)}  done in ${((Date.now() - started) / 1000).toFixed(1)} s\n`,
+        `${formatReport(report, { keepRunning: args['keep-running'] })}  done in ${((Date.now() - started) / 1000).toFixed(1)} s\n`,
       );
     if (args['keep-running']) {
       keep = true;

@@ -6,8 +6,14 @@ const kb = (bytes: number) =>
 const fewer = (ours: number, plain: number) =>
   `${((100 * (plain - ours)) / plain).toFixed(1)}% fewer`;
 
-/** The report a person reads at the end of `pnpm demo`. */
-export function formatReport(report: DemoReport): string {
+/**
+ * The report a person reads at the end of `pnpm demo`. The chart page's URL is shown only when the
+ * servers stay up (`keepRunning`): otherwise it would be dead by the time anyone opens it.
+ */
+export function formatReport(
+  report: DemoReport,
+  { keepRunning = false }: { keepRunning?: boolean } = {},
+): string {
   const { plain: p, async: a, sync: s } = report;
   const row = (label: string, read: number, written: number, note: string) =>
     `    ${label.padEnd(11)} ${n(read).padStart(8)} ${n(written).padStart(9)}   ${note}`;
@@ -39,7 +45,9 @@ export function formatReport(report: DemoReport): string {
     `    through the agent, sync      ${kb(s.agentBytes).padStart(10)}   (the body passed through, the model never saw it)`,
     '',
     `  chart      ${n(a.rowsCharted)} rows charted → ${a.chartFile} (${kb(a.pngBytes)} PNG)`,
-    `             ${a.chartUrl}`,
+    keepRunning
+      ? `             ${a.chartUrl}`
+      : '             to open the chart page, run pnpm demo --keep-running (serves it until Ctrl-C)',
     '',
   ].join('\n');
 }

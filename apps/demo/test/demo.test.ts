@@ -1,4 +1,4 @@
-import { execFile } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -70,6 +70,43 @@ describe('pnpm demo', () => {
     expect(stdout).toMatch(/S2SP async\s+[\d,]+\s+[\d,]+\s+9\d\.\d% fewer/);
     expect(stdout).toMatch(/server to server, async\s+[\d.]+ KiB/);
     expect(stdout).toContain(join(out, 'chart-CA-async.png'));
+    // The servers stop with the demo, so the report names the flag that keeps them up instead of
+    // a chart URL that would already be dead.
+    expect(stdout).not.toMatch(/http:\/\/127\.0\.0\.1:\d+\/charts/);
+    expect(stdout).toContain('to open the chart page, run pnpm demo --keep-running');
+  });
+
+  it('with --keep-running, serves the chart page it prints until SIGINT', async () => {
+    const child = spawn(process.execPath, [main, '--keep-running', '--out', out], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    const exited = new Promise<number | null>((resolveExit) => child.once('exit', resolveExit));
+    try {
+      let stdout = '';
+      const chartUrl = await new Promise<string>((resolveUrl, reject) => {
+        const timer = setTimeout(
+          () => reject(new Error(`no chart URL in 60 s:\n${stdout}`)),
+          60_000,
+        );
+        child.stdout.on('data', (chunk: Buffer) => {
+          stdout += chunk.toString();
+          const match = /^\s+(http:\/\/127\.0\.0\.1:\d+\/charts\/\S+)$/m.exec(stdout);
+          if (match?.[1]) {
+            clearTimeout(timer);
+            resolveUrl(match[1]);
+          }
+        });
+      });
+      const png = await fetch(`${chartUrl}.png`);
+      expect(png.status).toBe(200);
+      expect(png.headers.get('content-type')).toBe('image/png');
+      expect([...new Uint8Array(await png.arrayBuffer()).subarray(0, 4)]).toEqual([
+        137, 80, 78, 71,
+      ]);
+    } finally {
+      child.kill('SIGINT');
+    }
+    expect(await exited).toBe(0);
   });
 
   it('fails with a clear message and a non-zero exit for a bad area or option', async () => {
