@@ -13,7 +13,7 @@ import {
   toYaml,
   verifyCapability,
 } from './a2s.js';
-import { s2spErrorToResponse } from './http/error-response.js';
+import { s2spErrorToResponse } from './edge/error-response.js';
 
 async function capability() {
   return sealCapability({

@@ -2,17 +2,17 @@ import { DATA_PATH_PREFIX, HEALTH_PATH, S2SPError } from '@s2sp/core';
 import { positiveOption } from '@s2sp/core/internal';
 import { Hono } from 'hono';
 import { type A2SCapability, mountA2S } from './a2s.js';
-import { bearerAuth } from './http/bearer-auth.js';
-import { browserGuard, isAllowedHost, requestHost } from './http/browser-guard.js';
-import { notFoundResponse, s2spErrorToResponse } from './http/error-response.js';
-import { mountStatelessMcp } from './mcp-endpoint.js';
+import { bearerAuth } from './edge/bearer-auth.js';
+import { browserGuard, isAllowedHost, requestHost } from './edge/browser-guard.js';
+import { notFoundResponse, s2spErrorToResponse } from './edge/error-response.js';
+import { mountStatelessMcp } from './edge/mcp-endpoint.js';
+import { listenOnNode } from './edge/node-listener.js';
 import { loadStdioTransport, McpServer } from './mcp-sdk.js';
-import { listenOnNode } from './node-listener.js';
 import { createS2SPInternals } from './s2sp.js';
 import type { ListeningServer, S2SPServer, S2SPServerOptions } from './server-types.js';
 import { mountSlop } from './slop.js';
 
-export type { ListenOptions } from './node-listener.js';
+export type { ListenOptions } from './edge/node-listener.js';
 export type { ListeningServer, S2SPServer, S2SPServerOptions } from './server-types.js';
 
 /**

@@ -22,10 +22,10 @@ import {
   TOTAL_ROWS_HEADER,
 } from '@s2sp/core/internal';
 import { Hono } from 'hono';
+import { crossSiteReason } from '../edge/browser-guard.js';
+import { methodNotAllowed, notFoundResponse, s2spErrorToResponse } from '../edge/error-response.js';
+import { DEFAULT_BODY_TIMEOUT_MS, readRequestBody } from '../edge/request-body.js';
 import { entryLabel } from '../logger.js';
-import { crossSiteReason } from './browser-guard.js';
-import { methodNotAllowed, notFoundResponse, s2spErrorToResponse } from './error-response.js';
-import { DEFAULT_BODY_TIMEOUT_MS, readRequestBody } from './request-body.js';
 
 /** Options for {@link createDataPlaneApp} and {@link mountDataPlane}. */
 export interface DataPlaneOptions {

@@ -13,7 +13,7 @@ export {
   type BearerAuthOptions,
   bearerAuth,
   type TokenVerifier,
-} from './bearer-auth.js';
-export { type BrowserGuardOptions, browserGuard, isAllowedHost } from './browser-guard.js';
+} from '../edge/bearer-auth.js';
+export { type BrowserGuardOptions, browserGuard, isAllowedHost } from '../edge/browser-guard.js';
+export { methodNotAllowed, notFoundResponse, s2spErrorToResponse } from '../edge/error-response.js';
 export { createDataPlaneApp, type DataPlaneOptions, mountDataPlane } from './data-plane.js';
-export { methodNotAllowed, notFoundResponse, s2spErrorToResponse } from './error-response.js';

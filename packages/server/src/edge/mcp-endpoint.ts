@@ -1,9 +1,9 @@
 import { S2SPError } from '@s2sp/core';
 import type { Context, Hono } from 'hono';
-import { CLIENT_ADDRESS_HEADER, sealClientAddress } from './client-quota.js';
-import type { BearerAuthInfo } from './http/bearer-auth.js';
-import { readRequestBody } from './http/request-body.js';
-import { type McpServer, WebStandardStreamableHTTPServerTransport } from './mcp-sdk.js';
+import { CLIENT_ADDRESS_HEADER, sealClientAddress } from '../client-quota.js';
+import { type McpServer, WebStandardStreamableHTTPServerTransport } from '../mcp-sdk.js';
+import type { BearerAuthInfo } from './bearer-auth.js';
+import { readRequestBody } from './request-body.js';
 
 /** Options for {@link mountStatelessMcp}. */
 export interface StatelessMcpOptions {

@@ -9,7 +9,7 @@ import {
   tokenStorageKey,
 } from '@s2sp/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createDataPlaneApp } from './data-plane.js';
+import { createDataPlaneApp } from '../http/data-plane.js';
 
 // The Node fast path of readRequestBody runs only under @hono/node-server, on a real socket.
 const store = createMemoryStore();
