@@ -1,9 +1,7 @@
-import { S2SPError } from '@s2sp/core';
-import type { Context, Hono } from 'hono';
+import type { Hono } from 'hono';
 import { CLIENT_ADDRESS_HEADER, sealClientAddress } from '../client-quota.js';
 import { type McpServer, WebStandardStreamableHTTPServerTransport } from '../mcp-sdk.js';
-import type { BearerAuthInfo } from './bearer-auth.js';
-import { readRequestBody } from './request-body.js';
+import type { S2SPEdge } from './s2sp-edge.js';
 
 /** Options for {@link mountStatelessMcp}. */
 export interface StatelessMcpOptions {
@@ -11,31 +9,8 @@ export interface StatelessMcpOptions {
   readonly path: string;
   /** Makes a fully registered `McpServer` for one request. */
   readonly createMcpServer: () => McpServer;
-  /** Largest request body, in bytes. */
-  readonly maxRequestBytes: number;
-  /** Most JSON-RPC messages in one batch. */
-  readonly maxBatchSize: number;
-  /** Longest a request body may take to arrive, in ms. */
-  readonly bodyTimeoutMs: number;
-  /**
-   * The MCP SDK's DNS-rebinding protection for this request: the exact `Host` and `Origin`
-   * values it accepts (`enableDnsRebindingProtection` on the transport), or `undefined` for none.
-   */
-  readonly rebindingProtection?: (request: Request) => {
-    readonly allowedHosts: string[];
-    readonly allowedOrigins: string[];
-  };
-}
-
-function jsonRpcError(
-  c: Context,
-  status: 400 | 408 | 413,
-  code: number,
-  message: string,
-): Response {
-  return c.json({ jsonrpc: '2.0', error: { code, message }, id: null }, status, {
-    ...(status === 408 ? { connection: 'close' } : {}),
-  });
+  /** The edge in front: body caps, read timeout, batch limit, the caller and the SDK's Host check. */
+  readonly edge: S2SPEdge;
 }
 
 /**
@@ -54,18 +29,6 @@ function withClientAddress(request: Request, env: unknown): Request {
 }
 
 /**
- * The JSON-RPC error for a batch over the limit, or `undefined`. The whole batch is refused
- * before anything runs: running a prefix would leave the client unsure which calls happened.
- *
- * @param body - the parsed request body
- * @param maxBatchSize - the limit
- */
-export function batchTooLarge(body: unknown, maxBatchSize: number): string | undefined {
-  if (!Array.isArray(body) || body.length <= maxBatchSize) return undefined;
-  return `Invalid Request: a batch of ${body.length} JSON-RPC messages is over this server's limit of ${maxBatchSize}. Send at most ${maxBatchSize} per request, or one at a time.`;
-}
-
-/**
  * Serves MCP over stateless Streamable HTTP on a Hono app, the convenience server's transport:
  * every POST gets a fresh `McpServer` and a JSON response, so any number of replicas can sit
  * behind a load balancer when they share a store. There are no sessions and no server-initiated
@@ -74,40 +37,20 @@ export function batchTooLarge(body: unknown, maxBatchSize: number): string | und
  */
 export function mountStatelessMcp(app: Hono, options: StatelessMcpOptions): void {
   app.post(options.path, async (c) => {
-    // The body is read and parsed here, then handed to the transport: for the read timeout (the
-    // SDK waits as long as the client takes) and to count a batch before any of it runs. Over
-    // the size limit or not JSON: the same answers the SDK gives.
-    let parsedBody: unknown;
-    try {
-      const bytes = await readRequestBody(
-        c.req.raw,
-        c.env,
-        options.maxRequestBytes,
-        options.bodyTimeoutMs,
-      );
-      if (!bytes)
-        return jsonRpcError(
-          c,
-          413,
-          -32000,
-          `Payload Too Large: Request body must not exceed ${options.maxRequestBytes} bytes`,
-        );
-      parsedBody = JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(bytes));
-    } catch (error) {
-      if (S2SPError.isInstance(error) && error.code === 'request_timeout')
-        return jsonRpcError(c, 408, -32000, error.message);
-      return jsonRpcError(c, 400, -32700, 'Parse error: Invalid JSON');
-    }
-    const tooLarge = batchTooLarge(parsedBody, options.maxBatchSize);
-    if (tooLarge) return jsonRpcError(c, 400, -32600, tooLarge);
-    const protection = options.rebindingProtection?.(c.req.raw);
+    // The edge reads and parses the body, then hands it to the transport: for the read timeout
+    // (the SDK waits as long as the client takes) and to count a batch before any of it runs.
+    const read = await options.edge.readMcpBody(c);
+    if (!read.ok) return read.response;
+    const parsedBody = read.body;
+    const protection = options.edge.transportProtection(c.req.raw);
     const transport = new WebStandardStreamableHTTPServerTransport({
       sessionIdGenerator: undefined,
       enableJsonResponse: true,
-      maxRequestBodySize: options.maxRequestBytes,
-      ...(protection && { enableDnsRebindingProtection: true, ...protection }),
+      maxRequestBodySize: options.edge.options.maxMcpRequestBytes,
+      enableDnsRebindingProtection: true,
+      ...protection,
     });
-    const authInfo = c.get('s2spAuth' as never) as BearerAuthInfo | undefined;
+    const authInfo = options.edge.authInfo(c);
     const mcp = options.createMcpServer();
     try {
       await mcp.connect(transport);
@@ -115,7 +58,7 @@ export function mountStatelessMcp(app: Hono, options: StatelessMcpOptions): void
       // cannot cut a stream short.
       return await transport.handleRequest(withClientAddress(c.req.raw, c.env), {
         parsedBody,
-        ...(authInfo && { authInfo: { ...authInfo, scopes: [...authInfo.scopes] } }),
+        ...(authInfo && { authInfo }),
       });
     } finally {
       await transport.close();
