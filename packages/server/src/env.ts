@@ -150,24 +150,51 @@ const EDGE_VARIABLES: EdgeOptionNames = {
  * @throws S2SPError `invalid_config` (see {@link configError}) naming the variable
  */
 export function loadEdgeEnv(env: Env): EdgeEnvOptions {
-  const hosts = envList(env, 'S2SP_ALLOWED_HOSTS');
-  const origins = envList(env, 'S2SP_ALLOWED_BROWSER_ORIGINS');
-  const tokens = envList(env, 'S2SP_AUTH_TOKENS');
+  return edgeOptionsFrom(
+    {
+      allowedHosts: envList(env, 'S2SP_ALLOWED_HOSTS'),
+      allowedBrowserOrigins: envList(env, 'S2SP_ALLOWED_BROWSER_ORIGINS'),
+      authTokens: envList(env, 'S2SP_AUTH_TOKENS'),
+      requestBodyTimeoutMs: envNumber(env, 'S2SP_BODY_TIMEOUT_MS', 10_000, {
+        min: 100,
+        max: 600_000,
+        integer: true,
+      }),
+    },
+    EDGE_VARIABLES,
+  );
+}
+
+/** The edge's settings as a reader finds them: lists of strings and a number, each optional. */
+export interface EdgeSettings {
+  readonly allowedHosts?: readonly string[] | undefined;
+  readonly allowedBrowserOrigins?: readonly string[] | undefined;
+  /** Bearer tokens, each at least 16 characters. */
+  readonly authTokens?: readonly string[] | undefined;
+  readonly requestBodyTimeoutMs?: number | undefined;
+}
+
+/**
+ * The one mapping from settings (environment variables, `s2sp-proxy` flags or its config file)
+ * to the edge's options: only the settings given are set, checked by the edge's own rules
+ * (`resolveEdgeOptions`) with errors naming the setting.
+ *
+ * @param settings - what the reader found
+ * @param names - the variable, flag or key behind each option
+ * @throws S2SPError `invalid_config` (see {@link configError}) naming the setting
+ */
+export function edgeOptionsFrom(settings: EdgeSettings, names: EdgeOptionNames): EdgeEnvOptions {
+  const { allowedHosts, allowedBrowserOrigins, authTokens, requestBodyTimeoutMs } = settings;
   const options: EdgeEnvOptions = {
-    ...(hosts && { allowedHosts: hosts }),
-    ...(origins && { allowedBrowserOrigins: origins }),
-    ...(tokens && { auth: { bearerTokens: tokens } }),
-    requestBodyTimeoutMs: envNumber(env, 'S2SP_BODY_TIMEOUT_MS', 10_000, {
-      min: 100,
-      max: 600_000,
-      integer: true,
-    }),
+    ...(allowedHosts && allowedHosts.length > 0 && { allowedHosts }),
+    ...(allowedBrowserOrigins && allowedBrowserOrigins.length > 0 && { allowedBrowserOrigins }),
+    ...(authTokens && authTokens.length > 0 && { auth: { bearerTokens: authTokens } }),
+    ...(requestBodyTimeoutMs !== undefined && { requestBodyTimeoutMs }),
   };
-  const checked = resolveEdgeOptions(options, EDGE_VARIABLES);
-  return {
-    ...options,
-    ...(origins && { allowedBrowserOrigins: checked.allowedBrowserOrigins }),
-  };
+  const checked = resolveEdgeOptions(options, names);
+  return options.allowedBrowserOrigins
+    ? { ...options, allowedBrowserOrigins: checked.allowedBrowserOrigins }
+    : options;
 }
 
 /**
