@@ -258,9 +258,9 @@ export function parseCliArgs(argv: readonly string[]): CliOptions {
       allowedBrowserOrigins: values.get('--allowed-browser-origin'),
       authTokens: values.get('--auth-token'),
       requestBodyTimeoutMs:
-        timeout === undefined
+        bodyTimeout === undefined
           ? undefined
-          : number('--body-timeout-ms', timeout, 100, 600_000, true),
+          : number('--body-timeout-ms', bodyTimeout, 100, 600_000, true),
     },
     EDGE_FLAGS,
   );
