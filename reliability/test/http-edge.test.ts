@@ -10,49 +10,10 @@
 //   most), body caps on /mcp and SLOP, and a read timeout for slow bodies on every endpoint.
 import { existsSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
-import { connect } from 'node:net';
 import { createS2SPServer, type ListeningServer, silentLogger } from '@s2sp/server';
 import { describe, expect, it } from 'vitest';
 import { recordFigure } from '../src/figures.js';
-
-interface Sent {
-  readonly status: number;
-  readonly headers: Record<string, string | string[] | undefined>;
-  readonly body: string;
-}
-
-/** One request with exactly the headers given (node:http lets a test forge Host). */
-function send(
-  port: number,
-  path: string,
-  options: { method?: string; headers?: Record<string, string>; body?: string | Buffer } = {},
-): Promise<Sent> {
-  return new Promise((resolve, reject) => {
-    const body = options.body ?? '';
-    const req = httpRequest(
-      {
-        host: '127.0.0.1',
-        port,
-        path,
-        method: options.method ?? 'POST',
-        headers: { 'content-length': Buffer.byteLength(body), ...options.headers },
-      },
-      (res) => {
-        let text = '';
-        res.setEncoding('utf8');
-        res.on('data', (chunk: string) => {
-          text += chunk;
-        });
-        res.on('end', () =>
-          resolve({ status: res.statusCode ?? 0, headers: res.headers, body: text }),
-        );
-      },
-    );
-    req.on('error', reject);
-    req.setTimeout(15_000, () => req.destroy(new Error('no answer within 15 s')));
-    req.end(body);
-  });
-}
+import { send, slowBody } from './support/edge-probes.js';
 
 const MCP_HEADERS = {
   'content-type': 'application/json',
@@ -426,39 +387,6 @@ describe('figure 21: authentication over the whole server', () => {
     expect(redeemed.status).toBe(200);
   });
 });
-
-/** Sends headers and `first` bytes, then one byte a second; resolves with status and time. */
-function slowBody(
-  port: number,
-  path: string,
-  headers: string,
-  first: string,
-): Promise<{ status: number; ms: number }> {
-  return new Promise((resolve, reject) => {
-    const started = performance.now();
-    const socket = connect(port, '127.0.0.1');
-    let text = '';
-    let timer: NodeJS.Timeout | undefined;
-    socket.setEncoding('utf8');
-    socket.on('connect', () => {
-      socket.write(`POST ${path} HTTP/1.1\r\nhost: 127.0.0.1:${port}\r\n${headers}\r\n${first}`);
-      timer = setInterval(() => socket.write(' '), 1000);
-    });
-    const finish = () => {
-      clearInterval(timer);
-      socket.destroy();
-      const status = Number(/^HTTP\/1\.1 (\d{3})/.exec(text)?.[1] ?? 0);
-      resolve({ status, ms: performance.now() - started });
-    };
-    socket.on('data', (chunk: string) => {
-      text += chunk;
-      if (text.includes('\r\n\r\n')) finish();
-    });
-    socket.on('close', finish);
-    socket.on('error', reject);
-    setTimeout(finish, 30_000).unref();
-  });
-}
 
 describe('figure 22: request bodies at the edge', () => {
   it('data-plane bodies: JSON whitespace only and application/json (charset=utf-8) only', async () => {

@@ -13,7 +13,7 @@ import {
   mcpToolStep,
   sealCapability,
 } from '@s2sp/server/a2s';
-import type { ServerEdgeOptions } from '@s2sp/server/env';
+import type { EdgeEnvOptions } from '@s2sp/server/env';
 import type { SlopOptions } from '@s2sp/server/slop';
 import { z } from 'zod';
 import { buildChartSpec } from './chart-spec.js';
@@ -58,7 +58,7 @@ export interface ChartServerOptions {
   /** Also serve `draw_chart` over SLOP (`GET /tools`, `POST /tools/draw_chart`). Default: off. */
   readonly slop?: SlopOptions;
   /** The HTTP edge: allowed hosts and browser origins, bearer auth, body read timeout. */
-  readonly edge?: ServerEdgeOptions;
+  readonly edge?: EdgeEnvOptions;
 }
 
 /**

@@ -1,12 +1,12 @@
 import type { LogLevel } from '@s2sp/server';
 import {
   configError,
+  type EdgeEnvOptions,
   type Env,
   envList,
   envNumber,
   envString,
   loadServerEnv,
-  type ServerEdgeOptions,
 } from '@s2sp/server/env';
 import type { SlopOptions } from '@s2sp/server/slop';
 
@@ -31,7 +31,7 @@ export interface ChartConfig {
   readonly logLevel: LogLevel;
   readonly slop: SlopOptions | undefined;
   /** `S2SP_ALLOWED_HOSTS`, `S2SP_ALLOWED_BROWSER_ORIGINS`, `S2SP_AUTH_TOKENS`, `S2SP_BODY_TIMEOUT_MS`. */
-  readonly edge: ServerEdgeOptions;
+  readonly edge: EdgeEnvOptions;
 }
 
 // An origin, or an origin with the path prefix its resource_urls live under (a resource server

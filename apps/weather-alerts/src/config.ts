@@ -8,13 +8,13 @@
 import type { LogLevel } from '@s2sp/server';
 import {
   configError,
+  type EdgeEnvOptions,
   type Env,
   envFlag,
   envHttpUrl,
   envNumber,
   envString,
   loadServerEnv,
-  type ServerEdgeOptions,
 } from '@s2sp/server/env';
 import type { SlopOptions } from '@s2sp/server/slop';
 import { DEFAULT_NWS_USER_AGENT, NWS_API_URL } from './nws-client.js';
@@ -55,7 +55,7 @@ export interface WeatherConfig {
    * The HTTP edge: `S2SP_ALLOWED_HOSTS`, `S2SP_ALLOWED_BROWSER_ORIGINS`, `S2SP_AUTH_TOKENS`,
    * `S2SP_BODY_TIMEOUT_MS` (see `loadEdgeEnv`).
    */
-  readonly edge: ServerEdgeOptions;
+  readonly edge: EdgeEnvOptions;
 }
 
 /** The command-line usage, for `--help`. */

@@ -1,7 +1,7 @@
 import { PROTOCOL } from '@s2sp/core';
 import type { BodyStore } from '@s2sp/core/store';
 import { createS2SPServer, type Logger, type S2SPServer } from '@s2sp/server';
-import type { ServerEdgeOptions } from '@s2sp/server/env';
+import type { EdgeEnvOptions } from '@s2sp/server/env';
 import type { SlopOptions } from '@s2sp/server/slop';
 import { z } from 'zod';
 import { alertRow } from './alert-rows.js';
@@ -43,7 +43,7 @@ export interface WeatherServerOptions {
   /** Also serve the tools over SLOP (`GET /tools`, `POST /tools/:tool_id`). Default: off. */
   readonly slop?: SlopOptions;
   /** The HTTP edge: allowed hosts and browser origins, bearer auth, body read timeout. */
-  readonly edge?: ServerEdgeOptions;
+  readonly edge?: EdgeEnvOptions;
 }
 
 const INSTRUCTIONS =

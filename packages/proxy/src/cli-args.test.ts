@@ -89,6 +89,42 @@ describe('parseCliArgs', () => {
     });
   });
 
+  it('reads the HTTP edge flags (repeatable ones repeated); sets none that are not given', () => {
+    const options = parseCliArgs([
+      '--auth-token',
+      'first-token-0123456789',
+      '--auth-token=second-token-0123456789',
+      '--allowed-host',
+      'mcp.example.com',
+      '--allowed-host',
+      '10.0.0.5:3010',
+      '--allowed-browser-origin',
+      'https://app.example.com/',
+      '--body-timeout-ms',
+      '2500',
+      '--',
+      'x',
+    ]);
+    expect(options.edge).toEqual({
+      auth: { bearerTokens: ['first-token-0123456789', 'second-token-0123456789'] },
+      allowedHosts: ['mcp.example.com', '10.0.0.5:3010'],
+      allowedBrowserOrigins: ['https://app.example.com'],
+      requestBodyTimeoutMs: 2500,
+    });
+    expect(parseCliArgs(['--', 'x']).edge).toEqual({});
+  });
+
+  it('rejects edge flags that cannot work, naming the flag', () => {
+    expect(fails(['--auth-token', 'short', '--', 'x'])).toBe('--auth-token');
+    expect(fails(['--auth-token', 'has spaces in it but long', '--', 'x'])).toBe('--auth-token');
+    expect(fails(['--allowed-host', 'evil.example/path', '--', 'x'])).toBe('--allowed-host');
+    expect(fails(['--allowed-browser-origin', 'ftp://a.example', '--', 'x'])).toBe(
+      '--allowed-browser-origin',
+    );
+    expect(fails(['--body-timeout-ms', '10', '--', 'x'])).toBe('--body-timeout-ms');
+    expect(fails(['--body-timeout-ms', '1.5', '--', 'x'])).toBe('--body-timeout-ms');
+  });
+
   it('needs no upstream for --help, and documents every flag', () => {
     expect(parseCliArgs(['--help']).help).toBe(true);
     for (const flag of [
@@ -108,6 +144,10 @@ describe('parseCliArgs', () => {
       '--no-detect',
       '--config',
       '--log-level',
+      '--auth-token',
+      '--allowed-host',
+      '--allowed-browser-origin',
+      '--body-timeout-ms',
     ]) {
       expect(USAGE).toContain(flag);
     }

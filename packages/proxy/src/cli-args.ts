@@ -4,7 +4,8 @@
  * @module
  */
 import type { LogLevel } from '@s2sp/server';
-import { configError } from '@s2sp/server/env';
+import { configError, type EdgeEnvOptions, edgeOptionsFrom, isHostValue } from '@s2sp/server/env';
+import type { EdgeOptionNames } from '@s2sp/server/http';
 import type { TableToolRule } from './table-tools.js';
 import type { UpstreamTarget } from './upstream-target.js';
 
@@ -28,6 +29,12 @@ export interface CliOptions {
   readonly detectTables: boolean;
   readonly configFile: string | undefined;
   readonly logLevel: LogLevel;
+  /**
+   * The HTTP edge settings given as flags (`--auth-token`, `--allowed-host`,
+   * `--allowed-browser-origin`, `--body-timeout-ms`); only those given are set, so they spread
+   * over the config file's and the environment's.
+   */
+  readonly edge: EdgeEnvOptions;
 }
 
 /** `--help` text. */
@@ -58,6 +65,20 @@ Table tools:
   --token-budget <n>         tokens a table tool's response may take (default 8000); a larger
                              abstract is paged: rows that fit, a profile and a next_cursor
 
+HTTP edge (the servers' own; a flag wins over --config, which wins over the environment):
+  --auth-token <token>       require Authorization: Bearer <token> on /mcp (repeatable; at least
+                             16 characters). Prefer S2SP_AUTH_TOKENS (comma-separated) or the
+                             config file: other local users can read a command line
+  --allowed-host <host>      a Host /mcp answers besides loopback names, the bound address and
+                             --public-url's host (repeatable; * turns the check off); env
+                             S2SP_ALLOWED_HOSTS
+  --allowed-browser-origin <origin>
+                             a browser origin that may call /mcp (repeatable); env
+                             S2SP_ALLOWED_BROWSER_ORIGINS
+  --body-timeout-ms <n>      time a client has to send its request headers, and then its body,
+                             on /mcp and the data plane (default 10000); env S2SP_BODY_TIMEOUT_MS
+  The data plane (/s2sp/data/…) needs no bearer token: a resource_url is its own credential.
+
 Data plane and limits:
   --redis <url>              keep rows in Redis (@s2sp/cache-redis) instead of memory
   --ttl <seconds>            resource_url lifetime (default 600)
@@ -86,7 +107,18 @@ const VALUE_FLAGS = new Set([
   '--exclude-tool',
   '--config',
   '--log-level',
+  '--auth-token',
+  '--allowed-host',
+  '--allowed-browser-origin',
+  '--body-timeout-ms',
 ]);
+/** The flag behind each edge option, for errors that name it. */
+const EDGE_FLAGS: EdgeOptionNames = {
+  allowedHosts: '--allowed-host',
+  allowedBrowserOrigins: '--allowed-browser-origin',
+  auth: '--auth-token',
+  requestBodyTimeoutMs: '--body-timeout-ms',
+};
 /** Far past any model's context window: in effect, no paging. */
 const MAX_TOKEN_BUDGET = 10_000_000;
 const LOG_LEVELS: readonly string[] = ['debug', 'info', 'warn', 'error', 'silent'];
@@ -205,7 +237,7 @@ export function parseCliArgs(argv: readonly string[]): CliOptions {
   }
 
   const host = last('--host') ?? '127.0.0.1';
-  if (!/^[A-Za-z0-9.:[\]%-]+$/.test(host)) {
+  if (!isHostValue(host)) {
     throw configError('--host', `${JSON.stringify(host)} is not a host name or IP address.`);
   }
   const port = last('--port');
@@ -219,6 +251,19 @@ export function parseCliArgs(argv: readonly string[]): CliOptions {
     throw configError('--redis', 'must be a redis:// or rediss:// URL.');
   }
   const logLevel = last('--log-level') ?? 'info';
+  const bodyTimeout = last('--body-timeout-ms');
+  const edge = edgeOptionsFrom(
+    {
+      allowedHosts: values.get('--allowed-host'),
+      allowedBrowserOrigins: values.get('--allowed-browser-origin'),
+      authTokens: values.get('--auth-token'),
+      requestBodyTimeoutMs:
+        bodyTimeout === undefined
+          ? undefined
+          : number('--body-timeout-ms', bodyTimeout, 100, 600_000, true),
+    },
+    EDGE_FLAGS,
+  );
   if (!LOG_LEVELS.includes(logLevel as LogLevel)) {
     throw configError('--log-level', 'must be one of debug, info, warn, error, silent.');
   }
@@ -248,5 +293,6 @@ export function parseCliArgs(argv: readonly string[]): CliOptions {
     detectTables: !switches.has('--no-detect'),
     configFile: last('--config'),
     logLevel: logLevel as LogLevel,
+    edge,
   };
 }

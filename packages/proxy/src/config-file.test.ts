@@ -15,14 +15,47 @@ describe('parseConfigFile', () => {
       excludeTools: ['get_file'],
       detect: false,
       tokenBudget: 4000,
+      edge: {},
     });
     expect(parseConfigFile('{"tableTools":["q"]}', 'p.json')).toEqual({
       tableTools: [{ name: 'q' }],
       excludeTools: [],
       detect: undefined,
       tokenBudget: undefined,
+      edge: {},
     });
     expect(parseConfigFile('', 'empty.yaml').tableTools).toEqual([]);
+  });
+
+  it('reads the HTTP edge keys with the edge’s rules, naming the file and key when one is wrong', () => {
+    const yaml =
+      'authTokens: [file-token-0123456789]\nallowedHosts: [mcp.example.com]\nallowedBrowserOrigins: [https://app.example.com]\nbodyTimeoutMs: 3000\n';
+    expect(parseConfigFile(yaml, 'p.yaml').edge).toEqual({
+      auth: { bearerTokens: ['file-token-0123456789'] },
+      allowedHosts: ['mcp.example.com'],
+      allowedBrowserOrigins: ['https://app.example.com'],
+      requestBodyTimeoutMs: 3000,
+    });
+    for (const [text, key] of [
+      ['authTokens: [short]', 'authTokens'],
+      ['allowedHosts: ["a b"]', 'allowedHosts'],
+      ['allowedBrowserOrigins: [https://app.example.com/page]', 'allowedBrowserOrigins'],
+    ]) {
+      let variable: string | undefined;
+      try {
+        parseConfigFile(text as string, 'p.yaml');
+      } catch (error) {
+        variable = configErrorVariable(error);
+      }
+      expect(variable).toBe(`p.yaml: ${key}`);
+    }
+    let timeout: string | undefined;
+    try {
+      parseConfigFile('bodyTimeoutMs: 5', 'p.yaml');
+    } catch (error) {
+      timeout = configErrorVariable(error);
+    }
+    expect(timeout).toBe('p.yaml');
   });
 
   it('rejects unknown keys, wrong types, bad pointers and broken syntax, naming the file', () => {

@@ -10,11 +10,15 @@
  * excludeTools: [get_file]
  * detect: true
  * tokenBudget: 8000            # a larger table tool response is paged
+ * authTokens: [a-long-random-token-0123]   # HTTP edge: as S2SP_AUTH_TOKENS / --auth-token
+ * allowedHosts: [mcp.example.com]          # as S2SP_ALLOWED_HOSTS / --allowed-host
+ * allowedBrowserOrigins: [https://app.example.com]
+ * bodyTimeoutMs: 10000                     # as S2SP_BODY_TIMEOUT_MS / --body-timeout-ms
  * ```
  *
  * @module
  */
-import { configError } from '@s2sp/server/env';
+import { configError, type EdgeEnvOptions, edgeOptionsFrom } from '@s2sp/server/env';
 import { parse as parseYaml } from 'yaml';
 import { z } from 'zod';
 import { parseTableToolRule } from './cli-args.js';
@@ -29,6 +33,10 @@ const ConfigFileSchema = z.strictObject({
   excludeTools: z.array(z.string()).optional(),
   detect: z.boolean().optional(),
   tokenBudget: z.number().int().positive().max(Number.MAX_SAFE_INTEGER).optional(),
+  authTokens: z.array(z.string()).optional(),
+  allowedHosts: z.array(z.string()).optional(),
+  allowedBrowserOrigins: z.array(z.string()).optional(),
+  bodyTimeoutMs: z.number().int().min(100).max(600_000).optional(),
 });
 
 /** What a config file sets. */
@@ -37,6 +45,8 @@ export interface ProxyConfigFile {
   readonly excludeTools: readonly string[];
   readonly detect: boolean | undefined;
   readonly tokenBudget: number | undefined;
+  /** The HTTP edge settings the file gives (only those), checked by the edge's rules. */
+  readonly edge: EdgeEnvOptions;
 }
 
 /**
@@ -61,7 +71,7 @@ export function parseConfigFile(text: string, source: string): ProxyConfigFile {
     const issue = parsed.error.issues[0];
     throw configError(
       source,
-      `${issue?.path.join('.') || 'the file'}: ${issue?.message}. Expected { tableTools: ["name" or "name:/pointer" or {name, pointer}], excludeTools: ["name"], detect: true|false, tokenBudget: 8000 }.`,
+      `${issue?.path.join('.') || 'the file'}: ${issue?.message}. Expected { tableTools: ["name" or "name:/pointer" or {name, pointer}], excludeTools: ["name"], detect: true|false, tokenBudget: 8000, authTokens: ["…"], allowedHosts: ["host"], allowedBrowserOrigins: ["https://…"], bodyTimeoutMs: 10000 }.`,
     );
   }
   const tableTools = (parsed.data.tableTools ?? []).map((entry) =>
@@ -77,5 +87,19 @@ export function parseConfigFile(text: string, source: string): ProxyConfigFile {
     excludeTools: parsed.data.excludeTools ?? [],
     detect: parsed.data.detect,
     tokenBudget: parsed.data.tokenBudget,
+    edge: edgeOptionsFrom(
+      {
+        allowedHosts: parsed.data.allowedHosts,
+        allowedBrowserOrigins: parsed.data.allowedBrowserOrigins,
+        authTokens: parsed.data.authTokens,
+        requestBodyTimeoutMs: parsed.data.bodyTimeoutMs,
+      },
+      {
+        allowedHosts: `${source}: allowedHosts`,
+        allowedBrowserOrigins: `${source}: allowedBrowserOrigins`,
+        auth: `${source}: authTokens`,
+        requestBodyTimeoutMs: `${source}: bodyTimeoutMs`,
+      },
+    ),
   };
 }

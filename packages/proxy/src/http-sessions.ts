@@ -1,11 +1,14 @@
 /**
  * The proxy's Streamable HTTP endpoint. Unlike `@s2sp/server`'s stateless one, it keeps MCP
  * sessions: notifications the upstream sends at any time (list changes, logging, resource
- * updates) need a session's standalone SSE stream to reach the client.
+ * updates) need a session's standalone SSE stream to reach the client. It sits behind the one
+ * HTTP edge of `@s2sp/server/http` (Host and Origin checks, bearer auth, body caps and read
+ * timeouts), like the servers' `/mcp`.
  *
  * @module
  */
 import { randomUUID } from 'node:crypto';
+import type { S2SPEdge } from '@s2sp/server/http';
 import type { Context, Hono } from 'hono';
 import { type Server, WebStandardStreamableHTTPServerTransport } from './mcp-sdk.js';
 
@@ -21,10 +24,12 @@ export interface McpSessionsOptions {
   readonly maxSessions: number;
   /** A session idle (no request) this long is closed, in ms. */
   readonly idleMs: number;
-  /** Largest request body, in bytes. */
-  readonly maxRequestBytes: number;
-  /** `Host` values accepted, and their origins as `Origin` (DNS-rebinding protection); undefined: any. */
-  readonly allowedHosts: () => string[] | undefined;
+  /**
+   * The edge in front, mounted on the app: it has checked `Host`, `Origin` and the bearer token
+   * of every request before this endpoint sees it; here it reads POST bodies within its caps and
+   * read timeout and names the caller.
+   */
+  readonly edge: S2SPEdge;
 }
 
 interface Session {
@@ -73,6 +78,19 @@ export function mountMcpSessions(app: Hono, options: McpSessionsOptions): McpSes
   sweep.unref();
 
   app.all(options.path, async (c) => {
+    // A POST's body is read at the edge (size cap, read timeout, batch limit) and handed to the
+    // transport parsed: the SDK itself would wait for a slow body as long as the client takes.
+    let parsedBody: unknown;
+    if (c.req.method === 'POST') {
+      const read = await options.edge.readMcpBody(c);
+      if (!read.ok) return read.response;
+      parsedBody = read.body;
+    }
+    const authInfo = options.edge.authInfo(c);
+    const extra = {
+      ...(parsedBody !== undefined && { parsedBody }),
+      ...(authInfo && { authInfo }),
+    };
     const id = c.req.header('mcp-session-id');
     if (id !== undefined) {
       const session = sessions.get(id);
@@ -84,7 +102,7 @@ export function mountMcpSessions(app: Hono, options: McpSessionsOptions): McpSes
         );
       }
       session.lastSeen = Date.now();
-      return session.transport.handleRequest(c.req.raw);
+      return session.transport.handleRequest(c.req.raw, extra);
     }
     if (c.req.method !== 'POST') {
       return jsonRpcError(
@@ -101,17 +119,11 @@ export function mountMcpSessions(app: Hono, options: McpSessionsOptions): McpSes
       );
     }
     const server = options.createServer();
-    const allowedHosts = options.allowedHosts();
+    // No DNS-rebinding lists on the transport: a session outlives the request that opened it,
+    // and the edge checks Host and Origin on every request of it with the one rule.
     const transport = new WebStandardStreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
-      maxRequestBodySize: options.maxRequestBytes,
-      // The MCP SDK's DNS-rebinding protection: these Host values only, and an Origin (which
-      // browsers send) only when it is one of these hosts' own.
-      ...(allowedHosts && {
-        enableDnsRebindingProtection: true,
-        allowedHosts,
-        allowedOrigins: allowedHosts.flatMap((h) => [`http://${h}`, `https://${h}`]),
-      }),
+      maxRequestBodySize: options.edge.options.maxMcpRequestBytes,
       onsessioninitialized: (sessionId) => {
         sessions.set(sessionId, { transport, server, lastSeen: Date.now() });
       },
@@ -121,7 +133,7 @@ export function mountMcpSessions(app: Hono, options: McpSessionsOptions): McpSes
       if (transport.sessionId) void end(transport.sessionId);
     };
     await server.connect(transport);
-    const response = await transport.handleRequest(c.req.raw);
+    const response = await transport.handleRequest(c.req.raw, extra);
     // A request that did not initialise a session leaves nothing behind.
     if (!transport.sessionId || !sessions.has(transport.sessionId)) await server.close();
     return response;

@@ -6,7 +6,12 @@
 import { readFileSync } from 'node:fs';
 import type { BodyStore } from '@s2sp/core/store';
 import { createConsoleLogger } from '@s2sp/server';
-import { configError, configErrorVariable } from '@s2sp/server/env';
+import {
+  configError,
+  configErrorVariable,
+  type EdgeEnvOptions,
+  loadEdgeEnv,
+} from '@s2sp/server/env';
 import { parseCliArgs, USAGE } from './cli-args.js';
 import { parseConfigFile } from './config-file.js';
 import { createS2SPProxy } from './proxy.js';
@@ -22,6 +27,7 @@ function fail(error: unknown, status = 1): never {
 async function main(): Promise<void> {
   let options: ReturnType<typeof parseCliArgs>;
   let file: ReturnType<typeof parseConfigFile> | undefined;
+  let edge: EdgeEnvOptions;
   try {
     options = parseCliArgs(process.argv.slice(2));
     if (options.configFile) {
@@ -36,6 +42,9 @@ async function main(): Promise<void> {
       }
       file = parseConfigFile(text, options.configFile);
     }
+    // The HTTP edge, read as the servers read it; a flag wins over the file, the file over the
+    // environment (S2SP_AUTH_TOKENS, S2SP_ALLOWED_HOSTS, …).
+    edge = { ...loadEdgeEnv(process.env), ...file?.edge, ...options.edge };
   } catch (error) {
     if (configErrorVariable(error) !== undefined)
       fail(`${(error as Error).message}\nRun s2sp-proxy --help for the options.`, 2);
@@ -59,6 +68,7 @@ async function main(): Promise<void> {
     store = createRedisBodyStore({ url: options.redisUrl });
   }
   const proxy = createS2SPProxy({
+    ...edge,
     upstream: options.upstream,
     logger,
     timeoutSeconds: options.timeoutSeconds,
@@ -96,7 +106,7 @@ async function main(): Promise<void> {
     .listen({ port: options.port, host: options.host })
     .catch(async (error: Error) => {
       await proxy.close().catch(() => {});
-      fail(`cannot listen on ${options.host}:${options.port}: ${error.message}`);
+      fail(error.message);
     });
   if (options.stdio) {
     await proxy.connectStdio();

@@ -6,13 +6,19 @@
 
 import type { BodyStore } from '@s2sp/core/store';
 import type { Logger } from '@s2sp/server';
+import type { S2SPEdgeOptions } from '@s2sp/server/http';
 import type { Hono } from 'hono';
 import type { Server, Transport } from './mcp-sdk.js';
 import type { TableToolRule } from './table-tools.js';
 import type { UpstreamTarget } from './upstream-target.js';
 
-/** Options for {@link createS2SPProxy}. */
-export interface S2SPProxyOptions {
+/**
+ * Options for {@link createS2SPProxy}. The HTTP edge's options (`auth`, `allowedHosts`,
+ * `allowedBrowserOrigins`, `requestBodyTimeoutMs`, `maxMcpRequestBytes`, `maxMcpBatchSize`) are
+ * the servers' own, with the same defaults: no auth, loopback names and the bound address, 10 s,
+ * 4 MiB, 10. `loadEdgeEnv(process.env)` from `@s2sp/server/env` reads them from the environment.
+ */
+export interface S2SPProxyOptions extends Omit<S2SPEdgeOptions, 'publicUrl' | 'logger'> {
   /** The MCP server to stand in front of: a command on stdio, or a Streamable HTTP URL. */
   readonly upstream: UpstreamTarget;
   /** Base URL advertised in `resource_url`s. Default: the address `listen()` bound. */

@@ -7,6 +7,7 @@
 import { normalizePublicUrl, S2SPError } from '@s2sp/core';
 import { positiveOption } from '@s2sp/core/options';
 import { createConsoleLogger } from '@s2sp/server';
+import { createS2SPEdge } from '@s2sp/server/http';
 import { Hono } from 'hono';
 import { createDownstreamServer, type DownstreamContext } from './downstream-server.js';
 import { type McpSessions, mountMcpSessions } from './http-sessions.js';
@@ -14,7 +15,6 @@ import { type Notification, type Server, StdioServerTransport, type Tool } from 
 import { createNotificationHub } from './notification-hub.js';
 import type { ProxyListener, S2SPProxy, S2SPProxyOptions } from './proxy-types.js';
 import { createS2SPCall, type S2SPCall } from './s2sp-call.js';
-import { serveHttp } from './serve-http.js';
 import { createSubscriptions } from './subscriptions.js';
 import { createTableTools } from './table-tools.js';
 import { createUpstream } from './upstream.js';
@@ -23,8 +23,8 @@ import { PROXY_VERSION } from './version.js';
 /**
  * Creates an S2SP proxy in front of an MCP server.
  *
- * @throws S2SPError `invalid_config` for a `publicUrl`, `tokenBudget` or `maxEntriesPerClient`
- *   that cannot work
+ * @throws S2SPError `invalid_config` for a `publicUrl`, `tokenBudget`, `maxEntriesPerClient` or
+ *   edge option (`auth`, `allowedHosts`, `requestBodyTimeoutMs`, …) that cannot work
  *
  * @example
  * ```ts
@@ -35,6 +35,9 @@ import { PROXY_VERSION } from './version.js';
  */
 export function createS2SPProxy(options: S2SPProxyOptions): S2SPProxy {
   const logger = options.logger ?? createConsoleLogger({ name: 's2sp-proxy' });
+  // The servers' HTTP edge, checked first: Host and Origin checks on every bind, bearer auth,
+  // MCP body caps, body and header read timeouts, the JSON error body and the Node listener.
+  const edge = createS2SPEdge({ ...options, logger });
   const publicUrl =
     options.publicUrl === undefined ? undefined : normalizePublicUrl(options.publicUrl);
   // Checked here, not when listen() opens the data plane, so a bad setting fails at once.
@@ -47,6 +50,7 @@ export function createS2SPProxy(options: S2SPProxyOptions): S2SPProxy {
     seam ??= createS2SPCall({
       publicUrl: base,
       logger,
+      requestBodyTimeoutMs: edge.options.requestBodyTimeoutMs,
       ...(options.store && { store: options.store }),
       ...(options.ttlSeconds !== undefined && { ttlSeconds: options.ttlSeconds }),
       ...(options.tokenBudget !== undefined && { tokenBudget: options.tokenBudget }),
@@ -144,13 +148,9 @@ export function createS2SPProxy(options: S2SPProxyOptions): S2SPProxy {
     return server;
   };
 
-  const app = new Hono();
-  app.all('/s2sp/*', (c) =>
-    seam
-      ? seam.dataPlane.fetch(c.req.raw)
-      : c.json({ error: { code: 'not_found', message: 'Not found.', status: 404 } }, 404),
-  );
-  let listenHost: string[] | undefined;
+  const app = edge.mount(new Hono());
+  // The data plane is capability-based (the edge lets /s2sp/* through without a bearer token).
+  app.all('/s2sp/*', (c) => (seam ? seam.dataPlane.fetch(c.req.raw, c.env) : edge.notFound(c)));
   const sessions: McpSessions = mountMcpSessions(app, {
     path: '/mcp',
     createServer: newServer,
@@ -160,8 +160,7 @@ export function createS2SPProxy(options: S2SPProxyOptions): S2SPProxy {
     },
     maxSessions: options.maxSessions ?? 100,
     idleMs: 60 * 60 * 1000,
-    maxRequestBytes: 4 * 1024 * 1024,
-    allowedHosts: () => listenHost,
+    edge,
   });
   const listeners: ProxyListener[] = [];
 
@@ -171,20 +170,15 @@ export function createS2SPProxy(options: S2SPProxyOptions): S2SPProxy {
     upstreamRestarts: () => upstream.restarts(),
 
     async listen({ port = 0, host = '127.0.0.1' } = {}) {
-      const bound = await serveHttp(app, port, host);
-      // Bound to every interface: the loopback address is the one address sure to work.
-      const wildcard = ['0.0.0.0', '::', '[::]'].includes(host);
-      if (wildcard && !publicUrl) {
+      const bound = await edge.listen(app, { port, host });
+      // Bound to every interface: the loopback address (bound.url) is the one sure to work.
+      if (bound.wildcard && !publicUrl) {
         logger.warn(
-          'listening on all interfaces without --public-url: resource_urls will point at 127.0.0.1, reachable only from this machine',
+          'listening on all interfaces without --public-url: resource_urls will point at 127.0.0.1, reachable only from this machine, and /mcp answers only loopback names; set --public-url (or --allowed-host)',
           { port: bound.port },
         );
       }
-      openSeam(publicUrl ?? (wildcard ? `http://127.0.0.1:${bound.port}` : bound.url));
-      if (['127.0.0.1', 'localhost', '::1'].includes(host)) {
-        listenHost = [`127.0.0.1:${bound.port}`, `localhost:${bound.port}`, `[::1]:${bound.port}`];
-        if (publicUrl) listenHost.push(new URL(publicUrl).host);
-      }
+      openSeam(publicUrl ?? bound.url);
       const close = async () => {
         const index = listeners.indexOf(listener);
         if (index < 0) return;

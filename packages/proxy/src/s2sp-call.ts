@@ -31,6 +31,8 @@ export interface S2SPCallOptions {
   readonly tokenBudget?: number;
   /** Cache entries one downstream client may hold (results and unread pages). Default 1,000. */
   readonly maxEntriesPerClient?: number;
+  /** Longest a data-plane request body may take to arrive, in ms (the edge's read timeout). */
+  readonly requestBodyTimeoutMs?: number;
   readonly logger: Logger;
 }
 
@@ -92,6 +94,9 @@ export function createS2SPCall(options: S2SPCallOptions): S2SPCall {
       maxEntriesPerClient: options.maxEntriesPerClient,
     }),
     ...(options.store && { store: options.store }),
+    ...(options.requestBodyTimeoutMs !== undefined && {
+      requestBodyTimeoutMs: options.requestBodyTimeoutMs,
+    }),
   });
   return {
     dataPlane: s2sp.dataPlane,

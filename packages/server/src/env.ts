@@ -5,37 +5,31 @@
  * @module
  */
 
-import { normalizePublicUrl, S2SPError } from '@s2sp/core';
+import { normalizePublicUrl } from '@s2sp/core';
+import { configError } from './edge/config-error.js';
+import {
+  type EdgeOptionNames,
+  isHostValue,
+  resolveEdgeOptions,
+  type S2SPEdgeOptions,
+} from './edge/edge-options.js';
 import { isLogLevel, type LogLevel } from './logger.js';
-import type { S2SPServerOptions } from './server.js';
 import type { SlopOptions } from './slop.js';
 
-/** The HTTP-edge settings of a server, ready to spread into `createS2SPServer`'s options. */
-export type ServerEdgeOptions = Pick<
-  S2SPServerOptions,
+export { configError, configErrorVariable } from './edge/config-error.js';
+export { isHostValue } from './edge/edge-options.js';
+
+/**
+ * The HTTP edge's settings read from the environment ({@link loadEdgeEnv}), ready to spread into
+ * the options of `createS2SPServer`, `createS2SPProxy` or `createS2SPEdge`.
+ */
+export type EdgeEnvOptions = Pick<
+  S2SPEdgeOptions,
   'allowedHosts' | 'allowedBrowserOrigins' | 'auth' | 'requestBodyTimeoutMs'
 >;
 
 /** An environment, such as `process.env`. */
 export type Env = Readonly<Record<string, string | undefined>>;
-
-/**
- * A setting that cannot work: an {@link S2SPError} `invalid_config` whose message starts with the
- * variable's name and whose `data.variable` names it, so a start-up script can point at it.
- *
- * @param variable - the environment variable (or command-line option) at fault
- * @param message - what is wrong and what would work
- */
-export function configError(variable: string, message: string): S2SPError {
-  return new S2SPError('invalid_config', `${variable}: ${message}`, { data: { variable } });
-}
-
-/** The variable or option an `invalid_config` error from {@link configError} names, if any. */
-export function configErrorVariable(error: unknown): string | undefined {
-  if (!S2SPError.isInstance(error) || error.code !== 'invalid_config') return undefined;
-  const variable = error.data?.variable;
-  return typeof variable === 'string' ? variable : undefined;
-}
 
 /** The variable's value, trimmed, or `undefined` when unset or blank (`FOO=` means "default"). */
 export function envString(env: Env, name: string): string | undefined {
@@ -137,60 +131,72 @@ export interface ServerEnv {
    * (comma-separated bearer tokens, each at least 16 characters, required on `/mcp`, SLOP and
    * A2S) and `S2SP_BODY_TIMEOUT_MS` (request-body read timeout, default 10000).
    */
-  readonly edge: ServerEdgeOptions;
+  readonly edge: EdgeEnvOptions;
 }
 
-function browserOrigin(variable: string, value: string): string {
-  let url: URL | undefined;
-  try {
-    url = new URL(value);
-  } catch {
-    url = undefined;
-  }
-  if (
-    !url ||
-    (url.protocol !== 'http:' && url.protocol !== 'https:') ||
-    url.origin !== value.replace(/\/$/, '')
-  )
-    throw configError(
-      variable,
-      `${show(value)} is not an origin such as https://app.example.com (scheme, host and port only).`,
-    );
-  return url.origin;
+/** The environment variable behind each edge option, for errors that name it. */
+const EDGE_VARIABLES: EdgeOptionNames = {
+  allowedHosts: 'S2SP_ALLOWED_HOSTS',
+  allowedBrowserOrigins: 'S2SP_ALLOWED_BROWSER_ORIGINS',
+  auth: 'S2SP_AUTH_TOKENS',
+  requestBodyTimeoutMs: 'S2SP_BODY_TIMEOUT_MS',
+};
+
+/**
+ * Reads the HTTP edge's settings, the one reader of them for every server, the proxy and the
+ * apps: `S2SP_ALLOWED_HOSTS`, `S2SP_ALLOWED_BROWSER_ORIGINS`, `S2SP_AUTH_TOKENS` and
+ * `S2SP_BODY_TIMEOUT_MS` (see {@link ServerEnv.edge}), checked by the edge's own option rules.
+ *
+ * @param env - the environment (`process.env`)
+ * @throws S2SPError `invalid_config` (see {@link configError}) naming the variable
+ */
+export function loadEdgeEnv(env: Env): EdgeEnvOptions {
+  return edgeOptionsFrom(
+    {
+      allowedHosts: envList(env, 'S2SP_ALLOWED_HOSTS'),
+      allowedBrowserOrigins: envList(env, 'S2SP_ALLOWED_BROWSER_ORIGINS'),
+      authTokens: envList(env, 'S2SP_AUTH_TOKENS'),
+      requestBodyTimeoutMs: envNumber(env, 'S2SP_BODY_TIMEOUT_MS', 10_000, {
+        min: 100,
+        max: 600_000,
+        integer: true,
+      }),
+    },
+    EDGE_VARIABLES,
+  );
+}
+
+/** The edge's settings as a reader finds them: lists of strings and a number, each optional. */
+export interface EdgeSettings {
+  readonly allowedHosts?: readonly string[] | undefined;
+  readonly allowedBrowserOrigins?: readonly string[] | undefined;
+  /** Bearer tokens, each at least 16 characters. */
+  readonly authTokens?: readonly string[] | undefined;
+  readonly requestBodyTimeoutMs?: number | undefined;
 }
 
 /**
- * Reads the HTTP-edge settings (see {@link ServerEnv.edge}).
+ * The one mapping from settings (environment variables, `s2sp-proxy` flags or its config file)
+ * to the edge's options: only the settings given are set, checked by the edge's own rules
+ * (`resolveEdgeOptions`) with errors naming the setting.
  *
- * @throws S2SPError `invalid_config` (see {@link configError}) naming the variable
+ * @param settings - what the reader found
+ * @param names - the variable, flag or key behind each option
+ * @throws S2SPError `invalid_config` (see {@link configError}) naming the setting
  */
-export function loadEdgeEnv(env: Env): ServerEdgeOptions {
-  const hosts = envList(env, 'S2SP_ALLOWED_HOSTS');
-  const bad = hosts?.find((host) => host !== '*' && !HOST_PATTERN.test(host));
-  if (bad !== undefined)
-    throw configError('S2SP_ALLOWED_HOSTS', `${show(bad)} is not a host or host:port.`);
-  const origins = envList(env, 'S2SP_ALLOWED_BROWSER_ORIGINS')?.map((origin) =>
-    browserOrigin('S2SP_ALLOWED_BROWSER_ORIGINS', origin),
-  );
-  const tokens = envList(env, 'S2SP_AUTH_TOKENS');
-  if (tokens?.some((token) => token.length < 16 || !/^[A-Za-z0-9\-._~+/]+=*$/.test(token)))
-    throw configError(
-      'S2SP_AUTH_TOKENS',
-      'every token must be at least 16 characters of A-Z a-z 0-9 - . _ ~ + / (RFC 6750).',
-    );
-  return {
-    ...(hosts && { allowedHosts: hosts }),
-    ...(origins && { allowedBrowserOrigins: origins }),
-    ...(tokens && { auth: { bearerTokens: tokens } }),
-    requestBodyTimeoutMs: envNumber(env, 'S2SP_BODY_TIMEOUT_MS', 10_000, {
-      min: 100,
-      max: 600_000,
-      integer: true,
-    }),
+export function edgeOptionsFrom(settings: EdgeSettings, names: EdgeOptionNames): EdgeEnvOptions {
+  const { allowedHosts, allowedBrowserOrigins, authTokens, requestBodyTimeoutMs } = settings;
+  const options: EdgeEnvOptions = {
+    ...(allowedHosts && allowedHosts.length > 0 && { allowedHosts }),
+    ...(allowedBrowserOrigins && allowedBrowserOrigins.length > 0 && { allowedBrowserOrigins }),
+    ...(authTokens && authTokens.length > 0 && { auth: { bearerTokens: authTokens } }),
+    ...(requestBodyTimeoutMs !== undefined && { requestBodyTimeoutMs }),
   };
+  const checked = resolveEdgeOptions(options, names);
+  return options.allowedBrowserOrigins
+    ? { ...options, allowedBrowserOrigins: checked.allowedBrowserOrigins }
+    : options;
 }
-
-const HOST_PATTERN = /^[A-Za-z0-9.:[\]%-]+$/;
 
 /**
  * Reads `PORT`, `HOST`, `S2SP_PUBLIC_URL`, `S2SP_TTL_SECONDS`, `REDIS_URL`, `LOG_LEVEL`, `SLOP`,
@@ -203,7 +209,7 @@ const HOST_PATTERN = /^[A-Za-z0-9.:[\]%-]+$/;
  */
 export function loadServerEnv(env: Env, defaults: { port: number }): ServerEnv {
   const host = envString(env, 'HOST') ?? '127.0.0.1';
-  if (!HOST_PATTERN.test(host))
+  if (!isHostValue(host))
     throw configError('HOST', `${show(host)} is not a host name or IP address.`);
 
   const redisUrl = envString(env, 'REDIS_URL');

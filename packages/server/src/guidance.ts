@@ -1,3 +1,4 @@
+import { ROW_FILTER_OPERATORS } from '@s2sp/core';
 /**
  * The S2SP how-to for the model, said once (PROTOCOL §7, shorter tools/list): with
  * `toolGuidance: "instructions"`, tools carry one short line and this text goes into the MCP
@@ -5,8 +6,6 @@
  *
  * @module
  */
-
-import { ROW_FILTER_OPERATORS } from '@s2sp/core';
 
 /** Human wording of a TTL: "10 minutes", "1 minute", "30 seconds". */
 export function describeTtl(ttlMs: number): string {

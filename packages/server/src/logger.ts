@@ -1,11 +1,10 @@
+import type { LogFields, Logger } from '@s2sp/core';
 /**
  * Logging. S2SP never logs a token or a full `resource_url`; entries are named by the first
  * characters of their storage key (a SHA-256 of the token), which cannot be redeemed.
  *
  * @module
  */
-
-import type { LogFields, Logger } from '@s2sp/core';
 
 /** A logger that drops everything. */
 export const silentLogger: Logger = { debug() {}, info() {}, warn() {}, error() {} };

@@ -3,16 +3,20 @@ import type { Hono } from 'hono';
 import type { z } from 'zod';
 import type { A2SCapability } from './a2s/index.js';
 import type { ConsumerToolConfig, ConsumerToolHandler } from './consumer/consumer-tool.js';
-import type { BearerAuthOptions } from './http/bearer-auth.js';
+import type { S2SPEdgeOptions } from './edge/edge-options.js';
+import type { ListenOptions } from './edge/node-listener.js';
 import type { McpServer, Transport } from './mcp-sdk.js';
-import type { ListenOptions } from './node-listener.js';
 import type { ResourceToolConfig, ResourceToolHandler } from './resource/resource-tool.js';
 import type { S2SPOptions } from './runtime/options.js';
 import type { S2SP } from './runtime/s2sp-types.js';
 import type { SlopOptions } from './slop.js';
 
-/** Options for {@link createS2SPServer}: the runtime's options plus the MCP server's identity. */
-export interface S2SPServerOptions extends S2SPOptions {
+/**
+ * Options for {@link createS2SPServer}: the runtime's options, the HTTP edge's (allowed hosts and
+ * browser origins, bearer auth, MCP body and batch caps; `trustedHosts` count as allowed hosts)
+ * and the MCP server's identity.
+ */
+export interface S2SPServerOptions extends S2SPOptions, S2SPEdgeOptions {
   /** The MCP server name. */
   readonly name: string;
   /** The MCP server version. */
@@ -22,37 +26,8 @@ export interface S2SPServerOptions extends S2SPOptions {
    * the S2SP how-to ({@link S2SP.instructions}) is appended.
    */
   readonly instructions?: string;
-  /** Largest MCP request body over Streamable HTTP. Default 4 MiB (the SDK's default). */
-  readonly maxMcpRequestBytes?: number;
   /** Path of the Streamable HTTP endpoint. Default `/mcp`. */
   readonly mcpPath?: string;
-  /**
-   * `Host` values (`host` or `host:port`) that `/mcp`, SLOP and A2S answer to, besides loopback
-   * names (`localhost`, `127.0.0.1`, `[::1]`), the host of `publicUrl`, `trustedHosts` and the
-   * address a listener bound. Any other `Host` gets 403 (DNS-rebinding protection; on `/mcp` the
-   * MCP SDK's own). `['*']` turns the check off, for a reverse proxy that checks `Host` itself.
-   * The data plane does not check `Host`: its token is the credential.
-   */
-  readonly allowedHosts?: readonly string[];
-  /**
-   * Browser origins (`https://app.example.com`) that may call `/mcp`, SLOP and A2S besides the
-   * server's own. Requests with any other `Origin`, or with `Sec-Fetch-Site: cross-site` /
-   * `same-site`, get 403, on the data plane too. Servers send neither header. Default: none.
-   */
-  readonly allowedBrowserOrigins?: readonly string[];
-  /**
-   * Requires `Authorization: Bearer <token>` on `/mcp`, SLOP and A2S: one of `bearerTokens`, or a
-   * token `verifyToken` accepts (its result reaches MCP tool handlers as `extra.authInfo`).
-   * Others get 401 with `WWW-Authenticate`. The data plane stays capability-based (a
-   * `resource_url` is its own credential). Default: no authentication.
-   */
-  readonly auth?: BearerAuthOptions;
-  /**
-   * Most JSON-RPC messages in one batch (a JSON array) on the MCP endpoint. Default 10; a larger
-   * batch gets a JSON-RPC error and runs nothing. Every message of a batch runs at once, so
-   * without a cap one request could start any number of tool calls.
-   */
-  readonly maxMcpBatchSize?: number;
 }
 
 /** A server listening on a port; close it with `close()` or `await using`. */

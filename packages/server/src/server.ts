@@ -1,18 +1,15 @@
-import { PROTOCOL, S2SPError } from '@s2sp/core';
-import { positiveOption } from '@s2sp/core/options';
+import { S2SPError } from '@s2sp/core';
 import { Hono } from 'hono';
 import { type A2SCapability, mountA2S } from './a2s/index.js';
-import { bearerAuth } from './http/bearer-auth.js';
-import { browserGuard, isAllowedHost, requestHost } from './http/browser-guard.js';
-import { notFoundResponse, s2spErrorToResponse } from './http/error-response.js';
-import { mountStatelessMcp } from './mcp-endpoint.js';
+import { mountStatelessMcp } from './edge/mcp-endpoint.js';
+import { createS2SPEdge } from './edge/s2sp-edge.js';
+import { createConsoleLogger } from './logger.js';
 import { loadStdioTransport, McpServer } from './mcp-sdk.js';
-import { listenOnNode } from './node-listener.js';
 import { createS2SPInternals } from './runtime/s2sp.js';
 import type { ListeningServer, S2SPServer, S2SPServerOptions } from './server-types.js';
 import { mountSlop } from './slop.js';
 
-export type { ListenOptions } from './node-listener.js';
+export type { ListenOptions } from './edge/node-listener.js';
 export type { ListeningServer, S2SPServer, S2SPServerOptions } from './server-types.js';
 
 /**
@@ -40,19 +37,22 @@ export function createS2SPServer(options: S2SPServerOptions): S2SPServer {
   ) {
     throw new S2SPError('invalid_config', 'createS2SPServer needs a non-empty name and version.');
   }
-  const maxMcpRequestBytes = positiveOption(
-    'maxMcpRequestBytes',
-    options.maxMcpRequestBytes,
-    4 * 1024 * 1024,
-    { integer: true },
-  );
-  const maxBatchSize = positiveOption('maxMcpBatchSize', options.maxMcpBatchSize, 10, {
-    integer: true,
-  });
   const mcpPath = options.mcpPath ?? '/mcp';
-  const { s2sp, options: resolved, advertisedUrl } = createS2SPInternals(options, options.name);
+  // The one HTTP edge in front of /mcp, SLOP and A2S, checked before anything is created. Who may
+  // reach them: the names this server has (publicUrl, trustedHosts, the addresses it listens on)
+  // and the ones the operator adds; loopback names always.
+  const logger = options.logger ?? createConsoleLogger({ name: options.name });
+  const edge = createS2SPEdge({
+    ...options,
+    allowedHosts: [...(options.trustedHosts ?? []), ...(options.allowedHosts ?? [])],
+    logger,
+  });
+  const {
+    s2sp,
+    options: resolved,
+    advertisedUrl,
+  } = createS2SPInternals({ ...options, logger }, options.name);
   const bodyTimeoutMs = resolved.requestBodyTimeoutMs;
-  const { logger } = resolved;
   // This server owns its McpServer: with the how-to out of the tools, it goes here, once.
   const instructions =
     resolved.toolGuidance === 'instructions'
@@ -88,65 +88,12 @@ export function createS2SPServer(options: S2SPServerOptions): S2SPServer {
     return mcp;
   };
 
-  // Who may reach /mcp, SLOP and A2S: the names this server has (publicUrl, trustedHosts, the
-  // addresses it listens on) and the ones the operator adds; loopback names always.
-  const listenerHosts: string[] = [];
-  const publicUrl = resolved.publicUrl ? new URL(resolved.publicUrl) : undefined;
-  const configuredHosts = [
-    ...(publicUrl ? [publicUrl.host] : []),
-    ...resolved.trustedHosts,
-    ...(options.allowedHosts ?? []),
-  ];
-  const allowedHosts = () => [...configuredHosts, ...listenerHosts];
-  const allowedOrigins = [
-    ...(publicUrl ? [publicUrl.origin] : []),
-    ...(options.allowedBrowserOrigins ?? []),
-  ];
-  const guard = browserGuard({ allowedHosts, allowedOrigins });
-  const auth = options.auth ? bearerAuth(options.auth) : undefined;
-  // The data plane is capability-based and has its own cross-site check (in mountDataPlane).
-  const isDataPlane = (path: string) =>
-    path.startsWith(PROTOCOL.dataPathPrefix) || path === PROTOCOL.healthPath;
-
-  const app = new Hono();
-  app.use('*', (c, next) => (isDataPlane(c.req.path) ? next() : guard(c, next)));
-  if (auth) app.use('*', (c, next) => (isDataPlane(c.req.path) ? next() : auth(c, next)));
+  const app = edge.mount(new Hono());
   app.route('/', s2sp.dataPlane);
   const dataPlaneApp = new Hono();
   dataPlaneApp.route('/', s2sp.dataPlane);
-  dataPlaneApp.notFound(notFoundResponse);
-  mountStatelessMcp(app, {
-    path: mcpPath,
-    createMcpServer,
-    maxRequestBytes: maxMcpRequestBytes,
-    bodyTimeoutMs,
-    // The MCP SDK's DNS-rebinding protection on the transport too, with the same names: its
-    // lists are exact, so the request's own Host joins when the rule above accepts it.
-    rebindingProtection: (request) => {
-      const hosts = allowedHosts();
-      const host = requestHost(request);
-      const accepted = host && isAllowedHost(host, hosts) ? [...hosts, host] : hosts;
-      return {
-        // An empty list turns the SDK's Host check off: for '*', and for a request without a
-        // Host header (in-process app.request()), whose URL host the guard above has checked.
-        allowedHosts:
-          accepted.includes('*') || request.headers.get('host') === null ? [] : accepted,
-        allowedOrigins: [
-          ...allowedOrigins,
-          ...accepted.flatMap((h) => [`http://${h}`, `https://${h}`]),
-        ],
-      };
-    },
-    maxBatchSize,
-  });
-  app.notFound(notFoundResponse);
-  app.onError((error) => {
-    if (!S2SPError.isInstance(error))
-      logger.error('http: unexpected error', {
-        name: error instanceof Error ? error.name : typeof error,
-      });
-    return s2spErrorToResponse(error);
-  });
+  dataPlaneApp.notFound(edge.notFound);
+  mountStatelessMcp(app, { path: mcpPath, createMcpServer, edge });
 
   const server: S2SPServer = {
     name: options.name,
@@ -178,13 +125,11 @@ export function createS2SPServer(options: S2SPServerOptions): S2SPServer {
     },
 
     async listen(listenOptions) {
-      const listener = await listenOnNode(
-        listenOptions?.dataPlaneOnly ? dataPlaneApp.fetch : app.fetch,
+      const listener = await edge.listen(
+        listenOptions?.dataPlaneOnly ? dataPlaneApp : app,
         listenOptions,
-        { headersTimeoutMs: resolved.requestBodyTimeoutMs },
       );
       advertisedUrl.addListener(listener.url, listener.hosts);
-      listenerHosts.push(...listener.hosts);
       if (listener.wildcard && !resolved.publicUrl) {
         logger.warn(
           'listening on all interfaces without publicUrl: resource_urls will point at 127.0.0.1, reachable only from this machine, and /mcp answers only loopback names; set publicUrl (or allowedHosts)',

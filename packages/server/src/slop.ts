@@ -7,9 +7,9 @@ import {
   isJsonContentType,
   isJsonWhitespace,
 } from './data-plane/request.js';
-import { createBearerCheck } from './http/bearer-auth.js';
-import { s2spErrorToResponse } from './http/error-response.js';
-import { DEFAULT_BODY_TIMEOUT_MS, readRequestBody } from './http/request-body.js';
+import { createBearerCheck } from './edge/bearer-auth.js';
+import { s2spErrorToResponse } from './edge/error-response.js';
+import { DEFAULT_BODY_TIMEOUT_MS, readRequestBody } from './edge/request-body.js';
 import { type CallToolResult, Client, InMemoryTransport, type McpServer } from './mcp-sdk.js';
 
 /** Options for {@link mountSlop}. */

@@ -1,7 +1,7 @@
 import { Hono } from 'hono';
 import { describe, expect, it } from 'vitest';
 import { parse as parseYaml } from 'yaml';
-import { s2spErrorToResponse } from '../http/error-response.js';
+import { s2spErrorToResponse } from '../edge/error-response.js';
 import {
   A2S_VERSION,
   a2sVariable,

@@ -1,10 +1,10 @@
 import { isTokenShape, type Logger, PROTOCOL, S2SPError, tokenStorageKey } from '@s2sp/core';
 import { positiveOption } from '@s2sp/core/options';
-import { type BodyStore, concatBytes } from '@s2sp/core/store';
+import { type BodyStore, concatBytes, createMemoryStore } from '@s2sp/core/store';
 import { Hono } from 'hono';
-import { crossSiteReason } from '../http/browser-guard.js';
-import { methodNotAllowed, notFoundResponse, s2spErrorToResponse } from '../http/error-response.js';
-import { DEFAULT_BODY_TIMEOUT_MS, readRequestBody } from '../http/request-body.js';
+import { crossSiteReason } from '../edge/browser-guard.js';
+import { methodNotAllowed, notFoundResponse, s2spErrorToResponse } from '../edge/error-response.js';
+import { DEFAULT_BODY_TIMEOUT_MS, readRequestBody } from '../edge/request-body.js';
 import { entryLabel, silentLogger } from '../logger.js';
 import {
   DEFAULT_MAX_REQUEST_BYTES,

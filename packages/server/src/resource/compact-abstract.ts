@@ -1,8 +1,6 @@
-import { PROTOCOL, type RowWithId } from '@s2sp/core';
-
 const ROW_ID = PROTOCOL.rowId;
 
-import { type Row, S2SPError } from '@s2sp/core';
+import { PROTOCOL, type Row, type RowWithId, S2SPError } from '@s2sp/core';
 import { describeType, setColumn } from '@s2sp/core/json';
 
 /**

@@ -1,5 +1,4 @@
-import type { RowWithId } from '@s2sp/core';
-import { DataPlaneResponseSchema, S2SPResultSchema } from '@s2sp/core';
+import { DataPlaneResponseSchema, type RowWithId, S2SPResultSchema } from '@s2sp/core';
 import { concatBytes, createMemoryStore, prepareTable, serializeTable } from '@s2sp/core/store';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';

@@ -13,8 +13,8 @@ export interface ListenOptions {
   readonly dataPlaneOnly?: boolean;
 }
 
-/** An HTTP listener of a Fetch handler on Node. */
-export interface NodeListener {
+/** An HTTP listener of a Fetch handler on Node; close it with `close()` or `await using`. */
+export interface NodeListener extends AsyncDisposable {
   /** Base URL to advertise: `http://host:port`, with `127.0.0.1` for a wildcard bind. */
   readonly url: string;
   /** The bound port. */
@@ -80,18 +80,20 @@ export async function listenOnNode(
   const boundPort = typeof address === 'object' && address ? address.port : port;
   const wildcard = WILDCARD_HOSTS.has(host);
   let closed = false;
+  const close = async () => {
+    if (closed) return;
+    closed = true;
+    await new Promise<void>((resolve) => {
+      http.close(() => resolve());
+      if ('closeAllConnections' in http) http.closeAllConnections();
+    });
+  };
   return {
     url: `http://${formatHost(wildcard ? '127.0.0.1' : host)}:${boundPort}`,
     port: boundPort,
     wildcard,
     hosts: [`${formatHost(host)}:${boundPort}`],
-    async close() {
-      if (closed) return;
-      closed = true;
-      await new Promise<void>((resolve) => {
-        http.close(() => resolve());
-        if ('closeAllConnections' in http) http.closeAllConnections();
-      });
-    },
+    close,
+    [Symbol.asyncDispose]: close,
   };
 }
