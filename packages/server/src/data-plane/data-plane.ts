@@ -1,6 +1,6 @@
 import { isTokenShape, type Logger, PROTOCOL, S2SPError, tokenStorageKey } from '@s2sp/core';
 import { positiveOption } from '@s2sp/core/options';
-import { type BodyStore, concatBytes, createMemoryStore } from '@s2sp/core/store';
+import { type BodyStore, concatBytes } from '@s2sp/core/store';
 import { Hono } from 'hono';
 import { crossSiteReason } from '../edge/browser-guard.js';
 import { methodNotAllowed, notFoundResponse, s2spErrorToResponse } from '../edge/error-response.js';
