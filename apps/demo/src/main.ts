@@ -8,14 +8,18 @@ import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { DemoError, runAgent } from './agent.js';
 import { startPipeline } from './pipeline.js';
-import { formatReport } from './report.js';
+import { formatReport, formatSeverityReport } from './report.js';
+import { runSeverityTask } from './severity-task.js';
 
 const USAGE = `Usage: pnpm demo [--area TX] [--event Heat] [--live] [--keep-running] [--json] [--out DIR] [--warmup]
 
 Runs the S2SP pipeline: an NWS replay server (recorded data; --live uses api.weather.gov),
 the weather-alerts resource server and the chart-consumer server on free loopback ports, and a
 scripted agent that asks for four abstract columns, keeps the alerts whose event matches --event,
-and has draw_chart fetch the rest of each row server to server. Then the same in sync mode.`;
+and has draw_chart fetch the rest of each row server to server. Then the same in sync mode.
+A second task asks how many alerts there are of each severity and charts the counts: plain
+MCP, paging through a one-column abstract, and query_tables (sql-consumer, DuckDB) whose answer
+draw_chart reads as an S2SP table.`;
 
 const OPTIONS = {
   area: { type: 'string', default: 'TX' },
@@ -58,18 +62,21 @@ async function main(): Promise<number> {
     // three measured flows compare their own costs, not who ran first.
     if (args.warmup) await runAgent(pipeline, { ...agentOptions, say: () => {} });
     const report = await runAgent(pipeline, agentOptions);
+    // The second task: a question answered in SQL over the table the model never reads.
+    const severity = await runSeverityTask(pipeline, { area, say });
     if (args.json)
       process.stdout.write(
-        `${JSON.stringify({ ...report, seconds: (Date.now() - started) / 1000 })}\n`,
+        `${JSON.stringify({ ...report, severity, seconds: (Date.now() - started) / 1000 })}\n`,
       );
     else
       process.stdout.write(
-        `${formatReport(report, { keepRunning: args['keep-running'] })}  done in ${((Date.now() - started) / 1000).toFixed(1)} s\n`,
+        `${formatReport(report, { keepRunning: args['keep-running'] })}${formatSeverityReport(severity)}  done in ${((Date.now() - started) / 1000).toFixed(1)} s
+`,
       );
     if (args['keep-running']) {
       keep = true;
       say(
-        `servers keep running: charts at ${pipeline.chart.url}/charts, MCP at ${pipeline.weather.mcpUrl} and ${pipeline.chart.mcpUrl}. Ctrl-C stops them.`,
+        `servers keep running: charts at ${pipeline.chart.url}/charts, MCP at ${pipeline.weather.mcpUrl}, ${pipeline.sql.mcpUrl} and ${pipeline.chart.mcpUrl}. Ctrl-C stops them.`,
       );
       await new Promise<void>((resolveStop) => {
         process.once('SIGINT', resolveStop);

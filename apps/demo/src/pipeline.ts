@@ -1,4 +1,5 @@
 import { type ChartServer, createChartServer } from '@s2sp/app-chart-consumer';
+import { createSqlServer } from '@s2sp/app-sql-consumer';
 import {
   createWeatherServer,
   NWS_API_URL,
@@ -13,6 +14,8 @@ export interface Pipeline {
   readonly replay: NwsReplayServer | undefined;
   readonly weather: ListeningServer;
   readonly chart: ListeningServer;
+  /** The SQL consumer (query_tables), allowed to fetch from weather-alerts. */
+  readonly sql: ListeningServer;
   readonly charts: ChartServer['charts'];
   /** Bytes the weather-alerts data plane has sent to consumers (server to server). */
   readonly dataPlaneBytes: () => number;
@@ -44,8 +47,8 @@ function demoLogger(say: (line: string) => void, onRedeemed: (bytes: number) => 
 }
 
 /**
- * Starts the NWS replay server (unless `live`), weather-alerts pointed at it, and chart-consumer
- * allowed to fetch only from weather-alerts.
+ * Starts the NWS replay server (unless `live`), weather-alerts pointed at it, sql-consumer allowed
+ * to fetch only from weather-alerts, and chart-consumer allowed to fetch only from those two.
  */
 export async function startPipeline(options: {
   live: boolean;
@@ -78,7 +81,12 @@ export async function startPipeline(options: {
     closers.push(() => weatherServer.close());
     options.say(`weather-alerts (S2SP resource server) at ${weather.mcpUrl}`);
 
-    const chartServer = createChartServer({ allowedOrigins: [weather.url], logger });
+    const sqlServer = createSqlServer({ allowedOrigins: [weather.url], logger });
+    const sql = await sqlServer.server.listen({ port: 0, host: '127.0.0.1' });
+    closers.push(() => sqlServer.server.close());
+    options.say(`sql-consumer (S2SP consumer server, DuckDB) at ${sql.mcpUrl}`);
+
+    const chartServer = createChartServer({ allowedOrigins: [weather.url, sql.url], logger });
     const chart = await chartServer.server.listen({ port: 0, host: '127.0.0.1' });
     chartServer.setBaseUrl(chart.url);
     closers.push(() => chartServer.server.close());
@@ -89,6 +97,7 @@ export async function startPipeline(options: {
       replay,
       weather,
       chart,
+      sql,
       charts: chartServer.charts,
       dataPlaneBytes: () => dataPlaneBytes,
       async close() {

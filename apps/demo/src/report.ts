@@ -1,4 +1,5 @@
 import type { DemoReport } from './agent.js';
+import type { SeverityReport } from './severity-task.js';
 
 const n = (value: number) => value.toLocaleString('en-US');
 const kb = (bytes: number) =>
@@ -48,6 +49,40 @@ export function formatReport(
     keepRunning
       ? `             ${a.chartUrl}`
       : '             to open the chart page, run pnpm demo --keep-running (serves it until Ctrl-C)',
+    '',
+  ].join('\n');
+}
+
+/** The second task's part of the report: the answer, then tokens three ways. */
+export function formatSeverityReport(report: SeverityReport): string {
+  const { plain: p, paging: g, sqlTables: q } = report;
+  const total = (t: { tokensRead: number; tokensWritten: number }) =>
+    t.tokensRead + t.tokensWritten;
+  const share = (t: { tokensRead: number; tokensWritten: number }, of: number) =>
+    `${((100 * total(t)) / of).toFixed(1)}%`;
+  const row = (label: string, t: SeverityReport['plain'], note: string) =>
+    `    ${label.padEnd(17)} ${n(t.tokensRead).padStart(8)} ${n(t.tokensWritten).padStart(9)} ${String(t.calls).padStart(6)}   ${note}`;
+  return [
+    `  Task 2: ${report.question}`,
+    `  answer     ${Object.entries(report.counts)
+      .map(([severity, count]) => `${severity} ${count}`)
+      .join(', ')}  (sql: ${report.sql})`,
+    '',
+    '  tokens (o200k_base)         read   written  calls   by the model',
+    row('plain MCP', p, 'every alert in, every alert out into draw_chart'),
+    row(
+      'S2SP paging',
+      g,
+      `${share(g, total(p))} of plain: every page of the severity abstract, counted by the model, row_ids to draw_chart`,
+    ),
+    row(
+      'S2SP query_tables',
+      q,
+      `${share(q, total(p))} of plain, ${share(q, total(g))} of paging: the SQL and the grouped counts only`,
+    ),
+    '',
+    `  chart      ${n(report.rowsCharted)} grouped rows charted from the SQL answer's resource_url`,
+    `             ${report.chartUrl}`,
     '',
   ].join('\n');
 }

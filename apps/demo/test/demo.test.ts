@@ -6,6 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { DemoReport } from '../src/agent.js';
+import type { SeverityReport } from '../src/severity-task.js';
 
 const run = promisify(execFile);
 const main = fileURLToPath(new URL('../dist/main.js', import.meta.url));
@@ -26,7 +27,7 @@ describe('pnpm demo', () => {
       timeout: 60_000,
     });
     expect(stderr).toMatch(/NWS replay server \(recorded NWS data, offline\)/);
-    const report = JSON.parse(stdout) as DemoReport & { seconds: number };
+    const report = JSON.parse(stdout) as DemoReport & { severity: SeverityReport; seconds: number };
 
     // The recorded Texas alerts: 19 in the replayed national set, 13 of them heat advisories.
     expect(report).toMatchObject({
@@ -57,6 +58,16 @@ describe('pnpm demo', () => {
     expect(size.height).toBeGreaterThan(800);
     expect(readFileSync(report.async.chartFile).byteLength).toBe(report.async.pngBytes);
     expect(report.seconds).toBeLessThan(60);
+
+    // Task 2: the severity counts of the 19 recorded Texas alerts, answered by query_tables in
+    // DuckDB and charted from its answer's resource_url; the model reads and writes a sliver.
+    const { severity } = report;
+    expect(severity.counts).toEqual({ Moderate: 17, Minor: 1, Severe: 1 });
+    expect(severity.rowsCharted).toBe(3);
+    const total = (t: { tokensRead: number; tokensWritten: number }) =>
+      t.tokensRead + t.tokensWritten;
+    expect(total(severity.sqlTables)).toBeLessThan(total(severity.plain) / 20);
+    expect(severity.sqlTables.calls).toBe(3);
   });
 
   it('prints a readable report', async () => {
@@ -70,6 +81,8 @@ describe('pnpm demo', () => {
     expect(stdout).toMatch(/S2SP async\s+[\d,]+\s+[\d,]+\s+9\d\.\d% fewer/);
     expect(stdout).toMatch(/server to server, async\s+[\d.]+ KiB/);
     expect(stdout).toContain(join(out, 'chart-CA-async.png'));
+    expect(stdout).toMatch(/Task 2: how many alerts of each severity, and chart the counts/);
+    expect(stdout).toMatch(/S2SP query_tables\s+[\d,]+\s+[\d,]+\s+3\s+\d+\.\d% of plain/);
     // The servers stop with the demo, so the report names the flag that keeps them up instead of
     // a chart URL that would already be dead.
     expect(stdout).not.toMatch(/http:\/\/127\.0\.0\.1:\d+\/charts/);

@@ -1,0 +1,45 @@
+import { DEFAULT_TOKEN_BUDGET } from '@s2sp/core';
+
+/**
+ * Every size, count and time `query_tables` is bounded by. Each has an environment variable
+ * (see config.ts) and a default here.
+ */
+export interface SqlLimits {
+  /** Tables one call may load (`tables` entries plus the top-level one). */
+  readonly maxTables: number;
+  /** Rows one loaded table may have (`SQL_MAX_TABLE_ROWS`). */
+  readonly maxTableRows: number;
+  /** Columns one loaded table may have. */
+  readonly maxTableColumns: number;
+  /** Characters of the SQL text. */
+  readonly maxSqlChars: number;
+  /** Rows a result may show the model (`SQL_MAX_ROWS`); `max_rows` may ask for fewer. */
+  readonly maxResultRows: number;
+  /** Token budget of a result the model reads (`SQL_TOKEN_BUDGET`), estimated as core does. */
+  readonly tokenBudget: number;
+  /** Rows an `as_table` result may store (`SQL_MAX_TABLE_ROWS` too). */
+  readonly maxStoredRows: number;
+  /** How long one statement may run before the connection is interrupted (`SQL_TIMEOUT_MS`). */
+  readonly timeoutMs: number;
+  /** DuckDB's `memory_limit` per query, in MiB (`SQL_MEMORY_LIMIT_MB`). */
+  readonly memoryLimitMb: number;
+  /** DuckDB's `threads` per query (`SQL_THREADS`). */
+  readonly threads: number;
+  /** Queries running at once (`SQL_MAX_CONCURRENT_QUERIES`); 8 more may wait. */
+  readonly maxConcurrentQueries: number;
+}
+
+/** The defaults of {@link SqlLimits}. */
+export const DEFAULT_SQL_LIMITS: SqlLimits = Object.freeze({
+  maxTables: 8,
+  maxTableRows: 200_000,
+  maxTableColumns: 256,
+  maxSqlChars: 20_000,
+  maxResultRows: 200,
+  tokenBudget: DEFAULT_TOKEN_BUDGET,
+  maxStoredRows: 200_000,
+  timeoutMs: 10_000,
+  memoryLimitMb: 256,
+  threads: 2,
+  maxConcurrentQueries: 2,
+});

@@ -1,0 +1,224 @@
+import { DuckDBInstance } from '@duckdb/node-api';
+import { S2SPError } from '@s2sp/core';
+import { afterEach, describe, expect, it } from 'vitest';
+import { openSandbox, type SandboxLimits, type SqlSandbox, sandboxConfig } from './sql-sandbox.js';
+
+const LIMITS: SandboxLimits = {
+  maxRows: 1000,
+  maxColumns: 50,
+  memoryLimitMb: 64,
+  threads: 1,
+  timeoutMs: 5000,
+  maxSqlChars: 2000,
+};
+
+const ALERTS = [
+  {
+    _row_id: 0,
+    event: 'Heat Advisory',
+    severity: 'Moderate',
+    onset: '2026-09-13T10:00:00-05:00',
+    n: 3,
+    urgent: true,
+  },
+  {
+    _row_id: 1,
+    event: 'Flood Watch',
+    severity: 'Severe',
+    onset: '2026-09-13T12:30:00-05:00',
+    n: 1,
+    urgent: false,
+  },
+  {
+    _row_id: 2,
+    event: 'Heat Advisory',
+    severity: 'Moderate',
+    onset: '2026-09-14T09:00:00-05:00',
+    n: 2,
+    urgent: null,
+  },
+];
+
+let open: SqlSandbox[] = [];
+async function sandbox(limits: Partial<SandboxLimits> = {}): Promise<SqlSandbox> {
+  const box = await openSandbox({ ...LIMITS, ...limits });
+  open.push(box);
+  await box.load('alerts', ALERTS);
+  return box;
+}
+afterEach(() => {
+  for (const box of open) box.close();
+  open = [];
+});
+
+async function codeOf(run: Promise<unknown>): Promise<string | undefined> {
+  try {
+    await run;
+  } catch (error) {
+    return S2SPError.isInstance(error) ? error.code : `not an S2SPError: ${String(error)}`;
+  }
+  return undefined;
+}
+
+describe('openSandbox', () => {
+  it('loads typed columns and runs a SELECT, keeping the first rows and counting all', async () => {
+    const box = await openSandbox(LIMITS);
+    open.push(box);
+    const table = await box.load('alerts', ALERTS);
+    expect(table.columns.map((c) => `${c.name} ${c.type}`)).toEqual([
+      '_row_id BIGINT',
+      'event VARCHAR',
+      'severity VARCHAR',
+      'onset TIMESTAMPTZ',
+      'n BIGINT',
+      'urgent BOOLEAN',
+    ]);
+    const out = await box.query(
+      "SELECT severity, count(*) AS alerts, sum(n) AS n, min(onset) AS first FROM alerts WHERE onset < TIMESTAMPTZ '2026-09-14T00:00:00Z' GROUP BY severity ORDER BY severity",
+      10,
+    );
+    expect(out.columns).toEqual([
+      { name: 'severity', type: 'VARCHAR' },
+      { name: 'alerts', type: 'BIGINT' },
+      { name: 'n', type: 'HUGEINT' },
+      { name: 'first', type: 'TIMESTAMP WITH TIME ZONE' },
+    ]);
+    expect(out.rows).toEqual([
+      { severity: 'Moderate', alerts: 1, n: 3, first: '2026-09-13T15:00:00.000Z' },
+      { severity: 'Severe', alerts: 1, n: 1, first: '2026-09-13T17:30:00.000Z' },
+    ]);
+    expect(out.totalRows).toBe(2);
+    const cut = await box.query('SELECT * FROM range(2500)', 3);
+    expect(cut.rows).toEqual([{ range: 0 }, { range: 1 }, { range: 2 }]);
+    expect(cut.totalRows).toBe(2500);
+  });
+
+  it('binds values: a quote or SQL in a cell or a column name stays data', async () => {
+    const box = await openSandbox(LIMITS);
+    open.push(box);
+    await box.load('t', [
+      { _row_id: 0, 'we"ird; DROP TABLE t; --': "'); DROP TABLE t; --", __proto__x: 1 },
+    ]);
+    const out = await box.query('SELECT * FROM t', 5);
+    expect(out.rows).toEqual([
+      { _row_id: 0, 'we"ird; DROP TABLE t; --': "'); DROP TABLE t; --", __proto__x: 1 },
+    ]);
+  });
+
+  it('refuses tables over the row and column caps', async () => {
+    const box = await openSandbox({ ...LIMITS, maxRows: 2, maxColumns: 3 });
+    open.push(box);
+    expect(await codeOf(box.load('big', ALERTS))).toBe('payload_too_large');
+    expect(await codeOf(box.load('wide', [ALERTS[0] as Record<string, unknown>]))).toBe(
+      'payload_too_large',
+    );
+  });
+
+  it('answers DuckDB errors as invalid_request with the message labelled', async () => {
+    const box = await sandbox();
+    let error: unknown;
+    try {
+      await box.query('SELECT nope FROM alerts', 5);
+    } catch (caught) {
+      error = caught;
+    }
+    expect(S2SPError.isInstance(error) && error.code).toBe('invalid_request');
+    expect((error as Error).message).toMatch(/DuckDB said: «.*nope.*»/s);
+    expect(await codeOf(box.query('SELEC 1', 5))).toBe('invalid_request');
+  });
+
+  it('stops a query that runs past the timeout, and the connection works afterwards', async () => {
+    const box = await sandbox({ timeoutMs: 150 });
+    expect(
+      await codeOf(box.query('SELECT count(*) FROM range(1000000000000) t(a) WHERE a % 7 = 3', 5)),
+    ).toBe('timeout');
+    expect((await box.query('SELECT 1 AS one', 5)).rows).toEqual([{ one: 1 }]);
+  });
+});
+
+describe('the lock-down', () => {
+  const refused: [string, string][] = [
+    ['INSTALL', 'INSTALL httpfs'],
+    ['LOAD', 'LOAD httpfs'],
+    ['ATTACH', "ATTACH '/tmp/other.duckdb' AS other"],
+    ['DETACH', 'DETACH other'],
+    ['COPY', "COPY alerts TO '/tmp/alerts.csv'"],
+    ['COPY FROM', "COPY alerts FROM '/etc/passwd'"],
+    ['EXPORT', "EXPORT DATABASE '/tmp/db'"],
+    ['PRAGMA', 'PRAGMA version'],
+    ['PRAGMA call', 'CALL pragma_version()'],
+    ['SET', 'SET threads = 8'],
+    ['RESET', 'RESET threads'],
+    ['CREATE', 'CREATE TABLE x AS SELECT 1'],
+    ['INSERT', 'INSERT INTO alerts (_row_id) VALUES (9)'],
+    ['DELETE', 'DELETE FROM alerts'],
+    ['DROP', 'DROP TABLE alerts'],
+    ['EXPLAIN', 'EXPLAIN SELECT 1'],
+    ['read_csv', "SELECT * FROM read_csv('/etc/passwd')"],
+    ['read_text', "SELECT * FROM read_text('/etc/hostname')"],
+    ['read_csv in a subquery', "SELECT (SELECT count(*) FROM read_csv_auto('/etc/passwd')) AS n"],
+    ['glob', "SELECT * FROM glob('/*')"],
+    ['a file as a table', "SELECT * FROM '/etc/passwd'"],
+    ['a CSV as a table', "SELECT * FROM 'alerts.csv'"],
+    ['another catalog', 'SELECT * FROM system.main.duckdb_settings()'],
+    ['settings', 'SELECT * FROM duckdb_settings()'],
+    ['query()', "SELECT * FROM query('SELECT 42')"],
+    ['getenv', "SELECT getenv('HOME')"],
+    ['a URL', "SELECT * FROM 'https://example.com/data.parquet'"],
+  ];
+  for (const [what, sql] of refused) {
+    it(`refuses ${what}`, async () => {
+      const box = await sandbox();
+      expect(await codeOf(box.query(sql, 5))).toBe('forbidden');
+    });
+  }
+
+  it('refuses more than one statement, and an empty or over-long text', async () => {
+    const box = await sandbox();
+    expect(await codeOf(box.query('SELECT 1; SELECT 2', 5))).toBe('invalid_request');
+    expect(await codeOf(box.query('SELECT 1; INSTALL httpfs', 5))).toBe('invalid_request');
+    expect(await codeOf(box.query('  ', 5))).toBe('invalid_request');
+    expect(await codeOf(box.query(42, 5))).toBe('invalid_request');
+    expect(await codeOf(box.query(`SELECT ${'1+'.repeat(1500)}1`, 5))).toBe('payload_too_large');
+    expect((await box.query('SELECT 1 AS x;', 5)).rows).toEqual([{ x: 1 }]);
+  });
+
+  it('allows CTEs, generators, unnest and DESCRIBE', async () => {
+    const box = await sandbox();
+    const out = await box.query(
+      'WITH s AS (SELECT severity FROM alerts) SELECT count(*) AS n FROM s, range(2), unnest([1, 2])',
+      5,
+    );
+    expect(out.rows).toEqual([{ n: 12 }]);
+    expect((await box.query('DESCRIBE alerts', 10)).totalRows).toBe(6);
+  });
+
+  it('configures DuckDB itself without external access, extensions or changeable settings', async () => {
+    const instance = await DuckDBInstance.create(':memory:', sandboxConfig(LIMITS));
+    const connection = await instance.connect();
+    try {
+      const settings = (
+        await connection.runAndReadAll(
+          "SELECT name, value FROM duckdb_settings() WHERE name IN ('enable_external_access', 'lock_configuration', 'autoinstall_known_extensions', 'autoload_known_extensions', 'threads', 'memory_limit') ORDER BY name",
+        )
+      ).getRowObjectsJson();
+      expect(settings).toEqual([
+        { name: 'autoinstall_known_extensions', value: 'false' },
+        { name: 'autoload_known_extensions', value: 'false' },
+        { name: 'enable_external_access', value: 'false' },
+        { name: 'lock_configuration', value: 'true' },
+        { name: 'memory_limit', value: '61.0 MiB' },
+        { name: 'threads', value: '1' },
+      ]);
+      // Behind the parser check, the engine refuses on its own.
+      await expect(connection.run('SET enable_external_access = true')).rejects.toThrow(/locked/);
+      await expect(connection.run("SELECT * FROM read_csv('/etc/passwd')")).rejects.toThrow(
+        /disabled by configuration/,
+      );
+      await expect(connection.run('INSTALL httpfs')).rejects.toThrow();
+    } finally {
+      connection.closeSync();
+      instance.closeSync();
+    }
+  });
+});

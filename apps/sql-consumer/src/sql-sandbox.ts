@@ -1,0 +1,179 @@
+/**
+ * One locked-down, in-memory DuckDB per query: no file system, no network, no extensions, locked
+ * settings, bounded memory and threads, and a statement timeout that interrupts the connection.
+ *
+ * @module
+ */
+import {
+  type DuckDBConnection,
+  DuckDBInstance,
+  type DuckDBResult,
+  JSDuckDBValueConverter,
+  StatementType,
+} from '@duckdb/node-api';
+import { S2SPError } from '@s2sp/core';
+import { duckdbMessage } from './duckdb-message.js';
+import { checkSql } from './sql-guard.js';
+import { toJsonValue } from './sql-values.js';
+import { type LoadedTable, loadTable, type TableLoadLimits } from './table-loader.js';
+
+/** Limits of a sandbox. */
+export interface SandboxLimits extends TableLoadLimits {
+  /** DuckDB `memory_limit`, MiB. */
+  readonly memoryLimitMb: number;
+  /** DuckDB `threads`. */
+  readonly threads: number;
+  /** Longest a statement may run, ms. */
+  readonly timeoutMs: number;
+  /** Characters of SQL text. */
+  readonly maxSqlChars: number;
+}
+
+/**
+ * The DuckDB settings of every sandbox. `lock_configuration` comes last: after it nothing, not
+ * even this process, can change a setting. With `enable_external_access` off DuckDB reads and
+ * writes no file and opens no connection (no `ATTACH`, `COPY … TO`, `read_*`, `glob`, httpfs);
+ * extensions are neither installed nor loaded on demand; no temporary files (`temp_directory`
+ * empty), so `memory_limit` is a hard cap.
+ */
+export function sandboxConfig(limits: Pick<SandboxLimits, 'memoryLimitMb' | 'threads'>) {
+  return {
+    autoinstall_known_extensions: 'false',
+    autoload_known_extensions: 'false',
+    allow_community_extensions: 'false',
+    allow_unsigned_extensions: 'false',
+    temp_directory: '',
+    max_temp_directory_size: '0B',
+    memory_limit: `${limits.memoryLimitMb}MB`,
+    threads: String(limits.threads),
+    enable_external_access: 'false',
+    lock_configuration: 'true',
+  } as const;
+}
+
+/** What a query returned: its columns, the first rows, and how many rows there were. */
+export interface QueryOutput {
+  /** Result columns with DuckDB's type names. */
+  readonly columns: readonly { readonly name: string; readonly type: string }[];
+  /** The first `keepRows` rows, as JSON values. */
+  readonly rows: Record<string, unknown>[];
+  /** Every row the query produced. */
+  readonly totalRows: number;
+}
+
+/** A sandbox: load tables, run one checked SELECT, close. */
+export interface SqlSandbox {
+  /** Loads a table (see `loadTable`). */
+  load(name: string, rows: readonly Readonly<Record<string, unknown>>[]): Promise<LoadedTable>;
+  /**
+   * Checks `sql` with the parser only (see `checkSql`), before any table is fetched: a refused or
+   * unparsable query then costs no resource_url.
+   */
+  check(sql: unknown): Promise<string>;
+  /**
+   * Checks `sql` (see `checkSql`) and runs it, keeping the first `keepRows` rows and counting the
+   * rest, all within the timeout.
+   *
+   * @throws S2SPError `invalid_request` (DuckDB refused the query: its message, labelled),
+   *   `forbidden`, `payload_too_large`, `timeout`
+   */
+  query(sql: unknown, keepRows: number): Promise<QueryOutput>;
+  /** Frees the database. */
+  close(): void;
+}
+
+async function readRows(result: DuckDBResult, keepRows: number): Promise<QueryOutput> {
+  const names = result.deduplicatedColumnNames();
+  const types = result.columnTypes();
+  const typeIds = types.map((t) => t.typeId);
+  const rows: Record<string, unknown>[] = [];
+  let totalRows = 0;
+  for (;;) {
+    const chunk = await result.fetchChunk();
+    if (!chunk || chunk.rowCount === 0) break;
+    totalRows += chunk.rowCount;
+    if (rows.length >= keepRows) continue;
+    const values = chunk.convertRows(JSDuckDBValueConverter);
+    for (const row of values) {
+      if (rows.length >= keepRows) break;
+      const out: Record<string, unknown> = {};
+      names.forEach((name, i) => {
+        Object.defineProperty(out, name, {
+          value: toJsonValue(row[i] ?? null, typeIds[i]),
+          enumerable: true,
+          writable: true,
+          configurable: true,
+        });
+      });
+      rows.push(out);
+    }
+  }
+  return {
+    columns: names.map((name, i) => ({ name, type: String(types[i]) })),
+    rows,
+    totalRows,
+  };
+}
+
+/**
+ * Opens a sandbox.
+ *
+ * @throws S2SPError `unavailable` when DuckDB cannot start (out of memory, for one)
+ */
+export async function openSandbox(limits: SandboxLimits): Promise<SqlSandbox> {
+  let instance: DuckDBInstance;
+  let connection: DuckDBConnection;
+  try {
+    instance = await DuckDBInstance.create(':memory:', sandboxConfig(limits));
+    connection = await instance.connect();
+  } catch (error) {
+    throw new S2SPError('unavailable', 'The SQL engine could not start; retry in a moment.', {
+      cause: error,
+    });
+  }
+  let closed = false;
+  return {
+    load: (name, rows) => loadTable(connection, name, rows, limits),
+
+    check: (sql) => checkSql(connection, sql, limits.maxSqlChars),
+
+    async query(sql, keepRows) {
+      // One timer over the check and the run: DuckDB may sort everything before the first chunk.
+      let timedOut = false;
+      const timer = setTimeout(() => {
+        timedOut = true;
+        connection.interrupt();
+      }, limits.timeoutMs);
+      try {
+        const text = await checkSql(connection, sql, limits.maxSqlChars);
+        const prepared = await connection.prepare(text);
+        if (prepared.statementType !== StatementType.SELECT) {
+          // The parser said SELECT; the binder disagrees (a rewrite such as PRAGMA): refuse.
+          throw new S2SPError('forbidden', 'Only a SELECT query runs here.');
+        }
+        return await readRows(await prepared.stream(), keepRows);
+      } catch (error) {
+        if (timedOut) {
+          throw new S2SPError(
+            'timeout',
+            `The query ran longer than ${limits.timeoutMs} ms and was stopped. Make it cheaper (filter first, aggregate, avoid cross joins) and call again.`,
+            { cause: error },
+          );
+        }
+        if (S2SPError.isInstance(error)) throw error;
+        throw new S2SPError('invalid_request', `The query failed. ${duckdbMessage(error)}`, {
+          cause: error,
+        });
+      } finally {
+        clearTimeout(timer);
+      }
+    },
+
+    close() {
+      if (closed) return;
+      closed = true;
+      connection.closeSync();
+      instance.closeSync();
+    },
+  };
+}

@@ -1,0 +1,111 @@
+import {
+  type DuckDBAppender,
+  type DuckDBConnection,
+  DuckDBDateValue,
+  DuckDBTimestampTZValue,
+} from '@duckdb/node-api';
+import { S2SPError } from '@s2sp/core';
+import { type ColumnType, inferColumns, type TableColumn } from './column-types.js';
+import { quoteIdentifier } from './quote-identifier.js';
+
+/** A table as the model will see it described: name, row count, typed columns. */
+export interface LoadedTable {
+  readonly name: string;
+  readonly rows: number;
+  readonly columns: readonly TableColumn[];
+}
+
+/** Limits of one table. */
+export interface TableLoadLimits {
+  readonly maxRows: number;
+  readonly maxColumns: number;
+}
+
+const MAX_COLUMN_NAME_CHARS = 256;
+const DAY_MS = 86_400_000;
+
+function appendValue(appender: DuckDBAppender, type: ColumnType, value: unknown): void {
+  if (value === null || value === undefined) appender.appendNull();
+  else if (type === 'BIGINT') appender.appendBigInt(BigInt(value as number));
+  else if (type === 'DOUBLE') appender.appendDouble(value as number);
+  else if (type === 'BOOLEAN') appender.appendBoolean(value as boolean);
+  else if (type === 'TIMESTAMPTZ')
+    appender.appendTimestampTZ(
+      new DuckDBTimestampTZValue(BigInt(Date.parse(value as string)) * 1000n),
+    );
+  else if (type === 'DATE')
+    appender.appendDate(
+      new DuckDBDateValue(Math.round(Date.parse(`${value as string}T00:00:00Z`) / DAY_MS)),
+    );
+  else appender.appendVarchar(typeof value === 'string' ? value : JSON.stringify(value));
+}
+
+/**
+ * Creates table `name` and loads `rows` into it with DuckDB's appender: the DDL holds only quoted
+ * identifiers and the fixed type names of {@link inferColumns}, and every value goes in through
+ * the appender, typed — no row value is ever part of SQL text.
+ *
+ * @throws S2SPError `payload_too_large` (too many rows or columns), `invalid_request` (a column
+ *   name that is empty or too long)
+ */
+export async function loadTable(
+  connection: DuckDBConnection,
+  name: string,
+  rows: readonly Readonly<Record<string, unknown>>[],
+  limits: TableLoadLimits,
+): Promise<LoadedTable> {
+  if (rows.length > limits.maxRows) {
+    throw new S2SPError(
+      'payload_too_large',
+      `Table ${name} has ${rows.length} rows, more than the ${limits.maxRows} one table may load: select fewer rows (row_ids or filter) and call again.`,
+    );
+  }
+  const columns = inferColumns(rows);
+  if (columns.length > limits.maxColumns) {
+    throw new S2SPError(
+      'payload_too_large',
+      `Table ${name} has ${columns.length} columns, more than the ${limits.maxColumns} one table may load.`,
+    );
+  }
+  if (columns.length === 0) {
+    // No rows (or rows without keys): a table with no column cannot be created, so it gets one.
+    columns.push({ name: '_row_id', type: 'BIGINT' });
+  }
+  const badName = columns.find((c) => c.name === '' || c.name.length > MAX_COLUMN_NAME_CHARS);
+  if (badName) {
+    throw new S2SPError(
+      'invalid_request',
+      `Table ${name} has a column whose name is empty or longer than ${MAX_COLUMN_NAME_CHARS} characters; it cannot be loaded.`,
+    );
+  }
+  const ddl = `CREATE TABLE ${quoteIdentifier(name)} (${columns
+    .map((c) => `${quoteIdentifier(c.name)} ${c.type}`)
+    .join(', ')})`;
+  await connection.run(ddl);
+  const appender = await connection.createAppender(name);
+  try {
+    for (const row of rows) {
+      for (const column of columns)
+        appendValue(
+          appender,
+          column.type,
+          Object.hasOwn(row, column.name) ? row[column.name] : undefined,
+        );
+      appender.endRow();
+    }
+    appender.flushSync();
+  } finally {
+    appender.closeSync();
+  }
+  return { name, rows: rows.length, columns };
+}
+
+/** `name TYPE, …` per table, the compact form the model reads. */
+export function describeTables(tables: readonly LoadedTable[]): Record<string, string> {
+  return Object.fromEntries(
+    tables.map((t) => [
+      t.name,
+      `${t.rows} rows: ${t.columns.map((c) => `${c.name} ${c.type}`).join(', ')}`,
+    ]),
+  );
+}
