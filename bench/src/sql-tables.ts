@@ -2,7 +2,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { createChartServer } from '@s2sp/app-chart-consumer';
 import { createSqlServer } from '@s2sp/app-sql-consumer';
-import type { BodyStore } from '@s2sp/core';
+import type { BodyStore } from '@s2sp/core/store';
 import { createS2SPServer, type LogFields, type Logger, silentLogger } from '@s2sp/server';
 import type { BenchRow } from './report.js';
 import type { StoreUnderTest } from './stores.js';

@@ -3,9 +3,9 @@ import {
   configError,
   type EdgeEnvOptions,
   type Env,
-  envList,
   envNumber,
   envString,
+  loadConsumerEnv,
   loadServerEnv,
 } from '@s2sp/server/env';
 import type { SlopOptions } from '@s2sp/server/slop';
@@ -34,42 +34,6 @@ export interface ChartConfig {
   readonly edge: EdgeEnvOptions;
 }
 
-// An origin, or an origin with the path prefix its resource_urls live under (a resource server
-// behind a reverse proxy: https://gateway.example.com/weather).
-function origin(value: string): string {
-  try {
-    const url = new URL(value);
-    if (
-      (url.protocol === 'http:' || url.protocol === 'https:') &&
-      !url.username &&
-      !url.password &&
-      !url.search &&
-      !url.hash
-    )
-      return `${url.origin}${url.pathname.replace(/\/+$/, '')}`;
-  } catch {
-    // reported below
-  }
-  throw configError(
-    'S2SP_ALLOWED_ORIGINS',
-    `"${value}" is not an http(s) origin such as http://127.0.0.1:3001 (optionally with a path prefix such as https://gateway.example.com/weather).`,
-  );
-}
-
-function destinations(env: Env): 'public' | 'any' {
-  const value = envString(env, 'S2SP_CONSUMER_DESTINATIONS')?.toLowerCase() ?? 'public';
-  if (value === 'public' || value === 'any') return value;
-  throw configError(
-    'S2SP_CONSUMER_DESTINATIONS',
-    `"${value.slice(0, 40)}" is not "public" (the default: only public internet addresses unless S2SP_ALLOWED_ORIGINS lists the origin) or "any" (development only).`,
-  );
-}
-
-function pathPrefix(value: string): string {
-  if (/^\/?[A-Za-z0-9._~!$&'()*+,;=:@%-]+(\/[A-Za-z0-9._~!$&'()*+,;=:@%-]+)*\/?$/.test(value))
-    return `/${value.replace(/^\/+|\/+$/g, '')}`;
-  throw configError('S2SP_PATH_PREFIXES', `"${value.slice(0, 40)}" is not a path such as /api.`);
-}
 /** The command-line usage, for `--help`. */
 export const USAGE = `Usage: s2sp-chart-consumer [--stdio] [--help]
 
@@ -111,14 +75,7 @@ export function loadConfig(env: Env, argv: readonly string[]): ChartConfig {
     stdio: argv.includes('--stdio'),
     help: argv.includes('--help') || argv.includes('-h'),
     publicUrl,
-    allowedOrigins: envList(env, 'S2SP_ALLOWED_ORIGINS')?.map(origin),
-    destinations: destinations(env),
-    pathPrefixes: envList(env, 'S2SP_PATH_PREFIXES')?.map(pathPrefix),
-    maxConcurrentFetches: envNumber(env, 'S2SP_MAX_CONCURRENT_FETCHES', 4, {
-      min: 1,
-      max: 1000,
-      integer: true,
-    }),
+    ...loadConsumerEnv(env),
     maxConcurrentRenders: envNumber(env, 'CHART_MAX_CONCURRENT_RENDERS', 2, {
       min: 1,
       max: 64,

@@ -1,13 +1,13 @@
 import type { LogLevel } from '@s2sp/server';
 import {
   configError,
+  type EdgeEnvOptions,
   type Env,
   envNumber,
+  loadConsumerEnv,
   loadServerEnv,
-  type ServerEdgeOptions,
 } from '@s2sp/server/env';
 import type { SlopOptions } from '@s2sp/server/slop';
-import { loadConsumerEnv } from './consumer-env.js';
 import { DEFAULT_SQL_LIMITS, type SqlLimits } from './sql-limits.js';
 
 /** The SQL consumer's settings, from the environment and command line. */
@@ -31,7 +31,7 @@ export interface SqlConfig {
   readonly logLevel: LogLevel;
   readonly slop: SlopOptions | undefined;
   /** `S2SP_ALLOWED_HOSTS`, `S2SP_ALLOWED_BROWSER_ORIGINS`, `S2SP_AUTH_TOKENS`, `S2SP_BODY_TIMEOUT_MS`. */
-  readonly edge: ServerEdgeOptions;
+  readonly edge: EdgeEnvOptions;
 }
 
 /** The command-line usage, for `--help`. */
@@ -95,11 +95,6 @@ export function loadConfig(env: Env, argv: readonly string[]): SqlConfig {
     help: argv.includes('--help') || argv.includes('-h'),
     publicUrl,
     ...loadConsumerEnv(env),
-    maxConcurrentFetches: envNumber(env, 'S2SP_MAX_CONCURRENT_FETCHES', 4, {
-      min: 1,
-      max: 1000,
-      integer: true,
-    }),
     limits: limitsOf(env),
     logLevel,
     slop,

@@ -1,4 +1,4 @@
-import { estimateTokens } from '@s2sp/core';
+import { estimateTokens } from '@s2sp/server';
 import type { QueryOutput } from './sql-sandbox.js';
 
 /** What the model reads for a query without `as_table`. */

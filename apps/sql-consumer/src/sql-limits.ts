@@ -1,4 +1,4 @@
-import { DEFAULT_TOKEN_BUDGET } from '@s2sp/core';
+import { DEFAULT_TOKEN_BUDGET } from '@s2sp/server';
 
 /**
  * Every size, count and time `query_tables` is bounded by. Each has an environment variable

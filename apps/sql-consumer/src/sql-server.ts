@@ -1,4 +1,4 @@
-import { S2SPError } from '@s2sp/core';
+import { S2SPError, toolErrorResult } from '@s2sp/core';
 import {
   type ConsumerFetchOptions,
   clientKey,
@@ -8,7 +8,7 @@ import {
   type S2SPServer,
   silentLogger,
 } from '@s2sp/server';
-import type { ServerEdgeOptions } from '@s2sp/server/env';
+import type { EdgeEnvOptions } from '@s2sp/server/env';
 import type { SlopOptions } from '@s2sp/server/slop';
 import { z } from 'zod';
 import { boundedAnswer } from './query-answer.js';
@@ -17,7 +17,6 @@ import { openSandbox } from './sql-sandbox.js';
 import { describeTables, type LoadedTable } from './table-loader.js';
 import { createTableResolver } from './table-resolver.js';
 import { parseTables } from './table-sources.js';
-import { toolError } from './tool-error.js';
 
 /** Options for {@link createSqlServer}. */
 export interface SqlServerOptions {
@@ -40,7 +39,7 @@ export interface SqlServerOptions {
   /** Also serve `query_tables` over SLOP. Default: off. */
   readonly slop?: SlopOptions;
   /** The HTTP edge: allowed hosts and browser origins, bearer auth, body read timeout. */
-  readonly edge?: ServerEdgeOptions;
+  readonly edge?: EdgeEnvOptions;
 }
 
 /** The SQL consumer: an S2SP server with `query_tables`. */
@@ -238,7 +237,7 @@ export function createSqlServer(options: SqlServerOptions = {}): SqlServer {
           logger.warn('query_tables: failed', {
             code: S2SPError.isInstance(error) ? error.code : 'tool_error',
           });
-          return toolError(error);
+          return toolErrorResult(error);
         }
       },
     );

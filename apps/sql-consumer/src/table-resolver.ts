@@ -9,7 +9,7 @@
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js';
 import type { ServerNotification, ServerRequest } from '@modelcontextprotocol/sdk/types.js';
-import { type RowWithId, S2SP_ERROR_CODES, S2SPError, type S2SPErrorCode } from '@s2sp/core';
+import { type RowWithId, S2SP_ERROR_STATUS, S2SPError, type S2SPErrorCode } from '@s2sp/core';
 import type { S2SP } from '@s2sp/server';
 import { z } from 'zod';
 import type { TableSourceArguments } from './table-sources.js';
@@ -116,9 +116,10 @@ export function createTableResolver(s2sp: S2SP): TableResolver {
       }
       if (result.isError || !rows) {
         const meta = result._meta?.['s2sp/error-code'];
-        const code: S2SPErrorCode = (S2SP_ERROR_CODES as readonly unknown[]).includes(meta)
-          ? (meta as S2SPErrorCode)
-          : 'internal';
+        const code: S2SPErrorCode =
+          typeof meta === 'string' && Object.hasOwn(S2SP_ERROR_STATUS, meta)
+            ? (meta as S2SPErrorCode)
+            : 'internal';
         const text = result.content?.find((c) => c.type === 'text')?.text ?? 'no rows came back';
         throw new S2SPError(code, `Table ${name}: ${text}`);
       }

@@ -1,4 +1,4 @@
-import { DDI_SCHEME, S2SPError } from '@s2sp/core';
+import { PROTOCOL, S2SPError } from '@s2sp/core';
 
 /** Where one table's rows come from: the S2SP consumer arguments of PROTOCOL §4 and §7. */
 export interface TableSourceArguments {
@@ -64,7 +64,7 @@ function parseSource(name: string, value: unknown): TableSourceArguments {
 
 function checked(name: string, source: TableSourceArguments): TableSourceArguments {
   const url = source.resource_url;
-  if (typeof url === 'string' && url.trim().toLowerCase().startsWith(DDI_SCHEME)) {
+  if (typeof url === 'string' && url.trim().toLowerCase().startsWith(PROTOCOL.ddiScheme)) {
     // TODO(lead): @s2sp/client swaps a ddi:// handle for body_data only in a top-level
     // `resource_url` argument (S2SPDispatcher.onToolCall); one inside `tables` reaches this
     // server unswapped and its rows stay in the agent. See the report: the dispatcher would need

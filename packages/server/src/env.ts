@@ -258,3 +258,70 @@ export function loadServerEnv(env: Env, defaults: { port: number }): ServerEnv {
     edge: loadEdgeEnv(env),
   };
 }
+
+/** An origin, or an origin with the path prefix its resource_urls live under. */
+function allowedOrigin(value: string): string {
+  try {
+    const url = new URL(value);
+    if (
+      (url.protocol === 'http:' || url.protocol === 'https:') &&
+      !url.username &&
+      !url.password &&
+      !url.search &&
+      !url.hash
+    )
+      return `${url.origin}${url.pathname.replace(/\/+$/, '')}`;
+  } catch {
+    // reported below
+  }
+  throw configError(
+    'S2SP_ALLOWED_ORIGINS',
+    `"${value.slice(0, 80)}" is not an http(s) origin such as http://127.0.0.1:3001 (optionally with a path prefix such as https://gateway.example.com/weather).`,
+  );
+}
+
+function pathPrefix(value: string): string {
+  if (/^\/?[A-Za-z0-9._~!$&'()*+,;=:@%-]+(\/[A-Za-z0-9._~!$&'()*+,;=:@%-]+)*\/?$/.test(value))
+    return `/${value.replace(/^\/+|\/+$/g, '')}`;
+  throw configError('S2SP_PATH_PREFIXES', `"${value.slice(0, 40)}" is not a path such as /api.`);
+}
+
+/** The fetch settings every consumer app reads from its environment (see {@link loadConsumerEnv}). */
+export interface ConsumerEnv {
+  /** `S2SP_ALLOWED_ORIGINS`: origins (each with an optional path prefix) consumer tools may fetch from. */
+  readonly allowedOrigins: string[] | undefined;
+  /** `S2SP_CONSUMER_DESTINATIONS`: without an allow-list, public internet only (default) or anywhere. */
+  readonly destinations: 'public' | 'any';
+  /** `S2SP_PATH_PREFIXES`: path prefixes allowed before `/s2sp/data/{token}` on any origin. */
+  readonly pathPrefixes: string[] | undefined;
+  /** `S2SP_MAX_CONCURRENT_FETCHES`: data-plane fetches at once (default 4). */
+  readonly maxConcurrentFetches: number;
+}
+
+/**
+ * Reads the consumer settings every consumer app shares: `S2SP_ALLOWED_ORIGINS`,
+ * `S2SP_CONSUMER_DESTINATIONS`, `S2SP_PATH_PREFIXES` and `S2SP_MAX_CONCURRENT_FETCHES`. Spread the
+ * result into `consumer` of `createS2SP` / `createS2SPServer`.
+ *
+ * @param env - usually `process.env`
+ * @throws S2SPError `invalid_config` naming the variable when a value is invalid
+ */
+export function loadConsumerEnv(env: Env): ConsumerEnv {
+  const destinations = envString(env, 'S2SP_CONSUMER_DESTINATIONS')?.toLowerCase() ?? 'public';
+  if (destinations !== 'public' && destinations !== 'any') {
+    throw configError(
+      'S2SP_CONSUMER_DESTINATIONS',
+      `"${destinations.slice(0, 40)}" is not "public" (the default: only public internet addresses unless S2SP_ALLOWED_ORIGINS lists the origin) or "any" (development only).`,
+    );
+  }
+  return {
+    allowedOrigins: envList(env, 'S2SP_ALLOWED_ORIGINS')?.map(allowedOrigin),
+    destinations,
+    pathPrefixes: envList(env, 'S2SP_PATH_PREFIXES')?.map(pathPrefix),
+    maxConcurrentFetches: envNumber(env, 'S2SP_MAX_CONCURRENT_FETCHES', 4, {
+      min: 1,
+      max: 1000,
+      integer: true,
+    }),
+  };
+}
