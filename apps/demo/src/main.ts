@@ -70,7 +70,7 @@ async function main(): Promise<number> {
       );
     else
       process.stdout.write(
-        `${formatReport(report, { keepRunning: args['keep-running'] })}${formatSeverityReport(severity)}  done in ${((Date.now() - started) / 1000).toFixed(1)} s
+        `${formatReport(report, { keepRunning: args['keep-running'] })}${formatSeverityReport(severity, { keepRunning: args['keep-running'] })}  done in ${((Date.now() - started) / 1000).toFixed(1)} s
 `,
       );
     if (args['keep-running']) {

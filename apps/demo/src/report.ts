@@ -54,7 +54,10 @@ export function formatReport(
 }
 
 /** The second task's part of the report: the answer, then tokens three ways. */
-export function formatSeverityReport(report: SeverityReport): string {
+export function formatSeverityReport(
+  report: SeverityReport,
+  { keepRunning = false }: { keepRunning?: boolean } = {},
+): string {
   const { plain: p, paging: g, sqlTables: q } = report;
   const total = (t: { tokensRead: number; tokensWritten: number }) =>
     t.tokensRead + t.tokensWritten;
@@ -82,7 +85,8 @@ export function formatSeverityReport(report: SeverityReport): string {
     ),
     '',
     `  chart      ${n(report.rowsCharted)} grouped rows charted from the SQL answer's resource_url`,
-    `             ${report.chartUrl}`,
+    // The servers stop with the demo: a URL printed without --keep-running would already be dead.
+    ...(keepRunning ? [`             ${report.chartUrl}`] : []),
     '',
   ].join('\n');
 }

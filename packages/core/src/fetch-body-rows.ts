@@ -2,13 +2,12 @@ import { readBodyCapped } from './body-reader.js';
 import { DataPlaneResponseSchema } from './data-plane.js';
 import { S2SPError } from './errors.js';
 import {
-  assertIdentityEncoding,
+  assertUsableResponse,
   CALL_AGAIN,
   FETCH_HEADERS,
   type FetchBodyOptions,
   fetchFailure,
   prepareFetch,
-  statusError,
   tooLarge,
 } from './fetch-body.js';
 import { formatIssues, isPlainObject, parseJsonText } from './json.js';
@@ -71,16 +70,7 @@ export async function* fetchBodyRows(
     } catch (cause) {
       throw failure(cause);
     }
-    if (response.status !== 200) {
-      await response.body?.cancel().catch(() => {});
-      throw statusError(response.status, target.origin);
-    }
-    try {
-      assertIdentityEncoding(response, target.origin);
-    } catch (error) {
-      await response.body?.cancel().catch(() => {}); // nothing of a refused answer is read
-      throw error;
-    }
+    await assertUsableResponse(response, target.origin);
     const type = (response.headers.get('content-type') ?? '').split(';')[0]?.trim().toLowerCase();
     if (type !== PROTOCOL.ndjsonMediaType) {
       // A plain JSON answer: read it whole, within the limit, as fetchBody does.

@@ -117,6 +117,22 @@ export function assertIdentityEncoding(response: Response, origin: string): void
   );
 }
 
+/**
+ * Refuses a data-plane answer that is not a 200 or is compressed, cancelling its body unread (so
+ * nothing of a refused answer is read).
+ *
+ * @throws S2SPError from {@link statusError} or {@link assertIdentityEncoding}
+ */
+export async function assertUsableResponse(response: Response, origin: string): Promise<void> {
+  try {
+    if (response.status !== 200) throw statusError(response.status, origin);
+    assertIdentityEncoding(response, origin);
+  } catch (error) {
+    await response.body?.cancel().catch(() => {});
+    throw error;
+  }
+}
+
 /** Request headers every data-plane fetch sends besides `Accept`. */
 export const FETCH_HEADERS: Readonly<Record<string, string>> = Object.freeze({
   'content-type': 'application/json',
@@ -231,16 +247,7 @@ export async function fetchBody(
       redirect: 'manual',
       signal: controller.signal,
     });
-    if (response.status !== 200) {
-      await response.body?.cancel().catch(() => {});
-      throw statusError(response.status, target.origin);
-    }
-    try {
-      assertIdentityEncoding(response, target.origin);
-    } catch (error) {
-      await response.body?.cancel().catch(() => {}); // nothing of a refused answer is read
-      throw error;
-    }
+    await assertUsableResponse(response, target.origin);
     const bytes = await readBodyCapped(response, maxBytes);
     if (!bytes) {
       controller.abort();

@@ -1,7 +1,8 @@
 import { DataPlaneResponseSchema } from '@s2sp/core';
 import type { TakenRows } from '@s2sp/core/store';
+import { concatBytes } from '@s2sp/core/store';
 import { describe, expect, it } from 'vitest';
-import { concatBytes, renderDataPlaneResponse as renderChunks } from './response-body.js';
+import { renderDataPlaneResponse as renderChunks } from './response-body.js';
 
 const renderDataPlaneResponse = (...args: Parameters<typeof renderChunks>) =>
   new TextDecoder().decode(concatBytes(renderChunks(...args)));

@@ -8,8 +8,7 @@
  */
 
 import { type DataPlaneRequest, PROTOCOL, type Row } from '@s2sp/core';
-import type { TakenRows } from '@s2sp/core/store';
-import { projectRow } from '@s2sp/core/store';
+import { concatBytes, projectRow, type TakenRows } from '@s2sp/core/store';
 
 const ROW_ID = PROTOCOL.rowId;
 
@@ -18,20 +17,6 @@ const COMMA_BYTES = encoder.encode(',');
 
 function toBytes(row: string | Uint8Array): Uint8Array {
   return typeof row === 'string' ? encoder.encode(row) : row;
-}
-
-/** Joins byte chunks into one buffer. */
-export function concatBytes(chunks: readonly Uint8Array[]): Uint8Array {
-  if (chunks.length === 1) return chunks[0] as Uint8Array;
-  let size = 0;
-  for (const chunk of chunks) size += chunk.byteLength;
-  const out = new Uint8Array(size);
-  let offset = 0;
-  for (const chunk of chunks) {
-    out.set(chunk, offset);
-    offset += chunk.byteLength;
-  }
-  return out;
 }
 
 /**
