@@ -6,7 +6,7 @@
  */
 
 import { S2SPError } from '@s2sp/core';
-import { type TakenRows, tooManyRowIds } from '@s2sp/core/store';
+import { chunksOf, encodeRows, type TakenRows, tooManyRowIds } from '@s2sp/core/store';
 import {
   EXPIRE_BLOCKS,
   INLINE_DROP_BLOCKS,
@@ -222,16 +222,33 @@ export async function takeEntry(options: TakeEntryOptions): Promise<Taken | unde
   if (rowIds || Number(reply[0]) === TAKE_INLINE)
     expireBlocks(options, meta.blocks, INLINE_DROP_BLOCKS);
   if (rowIds) {
-    const rows = reply.slice(7).map(bytes);
-    if (rows.length !== rowIds.length) throw corrupt('an unexpected reply to a take');
-    return { result: { ...base, rows }, bytes: meta.size };
+    const slots = reply.slice(7).map(bytes);
+    if (slots.length !== rowIds.length) throw corrupt('an unexpected reply to a take');
+    const present: Buffer[] = [];
+    const missing: number[] = [];
+    slots.forEach((row, i) => {
+      if (row) present.push(row);
+      else missing.push(rowIds[i] as number);
+    });
+    // The script answers one value per id; joining them is the one copy of the selected rows.
+    const { joined, ends } = encodeRows(present);
+    return {
+      result: { ...base, missing, byteLength: joined.byteLength, ends, chunks: chunksOf([joined]) },
+      bytes: meta.size,
+    };
   }
   const mode = Number(reply[0]);
   if (mode === TAKE_INLINE) {
-    const chunks = checkedBlocks(reply.slice(8), meta);
+    const blocks = checkedBlocks(reply.slice(8), meta);
     const ends = endsOf(reply[7], meta);
     return {
-      result: { ...base, chunks, ends, byteLength: meta.joinedBytes },
+      result: {
+        ...base,
+        missing: [],
+        byteLength: meta.joinedBytes,
+        ends,
+        chunks: chunksOf(blocks),
+      },
       bytes: meta.size,
     };
   }
@@ -254,9 +271,10 @@ export async function takeEntry(options: TakeEntryOptions): Promise<Taken | unde
   return {
     result: {
       ...base,
-      chunks: readClaimed(options, meta, first),
-      ends,
+      missing: [],
       byteLength: meta.joinedBytes,
+      ends,
+      chunks: readClaimed(options, meta, first),
     },
     bytes: meta.size,
   };
