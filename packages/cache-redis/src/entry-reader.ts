@@ -20,7 +20,7 @@ import { blockKey, offsetsKey } from './key-layout.js';
 import { runScript } from './lua-script.js';
 import type { RedisClock } from './redis-clock.js';
 import type { RedisConnection } from './redis-connection.js';
-import { RedisLateError, withTimeout } from './store-errors.js';
+import { RedisLateError, toStoreError, withTimeout } from './store-errors.js';
 
 /** Whole tables up to this many bytes come back in the take script's answer itself. */
 export const INLINE_BYTES = 256 * 1024;
@@ -136,7 +136,8 @@ function endsOf(value: unknown, meta: Meta): Uint32Array {
 
 /**
  * Reads a claimed entry's blocks in order, {@link READ_AHEAD} in flight, each within the command
- * timeout, as the consumer asks for them; removes them when done, failed or abandoned.
+ * timeout, as the consumer asks for them; removes them when done, failed or abandoned (once
+ * started: blocks of a take whose chunks are never read go with their claim's short TTL).
  */
 async function* readClaimed(
   options: TakeEntryOptions,
@@ -157,6 +158,9 @@ async function* readClaimed(
       yield block;
     }
     if (total !== meta.joinedBytes) throw corrupt('an entry whose blocks do not add up');
+  } catch (error) {
+    // The reader sees what a failed take throws (`unavailable` with advice), never a driver error.
+    throw toStoreError(error, 'take');
   } finally {
     for (const pending of inFlight) pending.catch(() => {});
     expireBlocks(options, meta.blocks, 0);

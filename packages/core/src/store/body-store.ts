@@ -54,7 +54,9 @@ export interface TakenRows {
    * The returned rows' UTF-8 JSON (each with `"_row_id"` as its first member), in ascending
    * `_row_id` order, joined by commas, in consecutive pieces cut anywhere (even inside a
    * character). Consume it once, to the end or until its iterator's `return()`; a store may read
-   * the pieces on demand (the Redis store does, for large tables).
+   * the pieces on demand (the Redis store does, for large tables), and then reading may fail,
+   * with an `S2SPError` (`unavailable` when the backing service is down). The entry is used up
+   * by the take either way.
    */
   readonly chunks: AsyncIterable<Uint8Array>;
 }
