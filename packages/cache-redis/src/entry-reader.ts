@@ -6,7 +6,7 @@
  */
 
 import { S2SPError } from '@s2sp/core';
-import { type TakenRows, tooManyRowIds } from '@s2sp/core/store';
+import { chunksOf, encodeRows, type TakenRows, tooManyRowIds } from '@s2sp/core/store';
 import {
   EXPIRE_BLOCKS,
   INLINE_DROP_BLOCKS,
@@ -20,7 +20,7 @@ import { blockKey, offsetsKey } from './key-layout.js';
 import { runScript } from './lua-script.js';
 import type { RedisClock } from './redis-clock.js';
 import type { RedisConnection } from './redis-connection.js';
-import { RedisLateError, withTimeout } from './store-errors.js';
+import { RedisLateError, toStoreError, withTimeout } from './store-errors.js';
 
 /** Whole tables up to this many bytes come back in the take script's answer itself. */
 export const INLINE_BYTES = 256 * 1024;
@@ -136,7 +136,8 @@ function endsOf(value: unknown, meta: Meta): Uint32Array {
 
 /**
  * Reads a claimed entry's blocks in order, {@link READ_AHEAD} in flight, each within the command
- * timeout, as the consumer asks for them; removes them when done, failed or abandoned.
+ * timeout, as the consumer asks for them; removes them when done, failed or abandoned (once
+ * started: blocks of a take whose chunks are never read go with their claim's short TTL).
  */
 async function* readClaimed(
   options: TakeEntryOptions,
@@ -157,6 +158,9 @@ async function* readClaimed(
       yield block;
     }
     if (total !== meta.joinedBytes) throw corrupt('an entry whose blocks do not add up');
+  } catch (error) {
+    // The reader sees what a failed take throws (`unavailable` with advice), never a driver error.
+    throw toStoreError(error, 'take');
   } finally {
     for (const pending of inFlight) pending.catch(() => {});
     expireBlocks(options, meta.blocks, 0);
@@ -222,16 +226,33 @@ export async function takeEntry(options: TakeEntryOptions): Promise<Taken | unde
   if (rowIds || Number(reply[0]) === TAKE_INLINE)
     expireBlocks(options, meta.blocks, INLINE_DROP_BLOCKS);
   if (rowIds) {
-    const rows = reply.slice(7).map(bytes);
-    if (rows.length !== rowIds.length) throw corrupt('an unexpected reply to a take');
-    return { result: { ...base, rows }, bytes: meta.size };
+    const slots = reply.slice(7).map(bytes);
+    if (slots.length !== rowIds.length) throw corrupt('an unexpected reply to a take');
+    const present: Buffer[] = [];
+    const missing: number[] = [];
+    slots.forEach((row, i) => {
+      if (row) present.push(row);
+      else missing.push(rowIds[i] as number);
+    });
+    // The script answers one value per id; joining them is the one copy of the selected rows.
+    const { joined, ends } = encodeRows(present);
+    return {
+      result: { ...base, missing, byteLength: joined.byteLength, ends, chunks: chunksOf([joined]) },
+      bytes: meta.size,
+    };
   }
   const mode = Number(reply[0]);
   if (mode === TAKE_INLINE) {
-    const chunks = checkedBlocks(reply.slice(8), meta);
+    const blocks = checkedBlocks(reply.slice(8), meta);
     const ends = endsOf(reply[7], meta);
     return {
-      result: { ...base, chunks, ends, byteLength: meta.joinedBytes },
+      result: {
+        ...base,
+        missing: [],
+        byteLength: meta.joinedBytes,
+        ends,
+        chunks: chunksOf(blocks),
+      },
       bytes: meta.size,
     };
   }
@@ -254,9 +275,10 @@ export async function takeEntry(options: TakeEntryOptions): Promise<Taken | unde
   return {
     result: {
       ...base,
-      chunks: readClaimed(options, meta, first),
-      ends,
+      missing: [],
       byteLength: meta.joinedBytes,
+      ends,
+      chunks: readClaimed(options, meta, first),
     },
     bytes: meta.size,
   };

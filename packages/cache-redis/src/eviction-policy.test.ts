@@ -1,5 +1,5 @@
 import { S2SPError } from '@s2sp/core';
-import { allRowsText } from '@s2sp/core/testing';
+import { readTaken } from '@s2sp/core/testing';
 import { type RedisTestServer, startRedis } from '@s2sp/test-utils';
 import { createClient } from 'redis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -104,8 +104,7 @@ describe('the maxmemory-policy check', () => {
       // checkEvictionPolicy() (a readiness probe, say) refreshes the verdict at once.
       expect((await store.checkEvictionPolicy()).ok).toBe(true);
       await store.put('k', table, { ttlMs: 10_000 });
-      const taken = await store.take('k');
-      expect(taken && allRowsText(taken)).toBe(table.rows.join(','));
+      expect((await readTaken(await store.take('k')))?.rows).toEqual(table.rows);
     } finally {
       await admin.configSet('maxmemory-policy', 'allkeys-lru');
       await admin.close();

@@ -10,9 +10,10 @@ import {
   type BodyStore,
   type BodyStoreStats,
   chargedEntryBytes,
-  concatBytes,
+  collectBytes,
   type PutOptions,
   type StoredTable,
+  selectRows,
   storedTableSize,
   type TakenRows,
 } from '@s2sp/core/store';
@@ -43,24 +44,6 @@ export interface RedisBodyStore extends BodyStore {
 
 /** Above this many row ids a take claims the whole entry and selects the rows itself. */
 const SCRIPT_ROW_IDS = 1000;
-
-/** The requested rows of a whole taken table, one slot per id in the order given. */
-async function selectRows(taken: TakenRows, rowIds: readonly number[]): Promise<TakenRows> {
-  const pieces: Uint8Array[] = [];
-  if (taken.joined) pieces.push(taken.joined);
-  else if (taken.chunks) for await (const chunk of taken.chunks) pieces.push(chunk);
-  const joined = concatBytes(pieces);
-  const ends = taken.ends ?? new Uint32Array(0);
-  return {
-    columns: taken.columns,
-    tableRows: taken.tableRows,
-    rows: rowIds.map((id) =>
-      Number.isSafeInteger(id) && id >= 0 && id < ends.length
-        ? joined.subarray(id === 0 ? 0 : (ends[id - 1] as number) + 1, ends[id])
-        : undefined,
-    ),
-  };
-}
 
 /**
  * Creates a {@link BodyStore} on Redis (one node or a Redis Cluster), so that several S2SP
@@ -213,7 +196,10 @@ export function createRedisBodyStore(options: RedisBodyStoreOptions): RedisBodyS
           await budget
             .release(key, chargedEntryBytes(taken.bytes, taken.result.tableRows))
             .catch(() => {});
-        return many ? await selectRows(taken.result, rowIds) : taken.result;
+        if (!many) return taken.result;
+        // The whole table is read into one buffer here, then cut like the memory store cuts.
+        const { columns, ends, chunks } = taken.result;
+        return selectRows({ columns, joined: await collectBytes(chunks), ends }, rowIds);
       } catch (error) {
         throw toStoreError(error, 'take');
       }

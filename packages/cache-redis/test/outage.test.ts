@@ -1,5 +1,5 @@
 import { ErrorBodySchema, S2SPError, S2SPResultSchema, tokenStorageKey } from '@s2sp/core';
-import { makeStoredTable, takenRowTexts } from '@s2sp/core/testing';
+import { makeStoredTable, readTaken } from '@s2sp/core/testing';
 import { connectMcpClient, type RedisTestServer, startRedis, textOf } from '@s2sp/test-utils';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -141,8 +141,8 @@ describe('Redis killed mid-flow and restarted', () => {
       expect(S2SPError.isInstance(putError) && putError.code).toBe('unavailable');
       await redis.restart();
       await eventually('ioredis is ready again', () => client.status === 'ready');
-      const kept = await store.take('kept', [2]);
-      expect(kept && takenRowTexts(kept)).toEqual([makeStoredTable(3).rows[2]]);
+      const kept = await readTaken(await store.take('kept', [2]));
+      expect(kept?.rows).toEqual([makeStoredTable(3).rows[2]]);
     } finally {
       await store.close();
       client.disconnect();

@@ -1,6 +1,6 @@
 import { generateToken, S2SPError, tokenStorageKey } from '@s2sp/core';
-import type { StoredTable } from '@s2sp/core/store';
-import { allRowsText, makeStoredTable, readTaken, takenRowTexts } from '@s2sp/core/testing';
+import { chunksOf, type StoredTable, type TakenRows } from '@s2sp/core/store';
+import { makeStoredTable, readTaken } from '@s2sp/core/testing';
 import { type RedisTestServer, startRedis, startRedisCluster } from '@s2sp/test-utils';
 import { Redis } from 'ioredis';
 import { createClient, createCluster, RESP_TYPES } from 'redis';
@@ -143,35 +143,31 @@ describe.each([
       });
       expect(utf8Length(table.rows)).toBeGreaterThan(3 * 1024 * 1024);
       const streamed = await store.take(key);
-      // A large table is handed over as a stream of blocks, with its length and row ends.
-      expect(Array.isArray(streamed?.chunks)).toBe(false);
+      // A large table is handed over as a stream of 1 MiB blocks, with its length and row ends.
       expect(streamed?.byteLength).toBe(utf8Length(table.rows));
       expect(streamed?.ends).toHaveLength(12_345);
-      const taken = await readTaken(streamed);
+      const blocks: Uint8Array[] = [];
+      for await (const block of streamed?.chunks ?? []) blocks.push(block);
+      expect(blocks.length).toBe(Math.ceil(utf8Length(table.rows) / (1024 * 1024)));
+      const taken = await readTaken({ ...(streamed as TakenRows), chunks: chunksOf(blocks) });
       expect(taken?.tableRows).toBe(12_345);
-      expect(taken && allRowsText(taken)).toBe(table.rows.join(','));
+      expect(taken?.rows).toEqual(table.rows);
       expect(await store.take(key)).toBeUndefined();
     } finally {
       await store.close();
     }
   });
 
-  it('returns a handful of rows from a large table, in the order asked', async () => {
+  it('returns a handful of rows from a large table, in table order, listing the missing', async () => {
     const store = makeStore();
     try {
       const table = wideTable(12_345);
       const key = await tokenStorageKey(generateToken());
       await store.put(key, table, { ttlMs: 60_000 });
-      const ids = [12_344, 0, 5000, 99_999, 7, 7];
-      const taken = await store.take(key, ids);
-      expect(taken && takenRowTexts(taken)).toEqual([
-        table.rows[12_344],
-        table.rows[0],
-        table.rows[5000],
-        undefined,
-        table.rows[7],
-        table.rows[7],
-      ]);
+      const ids = [0, 7, 8, 5000, 12_344, 99_999];
+      const taken = await readTaken(await store.take(key, ids));
+      expect(taken?.rows).toEqual(ids.slice(0, 5).map((id) => table.rows[id]));
+      expect(taken?.missing).toEqual([99_999]);
       expect(await store.take(key, [0])).toBeUndefined();
       expect((await store.stats()).entries).toBe(0);
     } finally {
@@ -185,9 +181,17 @@ describe.each([
       const table = wideTable(12_345);
       const key = await tokenStorageKey(generateToken());
       await store.put(key, table, { ttlMs: 60_000 });
-      const ids = table.rows.map((_, i) => i).reverse();
-      const taken = await store.take(key, ids);
-      expect(taken && takenRowTexts(taken)).toEqual([...table.rows].reverse());
+      const ids = table.rows.map((_, i) => i);
+      const taken = await readTaken(await store.take(key, ids));
+      expect(taken?.rows).toEqual(table.rows);
+      expect(taken?.missing).toEqual([]);
+      // Up to 1000 ids the script reads them itself, across block boundaries too.
+      const again = await tokenStorageKey(generateToken());
+      await store.put(again, table, { ttlMs: 60_000 });
+      const some = ids.filter((id) => id % 13 === 5);
+      expect(some.length).toBeLessThanOrEqual(1000);
+      const read = await readTaken(await store.take(again, some));
+      expect(read?.rows).toEqual(some.map((id) => table.rows[id]));
     } finally {
       await store.close();
     }
@@ -204,9 +208,7 @@ describe.each([
       );
       const winners = results.filter((r) => r !== undefined);
       expect(winners).toHaveLength(1);
-      expect(allRowsText(winners[0] as NonNullable<(typeof winners)[0]>)).toBe(
-        table.rows.join(','),
-      );
+      expect(winners[0]?.rows).toEqual(table.rows);
     } finally {
       await store.close();
     }
@@ -366,7 +368,7 @@ describe('clients supplied by the caller', () => {
 });
 
 describe('takes with many row ids (issue 20 item 7)', () => {
-  it('selects more than 1000 ids outside the script, in the order asked, and refuses more ids than rows untouched', async () => {
+  it('selects more than 1000 ids outside the script, in table order, and refuses more ids than rows untouched', async () => {
     const store = createRedisBodyStore({
       url: redis.url,
       keyPrefix: uniquePrefix(),
@@ -379,10 +381,11 @@ describe('takes with many row ids (issue 20 item 7)', () => {
       const tooMany = Array.from({ length: 3001 }, (_, i) => i);
       const refused = await store.take(key, tooMany).catch((e: unknown) => e);
       expect(S2SPError.isInstance(refused) && refused.code).toBe('invalid_request');
-      const ids = [2999, ...Array.from({ length: 1500 }, (_, i) => i * 2), 5000, 7];
+      const ids = [...Array.from({ length: 1500 }, (_, i) => i * 2), 2999, 5000];
       const taken = await readTaken(await store.take(key, ids));
       expect(taken?.tableRows).toBe(3000);
-      expect(taken && takenRowTexts(taken)).toEqual(ids.map((id) => table.rows[id]));
+      expect(taken?.rows).toEqual(ids.slice(0, -1).map((id) => table.rows[id]));
+      expect(taken?.missing).toEqual([5000]);
       expect(await store.take(key, [0])).toBeUndefined();
     } finally {
       await store.close();

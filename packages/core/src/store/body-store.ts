@@ -18,41 +18,47 @@ export interface StoredTable {
   readonly rows: readonly string[];
 }
 
-/** What a successful {@link BodyStore.take} returns. */
+/**
+ * What a successful {@link BodyStore.take} returns: the same shape from every store, for a whole
+ * table and for selected rows alike, so a reader has one case to handle. The returned rows are
+ * their UTF-8 JSON joined by commas — exactly the `body` array of a data-plane response without
+ * its brackets — handed over in pieces, with where each row ends:
+ *
+ * - a store that keeps a table encoded hands its bytes over as they are (no copy, no
+ *   serialising), and one that keeps it in blocks streams them as they are read, so a table of
+ *   any size passes through without being held whole;
+ * - `ends` lets a reader cut rows (say, one per line for NDJSON, in place) without parsing JSON.
+ *
+ * The taker owns the bytes and may change them (the data plane turns the commas into newlines in
+ * place for NDJSON), so a store must not hand out bytes it still uses.
+ */
 export interface TakenRows {
-  /** The table's columns (without `_row_id`). */
+  /** The table's columns (without `_row_id`), in first-seen order. */
   readonly columns: readonly string[];
-  /** How many rows the whole table had. */
+  /** How many rows the whole table has (not only those returned). */
   readonly tableRows: number;
   /**
-   * Serialised rows, as JSON text or as its UTF-8 bytes. Without `rowIds`, every row in table
-   * order. With `rowIds`, one slot per requested id in the order given: the row, or `undefined`
-   * when the table has no such row. May be omitted when `joined` is given.
+   * The requested ids the table has no row for, in ascending order; empty when all rows were
+   * asked for.
    */
-  readonly rows?: ReadonlyArray<string | Uint8Array | undefined>;
+  readonly missing: readonly number[];
+  /** Total length of `chunks` in bytes, known before they are read. */
+  readonly byteLength: number;
   /**
-   * Only when all rows were asked for: every row's UTF-8 JSON, in table order, joined by commas.
-   * A store that keeps tables encoded hands this out without copying, so a whole-table
-   * redemption costs no serialising at all.
+   * Where each returned row ends (exclusive) in the concatenated `chunks`; its length is the
+   * number of rows returned. Row `i` starts one byte (the comma) after row `i - 1` ends, the last
+   * row ends at `byteLength`.
    */
-  readonly joined?: Uint8Array;
+  readonly ends: Uint32Array;
   /**
-   * Only when all rows were asked for, instead of `joined`: the same bytes in consecutive pieces
-   * (their concatenation is `joined`), as an array or as an async iterable read on demand. A store
-   * that keeps a table in blocks (the Redis store) hands them out this way, so they are written as
-   * they are — never copied into one buffer, and with an iterable never all in memory at once.
-   * An iterable must be consumed once, to the end or until its iterator's `return()`; the taker
-   * owns the bytes and may change them.
+   * The returned rows' UTF-8 JSON (each with `"_row_id"` as its first member), in ascending
+   * `_row_id` order, joined by commas, in consecutive pieces cut anywhere (even inside a
+   * character). Consume it once, to the end or until its iterator's `return()`; a store may read
+   * the pieces on demand (the Redis store does, for large tables), and then reading may fail,
+   * with an `S2SPError` (`unavailable` when the backing service is down). The entry is used up
+   * by the take either way.
    */
-  readonly chunks?: readonly Uint8Array[] | AsyncIterable<Uint8Array>;
-  /** With `joined` or `chunks`: their total length in bytes (required with an iterable). */
-  readonly byteLength?: number;
-  /**
-   * With `joined` or `chunks`: where each row ends (exclusive) in the joined bytes, so a reader
-   * can cut rows (say, for NDJSON) without parsing JSON. Row `i` starts one byte (the comma)
-   * after row `i - 1` ends.
-   */
-  readonly ends?: Uint32Array;
+  readonly chunks: AsyncIterable<Uint8Array>;
 }
 
 /** Store-wide counters, for resources such as `weather://cache` and for tests. Never tokens. */
@@ -95,9 +101,11 @@ export interface BodyStore {
   put(key: string, table: StoredTable, options: PutOptions): Promise<void>;
   /**
    * Atomically removes the entry and returns the requested rows, or `undefined` when the key is
-   * unknown, expired or already taken.
+   * unknown, expired or already taken. See {@link TakenRows} for the one shape of the answer.
    * @param key - the storage key
-   * @param rowIds - row ids to return (non-negative integers, any order); omit for all rows
+   * @param rowIds - the row ids to return: distinct non-negative integers in ascending order (the
+   *   data plane passes them so, deduplicated and sorted; a store may rely on it). Ids the table
+   *   lacks are skipped and listed in `missing`. Omit for all rows.
    * @throws S2SPError `unavailable` when the backing service is down (the entry is then untouched)
    * @throws S2SPError `invalid_request` (the built-in stores; optional for others)
    *   when `rowIds` has more ids than the table has rows — the entry is then untouched, and a

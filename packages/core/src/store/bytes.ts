@@ -11,3 +11,15 @@ export function concatBytes(chunks: readonly Uint8Array[]): Uint8Array {
   }
   return out;
 }
+
+/**
+ * Reads byte chunks (such as `TakenRows.chunks`) to the end into one buffer. A single
+ * chunk is returned as it is, so a store that hands over one buffer costs no copy.
+ *
+ * @param chunks - consumed to the end
+ */
+export async function collectBytes(chunks: AsyncIterable<Uint8Array>): Promise<Uint8Array> {
+  const pieces: Uint8Array[] = [];
+  for await (const chunk of chunks) pieces.push(chunk);
+  return concatBytes(pieces);
+}

@@ -2,8 +2,10 @@
  * `@s2sp/core/store`: everything a body-store author needs. The {@link BodyStore} interface and
  * its value types, the in-process store (the default of `@s2sp/server`), and the rules every
  * store shares so that they agree: the TTL check, what an entry is charged against a byte budget,
- * the refusal of a take that asks for more rows than the table has, and the row encoding the
- * memory store keeps. Run `describeBodyStoreContract` from `@s2sp/core/testing` against your store.
+ * the refusal of a take that asks for more rows than the table has, the row encoding the memory
+ * store keeps, and how a take's answer is built ({@link selectRows}) and read
+ * ({@link takenRowBytes}, {@link collectBytes}). Run `describeBodyStoreContract` from
+ * `@s2sp/core/testing` against your store.
  *
  * This file is part of the package's public API: adding an export here is an API change.
  *
@@ -17,7 +19,7 @@ export type {
   StoredTable,
   TakenRows,
 } from './body-store.js';
-export { concatBytes } from './bytes.js';
+export { collectBytes, concatBytes } from './bytes.js';
 export {
   assertValidTtl,
   chargedEntryBytes,
@@ -30,3 +32,9 @@ export {
   tooManyRowIds,
 } from './memory-store.js';
 export { prepareTable, projectRow, serializeRow, serializeTable, type Table } from './table.js';
+export {
+  chunksOf,
+  type JoinedTable,
+  selectRows,
+  takenRowBytes,
+} from './taken-rows.js';

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { S2SPError } from '../errors.js';
-import { describeBodyStoreContract, makeStoredTable } from '../testing/index.js';
+import { describeBodyStoreContract, makeStoredTable, readTaken } from '../testing/index.js';
 import { createMemoryStore, encodeRows } from './memory-store.js';
 
 describeBodyStoreContract('memory', async () => createMemoryStore(), {
@@ -110,16 +110,35 @@ describe('encodeRows', () => {
     expect(ends).toHaveLength(0);
   });
 
+  it('joins rows given as UTF-8 bytes as they are, next to rows given as text', () => {
+    const rows = ['{"a":"é"}', new TextEncoder().encode('{"b":"😀"}'), '{"c":1}'];
+    const { joined, ends } = encodeRows(rows);
+    expect(decode(joined)).toBe('{"a":"é"},{"b":"😀"},{"c":1}');
+    expect([...ends]).toEqual([10, 23, 31]);
+  });
+
   it('lets the store hand out exact slices of non-ASCII rows', async () => {
     const store = createMemoryStore();
     const rows = ['{"_row_id":0,"t":"€"}', '{"_row_id":1,"t":"😀"}', '{"_row_id":2,"t":"a"}'];
     await store.put('k', { columns: ['t'], rows }, { ttlMs: 1000 });
-    const taken = await store.take('k', [2, 0, 3]);
-    expect(taken?.rows?.map((r) => (r instanceof Uint8Array ? decode(r) : r))).toEqual([
-      rows[2],
-      rows[0],
-      undefined,
-    ]);
+    const read = await readTaken(await store.take('k', [0, 2, 3]));
+    expect(read?.rows).toEqual([rows[0], rows[2]]);
+    expect(read?.missing).toEqual([3]);
+    await store.close();
+  });
+});
+
+describe('createMemoryStore take', () => {
+  it('hands a whole table over as the very buffer it encoded at put time, in one piece', async () => {
+    const store = createMemoryStore();
+    const table = makeStoredTable(50);
+    await store.put('k', table, { ttlMs: 1000 });
+    const taken = await store.take('k');
+    const pieces: Uint8Array[] = [];
+    for await (const piece of taken?.chunks ?? []) pieces.push(piece);
+    expect(pieces).toHaveLength(1);
+    expect(pieces[0]?.byteLength).toBe(taken?.byteLength);
+    expect(pieces[0]?.buffer.byteLength).toBe(pieces[0]?.byteLength);
     await store.close();
   });
 });

@@ -7,6 +7,7 @@ import type {
   StoredTable,
   TakenRows,
 } from './body-store.js';
+import { selectRows } from './taken-rows.js';
 
 /** Options for {@link createMemoryStore}. */
 export interface MemoryStoreOptions {
@@ -36,11 +37,16 @@ interface Entry {
 const encoder = new TextEncoder();
 
 /**
- * Encodes rows once, at cache time, into one buffer with row offsets: a whole-table redemption
- * then writes these bytes as they are, and a selected row is a zero-copy slice. For ASCII rows
- * (most JSON) the first size estimate is exact and nothing is copied twice.
+ * Joins rows into one buffer, by commas, with where each row ends: the encoding a store keeps
+ * (done once, at cache time, so a whole-table redemption writes these bytes as they are and a
+ * run of selected rows is a zero-copy view) and the shape of {@link TakenRows}. Rows given as
+ * bytes (already UTF-8) are copied as they are. For ASCII rows (most JSON) the first size estimate
+ * is exact and nothing is copied twice.
  */
-export function encodeRows(rows: readonly string[]): { joined: Uint8Array; ends: Uint32Array } {
+export function encodeRows(rows: readonly (string | Uint8Array)[]): {
+  joined: Uint8Array;
+  ends: Uint32Array;
+} {
   let estimate = Math.max(0, rows.length - 1);
   for (const row of rows) estimate += row.length;
   let buffer = new Uint8Array(estimate);
@@ -58,6 +64,13 @@ export function encodeRows(rows: readonly string[]): { joined: Uint8Array; ends:
     if (i > 0) {
       ensure(1);
       buffer[position++] = 44; // ','
+    }
+    if (typeof row !== 'string') {
+      ensure(row.byteLength);
+      buffer.set(row, position);
+      position += row.byteLength;
+      ends[i] = position;
+      return;
     }
     let rest = row;
     for (;;) {
@@ -212,18 +225,8 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): BodyStore {
         throw tooManyRowIds(rowIds.length, live.ends.length);
       const entry = remove(key);
       if (!entry || Date.now() >= entry.expiresAt) return undefined;
-      const { columns, joined, ends } = entry;
-      if (!rowIds)
-        return { columns, tableRows: ends.length, joined, ends, byteLength: joined.byteLength };
-      return {
-        columns,
-        tableRows: ends.length,
-        rows: rowIds.map((id) =>
-          id < ends.length
-            ? joined.subarray(id === 0 ? 0 : (ends[id - 1] as number) + 1, ends[id])
-            : undefined,
-        ),
-      };
+      // The entry is gone, so its bytes are the taker's (who may change them in place).
+      return selectRows(entry, rowIds);
     },
 
     async stats(): Promise<BodyStoreStats> {

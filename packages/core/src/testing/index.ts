@@ -6,6 +6,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { S2SPError } from '../errors.js';
 import type { BodyStore, StoredTable, TakenRows } from '../store/body-store.js';
+import { takenRowBytes } from '../store/taken-rows.js';
 import { generateToken, tokenStorageKey } from '../token.js';
 
 /** Options for {@link describeBodyStoreContract}. */
@@ -36,46 +37,57 @@ export function makeStoredTable(n: number, label = 'row'): StoredTable {
   return { columns: ['name', 'payload'], rows };
 }
 
-const decoder = new TextDecoder();
-
-/**
- * The rows a take returned, as JSON text per slot (`undefined` for missing ids), whichever form
- * the store used (strings, bytes, or all rows `joined`).
- */
-export function takenRowTexts(taken: TakenRows): (string | undefined)[] | { joined: string } {
-  if (taken.joined) return { joined: decoder.decode(taken.joined) };
-  if (taken.chunks && !taken.rows) {
-    if (!Array.isArray(taken.chunks))
-      throw new TypeError(
-        'takenRowTexts needs the chunks in memory: pass the take through readTaken',
-      );
-    // A streaming decoder of its own: a chunk may end inside a multi-byte character.
-    const streaming = new TextDecoder();
-    let text = '';
-    for (const chunk of taken.chunks as readonly Uint8Array[])
-      text += streaming.decode(chunk, { stream: true });
-    return { joined: text + streaming.decode() };
-  }
-  return (taken.rows ?? []).map((row) =>
-    row === undefined || typeof row === 'string' ? row : decoder.decode(row),
-  );
+/** A take's answer read into memory by {@link readTaken}. */
+export interface ReadTakenRows {
+  /** As in {@link TakenRows}. */
+  readonly columns: readonly string[];
+  /** As in {@link TakenRows}. */
+  readonly tableRows: number;
+  /** As in {@link TakenRows}. */
+  readonly missing: readonly number[];
+  /** As in {@link TakenRows}: the chunks' length, checked against what they held. */
+  readonly byteLength: number;
+  /** Each returned row's JSON text, cut at `ends`. */
+  readonly rows: string[];
+  /** All returned rows' JSON text, joined by commas, as the chunks carried it. */
+  readonly text: string;
 }
 
 /**
- * A take with its streamed chunks (an async iterable) read into memory, so the other helpers can
- * look at it. Consumes the iterable.
+ * Reads a take's answer into memory, checking that its chunks, `ends` and `byteLength` agree
+ * (each row ends where `ends` says, with a comma before the next, and the last at `byteLength`).
+ * Consumes the chunks.
+ *
+ * @param taken - what {@link BodyStore.take} returned
+ * @returns `undefined` for `undefined`
+ * @throws S2SPError `internal` when the answer does not hold together
  */
-export async function readTaken(taken: TakenRows | undefined): Promise<TakenRows | undefined> {
-  if (!taken?.chunks || Array.isArray(taken.chunks)) return taken;
-  const chunks: Uint8Array[] = [];
-  for await (const chunk of taken.chunks as AsyncIterable<Uint8Array>) chunks.push(chunk);
-  return { ...taken, chunks };
+export async function readTaken(taken: TakenRows | undefined): Promise<ReadTakenRows | undefined> {
+  if (!taken) return undefined;
+  const decoder = new TextDecoder('utf-8', { fatal: true });
+  const rows: string[] = [];
+  // takenRowBytes checks the offsets against the bytes; a row must be whole UTF-8 by itself.
+  for await (const row of takenRowBytes(taken)) rows.push(decoder.decode(row));
+  return {
+    columns: taken.columns,
+    tableRows: taken.tableRows,
+    missing: taken.missing,
+    byteLength: taken.byteLength,
+    rows,
+    text: rows.join(','),
+  };
 }
 
-/** All rows of a take as one string, rows joined by commas (for whole-table comparisons). */
-export function allRowsText(taken: TakenRows): string {
-  const texts = takenRowTexts(taken);
-  return Array.isArray(texts) ? texts.join(',') : texts.joined;
+const encoder = new TextEncoder();
+const utf8Length = (text: string) => encoder.encode(text).byteLength;
+
+/** Where each of `rows` ends when they are joined by commas (as `TakenRows.ends` says). */
+function rowEnds(rows: readonly string[]): number[] {
+  let end = -1;
+  return rows.map((row) => {
+    end += 1 + utf8Length(row);
+    return end;
+  });
 }
 
 async function freshKey(): Promise<string> {
@@ -114,38 +126,55 @@ export function describeBodyStoreContract(
       await store.close();
     });
 
-    it('returns every row, byte for byte, with the columns and table size', async () => {
+    it('returns every row, byte for byte, with the columns, table size, length and row ends', async () => {
       const key = await freshKey();
       const table = makeStoredTable(5);
       await store.put(key, table, { ttlMs: 60_000 });
-      const taken = await readTaken(await store.take(key));
-      expect(taken?.columns).toEqual(['name', 'payload']);
-      expect(taken?.tableRows).toBe(5);
-      expect(taken && allRowsText(taken)).toBe(table.rows.join(','));
-      // Optional members, when a store gives them, must describe the same bytes.
-      const joined = new TextEncoder().encode(table.rows.join(','));
-      if (taken?.byteLength !== undefined) expect(taken.byteLength).toBe(joined.byteLength);
-      if (taken?.ends) {
-        expect(taken.ends).toHaveLength(5);
-        const cut = Array.from(taken.ends, (end, i) =>
-          decoder.decode(joined.subarray(i === 0 ? 0 : (taken.ends?.[i - 1] as number) + 1, end)),
-        );
-        expect(cut).toEqual(table.rows);
-      }
+      const taken = await store.take(key);
+      expect(taken && [...taken.ends]).toEqual(rowEnds(table.rows));
+      const read = await readTaken(taken);
+      expect(read?.columns).toEqual(['name', 'payload']);
+      expect(read?.tableRows).toBe(5);
+      expect(read?.missing).toEqual([]);
+      expect(read?.rows).toEqual(table.rows);
+      expect(read?.text).toBe(table.rows.join(','));
+      expect(read?.byteLength).toBe(utf8Length(table.rows.join(',')));
     });
 
-    it('returns only the requested rows, in the order asked, with undefined for unknown ids', async () => {
+    it('returns only the requested rows, in ascending order, and lists the ids the table lacks', async () => {
       const key = await freshKey();
       const table = makeStoredTable(10);
       await store.put(key, table, { ttlMs: 60_000 });
-      const taken = await readTaken(await store.take(key, [7, 2, 42, 0]));
-      expect(taken?.tableRows).toBe(10);
-      expect(taken && takenRowTexts(taken)).toEqual([
-        table.rows[7],
-        table.rows[2],
-        undefined,
-        table.rows[0],
-      ]);
+      const taken = await store.take(key, [0, 2, 7, 42, 100]);
+      const selected = [table.rows[0], table.rows[2], table.rows[7]] as string[];
+      expect(taken && [...taken.ends]).toEqual(rowEnds(selected));
+      const read = await readTaken(taken);
+      expect(read?.tableRows).toBe(10);
+      expect(read?.rows).toEqual(selected);
+      expect(read?.missing).toEqual([42, 100]);
+      expect(read?.byteLength).toBe(utf8Length(selected.join(',')));
+    });
+
+    it('returns runs of consecutive rows and scattered rows alike', async () => {
+      const key = await freshKey();
+      const table = makeStoredTable(12);
+      await store.put(key, table, { ttlMs: 60_000 });
+      const ids = [1, 2, 3, 6, 9, 10, 11];
+      const read = await readTaken(await store.take(key, ids));
+      expect(read?.rows).toEqual(ids.map((id) => table.rows[id]));
+      expect(read?.missing).toEqual([]);
+    });
+
+    it('returns no rows, only missing ids, when the table has none of those asked for', async () => {
+      const key = await freshKey();
+      await store.put(key, makeStoredTable(10), { ttlMs: 60_000 });
+      const taken = await store.take(key, [10, 11, 99]);
+      expect(taken?.ends).toHaveLength(0);
+      const read = await readTaken(taken);
+      expect(read?.tableRows).toBe(10);
+      expect(read?.rows).toEqual([]);
+      expect(read?.missing).toEqual([10, 11, 99]);
+      expect(read?.byteLength).toBe(0);
     });
 
     it('refuses more row ids than the table has rows with invalid_request, leaving the entry', async () => {
@@ -154,25 +183,53 @@ export function describeBodyStoreContract(
       await store.put(key, table, { ttlMs: 60_000 });
       const refused = await store.take(key, [0, 1, 2, 3]).catch((e: unknown) => e);
       expect(S2SPError.isInstance(refused) && refused.code).toBe('invalid_request');
-      const taken = await readTaken(await store.take(key, [2, 9]));
-      expect(taken && takenRowTexts(taken)).toEqual([table.rows[2], undefined]);
+      const read = await readTaken(await store.take(key, [2, 9]));
+      expect(read?.rows).toEqual([table.rows[2]]);
+      expect(read?.missing).toEqual([9]);
     });
 
     it('stores and returns an empty table', async () => {
       const key = await freshKey();
       await store.put(key, { columns: [], rows: [] }, { ttlMs: 60_000 });
-      const taken = await readTaken(await store.take(key));
-      expect(taken?.columns).toEqual([]);
-      expect(taken?.tableRows).toBe(0);
-      expect(taken && allRowsText(taken)).toBe('');
+      const read = await readTaken(await store.take(key));
+      expect(read?.columns).toEqual([]);
+      expect(read?.tableRows).toBe(0);
+      expect(read?.rows).toEqual([]);
+      expect(read?.byteLength).toBe(0);
     });
 
     it('is single use: a second take gets nothing, whichever rows the first asked for', async () => {
       const key = await freshKey();
-      await store.put(key, makeStoredTable(3), { ttlMs: 60_000 });
-      expect((await store.take(key, [1]))?.rows).toHaveLength(1);
+      const table = makeStoredTable(3);
+      await store.put(key, table, { ttlMs: 60_000 });
+      expect((await readTaken(await store.take(key, [1])))?.rows).toEqual([table.rows[1]]);
       expect(await store.take(key)).toBeUndefined();
       expect(await store.take(key, [0])).toBeUndefined();
+    });
+
+    it('is used up by the take itself, even when its chunks are abandoned unread', async () => {
+      const key = await freshKey();
+      await store.put(key, makeStoredTable(4), { ttlMs: 60_000 });
+      const taken = await store.take(key);
+      expect(taken?.tableRows).toBe(4);
+      await taken?.chunks[Symbol.asyncIterator]().return?.();
+      expect(await store.take(key)).toBeUndefined();
+      expect((await store.stats()).entries).toBe(0);
+    });
+
+    it('hands over bytes the taker may change without touching another entry', async () => {
+      const keys = [await freshKey(), await freshKey(), await freshKey()];
+      const table = makeStoredTable(6);
+      for (const key of keys) await store.put(key, table, { ttlMs: 60_000 });
+      // The data plane rewrites commas in place (NDJSON); here every byte is overwritten.
+      for (const [key, rowIds] of [
+        [keys[0], [1, 2]],
+        [keys[1], undefined],
+      ] as const) {
+        const taken = await store.take(key as string, rowIds);
+        for await (const chunk of taken?.chunks ?? []) chunk.fill(0x20);
+      }
+      expect((await readTaken(await store.take(keys[2] as string)))?.rows).toEqual(table.rows);
     });
 
     it('gives the entry to exactly one of 50 concurrent takes', async () => {
@@ -196,8 +253,8 @@ export function describeBodyStoreContract(
       await store.put(b, makeStoredTable(3, 'b'), { ttlMs: 60_000 });
       const takenB = await readTaken(await store.take(b));
       const takenA = await readTaken(await store.take(a));
-      expect(takenB && allRowsText(takenB)).toBe(makeStoredTable(3, 'b').rows.join(','));
-      expect(takenA && allRowsText(takenA)).toBe(makeStoredTable(2, 'a').rows.join(','));
+      expect(takenB?.rows).toEqual(makeStoredTable(3, 'b').rows);
+      expect(takenA?.rows).toEqual(makeStoredTable(2, 'a').rows);
     });
 
     it('never serves an expired entry and reclaims it without any request', async () => {

@@ -1,6 +1,6 @@
 import { isTokenShape, type Logger, PROTOCOL, S2SPError, tokenStorageKey } from '@s2sp/core';
 import { positiveOption } from '@s2sp/core/options';
-import { type BodyStore, concatBytes } from '@s2sp/core/store';
+import { type BodyStore, collectBytes } from '@s2sp/core/store';
 import { Hono } from 'hono';
 import { crossSiteReason } from '../edge/browser-guard.js';
 import { methodNotAllowed, notFoundResponse, s2spErrorToResponse } from '../edge/error-response.js';
@@ -47,14 +47,10 @@ const SINGLE_BUFFER_BYTES = 1024 * 1024;
  * truncated body, never a complete-looking one).
  */
 function pullStream(
-  chunks: readonly Uint8Array[] | AsyncIterable<Uint8Array>,
+  chunks: AsyncIterable<Uint8Array>,
   logger: Logger,
 ): ReadableStream<Uint8Array<ArrayBuffer>> {
-  const iterator: AsyncIterator<Uint8Array> = Array.isArray(chunks)
-    ? (async function* () {
-        yield* chunks as readonly Uint8Array[];
-      })()
-    : (chunks as AsyncIterable<Uint8Array>)[Symbol.asyncIterator]();
+  const iterator = chunks[Symbol.asyncIterator]();
   return new ReadableStream<Uint8Array<ArrayBuffer>>(
     {
       async pull(controller) {
@@ -63,9 +59,7 @@ function pullStream(
           if (done) controller.close();
           else controller.enqueue(value as Uint8Array<ArrayBuffer>);
         } catch (error) {
-          logger.warn('data plane: the store failed while the response was being sent', {
-            error: error instanceof Error ? error.name : typeof error,
-          });
+          storeFailed(logger, error);
           controller.error(error);
         }
       },
@@ -75,6 +69,12 @@ function pullStream(
     },
     { highWaterMark: 0 },
   );
+}
+
+function storeFailed(logger: Logger, error: unknown): void {
+  logger.warn('data plane: the store failed while the response was being sent', {
+    error: error instanceof Error ? error.name : typeof error,
+  });
 }
 
 // One body for unknown, expired and used tokens alike, so a 404 says nothing about which.
@@ -173,31 +173,33 @@ export function mountDataPlane(app: Hono, options: DataPlaneOptions): Hono {
     }
     options.onTaken?.(key);
     const format = negotiateFormat(c.req.header('accept'));
-    const rendered = await renderDataPlaneBody(taken, request, rowIds, format);
+    const rendered = await renderDataPlaneBody(taken, request, format);
     logger.info('data plane: redeemed', {
       entry: entryLabel(key),
       tableRows: taken.tableRows,
       format,
-      ...(rendered.byteLength !== undefined && { bytes: rendered.byteLength }),
+      bytes: rendered.byteLength,
       ms: Date.now() - started,
     });
     const headers: Record<string, string> = {
       'content-type': rendered.contentType,
       'cache-control': 'no-store',
       vary: 'accept',
+      'content-length': String(rendered.byteLength),
     };
-    if (rendered.byteLength !== undefined) headers['content-length'] = String(rendered.byteLength);
     if (rendered.totalRows !== undefined)
       headers[PROTOCOL.totalRowsHeader] = String(rendered.totalRows);
     // Small bodies go out as one buffer. Anything larger is streamed piece by piece, pulled only as
     // the connection takes it: the cached bytes are written as they are, never copied into one
     // buffer, and a table the store streams is never all in memory.
-    if (
-      Array.isArray(rendered.chunks) &&
-      rendered.byteLength !== undefined &&
-      rendered.byteLength <= SINGLE_BUFFER_BYTES
-    )
-      return c.body(concatBytes(rendered.chunks) as Uint8Array<ArrayBuffer>, 200, headers);
+    if (rendered.byteLength <= SINGLE_BUFFER_BYTES) {
+      // Gathered before the status is sent: a store failing now gets an error response.
+      const body = await collectBytes(rendered.chunks).catch((error: unknown) => {
+        storeFailed(logger, error);
+        throw error;
+      });
+      return c.body(body as Uint8Array<ArrayBuffer>, 200, headers);
+    }
     return c.body(pullStream(rendered.chunks, logger), 200, headers);
   });
   app.all(`${PROTOCOL.dataPathPrefix}:token`, () => methodNotAllowed('POST'));

@@ -1,10 +1,11 @@
-import { DataPlaneResponseSchema, type RowWithId, S2SPResultSchema } from '@s2sp/core';
-import { concatBytes, createMemoryStore, prepareTable, serializeTable } from '@s2sp/core/store';
+import type { RowWithId } from '@s2sp/core';
+import { DataPlaneResponseSchema, S2SPResultSchema } from '@s2sp/core';
+import { collectBytes, createMemoryStore, prepareTable, serializeTable } from '@s2sp/core/store';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { mergeRows, parseConsumerArguments } from '../consumer/consumer-arguments.js';
 import { parseDataPlaneRequest, requestedRowIds } from '../data-plane/request.js';
-import { renderDataPlaneResponse } from '../data-plane/response-body.js';
+import { renderDataPlaneBody } from '../data-plane/response-body.js';
 import { assertKnownColumns } from './abstract-domains.js';
 import { bodyRows, splitColumns } from './column-split.js';
 import { buildAsyncResult, buildSyncResult, serializeS2SPResult } from './s2sp-result.js';
@@ -85,7 +86,9 @@ describe('abstract + body gives back the original rows', () => {
         if (!taken) throw new Error('entry vanished');
         const response = checked(
           DataPlaneResponseSchema,
-          new TextDecoder().decode(concatBytes(renderDataPlaneResponse(taken, request, ids))),
+          new TextDecoder().decode(
+            await collectBytes((await renderDataPlaneBody(taken, request, 'json')).chunks),
+          ),
         );
 
         expect(mergeRows(consumer.abstractRows ?? [], response.body)).toEqual(expected(rows, kept));

@@ -1,6 +1,6 @@
 import { buildResourceUrl, type RowWithId, S2SPError, type S2SPResult } from '@s2sp/core';
 import { parseJsonText } from '@s2sp/core/json';
-import type { BodyStore } from '@s2sp/core/store';
+import { type BodyStore, collectBytes } from '@s2sp/core/store';
 import type { CallToolResult } from '../mcp-sdk.js';
 import { splitPages } from './abstract-pages.js';
 import { profileColumns } from './column-profile.js';
@@ -174,14 +174,14 @@ export async function readPage(
   const key = await pageStorageKey(token, page);
   const taken = await store.take(key, [0]);
   slots?.release(key);
-  const slot = taken?.rows?.[0];
-  if (slot === undefined) {
+  if (!taken || taken.ends.length === 0) {
     throw new S2SPError(
       'not_found',
       'This cursor has expired or was already used (each page can be read once). Call the tool again without cursor for a fresh result.',
     );
   }
-  const text = typeof slot === 'string' ? slot : new TextDecoder().decode(slot);
+  // A page entry holds one row, so the joined bytes are that row.
+  const text = new TextDecoder().decode(await collectBytes(taken.chunks));
   const stored = parseJsonText(
     text,
     () => new S2SPError('internal', 'A cached page could not be read.'),
