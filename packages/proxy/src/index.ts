@@ -7,8 +7,8 @@
  * @module
  */
 
-export { type CliOptions, parseCliArgs, USAGE } from './cli-args.js';
-export { type ProxyConfigFile, parseConfigFile } from './config-file.js';
+export { type CliOptions, parseCliArgs, USAGE } from './cli/cli-args.js';
+export { type ProxyConfigFile, parseConfigFile } from './cli/config-file.js';
 export { createS2SPProxy } from './proxy.js';
 export type {
   ProxyListener,
@@ -16,7 +16,7 @@ export type {
   S2SPProxy,
   S2SPProxyOptions,
 } from './proxy-types.js';
-export { type FoundTable, findTable, type NotATable } from './table-detect.js';
-export type { TableToolRule } from './table-tools.js';
-export type { HttpUpstream, StdioUpstream, UpstreamTarget } from './upstream-target.js';
+export { type FoundTable, findTable, type NotATable } from './tables/table-detect.js';
+export type { TableToolRule } from './tables/table-tools.js';
+export type { HttpUpstream, StdioUpstream, UpstreamTarget } from './upstream/upstream-target.js';
 export { PROXY_VERSION } from './version.js';

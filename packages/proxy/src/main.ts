@@ -12,8 +12,8 @@ import {
   type EdgeEnvOptions,
   loadEdgeEnv,
 } from '@s2sp/server/env';
-import { parseCliArgs, USAGE } from './cli-args.js';
-import { parseConfigFile } from './config-file.js';
+import { parseCliArgs, USAGE } from './cli/cli-args.js';
+import { parseConfigFile } from './cli/config-file.js';
 import { createS2SPProxy } from './proxy.js';
 import { PROXY_VERSION } from './version.js';
 

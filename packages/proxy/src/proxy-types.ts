@@ -9,8 +9,8 @@ import type { Logger } from '@s2sp/server';
 import type { S2SPEdgeOptions } from '@s2sp/server/http';
 import type { Hono } from 'hono';
 import type { Server, Transport } from './mcp-sdk.js';
-import type { TableToolRule } from './table-tools.js';
-import type { UpstreamTarget } from './upstream-target.js';
+import type { TableToolRule } from './tables/table-tools.js';
+import type { UpstreamTarget } from './upstream/upstream-target.js';
 
 /**
  * Options for {@link createS2SPProxy}. The HTTP edge's options (`auth`, `allowedHosts`,

@@ -9,15 +9,15 @@ import { positiveOption } from '@s2sp/core/options';
 import { createConsoleLogger } from '@s2sp/server';
 import { createS2SPEdge } from '@s2sp/server/http';
 import { Hono } from 'hono';
-import { createDownstreamServer, type DownstreamContext } from './downstream-server.js';
-import { type McpSessions, mountMcpSessions } from './http-sessions.js';
+import { createDownstreamServer, type DownstreamContext } from './downstream/downstream-server.js';
+import { type McpSessions, mountMcpSessions } from './downstream/http-sessions.js';
+import { createNotificationHub } from './downstream/notification-hub.js';
+import { createSubscriptions } from './downstream/subscriptions.js';
 import { type Notification, type Server, StdioServerTransport, type Tool } from './mcp-sdk.js';
-import { createNotificationHub } from './notification-hub.js';
 import type { ProxyListener, S2SPProxy, S2SPProxyOptions } from './proxy-types.js';
-import { createS2SPCall, type S2SPCall } from './s2sp-call.js';
-import { createSubscriptions } from './subscriptions.js';
-import { createTableTools } from './table-tools.js';
-import { createUpstream } from './upstream.js';
+import { createS2SPCall, type S2SPCall } from './tables/s2sp-call.js';
+import { createTableTools } from './tables/table-tools.js';
+import { createUpstream } from './upstream/upstream.js';
 import { PROXY_VERSION } from './version.js';
 
 /**

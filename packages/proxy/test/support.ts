@@ -16,7 +16,7 @@ import {
   type S2SPProxy,
   type S2SPProxyOptions,
 } from '../src/index.js';
-import type { StdioUpstream } from '../src/upstream-target.js';
+import type { StdioUpstream } from '../src/upstream/upstream-target.js';
 
 /** The fixture upstream (test/fixtures/table-server.mjs). */
 export const TABLE_SERVER: StdioUpstream = {

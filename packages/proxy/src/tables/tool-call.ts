@@ -12,11 +12,11 @@ import type {
   RequestHandlerExtra,
   ServerNotification,
   ServerRequest,
-} from './mcp-sdk.js';
+} from '../mcp-sdk.js';
+import type { Upstream } from '../upstream/upstream.js';
 import type { S2SPCall } from './s2sp-call.js';
 import { findTable } from './table-detect.js';
 import type { TableTools } from './table-tools.js';
-import type { Upstream } from './upstream.js';
 
 /** What a call needs from the proxy. */
 export interface ToolCallContext {

@@ -6,8 +6,8 @@
 import type { LogLevel } from '@s2sp/server';
 import { configError, type EdgeEnvOptions, edgeOptionsFrom, isHostValue } from '@s2sp/server/env';
 import type { EdgeOptionNames } from '@s2sp/server/http';
-import type { TableToolRule } from './table-tools.js';
-import type { UpstreamTarget } from './upstream-target.js';
+import type { TableToolRule } from '../tables/table-tools.js';
+import type { UpstreamTarget } from '../upstream/upstream-target.js';
 
 /** The settings of one `s2sp-proxy` run. */
 export interface CliOptions {

@@ -8,8 +8,8 @@
 
 import type { Row } from '@s2sp/core';
 import { isPlainObject } from '@s2sp/core/json';
+import type { CallToolResult } from '../mcp-sdk.js';
 import { pointerTo, resolveJsonPointer } from './json-pointer.js';
-import type { CallToolResult } from './mcp-sdk.js';
 
 /** A table found in a result. */
 export interface FoundTable {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { Tool } from './mcp-sdk.js';
+import type { Tool } from '../mcp-sdk.js';
 import { createTableTools, declaredTable } from './table-tools.js';
 
 const parameters = {

@@ -19,7 +19,7 @@ import {
 } from '@s2sp/server';
 import type { Hono } from 'hono';
 import { z } from 'zod';
-import type { CallToolResult } from './mcp-sdk.js';
+import type { CallToolResult } from '../mcp-sdk.js';
 
 /** Options for {@link createS2SPCall}. */
 export interface S2SPCallOptions {

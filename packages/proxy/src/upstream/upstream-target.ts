@@ -8,7 +8,7 @@ import {
   StdioClientTransport,
   StreamableHTTPClientTransport,
   type Transport,
-} from './mcp-sdk.js';
+} from '../mcp-sdk.js';
 
 /** An upstream MCP server started as a child process speaking MCP on stdio. */
 export interface StdioUpstream {

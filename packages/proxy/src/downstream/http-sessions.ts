@@ -10,7 +10,7 @@
 import { randomUUID } from 'node:crypto';
 import type { S2SPEdge } from '@s2sp/server/http';
 import type { Context, Hono } from 'hono';
-import { type Server, WebStandardStreamableHTTPServerTransport } from './mcp-sdk.js';
+import { type Server, WebStandardStreamableHTTPServerTransport } from '../mcp-sdk.js';
 
 /** Options for {@link mountMcpSessions}. */
 export interface McpSessionsOptions {

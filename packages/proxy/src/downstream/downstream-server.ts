@@ -24,8 +24,8 @@ import {
   SetLevelRequestSchema,
   SubscribeRequestSchema,
   UnsubscribeRequestSchema,
-} from './mcp-sdk.js';
-import { callTool, progressRelay, type ToolCallContext } from './tool-call.js';
+} from '../mcp-sdk.js';
+import { callTool, progressRelay, type ToolCallContext } from '../tables/tool-call.js';
 
 /** What a downstream server needs from the proxy. */
 export interface DownstreamContext extends ToolCallContext {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import type { CallToolResult } from '../mcp-sdk.js';
 import { parseJsonPointer } from './json-pointer.js';
-import type { CallToolResult } from './mcp-sdk.js';
 import { findTable } from './table-detect.js';
 
 const opts = { maxTextLength: 1_000_000 };

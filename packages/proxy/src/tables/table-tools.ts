@@ -9,8 +9,8 @@
  */
 
 import { PROTOCOL } from '@s2sp/core';
+import type { Tool } from '../mcp-sdk.js';
 import { parseJsonPointer } from './json-pointer.js';
-import type { Tool } from './mcp-sdk.js';
 import { EXTENSION_PARAMETERS } from './s2sp-call.js';
 
 /** A tool named as a table tool, optionally with where its rows are. */

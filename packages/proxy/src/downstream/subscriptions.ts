@@ -5,7 +5,7 @@
  *
  * @module
  */
-import type { Upstream } from './upstream.js';
+import type { Upstream } from '../upstream/upstream.js';
 
 /** The subscription table. Sessions are any objects (the downstream `Server`s). */
 export interface Subscriptions {

@@ -16,7 +16,7 @@ import {
   type RequestOptions,
   ResultSchema,
   type ServerCapabilities,
-} from './mcp-sdk.js';
+} from '../mcp-sdk.js';
 import { translateError } from './upstream-errors.js';
 import {
   describeTarget,

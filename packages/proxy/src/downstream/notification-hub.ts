@@ -5,7 +5,7 @@
  * @module
  */
 import type { Logger } from '@s2sp/server';
-import type { Notification, Server, ServerCapabilities, ServerNotification } from './mcp-sdk.js';
+import type { Notification, Server, ServerCapabilities, ServerNotification } from '../mcp-sdk.js';
 import type { Subscriptions } from './subscriptions.js';
 
 /** Options for {@link createNotificationHub}. */

@@ -21,8 +21,8 @@
 import { configError, type EdgeEnvOptions, edgeOptionsFrom } from '@s2sp/server/env';
 import { parse as parseYaml } from 'yaml';
 import { z } from 'zod';
+import type { TableToolRule } from '../tables/table-tools.js';
 import { parseTableToolRule } from './cli-args.js';
-import type { TableToolRule } from './table-tools.js';
 
 const ConfigFileSchema = z.strictObject({
   tableTools: z

@@ -5,7 +5,7 @@
  */
 
 import { S2SPError } from '@s2sp/core';
-import { ErrorCode, McpError } from './mcp-sdk.js';
+import { ErrorCode, McpError } from '../mcp-sdk.js';
 
 /**
  * Errors the upstream itself sent (JSON-RPC error responses) pass through unchanged; failures of
