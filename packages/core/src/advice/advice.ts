@@ -91,6 +91,9 @@ export const abstractDataOrSelection =
 export const resourceUrlOrBodyData =
   'Pass either resource_url (async mode) or body_data (sync mode), not both: the resource_url already stands for the body rows.';
 
+/** For a column_mapping that would put two values under one name. */
+export const mapToUnusedName = 'Map each column to a name that no other column of the rows uses.';
+
 /** For a `ddi://` handle that reached a tool whose server is not an S2SP consumer. */
 export const passHandleToConsumer =
   'Pass the handle, which is still valid, to a consumer tool (one that takes resource_url and abstract_data) on another server.';

@@ -37,6 +37,7 @@ export {
   filterOnAbstractColumns,
   ifItPersists,
   keepRowIds,
+  mapToUnusedName,
   narrowTheAbstract,
   operatorMust,
   passAbstractData,
