@@ -9,6 +9,7 @@ const IMPERATIVES = new Set([
   'ask',
   'call',
   'keep',
+  'map',
   'narrow',
   'pass',
   'rename',

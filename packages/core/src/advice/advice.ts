@@ -27,6 +27,10 @@ export const callResourceToolAgain =
 /** For a transient failure of the resource server: retry first, then start over. */
 export const retryThenCallAgain = `Retry in a moment; if it keeps failing, ${continueWith(callResourceToolAgain)}`;
 
+/** For a `ddi://` handle where only an http(s) resource_url can work. */
+export const callResourceToolAgainAsync =
+  'Call the resource tool again without mode="sync" and pass its http(s) resource_url.';
+
 /** The advice of a sync-mode (`ddi://`) handle that is unknown or used. */
 export const callResourceToolAgainSync =
   'Call the resource tool again with mode="sync" and pass its new resource_url.';
@@ -137,9 +141,8 @@ export function narrowTheAbstract(sync: boolean): string {
 export const callWithoutSyncMode =
   'Call again without mode (async mode keeps the body on this server), or ask for fewer rows.';
 
-/** For a data-plane answer over the consumer's size limit. */
-export const selectFewerRows =
-  'Select fewer rows (filter the abstract rows first); the operator can raise maxResponseBytes.';
+/** For more rows than a consumer can take in one call. */
+export const selectFewerRows = 'Select fewer rows (pass row_ids or a filter) and call again.';
 
 // ---------------------------------------------------------------------------------------------
 // A full cache, a busy or unreachable service

@@ -30,6 +30,7 @@ export {
   callAgainOnceConnected,
   callFromServer,
   callResourceToolAgain,
+  callResourceToolAgainAsync,
   callResourceToolAgainSync,
   callWithoutSyncMode,
   chooseAvailableColumns,
