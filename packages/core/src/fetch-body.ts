@@ -65,7 +65,7 @@ export interface FetchBodyOptions {
 export function tooLarge(maxBytes: number): S2SPError {
   return new S2SPError(
     'payload_too_large',
-    `The resource server's response is over this consumer's limit of ${maxBytes} bytes (maxResponseBytes). ${selectFewerRows}`,
+    `The resource server's answer is over this consumer's ${maxBytes}-byte limit. ${selectFewerRows}`,
   );
 }
 

@@ -153,7 +153,7 @@ describe('fetchBody', () => {
         fetchBody(`${server.url}/s2sp/data/${token}`, { maxBytes: 10_000 }),
       );
       expect(error.code).toBe('payload_too_large');
-      expect(error.message).toMatch(/limit of 10000 bytes/);
+      expect(error.message).toMatch(/10000-byte limit/);
     }
   });
 

@@ -23,7 +23,7 @@ export function translateError(
     if (error.code === ErrorCode.ConnectionClosed) {
       return new S2SPError(
         'unavailable',
-        `The upstream MCP server ${label} closed the connection before answering; the proxy restarts it. ${retryShortly}`,
+        `The upstream MCP server ${label} closed the connection; the proxy restarts it. ${retryShortly}`,
         { cause: error },
       );
     }

@@ -26,7 +26,7 @@ const IMPERATIVES = new Set([
 // Sample facts for each entry that takes some: a new function entry without a sample fails the
 // coverage test below, so none escapes the instruction check.
 const SAMPLE_FACTS: Record<string, readonly unknown[]> = {
-  tooManyRowIds: [12, 3],
+  rowIdsOverTable: [12, 3],
   narrowTheAbstract: [true],
   waitForExpiry: ['maxBytes'],
   askForFewerRows: ['maxBytes'],

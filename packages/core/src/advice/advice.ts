@@ -69,7 +69,7 @@ export const askForFewerRowIds =
  * @param asked - how many ids were asked for
  * @param tableRows - how many rows the table has
  */
-export function tooManyRowIds(asked: number, tableRows: number): string {
+export function rowIdsOverTable(asked: number, tableRows: number): string {
   return `row_ids lists ${asked} ids but this table has only ${tableRows} rows. ${useRowIdsFromResult} ${askForFewerRowIds}`;
 }
 

@@ -2,7 +2,7 @@
  * `@s2sp/core/advice`: the one home of what the S2SP libraries tell a model.
  *
  * - **Advice** (`./advice.ts`): the sentences that end error messages, saying what to do next
- *   (`callResourceToolAgain`, `tooManyRowIds(asked, rows)`, `waitForExpiry(limit)` …). A throw
+ *   (`callResourceToolAgain`, `rowIdsOverTable(asked, rows)`, `waitForExpiry(limit)` …). A throw
  *   site states its facts and appends one of them, so the same advice reads the same from every
  *   package and a better wording lands everywhere at once.
  * - **Guidance** (`./guidance.ts`): the how-to appended to S2SP tools, the one-line tool texts,
@@ -61,6 +61,7 @@ export {
   retryThenCallAgain,
   returnJsonValues,
   returnRowObjects,
+  rowIdsOverTable,
   selectFewerRows,
   selectSyncRowsById,
   sendBearerToken,
@@ -68,7 +69,6 @@ export {
   sendJson,
   sendToolArguments,
   sendWholeBody,
-  tooManyRowIds,
   useDataPlanePaths,
   useDataPlaneUrl,
   useOwnHost,

@@ -1,8 +1,4 @@
-import {
-  askForFewerRows,
-  tooManyRowIds as tooManyRowIdsAdvice,
-  waitForExpiry,
-} from '../advice/advice.js';
+import { askForFewerRows, rowIdsOverTable, waitForExpiry } from '../advice/advice.js';
 import { S2SPError } from '../errors.js';
 import { positiveOption } from '../options.js';
 import type {
@@ -97,7 +93,7 @@ export function encodeRows(rows: readonly (string | Uint8Array)[]): {
  * @param tableRows - how many rows the table has
  */
 export function tooManyRowIds(asked: number, tableRows: number): S2SPError {
-  return new S2SPError('invalid_request', tooManyRowIdsAdvice(asked, tableRows));
+  return new S2SPError('invalid_request', rowIdsOverTable(asked, tableRows));
 }
 
 /** Largest delay `setTimeout` accepts (about 24.8 days). */
