@@ -216,7 +216,7 @@ export function parseResourceUrl(
     // retry or rewrite the URL. Only the origin the caller sent is named, never the allow-list.
     throw new S2SPError(
       'forbidden',
-      `This consumer may not fetch from ${url.origin}: that origin is not allow-listed. ${askOperatorToAllowList}`,
+      `The resource_url's origin ${url.origin} is not on this consumer's allow-list. ${askOperatorToAllowList}`,
     );
   }
   const prefixAllowed =
