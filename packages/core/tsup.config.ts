@@ -3,6 +3,7 @@ import { defineConfig } from 'tsup';
 export default defineConfig({
   entry: {
     index: 'src/index.ts',
+    'advice/index': 'src/advice/index.ts',
     'store/index': 'src/store/index.ts',
     json: 'src/json.ts',
     options: 'src/options.ts',

@@ -125,10 +125,10 @@ describe('figure 13: consumer bounds', () => {
     try {
       const result = await call(`${flood.server.url}/s2sp/data/${generateToken()}`);
       expect(result.isError).toBe(true);
-      expect(textOf(result)).toMatch(/larger than this consumer's limit of 1048576 bytes/);
+      expect(textOf(result)).toMatch(/over this consumer's 1048576-byte limit/);
       const refused = await call(`${declared.server.url}/s2sp/data/${generateToken()}`);
       expect(refused.isError).toBe(true);
-      expect(textOf(refused)).toMatch(/larger than this consumer's limit/);
+      expect(textOf(refused)).toMatch(/over this consumer's \d+-byte limit/);
       await eventually(() => flood.report.length === 1 && declared.report.length === 1);
       const streamed = flood.report[0] as { flushed: number };
       const announced = declared.report[0] as { flushed: number };
@@ -174,9 +174,7 @@ describe('figure 13: consumer bounds', () => {
         const result = await call(`${server.url}/s2sp/data/${generateToken()}`);
         toolMs.push(performance.now() - started);
         expect(result.isError).toBe(true);
-        expect(textOf(result)).toMatch(
-          new RegExp(`did not complete its answer within ${TIMEOUT_MS} ms`),
-        );
+        expect(textOf(result)).toMatch(new RegExp(`did not answer within ${TIMEOUT_MS} ms`));
       }
       await eventually(() => slowBody.durations.length === 1 && slowHeaders.durations.length === 1);
       const durations = [...slowBody.durations, ...slowHeaders.durations];

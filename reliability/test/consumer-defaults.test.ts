@@ -231,7 +231,7 @@ describe('figure 30: a consumer with default settings', () => {
           abstract_data: '[{"_row_id":0}]',
           resource_url: `${gzipServer.url}/s2sp/data/${token}`,
         });
-        if (result.isError === true && /compressed answer/.test(textOf(result))) refused++;
+        if (result.isError === true && /compressed its answer/.test(textOf(result))) refused++;
       }
       const growthMiB = Math.max(0, (process.memoryUsage().rss - rssBefore) / 2 ** 20);
       const identity = seen.filter((v) => v === 'identity').length;

@@ -185,7 +185,7 @@ describe('figure 11: SSRF corpus through a real consumer tool', () => {
       resource_url: `${allowed.url}/s2sp/data/${token}`,
     });
     expect(control.isError).toBe(true);
-    expect(textOf(control)).toMatch(/expired or was already used/);
+    expect(textOf(control)).toMatch(/expired or already used/);
     expect(fetched).toHaveLength(1);
     expect(allowed.connections()).toBe(1);
     expect(forbidden.connections()).toBe(0);

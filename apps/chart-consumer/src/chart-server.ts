@@ -1,4 +1,5 @@
 import { type RowWithId, S2SPError } from '@s2sp/core';
+import { passResourceUrlToo } from '@s2sp/core/advice';
 import {
   type ConsumerFetchOptions,
   createConcurrencyLimit,
@@ -196,7 +197,7 @@ export function createChartServer(options: ChartServerOptions = {}): ChartServer
       if (info.bodySource === 'none' && !groupBy) {
         throw new S2SPError(
           'invalid_request',
-          'draw_chart got abstract_data only, which lacks the other columns: pass the resource_url the resource tool returned (in sync mode, the ddi:// resource_url your S2SP client gave you) so the tool fetches them. To chart only columns you passed yourself, name them in group_by.',
+          `draw_chart got abstract_data only, which lacks the other columns. ${passResourceUrlToo} To chart only columns you passed yourself, name them in group_by.`,
         );
       }
       const columns = columnsOf(rows);

@@ -1,4 +1,5 @@
 import { S2SPError, toolErrorResult } from '@s2sp/core';
+import { callResourceToolAgain } from '@s2sp/core/advice';
 import {
   type ConsumerFetchOptions,
   clientKey,
@@ -179,7 +180,7 @@ export function createSqlServer(options: SqlServerOptions = {}): SqlServer {
                 if (S2SPError.isInstance(error) && error.code === 'invalid_request') {
                   throw new S2SPError(
                     'invalid_request',
-                    `${error.message} The tables it ran over (column names come from the resource servers): ${JSON.stringify(tables)}. The resource_urls of this call are used up: fix the SQL, call the resource tool again for new ones, and retry.`,
+                    `${error.message} The tables it ran over (column names come from the resource servers): ${JSON.stringify(tables)}. The resource_urls of this call are used up: fix the SQL. ${callResourceToolAgain}`,
                     { cause: error },
                   );
                 }

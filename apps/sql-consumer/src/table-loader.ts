@@ -5,6 +5,7 @@ import {
   DuckDBTimestampTZValue,
 } from '@duckdb/node-api';
 import { S2SPError } from '@s2sp/core';
+import { selectFewerRows } from '@s2sp/core/advice';
 import { type ColumnType, inferColumns, type TableColumn } from './column-types.js';
 import { quoteIdentifier } from './quote-identifier.js';
 
@@ -57,7 +58,7 @@ export async function loadTable(
   if (rows.length > limits.maxRows) {
     throw new S2SPError(
       'payload_too_large',
-      `Table ${name} has ${rows.length} rows, more than the ${limits.maxRows} one table may load: select fewer rows (row_ids or filter) and call again.`,
+      `Table ${name} has ${rows.length} rows, more than the ${limits.maxRows} one table may load. ${selectFewerRows}`,
     );
   }
   const columns = inferColumns(rows);

@@ -1,4 +1,5 @@
 import { PROTOCOL, S2SPError } from '@s2sp/core';
+import { callResourceToolAgainAsync } from '@s2sp/core/advice';
 
 /** Where one table's rows come from: the S2SP consumer arguments of PROTOCOL §4 and §7. */
 export interface TableSourceArguments {
@@ -71,7 +72,7 @@ function checked(name: string, source: TableSourceArguments): TableSourceArgumen
     // to swap handles at `tables.*.resource_url` too (or a tool-declared list of argument paths).
     throw new S2SPError(
       'invalid_request',
-      `tables.${name} is a ddi:// handle (sync mode): its rows are held by your S2SP client, which hands them over only as a top-level resource_url, so query_tables cannot read them. Call the resource tool again without mode="sync" and pass its http(s) resource_url.`,
+      `tables.${name} is a ddi:// handle (sync mode): its rows are held by your S2SP client, which hands them over only as a top-level resource_url, so query_tables cannot read them. ${callResourceToolAgainAsync}`,
     );
   }
   if (source.resource_url === undefined && source.body_data === undefined) {

@@ -8,6 +8,7 @@
  */
 
 import { S2SPError } from '@s2sp/core';
+import { askForFewerRows, waitForExpiry } from '@s2sp/core/advice';
 import { budgetKey } from './key-layout.js';
 import { LUA_EFFECTS, LUA_NOW, luaScript, runScript } from './lua-script.js';
 import type { RedisConnection } from './redis-connection.js';
@@ -99,8 +100,8 @@ export function createByteBudget(
       if (granted === 1) return;
       const hint =
         size > maxBytes
-          ? 'This one result is larger than the whole cache: ask for fewer rows, or the operator can raise maxBytes.'
-          : 'Retry in a few minutes when older results expire, ask for fewer rows, or call the tool with mode="sync"; the operator can raise maxBytes.';
+          ? `This one result is larger than the whole cache. ${askForFewerRows('maxBytes')}`
+          : waitForExpiry('maxBytes');
       throw new S2SPError(
         'store_full',
         `The S2SP cache is full (${used ?? '?'} of ${maxBytes} bytes in use, this result needs ${size}). ${hint}`,

@@ -1,4 +1,5 @@
 import { S2SPError } from '@s2sp/core';
+import { ifItPersists, retryRedemption, retryShortly } from '@s2sp/core/advice';
 import { type RedisTestServer, startRedis } from '@s2sp/test-utils';
 import { Redis } from 'ioredis';
 import { createClient } from 'redis';
@@ -58,7 +59,7 @@ describe('toStoreError', () => {
     const mapped = toStoreError(refused, 'take');
     expect(mapped.code).toBe('unavailable');
     expect(mapped.message).toBe(
-      'The S2SP cache is unavailable: the connection to Redis is down. Retry the same request in a few seconds. The resource_url may no longer work: if Redis had already completed this redemption when the connection failed, or restarted without keeping its data, the retry answers 404 and the resource tool must be called again. If this persists, the operator must check that Redis is running and reachable.',
+      `The S2SP cache is unavailable: the connection to Redis is down. ${retryRedemption} ${ifItPersists('Redis')}`,
     );
     expect(mapped.message).not.toContain('127.0.0.1');
     expect(mapped.cause).toBe(refused);
@@ -75,7 +76,7 @@ describe('toStoreError', () => {
 
   it('maps a timeout and a late answer to unavailable', () => {
     expect(toStoreError(new RedisTimeoutError(250), 'stats').message).toBe(
-      'The S2SP cache is unavailable: Redis did not answer within 250 ms. Retry in a few seconds. If this persists, the operator must check that Redis is running and reachable.',
+      `The S2SP cache is unavailable: Redis did not answer within 250 ms. ${retryShortly} ${ifItPersists('Redis')}`,
     );
     expect(toStoreError(new RedisLateError(), 'take').code).toBe('unavailable');
   });

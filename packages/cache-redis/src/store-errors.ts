@@ -1,4 +1,11 @@
 import { S2SPError } from '@s2sp/core';
+import {
+  ifItPersists,
+  retryOrUseSync,
+  retryRedemption,
+  retryShortly,
+  waitForExpiry,
+} from '@s2sp/core/advice';
 /**
  * How Redis failures become `S2SPError`s. Messages are fixed sentences: they may travel over the
  * wire (a 503 body, a tool error an LLM reads), so they never carry a Redis address, a raw driver
@@ -82,14 +89,14 @@ function reason(error: unknown): string {
 function advice(operation: StoreOperation): string {
   switch (operation) {
     case 'put':
-      return 'Retry the tool call in a few seconds, or call it with mode="sync", which needs no cache. If this persists, the operator must check that Redis is running and reachable.';
+      return `${retryOrUseSync} ${ifItPersists('Redis')}`;
     case 'take':
       // No promise that the token survived: if Redis ran the take but its reply was lost, it did
       // not, and a Redis restarted without persistence has lost every entry. A retry then gets
       // 404, which the 404's own advice covers.
-      return 'Retry the same request in a few seconds. The resource_url may no longer work: if Redis had already completed this redemption when the connection failed, or restarted without keeping its data, the retry answers 404 and the resource tool must be called again. If this persists, the operator must check that Redis is running and reachable.';
+      return `${retryRedemption} ${ifItPersists('Redis')}`;
     default:
-      return 'Retry in a few seconds. If this persists, the operator must check that Redis is running and reachable.';
+      return `${retryShortly} ${ifItPersists('Redis')}`;
   }
 }
 
@@ -97,7 +104,7 @@ function advice(operation: StoreOperation): string {
 export function outOfMemoryError(cause?: unknown): S2SPError {
   return new S2SPError(
     'store_full',
-    'The S2SP cache (Redis) is out of memory, so this result cannot be cached. Retry in a few minutes when older results expire, ask for fewer rows, or call the tool with mode="sync"; the operator can raise Redis maxmemory.',
+    `The S2SP cache (Redis) is out of memory, so this result cannot be cached. ${waitForExpiry('Redis maxmemory')}`,
     cause === undefined ? {} : { cause },
   );
 }

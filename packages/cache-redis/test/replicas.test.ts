@@ -1,4 +1,5 @@
 import { S2SPResultSchema } from '@s2sp/core';
+import { resourceUrlGone } from '@s2sp/core/advice';
 import { connectMcpClient, type RedisTestServer, startRedis } from '@s2sp/test-utils';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { quietLogger, uniquePrefix } from './helpers.js';
@@ -66,8 +67,7 @@ describe('two resource-server replicas sharing one Redis', () => {
       expect(json).toEqual({
         error: {
           code: 'not_found',
-          message:
-            'No data for this resource_url: it is unknown, expired or already used. Call the resource tool again for a fresh resource_url.',
+          message: resourceUrlGone,
           status: 404,
         },
       });

@@ -5,6 +5,7 @@
  */
 
 import { S2SPError } from '@s2sp/core';
+import { callAgainOnceConnected } from '@s2sp/core/advice';
 import { isPlainObject } from '@s2sp/core/json';
 import type { S2SPDispatcher } from './dispatcher.js';
 import { dispatcherOf, rewriteCall, type WithS2SPOptions } from './with-s2sp-options.js';
@@ -96,7 +97,7 @@ async function capabilitiesFor(
   if (row?.status === 'connected') return row.capabilities;
   throw new S2SPError(
     'unavailable',
-    `Claude Code reports no connected MCP server for ${JSON.stringify(toolName)}, so no rows behind a ddi:// resource_url are sent to it. Call the tool again once its server is connected.`,
+    `Claude Code reports no connected MCP server for ${JSON.stringify(toolName)}; no rows were sent. ${callAgainOnceConnected}`,
   );
 }
 

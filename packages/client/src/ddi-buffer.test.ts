@@ -34,7 +34,7 @@ describe('DdiBuffer', () => {
   it('refuses an unknown handle with advice instead of returning an empty body', () => {
     const buffer = new DdiBuffer();
     expect(() => buffer.take('ddi://nope')).toThrow(
-      /unknown, expired or was already used.*Call the resource tool again with mode="sync"/,
+      /unknown, expired or already used.*Call the resource tool again with mode="sync"/,
     );
   });
 

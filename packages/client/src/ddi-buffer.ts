@@ -1,4 +1,5 @@
 import { generateToken, PROTOCOL, type RowWithId, S2SPError } from '@s2sp/core';
+import { callResourceToolAgainSync } from '@s2sp/core/advice';
 import { positiveOption } from '@s2sp/core/options';
 
 /** Options for {@link DdiBuffer}. */
@@ -66,7 +67,7 @@ export class DdiBuffer {
     if (!entry || Date.now() >= entry.expiresAt) {
       throw new S2SPError(
         'not_found',
-        'This sync-mode resource_url (ddi://…) is unknown, expired or was already used: each one works for a single consumer call. Call the resource tool again with mode="sync" and pass its new resource_url.',
+        `This ddi:// resource_url is unknown, expired or already used (each works once). ${callResourceToolAgainSync}`,
       );
     }
     return entry.rows;

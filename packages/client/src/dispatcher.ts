@@ -5,6 +5,7 @@ import {
   type S2SPResult,
   S2SPResultSchema,
 } from '@s2sp/core';
+import { passHandleToConsumer, resourceUrlOrBodyData } from '@s2sp/core/advice';
 import { isPlainObject } from '@s2sp/core/json';
 import { DdiBuffer } from './ddi-buffer.js';
 
@@ -88,7 +89,7 @@ function assertTakesBodies(toolName: string, server: S2SPToolServer): void {
   if (declared?.roles === undefined || declared.roles.includes('consumer')) return;
   throw new S2SPError(
     'forbidden',
-    `This server declares S2SP without the consumer role, so its tool ${JSON.stringify(toolName)} cannot take a ddi:// resource_url and the rows it stands for were not sent. The handle is still valid: pass it to a consumer tool (one that takes resource_url and abstract_data) on another server.`,
+    `${JSON.stringify(toolName)} is on a server without the S2SP consumer role; no rows were sent. ${passHandleToConsumer}`,
   );
 }
 
@@ -204,10 +205,7 @@ export class S2SPDispatcher {
     assertTakesBodies(toolName, server);
     const bodyData = args.body_data;
     if (bodyData !== undefined && bodyData !== null && bodyData !== '') {
-      throw new S2SPError(
-        'invalid_request',
-        'Pass either resource_url or body_data, not both: the resource_url already stands for the body rows.',
-      );
+      throw new S2SPError('invalid_request', resourceUrlOrBodyData);
     }
     const rows = this.buffer.take(url.trim());
     const ids = rowIdsOf(args.abstract_data);

@@ -5,6 +5,7 @@
  */
 import type { LoadMcpToolsOptions } from '@langchain/mcp-adapters';
 import { S2SPError, S2SPResultSchema } from '@s2sp/core';
+import { callAgainOnceConnected } from '@s2sp/core/advice';
 import { isPlainObject } from '@s2sp/core/json';
 import { DdiBuffer } from './ddi-buffer.js';
 import { dispatcherOf, toolServerFor, type WithS2SPOptions } from './with-s2sp-options.js';
@@ -82,7 +83,7 @@ export function withS2SP<TConfig extends object, TClient extends LangChainMcpCli
     if (sdkClient) return sdkClient.getServerCapabilities();
     throw new S2SPError(
       'unavailable',
-      `MCP server ${JSON.stringify(serverName)} is not connected, so nothing can be sent to it. Try again once it is reachable.`,
+      `MCP server ${JSON.stringify(serverName)} is not connected, so nothing can be sent to it. ${callAgainOnceConnected}`,
     );
   };
   client = new Client(withHooks(config, s2spToolHooks(options, capabilities)));

@@ -5,6 +5,7 @@
  *
  * @module
  */
+import { usePublicResourceUrl } from './advice/advice.js';
 import { S2SPError } from './errors.js';
 import { isPublicAddress } from './public-address.js';
 
@@ -59,6 +60,6 @@ export function assertPublicDestination(
 export function nonPublicDestination(): S2SPError {
   return new S2SPError(
     'invalid_request',
-    'resource_url points at a non-public address (loopback, private, link-local or a local-only name); this consumer only fetches from public internet addresses unless its operator allow-lists the origin (allowedOrigins / S2SP_ALLOWED_ORIGINS). Use the resource_url a public resource server returned.',
+    `resource_url points at a non-public address (loopback, private or local-only). ${usePublicResourceUrl}`,
   );
 }

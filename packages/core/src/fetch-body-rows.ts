@@ -1,9 +1,9 @@
+import { callResourceToolAgain } from './advice/advice.js';
 import { readBodyCapped } from './body-reader.js';
 import { DataPlaneResponseSchema } from './data-plane.js';
 import { S2SPError } from './errors.js';
 import {
   assertUsableResponse,
-  CALL_AGAIN,
   FETCH_HEADERS,
   type FetchBodyOptions,
   fetchFailure,
@@ -18,7 +18,10 @@ import type { RowWithId } from './resource-result.js';
 const NEWLINE = 10;
 
 function upstream(origin: string, what: string): S2SPError {
-  return new S2SPError('upstream_error', `The resource server at ${origin} ${what} ${CALL_AGAIN}`);
+  return new S2SPError(
+    'upstream_error',
+    `The resource server at ${origin} ${what} ${callResourceToolAgain}`,
+  );
 }
 
 /**

@@ -1,3 +1,11 @@
+import {
+  callResourceToolAgain,
+  operatorMust,
+  resourceUrlGone,
+  retryThenCallAgain,
+  selectFewerRows,
+  useDataPlaneUrl,
+} from './advice/advice.js';
 import { readBodyCapped } from './body-reader.js';
 import { type DataPlaneResponse, DataPlaneResponseSchema } from './data-plane.js';
 import { assertPublicDestination } from './destination.js';
@@ -53,15 +61,11 @@ export interface FetchBodyOptions {
   readonly maxRowBytes?: number;
 }
 
-/** The advice that ends most fetch errors. */
-export const CALL_AGAIN =
-  'Call the resource tool again to get a fresh resource_url, then retry with it.';
-
 /** The error of a response over the consumer's size limit. */
 export function tooLarge(maxBytes: number): S2SPError {
   return new S2SPError(
     'payload_too_large',
-    `The resource server's response is larger than this consumer's limit of ${maxBytes} bytes. Select fewer rows (filter the abstract rows first), or raise maxResponseBytes.`,
+    `The resource server's answer is over this consumer's ${maxBytes}-byte limit. ${selectFewerRows}`,
   );
 }
 
@@ -94,7 +98,7 @@ export function fetchFailure(
 export function networkFailure(origin: string, timeoutMs: number, cause?: unknown): S2SPError {
   return new S2SPError(
     'upstream_error',
-    `Could not reach the resource server at ${origin}, or it broke off or did not complete its answer within ${timeoutMs} ms. Check that it is running and reachable from this server, then retry; if it keeps failing, ${CALL_AGAIN.charAt(0).toLowerCase()}${CALL_AGAIN.slice(1)}`,
+    `The resource server at ${origin} was unreachable or did not answer within ${timeoutMs} ms. ${retryThenCallAgain}`,
     cause === undefined ? {} : { cause },
   );
 }
@@ -113,7 +117,7 @@ export function assertIdentityEncoding(response: Response, origin: string): void
   if (encoding === '' || encoding === 'identity') return;
   throw new S2SPError(
     'upstream_error',
-    `The resource server at ${origin} sent a compressed answer (Content-Encoding ${JSON.stringify(encoding.slice(0, 20))}) although this consumer asked for identity; S2SP consumers refuse compressed data-plane answers. The operator of the resource server must not compress /s2sp/data responses.`,
+    `The resource server at ${origin} compressed its answer (${JSON.stringify(encoding.slice(0, 20))}); S2SP consumers refuse that. ${operatorMust('serve /s2sp/data responses uncompressed')}`,
   );
 }
 
@@ -142,26 +146,23 @@ export const FETCH_HEADERS: Readonly<Record<string, string>> = Object.freeze({
 /** The error for a non-200 answer (never quoting the server's body). */
 export function statusError(status: number, origin: string): S2SPError {
   if (status === 404) {
-    return new S2SPError(
-      'not_found',
-      `The resource_url has expired or was already used (each one works once, for a limited time). ${CALL_AGAIN}`,
-    );
+    return new S2SPError('not_found', resourceUrlGone);
   }
   if (status === 503) {
     return new S2SPError(
       'unavailable',
-      `The resource server at ${origin} cannot serve data right now (HTTP 503). Retry in a moment; if it persists, ${CALL_AGAIN.charAt(0).toLowerCase()}${CALL_AGAIN.slice(1)}`,
+      `The resource server at ${origin} cannot serve data right now (HTTP 503). ${retryThenCallAgain}`,
     );
   }
   if (status >= 300 && status < 400) {
     return new S2SPError(
       'upstream_error',
-      `The resource server at ${origin} answered with a redirect (HTTP ${status}). S2SP never follows redirects; use a resource_url that points at the data plane itself.`,
+      `The resource server at ${origin} redirected (HTTP ${status}), which S2SP never follows. ${useDataPlaneUrl}`,
     );
   }
   return new S2SPError(
     'upstream_error',
-    `The resource server at ${origin} refused the data-plane request (HTTP ${status}). ${CALL_AGAIN}`,
+    `The resource server at ${origin} refused the data-plane request (HTTP ${status}). ${callResourceToolAgain}`,
   );
 }
 
@@ -259,14 +260,14 @@ export async function fetchBody(
       () =>
         new S2SPError(
           'upstream_error',
-          `The resource server at ${target.origin} answered with something that is not JSON.`,
+          `The resource server at ${target.origin} answered with something that is not JSON. ${callResourceToolAgain}`,
         ),
     );
     const parsed = DataPlaneResponseSchema.safeParse(json);
     if (!parsed.success) {
       throw new S2SPError(
         'upstream_error',
-        `The resource server at ${target.origin} answered with an invalid data-plane response (${formatIssues(parsed.error)}).`,
+        `The resource server at ${target.origin} answered with an invalid data-plane response (${formatIssues(parsed.error)}). ${callResourceToolAgain}`,
       );
     }
     // Return the parsed JSON itself, not zod's copy: zod assigns loose members, which would turn

@@ -5,6 +5,8 @@
  * client. No file system and no `node:` imports; it runs anywhere WebCrypto and `fetch` do.
  *
  * Other entry points, each a public API of its own:
+ * - `@s2sp/core/advice`: what the S2SP libraries tell a model — the advice that ends error
+ *   messages and the guidance texts of S2SP tools and parameters;
  * - `@s2sp/core/store`: the body-store interface, the in-memory store and the rules stores share;
  * - `@s2sp/core/testing`: the contract suite every body store must pass (needs vitest);
  * - `@s2sp/core/json`: reading JSON from a model or a peer safely, with errors it can act on;

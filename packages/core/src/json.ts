@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import { passJsonAsReturned, returnJsonValues } from './advice/advice.js';
 import { S2SPError, type S2SPErrorCode } from './errors.js';
 
 /** A JSON object row as tools return it. */
@@ -55,7 +56,7 @@ export function stringifyJson(
     const reason = cause instanceof Error ? cause.message : String(cause);
     throw new S2SPError(
       code,
-      `${what} cannot be serialised to JSON (${reason}). Return only JSON values: strings, numbers, booleans, null, arrays and plain objects.`,
+      `${what} cannot be serialised to JSON (${reason}). ${returnJsonValues}`,
       { cause },
     );
   }
@@ -80,7 +81,7 @@ export function parseJsonArgument(name: string, value: unknown): unknown {
     (reason) =>
       new S2SPError(
         'invalid_request',
-        `${name} is not valid JSON (${reason}). Pass it as a JSON string or a JSON value, exactly as the resource tool returned it.`,
+        `${name} is not valid JSON (${reason}). ${passJsonAsReturned}`,
       ),
   );
 }

@@ -6,6 +6,7 @@
  *
  * @module
  */
+import { filterOnAbstractColumns } from './advice/advice.js';
 import { S2SPError } from './errors.js';
 import { describeType, isPlainObject, parseJsonArgument, type Row } from './json.js';
 
@@ -210,7 +211,7 @@ export function parseRowFilter(value: unknown, columns?: readonly string[]): Row
     if (unknown.length > 0) {
       throw new S2SPError(
         'invalid_request',
-        `filter names ${unknown.map((c) => JSON.stringify(c)).join(', ')}, which ${unknown.length === 1 ? 'is' : 'are'} not among the abstract columns (${columns.join(', ')}). Filter only on columns you also put in abstract_domains.`,
+        `filter names ${unknown.map((c) => JSON.stringify(c)).join(', ')}, which ${unknown.length === 1 ? 'is' : 'are'} not among the abstract columns (${columns.join(', ')}). ${filterOnAbstractColumns}`,
       );
     }
   }

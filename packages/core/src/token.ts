@@ -1,3 +1,4 @@
+import { askOperatorToAllowList, passResourceUrlExactly } from './advice/advice.js';
 import { S2SPError } from './errors.js';
 import { PROTOCOL } from './protocol.js';
 import { sha256 } from './sha256.js';
@@ -153,7 +154,7 @@ function refuse(reason: string): never {
   // The message never repeats the URL: it may carry a live token.
   throw new S2SPError(
     'invalid_request',
-    `resource_url is not a valid S2SP data-plane URL: ${reason}. Pass the resource_url exactly as the resource tool returned it.`,
+    `resource_url is not a valid S2SP data-plane URL: ${reason}. ${passResourceUrlExactly}`,
   );
 }
 
@@ -215,7 +216,7 @@ export function parseResourceUrl(
     // retry or rewrite the URL. Only the origin the caller sent is named, never the allow-list.
     throw new S2SPError(
       'forbidden',
-      `This consumer is not configured to fetch from ${url.origin}: that origin is not in its operator's allow-list (S2SP_ALLOWED_ORIGINS in the apps). This is the server's configuration, not a mistake in your call; retrying or changing the resource_url will not help. Tell the user that this consumer must be configured to allow that resource server.`,
+      `The resource_url's origin ${url.origin} is not on this consumer's allow-list. ${askOperatorToAllowList}`,
     );
   }
   const prefixAllowed =

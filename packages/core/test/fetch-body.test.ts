@@ -86,7 +86,7 @@ describe('fetchBody', () => {
     });
     const error = await failure(fetchBody(`${server.url}/s2sp/data/${token}`));
     expect(error.code).toBe('not_found');
-    expect(error.message).toMatch(/expired or was already used.*Call the resource tool again/);
+    expect(error.message).toMatch(/expired or already used.*Call the resource tool again/);
     expect(error.message).not.toContain('IGNORE');
     expect(error.message).not.toContain(token);
   });
@@ -113,7 +113,7 @@ describe('fetchBody', () => {
     });
     const error = await failure(fetchBody(`${server.url}/s2sp/data/${token}`));
     expect(error.code).toBe('upstream_error');
-    expect(error.message).toMatch(/redirect \(HTTP 302\).*never follows redirects/);
+    expect(error.message).toMatch(/redirected \(HTTP 302\).*never follows/);
     expect(canary.requests).toHaveLength(0);
   });
 
@@ -121,7 +121,7 @@ describe('fetchBody', () => {
     const server = await serve(() => {});
     const error = await failure(fetchBody(`${server.url}/s2sp/data/${token}`, { timeoutMs: 150 }));
     expect(error.code).toBe('upstream_error');
-    expect(error.message).toMatch(/did not complete its answer within 150 ms/);
+    expect(error.message).toMatch(/did not answer within 150 ms/);
   });
 
   it('times out a server that drips its body', async () => {
@@ -153,7 +153,7 @@ describe('fetchBody', () => {
         fetchBody(`${server.url}/s2sp/data/${token}`, { maxBytes: 10_000 }),
       );
       expect(error.code).toBe('payload_too_large');
-      expect(error.message).toMatch(/limit of 10000 bytes/);
+      expect(error.message).toMatch(/10000-byte limit/);
     }
   });
 
@@ -198,9 +198,7 @@ describe('fetchBody', () => {
     await server.close();
     const error = await failure(fetchBody(url));
     expect(error.code).toBe('upstream_error');
-    expect(error.message).toMatch(
-      /Could not reach the resource server at http:\/\/127\.0\.0\.1:\d+/,
-    );
+    expect(error.message).toMatch(/resource server at http:\/\/127\.0\.0\.1:\d+ was unreachable/);
   });
 
   it('can be cancelled', async () => {
@@ -230,7 +228,7 @@ describe('fetchBody is safe by default (issue 20)', () => {
     ]) {
       const error = await failure(fetchBodySafe(`http://${host}/s2sp/data/${token}`));
       expect(error.code, host).toBe('invalid_request');
-      expect(error.message, host).toMatch(/non-public address.*allow-lists the origin/);
+      expect(error.message, host).toMatch(/non-public address.*allow-list that origin/);
     }
     expect(server.connections()).toBe(0);
   });
@@ -273,7 +271,7 @@ describe('fetchBody is safe by default (issue 20)', () => {
     const error = await failure(fetchBody(`${server.url}/s2sp/data/${token}`));
     expect(acceptEncoding).toBe('identity');
     expect(error.code).toBe('upstream_error');
-    expect(error.message).toMatch(/compressed answer/);
+    expect(error.message).toMatch(/compressed its answer/);
     encoding = 'br';
     expect((await failure(fetchBody(`${server.url}/s2sp/data/${token}`))).code).toBe(
       'upstream_error',

@@ -24,7 +24,7 @@ describe('createPublicOnlyFetch', () => {
     servers.push(server);
     const token = generateToken();
     const publicOnly = createPublicOnlyFetch();
-    const nonPublic = /non-public address.*only fetches from public internet addresses/;
+    const nonPublic = /non-public address.*a public resource server/;
     for (const [host, message] of [
       [`127.0.0.1:${server.port}`, nonPublic],
       [`localhost:${server.port}`, nonPublic],

@@ -1,4 +1,5 @@
 import { S2SPError } from '@s2sp/core';
+import { operatorMust } from '@s2sp/core/advice';
 import { Hono } from 'hono';
 import { type A2SCapability, mountA2S } from './a2s/index.js';
 import { mountStatelessMcp } from './edge/mcp-endpoint.js';
@@ -169,7 +170,7 @@ export function createS2SPServer(options: S2SPServerOptions): S2SPServer {
         if (!base)
           throw new S2SPError(
             'not_found',
-            'No A2S capabilities until the server has an address: set publicUrl or call listen().',
+            `No A2S capabilities until the server has an address. ${operatorMust('set publicUrl or call listen()')}`,
           );
         if (sealed?.base !== base) sealed = { base, docs: Promise.resolve(build(base)) };
         return sealed.docs;

@@ -1,5 +1,6 @@
 import { PROTOCOL, S2SP_ERROR_STATUS, S2SPError, type S2SPErrorCode } from '@s2sp/core';
-import { isPlainObject, parseJsonText } from '@s2sp/core/json';
+import { sendToolArguments } from '@s2sp/core/advice';
+import { describeType, isPlainObject, parseJsonText } from '@s2sp/core/json';
 import { positiveOption } from '@s2sp/core/options';
 import type { Context, Hono } from 'hono';
 import {
@@ -179,7 +180,10 @@ export function mountSlop(app: Hono, source: SlopToolSource, options: SlopOption
     try {
       text = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(bytes);
     } catch {
-      throw new S2SPError('invalid_request', 'The request body is not valid UTF-8 JSON.');
+      throw new S2SPError(
+        'invalid_request',
+        `The request body is not valid UTF-8 JSON. ${sendToolArguments}`,
+      );
     }
     // JSON only: text/plain, form and multipart bodies are what a page on another site can send
     // without a CORS preflight. An empty body (no arguments) counts as {} whatever its type, as
@@ -187,7 +191,7 @@ export function mountSlop(app: Hono, source: SlopToolSource, options: SlopOption
     if (!isJsonWhitespace(text) && !isJsonContentType(contentType))
       throw new S2SPError(
         'unsupported_media_type',
-        'Send the tool arguments as Content-Type: application/json.',
+        `The request body is not application/json. ${sendToolArguments}`,
       );
     const args: unknown = isJsonWhitespace(text)
       ? {}
@@ -196,13 +200,13 @@ export function mountSlop(app: Hono, source: SlopToolSource, options: SlopOption
           () =>
             new S2SPError(
               'invalid_request',
-              'The request body is not valid JSON: send the tool arguments as a JSON object.',
+              `The request body is not valid JSON. ${sendToolArguments}`,
             ),
         );
     if (!isPlainObject(args))
       throw new S2SPError(
         'invalid_request',
-        'The request body must be a JSON object of tool arguments.',
+        `The request body is ${describeType(args)}, not a JSON object. ${sendToolArguments}`,
       );
     const mcp = await connect();
     const { tools } = await mcp.listTools();

@@ -21,7 +21,7 @@ describe('maxEntriesPerClient', () => {
     }
     const over = await agent.call('rows', { abstract_domains: 'a' });
     expect(over.isError).toBe(true);
-    expect(textOf(over)).toMatch(/per-client limit/);
+    expect(textOf(over)).toMatch(/unredeemed results .*\(its limit\)/);
     expect((await server.store.stats()).entries).toBe(3);
 
     // A client cannot pick another bucket by sending the header itself.

@@ -340,7 +340,7 @@ describe('resource tool limits and configuration', () => {
     const result = await client.call('big', { abstract_domains: 'i', mode: 'sync' });
     expect(result.isError).toBe(true);
     expect(textOf(result)).toMatch(
-      /sync-mode result is \d+ bytes, more than the 50000.*without mode \(async mode/,
+      /sync-mode result is \d+ bytes, over the 50000.*without mode \(async mode/,
     );
     expect((await client.call('big', { abstract_domains: 'i' })).isError).toBeFalsy();
     await small.close();

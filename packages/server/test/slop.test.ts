@@ -151,7 +151,7 @@ describe('SLOP surface', () => {
       /No tool "nope"\. GET \/tools lists the tools: get_alerts, count, calculator/,
     ],
     ['bad JSON', 'calculator', '{"expression":', 400, 'invalid_request', /not valid JSON/],
-    ['a non-object body', 'calculator', '[1,2]', 400, 'invalid_request', /must be a JSON object/],
+    ['a non-object body', 'calculator', '[1,2]', 400, 'invalid_request', /not a JSON object/],
     [
       'arguments that fail the schema',
       'calculator',
@@ -177,7 +177,7 @@ describe('SLOP surface', () => {
       },
       502,
       'upstream_error',
-      /Could not reach the resource server/,
+      /resource server at .* was unreachable/,
     ],
     [
       'a failing handler',

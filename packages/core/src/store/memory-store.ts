@@ -1,3 +1,4 @@
+import { askForFewerRows, rowIdsOverTable, waitForExpiry } from '../advice/advice.js';
 import { S2SPError } from '../errors.js';
 import { positiveOption } from '../options.js';
 import type {
@@ -92,10 +93,7 @@ export function encodeRows(rows: readonly (string | Uint8Array)[]): {
  * @param tableRows - how many rows the table has
  */
 export function tooManyRowIds(asked: number, tableRows: number): S2SPError {
-  return new S2SPError(
-    'invalid_request',
-    `row_ids lists ${asked} ids but this table has only ${tableRows} rows. Ask only for _row_id values from the resource tool's result (or omit row_ids for every row); the resource_url is still unused.`,
-  );
+  return new S2SPError('invalid_request', rowIdsOverTable(asked, tableRows));
 }
 
 /** Largest delay `setTimeout` accepts (about 24.8 days). */
@@ -188,14 +186,14 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): BodyStore {
       if (entries.size >= maxEntries) {
         throw new S2SPError(
           'store_full',
-          `The S2SP cache already holds ${entries.size} results (its limit). Retry in a few minutes when older results expire, or use mode="sync"; the operator can raise maxEntries.`,
+          `The S2SP cache already holds ${entries.size} results (its limit). ${waitForExpiry('maxEntries')}`,
         );
       }
       if (charged + cost > maxBytes) {
         const hint =
           cost > maxBytes
-            ? 'This one result is larger than the whole cache: ask for fewer rows, or the operator can raise the limit.'
-            : 'Retry in a few minutes when older results expire, or ask for fewer rows; the operator can raise the limit.';
+            ? `This one result is larger than the whole cache. ${askForFewerRows('maxBytes')}`
+            : waitForExpiry('maxBytes');
         throw new S2SPError(
           'store_full',
           `The S2SP cache is full (${charged} of ${maxBytes} bytes in use, this result needs ${cost}). ${hint}`,

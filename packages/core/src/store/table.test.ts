@@ -29,7 +29,7 @@ describe('prepareTable', () => {
   it('rejects a row that already carries _row_id, naming the row and what to do', () => {
     expect(codeOf(() => prepareTable([{ a: 1 }, { _row_id: 9, a: 2 }]))).toBe('invalid_rows');
     expect(() => prepareTable([{ a: 1 }, { _row_id: 9 }])).toThrow(
-      /Row 1 .*"_row_id".*reserved.*rename/,
+      /Row 1 .*"_row_id".*Rename.*reserved/,
     );
   });
 

@@ -1,3 +1,4 @@
+import { renameRowIdColumn, returnRowObjects } from '../advice/advice.js';
 import { S2SPError } from '../errors.js';
 import { describeType, isPlainObject, type Row, setColumn, stringifyJson } from '../json.js';
 import { PROTOCOL } from '../protocol.js';
@@ -31,7 +32,7 @@ export function prepareTable(rows: unknown): Table {
   if (!Array.isArray(rows)) {
     throw new S2SPError(
       'invalid_rows',
-      `A resource tool must return an array of row objects, but it returned ${describeType(rows)}. Return rows such as [{"event": "Wind Advisory"}].`,
+      `A resource tool must return an array of row objects, but it returned ${describeType(rows)}. ${returnRowObjects}`,
     );
   }
   const seen = new Set<string>();
@@ -41,7 +42,7 @@ export function prepareTable(rows: unknown): Table {
     if (!isPlainObject(row)) {
       throw new S2SPError(
         'invalid_rows',
-        `Row ${i} of the tool result is ${describeType(row)}, not an object. A resource tool must return an array of plain JSON objects.`,
+        `Row ${i} of the tool result is ${describeType(row)}, not an object. ${returnRowObjects}`,
       );
     }
     for (const key in row) {
@@ -49,7 +50,7 @@ export function prepareTable(rows: unknown): Table {
       if (key === ROW_ID) {
         throw new S2SPError(
           'invalid_rows',
-          `Row ${i} of the tool result already has a "${ROW_ID}" column. "${ROW_ID}" is reserved by S2SP; rename that column in the tool (for example to "row_id").`,
+          `Row ${i} of the tool result already has a "${ROW_ID}" column. ${renameRowIdColumn}`,
         );
       }
       seen.add(key);

@@ -5,6 +5,7 @@
  */
 
 import { S2SPError } from '@s2sp/core';
+import { retryOrAskForLess, retryShortly } from '@s2sp/core/advice';
 import { ErrorCode, McpError } from '../mcp-sdk.js';
 
 /**
@@ -22,14 +23,14 @@ export function translateError(
     if (error.code === ErrorCode.ConnectionClosed) {
       return new S2SPError(
         'unavailable',
-        `The upstream MCP server ${label} closed the connection before it answered (it may have crashed); the proxy restarts it. Try again in a few seconds.`,
+        `The upstream MCP server ${label} closed the connection; the proxy restarts it. ${retryShortly}`,
         { cause: error },
       );
     }
     if (error.code === ErrorCode.RequestTimeout && error.data && typeof error.data === 'object') {
       return new S2SPError(
         'timeout',
-        `The upstream MCP server ${label} did not answer within ${Math.round(timeoutMs / 1000)} seconds. Try again, or ask for less.`,
+        `The upstream MCP server ${label} did not answer within ${Math.round(timeoutMs / 1000)} seconds. ${retryOrAskForLess}`,
         { cause: error },
       );
     }
@@ -44,7 +45,7 @@ export function translateError(
   }
   return new S2SPError(
     'upstream_error',
-    `The upstream MCP server ${label} could not be reached: ${error instanceof Error ? error.message : String(error)}. Try again in a few seconds.`,
+    `The upstream MCP server ${label} could not be reached (it said: «${error instanceof Error ? error.message : String(error)}»). ${retryShortly}`,
     { cause: error },
   );
 }

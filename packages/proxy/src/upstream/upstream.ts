@@ -6,6 +6,7 @@
  */
 
 import { S2SPError } from '@s2sp/core';
+import { ifItPersists, retryShortly } from '@s2sp/core/advice';
 import type { Logger } from '@s2sp/server';
 import {
   Client,
@@ -103,7 +104,7 @@ export function createUpstream(options: UpstreamOptions): Upstream {
       const stderr = transport.stderrTail();
       throw new S2SPError(
         'unavailable',
-        `The upstream MCP server ${label} did not complete MCP initialisation: ${error instanceof Error ? error.message : String(error)}.${stderr ? ` Its last output on standard error:\n${stderr}` : ''}`,
+        `The upstream MCP server ${label} did not complete MCP initialisation (it said: «${error instanceof Error ? error.message : String(error)}»).${stderr ? ` Its last output on standard error: «${stderr}».` : ''} ${ifItPersists(`the upstream MCP server ${label}`)}`,
         { cause: error },
       );
     }
@@ -171,7 +172,7 @@ export function createUpstream(options: UpstreamOptions): Upstream {
     if (waited && client) return client;
     throw new S2SPError(
       'unavailable',
-      `The upstream MCP server ${label} is not running; the proxy is restarting it. Try again in a few seconds.`,
+      `The upstream MCP server ${label} is not running; the proxy is restarting it. ${retryShortly}`,
     );
   };
 

@@ -141,7 +141,7 @@ describe('parseConsumerArguments: extensions', () => {
   });
 
   it.each([
-    [{ row_ids: [1] }, /need the resource_url/],
+    [{ row_ids: [1] }, /behind a resource_url.*Pass the resource_url/],
     [{ row_ids: [1], abstract_data: '[]', resource_url: url }, /not both/],
     [{ row_ids: [], resource_url: url }, /empty/],
     [{ row_ids: [1.5], resource_url: url }, /row_ids\[0\]/],
@@ -246,7 +246,7 @@ describe('applyColumnMapping', () => {
       { _row_id: 3, b: 2, a: 1 },
     ]) {
       expect(rejection(() => applyColumnMapping([row], { a: 'b' })).message).toMatch(
-        /row 3 already has a "b" column/,
+        /"b", which row 3 already has/,
       );
     }
   });

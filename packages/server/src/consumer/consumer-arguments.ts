@@ -6,6 +6,17 @@ import {
   type RowWithId,
   S2SPError,
 } from '@s2sp/core';
+import {
+  abstractDataOrSelection,
+  keepRowIds,
+  mapToUnusedName,
+  passAbstractData,
+  passResourceUrlToo,
+  passRowsExactly,
+  resourceUrlOrBodyData,
+  selectSyncRowsById,
+  useRowIdsFromResult,
+} from '@s2sp/core/advice';
 import { describeType, isPlainObject, parseJsonArgument, setColumn } from '@s2sp/core/json';
 import { decodeCompactRows, isCompactRows } from '../resource/compact-abstract.js';
 import { parseRowIds } from './row-ids.js';
@@ -53,14 +64,14 @@ function rowsWithIds(name: string, raw: unknown): RowWithId[] {
   if (!Array.isArray(value)) {
     throw new S2SPError(
       'invalid_request',
-      `${name} must be a JSON array of rows, but it is ${describeType(value)}. Pass the rows exactly as the resource tool returned them.`,
+      `${name} must be a JSON array of rows, but it is ${describeType(value)}. ${passRowsExactly}`,
     );
   }
   value.forEach((row: unknown, i) => {
     if (!isPlainObject(row)) {
       throw new S2SPError(
         'invalid_request',
-        `${name}[${i}] is ${describeType(row)}, not a row object. Pass the rows exactly as the resource tool returned them.`,
+        `${name}[${i}] is ${describeType(row)}, not a row object. ${passRowsExactly}`,
       );
     }
     const id = row[PROTOCOL.rowId];
@@ -68,7 +79,7 @@ function rowsWithIds(name: string, raw: unknown): RowWithId[] {
       const got = id === undefined ? 'it has none' : `it has ${JSON.stringify(id)}`;
       throw new S2SPError(
         'invalid_request',
-        `${name}[${i}] needs an integer "${PROTOCOL.rowId}" but ${got}. Keep the "${PROTOCOL.rowId}" of every row the resource tool returned; it is how rows are matched.`,
+        `${name}[${i}] needs an integer "${PROTOCOL.rowId}" but ${got}. ${keepRowIds}`,
       );
     }
   });
@@ -94,14 +105,14 @@ function parseMapping(value: unknown): Record<string, string> | undefined {
     if (from === PROTOCOL.rowId || to === PROTOCOL.rowId) {
       throw new S2SPError(
         'invalid_request',
-        `column_mapping cannot rename to or from "${PROTOCOL.rowId}"; it is how rows are matched. Remove that entry.`,
+        `column_mapping cannot rename to or from "${PROTOCOL.rowId}" (it matches rows). Remove that entry.`,
       );
     }
     const other = targets.get(to);
     if (other !== undefined) {
       throw new S2SPError(
         'invalid_request',
-        `column_mapping maps both "${other}" and "${from}" to "${to}", so one value would be lost. Give each a different name.`,
+        `column_mapping maps both "${other}" and "${from}" to "${to}", so one value would be lost. ${mapToUnusedName}`,
       );
     }
     targets.set(to, from);
@@ -123,16 +134,10 @@ export function parseConsumerArguments(args: ConsumerArguments): ConsumerRequest
   const filter = parseRowFilter(args.filter);
   const selected = rowIds !== undefined || filter !== undefined;
   if (abstract === undefined && !selected) {
-    throw new S2SPError(
-      'invalid_request',
-      'abstract_data is required: pass the abstract rows (with their _row_id) that the resource tool returned, filtered to the rows you want — or, with the resource_url, just their row_ids, or a filter.',
-    );
+    throw new S2SPError('invalid_request', `abstract_data is required. ${passAbstractData}`);
   }
   if (abstract !== undefined && selected) {
-    throw new S2SPError(
-      'invalid_request',
-      'Pass either abstract_data or row_ids/filter, not both: row_ids and filter select the rows from the resource_url themselves.',
-    );
+    throw new S2SPError('invalid_request', abstractDataOrSelection);
   }
   const abstractRows = abstract === undefined ? undefined : rowsWithIds('abstract_data', abstract);
 
@@ -149,21 +154,18 @@ export function parseConsumerArguments(args: ConsumerArguments): ConsumerRequest
   const body = parseJsonArgument('body_data', args.body_data);
   const bodyRows = body === undefined ? undefined : rowsWithIds('body_data', body);
   if (resourceUrl !== undefined && bodyRows !== undefined) {
-    throw new S2SPError(
-      'invalid_request',
-      'Pass either resource_url (async mode) or body_data (sync mode), not both.',
-    );
+    throw new S2SPError('invalid_request', resourceUrlOrBodyData);
   }
   if (selected && resourceUrl === undefined && bodyRows === undefined) {
     throw new S2SPError(
       'invalid_request',
-      'row_ids and filter need the resource_url the resource tool returned: pass it too.',
+      `row_ids and filter select rows behind a resource_url. ${passResourceUrlToo}`,
     );
   }
   if (filter !== undefined && bodyRows !== undefined) {
     throw new S2SPError(
       'invalid_request',
-      'filter works with a resource_url (async mode) only: in sync mode pass row_ids or abstract_data.',
+      `filter works with a resource_url (async mode) only. ${selectSyncRowsById}`,
     );
   }
   const columnMapping = parseMapping(parseJsonArgument('column_mapping', args.column_mapping));
@@ -228,7 +230,7 @@ export function mergeRows(
       ids.slice(0, 20).join(', ') + (ids.length > 20 ? `, … (${ids.length} in all)` : '');
     throw new S2SPError(
       'invalid_request',
-      `${options.source ?? 'The body'} has no rows with _row_id ${shown}. Use only _row_id values from the same resource tool result.`,
+      `${options.source ?? 'The body'} has no rows with _row_id ${shown}. ${useRowIdsFromResult}`,
       { data: { missingRowIds: ids } },
     );
   }
@@ -254,7 +256,7 @@ export function applyColumnMapping(
       if (Object.hasOwn(out, name)) {
         throw new S2SPError(
           'invalid_request',
-          `column_mapping renames a column to "${name}", but row ${row._row_id} already has a "${name}" column. Map it to a name the rows do not use.`,
+          `column_mapping renames a column to "${name}", which row ${row._row_id} already has. ${mapToUnusedName}`,
         );
       }
       setColumn(out, name, row[key]);

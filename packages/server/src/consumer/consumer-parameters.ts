@@ -1,5 +1,9 @@
+import {
+  CONSUMER_PARAMETER_TEXT,
+  CONSUMER_TOOL_HOW_TO,
+  CONSUMER_TOOL_LINE,
+} from '@s2sp/core/advice';
 import { z } from 'zod';
-import { CONSUMER_TOOL_LINE } from '../guidance.js';
 
 // Accepts JSON text or the parsed value, and says so in the JSON Schema (`anyOf`), so that clients
 // validating arguments against it (LangChain, Mastra) pass arrays and objects through. Row objects
@@ -17,30 +21,17 @@ const jsonValue = (shape: 'array' | 'object', description: string, optional = fa
 
 /** The four parameters S2SP adds to every consumer tool (PROTOCOL §4). */
 export const consumerParameters = {
-  abstract_data: jsonValue(
-    'array',
-    'The abstract rows to process, each with its _row_id, as the resource tool returned them (filtered to the rows you want): a JSON array, or its JSON text.',
-    true,
-  ).optional(),
+  abstract_data: jsonValue('array', CONSUMER_PARAMETER_TEXT.abstract_data, true).optional(),
   // Checked by the S2SP parser, whose error says what to pass instead.
   resource_url: z
     .unknown()
     .meta({
       anyOf: [{ type: 'string' }, { type: 'null' }],
-      description:
-        'The resource_url the resource tool returned (an http(s) URL in async mode, or the ddi:// handle your S2SP client gave you in sync mode). The tool fetches the remaining columns itself.',
+      description: CONSUMER_PARAMETER_TEXT.resource_url,
     })
     .optional(),
-  body_data: jsonValue(
-    'array',
-    'Body rows (with _row_id) when you have them inline instead of a resource_url: a JSON array or its JSON text. Omit when you pass resource_url.',
-    true,
-  ).optional(),
-  column_mapping: jsonValue(
-    'object',
-    'Optional object renaming columns, {"oldName": "newName"}, or its JSON text.',
-    true,
-  ).optional(),
+  body_data: jsonValue('array', CONSUMER_PARAMETER_TEXT.body_data, true).optional(),
+  column_mapping: jsonValue('object', CONSUMER_PARAMETER_TEXT.column_mapping, true).optional(),
 };
 
 /**
@@ -52,16 +43,14 @@ export const consumerExtensionParameters = {
     .unknown()
     .meta({
       anyOf: [{ type: 'string' }, { type: 'array', items: { type: 'integer' } }, { type: 'null' }],
-      description:
-        'Instead of abstract_data: the _row_id values of the rows to process, e.g. [0,4,7], with resource_url.',
+      description: CONSUMER_PARAMETER_TEXT.row_ids,
     })
     .optional(),
   filter: z
     .unknown()
     .meta({
       anyOf: [{ type: 'string' }, { type: 'object' }, { type: 'null' }],
-      description:
-        'Instead of abstract_data: the filter that selects the rows (same grammar as the resource tool), with resource_url.',
+      description: CONSUMER_PARAMETER_TEXT.filter,
     })
     .optional(),
 };
@@ -79,10 +68,5 @@ export function consumerToolDescription(
   guidance: 'description' | 'instructions' = 'description',
 ): string {
   if (guidance === 'instructions') return `${description.trim()}\n\n${CONSUMER_TOOL_LINE}`;
-  return (
-    `${description.trim()}\n\n` +
-    'S2SP consumer: pass abstract_data (the abstract rows you chose, with _row_id) and the resource_url from the resource tool. ' +
-    'The tool fetches the remaining columns directly from the resource server and merges them by _row_id; the full rows never pass through you. ' +
-    'Instead of abstract_data you may pass row_ids (the _row_id values you keep) or the filter you used, with the resource_url.'
-  );
+  return `${description.trim()}\n\n${CONSUMER_TOOL_HOW_TO}`;
 }

@@ -1,4 +1,5 @@
 import { S2SPError } from '@s2sp/core';
+import { passFilterInstead } from '@s2sp/core/advice';
 import { describeType } from '@s2sp/core/json';
 
 /** Most `row_ids` a consumer call may name (PROTOCOL §7.4, hand-off by row ids). */
@@ -22,13 +23,13 @@ export function parseRowIds(value: unknown): number[] | undefined {
   if (value.length > MAX_HANDOFF_ROW_IDS) {
     throw new S2SPError(
       'invalid_request',
-      `row_ids lists ${value.length} ids; at most ${MAX_HANDOFF_ROW_IDS} are allowed. Pass a filter instead, or fewer rows.`,
+      `row_ids lists ${value.length} ids; at most ${MAX_HANDOFF_ROW_IDS} are allowed. ${passFilterInstead}`,
     );
   }
   if (value.length === 0) {
     throw new S2SPError(
       'invalid_request',
-      'row_ids is empty, so there is nothing to process. Pass the _row_id of at least one row.',
+      'row_ids is empty. Pass the _row_id of at least one row.',
     );
   }
   value.forEach((id: unknown, i) => {

@@ -1,4 +1,10 @@
 import { isTokenShape, type Logger, PROTOCOL, S2SPError, tokenStorageKey } from '@s2sp/core';
+import {
+  askForFewerRowIds,
+  resourceUrlGone,
+  sendDataPlaneRequest,
+  sendJson,
+} from '@s2sp/core/advice';
 import { positiveOption } from '@s2sp/core/options';
 import { type BodyStore, collectBytes } from '@s2sp/core/store';
 import { Hono } from 'hono';
@@ -78,8 +84,7 @@ function storeFailed(logger: Logger, error: unknown): void {
 }
 
 // One body for unknown, expired and used tokens alike, so a 404 says nothing about which.
-const GONE =
-  'No data for this resource_url: it is unknown, expired or already used. Call the resource tool again for a fresh resource_url.';
+const GONE = resourceUrlGone;
 
 async function readLimited(
   request: Request,
@@ -91,7 +96,7 @@ async function readLimited(
   if (!bytes) {
     throw new S2SPError(
       'payload_too_large',
-      `The request body is larger than ${maxBytes} bytes. Ask for fewer row_ids per request.`,
+      `The request body is larger than ${maxBytes} bytes. ${askForFewerRowIds}`,
     );
   }
   try {
@@ -99,7 +104,10 @@ async function readLimited(
     // U+FEFF must be a 400 that keeps the token, not an empty body that uses it.
     return new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(bytes);
   } catch {
-    throw new S2SPError('invalid_request', 'The request body is not valid UTF-8 JSON.');
+    throw new S2SPError(
+      'invalid_request',
+      `The request body is not valid UTF-8 JSON. ${sendDataPlaneRequest}`,
+    );
   }
 }
 
@@ -150,7 +158,7 @@ export function mountDataPlane(app: Hono, options: DataPlaneOptions): Hono {
     if (!isJsonWhitespace(text) && !isJsonContentType(contentType)) {
       throw new S2SPError(
         'unsupported_media_type',
-        'Send the request body as Content-Type: application/json (charset=utf-8 at most).',
+        `The request body is not application/json. ${sendJson}`,
       );
     }
     const request = parseDataPlaneRequest(text);
@@ -163,7 +171,7 @@ export function mountDataPlane(app: Hono, options: DataPlaneOptions): Hono {
     if (rowIds && rowIds.length > maxRowIds) {
       throw new S2SPError(
         'invalid_request',
-        `row_ids lists ${rowIds.length} distinct ids; this data plane accepts at most ${maxRowIds} per request. Omit row_ids to get every row, or ask for fewer; the resource_url is still unused.`,
+        `row_ids lists ${rowIds.length} distinct ids; this data plane takes at most ${maxRowIds}. ${askForFewerRowIds}`,
       );
     }
     const taken = await store.take(key, rowIds);

@@ -27,7 +27,7 @@ describe('parseDataPlaneRequest', () => {
 
   it.each([
     ['not json', /not valid JSON/],
-    ['[1,2]', /is an array; it must be a JSON object/],
+    ['[1,2]', /is an array, not a JSON object/],
     ['null', /is null/],
     ['"x"', /is a string/],
     ['{"row_ids":"0,1"}', /row_ids: row_ids must be an array of non-negative integers/],

@@ -6,6 +6,7 @@
  */
 
 import { type DataPlaneRequest, DataPlaneRequestSchema, S2SPError } from '@s2sp/core';
+import { sendDataPlaneRequest } from '@s2sp/core/advice';
 import { describeType, formatIssues, isPlainObject, parseJsonText } from '@s2sp/core/json';
 
 /** Default maximum size of a data-plane request body: 1 MiB. */
@@ -53,20 +54,20 @@ export function parseDataPlaneRequest(text: string): DataPlaneRequest {
     () =>
       new S2SPError(
         'invalid_request',
-        'The request body is not valid JSON. Send {"row_ids": [0, 2], "columns": ["description"]} (both optional) or {}.',
+        `The request body is not valid JSON. ${sendDataPlaneRequest}`,
       ),
   );
   if (!isPlainObject(json)) {
     throw new S2SPError(
       'invalid_request',
-      `The request body is ${describeType(json)}; it must be a JSON object such as {"row_ids": [0, 2]} or {}.`,
+      `The request body is ${describeType(json)}, not a JSON object. ${sendDataPlaneRequest}`,
     );
   }
   const parsed = DataPlaneRequestSchema.safeParse(json);
   if (!parsed.success) {
     throw new S2SPError(
       'invalid_request',
-      `Invalid data-plane request: ${formatIssues(parsed.error)}.`,
+      `Invalid data-plane request: ${formatIssues(parsed.error)}. ${sendDataPlaneRequest}`,
     );
   }
   return parsed.data;

@@ -1,4 +1,5 @@
 import { S2SPError } from '@s2sp/core';
+import { sendBearerToken } from '@s2sp/core/advice';
 import type { MiddlewareHandler } from 'hono';
 import { sha256, timingSafeEqual } from '../digest.js';
 import { s2spErrorToResponse } from './error-response.js';
@@ -84,8 +85,8 @@ export function createBearerCheck(
       new S2SPError(
         'unauthorized',
         presented
-          ? 'Authentication failed: the bearer token is not accepted (unknown or expired). Send Authorization: Bearer <token> with a valid token.'
-          : 'Authentication required: send Authorization: Bearer <token> with a token this server accepts.',
+          ? `Authentication failed: the bearer token is unknown or expired. ${sendBearerToken}`
+          : `Authentication required. ${sendBearerToken}`,
       ),
       // Only a presented token gets error="invalid_token" (RFC 6750 §3.1).
       { 'www-authenticate': challenge(presented ? 'invalid_token' : undefined) },

@@ -1,4 +1,5 @@
 import { S2SPError } from '@s2sp/core';
+import { callFromServer, useOwnHost } from '@s2sp/core/advice';
 import type { MiddlewareHandler } from 'hono';
 import { s2spErrorToResponse } from './error-response.js';
 
@@ -96,12 +97,12 @@ export function crossSiteReason(
       host !== undefined &&
       [`http://${host}`, `https://${host}`].includes(origin.toLowerCase());
     if (!own)
-      return `Cross-origin request refused: Origin ${JSON.stringify(origin.slice(0, 100))} is not this server's. Call it from a server, or have the operator add the origin to the allowed browser origins.`;
+      return `Cross-origin request refused: Origin ${JSON.stringify(origin.slice(0, 100))} is not this server's. ${callFromServer}`;
   }
   const site = headers.get('sec-fetch-site')?.toLowerCase();
   const sameSiteOk = options.ownOrigin !== false && site === 'same-origin';
   if (site && site !== 'none' && !sameSiteOk && !explicitlyAllowed)
-    return `Cross-site request refused (Sec-Fetch-Site: ${site.slice(0, 20)}). Call this server from a server, or have the operator add the page's origin to the allowed browser origins.`;
+    return `Cross-site request refused (Sec-Fetch-Site: ${site.slice(0, 20)}). ${callFromServer}`;
   return undefined;
 }
 
@@ -112,7 +113,7 @@ export function crossSiteReason(
 export function edgeRefusal(request: Request, options: BrowserGuardOptions): string | undefined {
   const host = requestHost(request);
   if (options.checkHost !== false && !isAllowedHost(host, list(options.allowedHosts))) {
-    return `Host ${JSON.stringify((host ?? '').slice(0, 100))} is not a name of this server (DNS-rebinding protection). Use the server's own address, or have the operator add the host to the allowed hosts (allowedHosts, S2SP_ALLOWED_HOSTS) or set publicUrl.`;
+    return `Host ${JSON.stringify((host ?? '').slice(0, 100))} is not a name of this server (DNS-rebinding protection). ${useOwnHost}`;
   }
   return crossSiteReason(request, list(options.allowedOrigins));
 }

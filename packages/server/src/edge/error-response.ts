@@ -1,4 +1,5 @@
 import { type ErrorBody, S2SP_ERROR_STATUS, S2SPError, type S2SPErrorCode } from '@s2sp/core';
+import { useDataPlanePaths } from '@s2sp/core/advice';
 import type { Context } from 'hono';
 
 const INTERNAL_MESSAGE =
@@ -56,10 +57,7 @@ export function s2spErrorToResponse(
 /** The `notFound` handler for apps that serve the data plane: the same JSON error shape. */
 export function notFoundResponse(_c: Context): Response {
   return s2spErrorToResponse(
-    new S2SPError(
-      'not_found',
-      'Nothing is served at this path. The S2SP data plane answers POST /s2sp/data/{token} and GET /s2sp/health.',
-    ),
+    new S2SPError('not_found', `Nothing is served at this path. ${useDataPlanePaths}`),
   );
 }
 

@@ -1,5 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import { readBodyCapped, S2SPError } from '@s2sp/core';
+import { sendWholeBody } from '@s2sp/core/advice';
 import { concatBytes } from '@s2sp/core/store';
 
 /** Default time allowed for a request body to arrive once its headers are in: 10 s. */
@@ -8,7 +9,7 @@ export const DEFAULT_BODY_TIMEOUT_MS = 10_000;
 function timeoutError(timeoutMs: number): S2SPError {
   return new S2SPError(
     'request_timeout',
-    `The request body did not arrive within ${timeoutMs} ms. Send the whole body at once, then retry.`,
+    `The request body did not arrive within ${timeoutMs} ms. ${sendWholeBody}`,
   );
 }
 

@@ -1,8 +1,8 @@
 import { PROTOCOL, S2SPError } from '@s2sp/core';
+import { abstractDomainsHowTo, chooseAvailableColumns } from '@s2sp/core/advice';
 import { describeType, parseJsonText } from '@s2sp/core/json';
 
-const HOW_TO =
-  'Pass abstract_domains as a comma-separated string ("event,severity") or a JSON array of column names (["event","severity"]).';
+const HOW_TO = abstractDomainsHowTo;
 
 /**
  * Parses `abstract_domains` in every accepted form (PROTOCOL §2): a comma-separated string, a
@@ -98,7 +98,7 @@ export function assertKnownColumns(
     'invalid_request',
     `Unknown abstract_domains column${unknown.length > 1 ? 's' : ''}: ${list(unknown)}.` +
       (hints.length > 0 ? ` Did you mean ${hints.join(', ')}?` : '') +
-      ` Available columns: ${list(columns)}. Call the tool again with abstract_domains chosen from the available columns.`,
+      ` Available columns: ${list(columns)}. ${chooseAvailableColumns}`,
     { data: { unknownColumns: unknown, availableColumns: [...columns] } },
   );
 }

@@ -1,6 +1,7 @@
 const ROW_ID = PROTOCOL.rowId;
 
 import { PROTOCOL, type Row, type RowWithId, S2SPError } from '@s2sp/core';
+import { passRowsExactly } from '@s2sp/core/advice';
 import { describeType, setColumn } from '@s2sp/core/json';
 
 /**
@@ -70,7 +71,7 @@ export function decodeCompactRows(name: string, value: CompactRows): Row[] {
     if (!Array.isArray(values) || values.length !== header.length) {
       throw new S2SPError(
         'invalid_request',
-        `${name}[${i + 1}] is ${describeType(values)}${Array.isArray(values) ? ` of ${values.length} values` : ''}, but the header row names ${header.length} columns. Pass the rows exactly as the resource tool returned them.`,
+        `${name}[${i + 1}] is ${describeType(values)}${Array.isArray(values) ? ` of ${values.length} values` : ''}, but the header row names ${header.length} columns. ${passRowsExactly}`,
       );
     }
     const ids: unknown[] = Array.isArray(values[idColumn]) ? values[idColumn] : [values[idColumn]];

@@ -1,4 +1,5 @@
 import { isTokenShape, S2SPError } from '@s2sp/core';
+import { passNextCursor } from '@s2sp/core/advice';
 import { sha256Hex } from '../digest.js';
 
 /**
@@ -34,7 +35,7 @@ export function decodePageCursor(value: unknown): PageCursor {
   if (!match || !isTokenShape(token)) {
     throw new S2SPError(
       'invalid_request',
-      'cursor is not a cursor this tool returned. Pass the next_cursor of the previous response exactly, or call the tool again without cursor.',
+      `cursor is not a cursor this tool returned. ${passNextCursor}`,
     );
   }
   return { token, page: Number(match[2]) };

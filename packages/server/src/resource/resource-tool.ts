@@ -1,6 +1,6 @@
-import { PROTOCOL, ROW_FILTER_OPERATORS, S2SPError } from '@s2sp/core';
+import { PROTOCOL, S2SPError } from '@s2sp/core';
+import { RESOURCE_PARAMETER_TEXT, RESOURCE_TOOL_LINE, resourceToolHowTo } from '@s2sp/core/advice';
 import { z } from 'zod';
-import { describeTtl, RESOURCE_TOOL_LINE } from '../guidance.js';
 import type { CallToolResult, ToolAnnotations, ToolExtra } from '../mcp-sdk.js';
 import { clientKey } from '../runtime/client-quota.js';
 import { ModeSchema } from './s2sp-result.js';
@@ -62,18 +62,9 @@ export const resourceParameters = {
   abstract_domains: z
     .union([z.string(), z.array(z.string()), z.null()])
     .optional()
-    .describe(
-      'Columns you need to see to filter or reason, as few as possible: a comma-separated string ("event,severity") or a JSON array. Omit for a plain result with every column.',
-    ),
-  mode: ModeSchema.nullable()
-    .optional()
-    .describe(
-      '"async" (default): the other columns stay on this server behind a single-use resource_url. "sync": they come back inline as body (for agents whose S2SP client keeps them out of the model).',
-    ),
+    .describe(RESOURCE_PARAMETER_TEXT.abstract_domains),
+  mode: ModeSchema.nullable().optional().describe(RESOURCE_PARAMETER_TEXT.mode),
 };
-
-// The operator list the model reads comes from the grammar's one table.
-const FILTER_OPERATOR_NAMES = Object.keys(ROW_FILTER_OPERATORS).join(', ');
 
 /**
  * The optional parameters S2SP adds besides the two of PROTOCOL §2 (extensions, PROTOCOL §7). A
@@ -83,10 +74,8 @@ export const resourceExtensionParameters = {
   filter: z
     .union([z.string(), z.record(z.string(), z.unknown())])
     .nullish()
-    .describe(
-      `Only rows whose abstract columns match, e.g. {"severity":["Severe","Extreme"],"event":{"contains":"flood"}}; ops ${FILTER_OPERATOR_NAMES}.`,
-    ),
-  cursor: z.string().nullish().describe('next_cursor of a previous result, for its next page.'),
+    .describe(RESOURCE_PARAMETER_TEXT.filter),
+  cursor: z.string().nullish().describe(RESOURCE_PARAMETER_TEXT.cursor),
 };
 
 /** The S2SP extension parameters a tool gets: those its own parameters do not already use. */
@@ -124,14 +113,7 @@ export function resourceToolDescription(
 ): string {
   if (guidance === 'instructions')
     return `${description.trim()}\n\n${RESOURCE_TOOL_LINE}${describeColumns(rowSchema, listedBy)}`;
-  const ttl = describeTtl(ttlMs);
-  return (
-    `${description.trim()}\n\n` +
-    'S2SP: this tool returns a table. Set abstract_domains to the FEW columns you need to filter or reason; you get those columns plus a _row_id per row, and a resource_url for the full rows. ' +
-    'Pass the rows you keep (with their _row_id) and the resource_url to an S2SP consumer tool, which fetches the remaining columns directly. ' +
-    `The resource_url works once and expires after ${ttl}.` +
-    describeColumns(rowSchema)
-  );
+  return `${description.trim()}\n\n${resourceToolHowTo(ttlMs)}${describeColumns(rowSchema)}`;
 }
 
 /** Throws if a tool's own parameters use a name S2SP reserves. */

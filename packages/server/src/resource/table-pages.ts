@@ -1,4 +1,5 @@
 import { buildResourceUrl, type RowWithId, S2SPError, type S2SPResult } from '@s2sp/core';
+import { narrowTheAbstract, passNextCursor } from '@s2sp/core/advice';
 import { parseJsonText } from '@s2sp/core/json';
 import { type BodyStore, collectBytes } from '@s2sp/core/store';
 import type { CallToolResult } from '../mcp-sdk.js';
@@ -147,11 +148,11 @@ export function assertWithinBudget(
   if (tokens <= budget) return;
   const reason =
     why === 'sync'
-      ? 'sync mode is not paged. Call again without mode (async mode pages the abstract), or narrow it'
-      : 'this tool cannot page it (its own "cursor" parameter is not the S2SP one). Narrow it';
+      ? 'sync mode is not paged'
+      : 'this tool cannot page it (its own "cursor" parameter is not the S2SP one)';
   throw new S2SPError(
     'payload_too_large',
-    `This result's abstract is about ${tokens} tokens, over this tool's budget of ${budget}, and ${reason}: fewer abstract_domains, or a filter that keeps fewer rows.`,
+    `This result's abstract is about ${tokens} tokens, over this tool's budget of ${budget}, and ${reason}. ${narrowTheAbstract(why === 'sync')}`,
   );
 }
 
@@ -177,7 +178,7 @@ export async function readPage(
   if (!taken || taken.ends.length === 0) {
     throw new S2SPError(
       'not_found',
-      'This cursor has expired or was already used (each page can be read once). Call the tool again without cursor for a fresh result.',
+      `This cursor has expired or was already used (each page can be read once). ${passNextCursor}`,
     );
   }
   // A page entry holds one row, so the joined bytes are that row.

@@ -1,4 +1,6 @@
 import { parseRowFilter, type RowFilter, S2SPError } from '@s2sp/core';
+import { chooseMode, filterOnAbstractColumns, passNextCursor } from '@s2sp/core/advice';
+import { describeType } from '@s2sp/core/json';
 import { parseAbstractDomains } from './abstract-domains.js';
 import { type Mode, ModeSchema } from './s2sp-result.js';
 
@@ -35,7 +37,7 @@ export function parseTableRequest(args: TableResultArguments): TableRequest {
     if (typeof args.cursor !== 'string') {
       throw new S2SPError(
         'invalid_request',
-        'cursor must be the next_cursor string of a previous result, exactly as returned.',
+        `cursor is ${describeType(args.cursor)}, not a string. ${passNextCursor}`,
       );
     }
     return { domains: [], mode: 'async', cursor: args.cursor };
@@ -46,7 +48,7 @@ export function parseTableRequest(args: TableResultArguments): TableRequest {
   if (filter && domains.length === 0) {
     throw new S2SPError(
       'invalid_request',
-      'filter works on abstract columns: set abstract_domains to the columns you filter on (and any others you need to see).',
+      `filter works on abstract columns, and abstract_domains names none. ${filterOnAbstractColumns}`,
     );
   }
   return { domains, mode, ...(filter && { filter }) };
@@ -58,7 +60,7 @@ function parseMode(mode: unknown): Mode {
   if (!parsed.success) {
     throw new S2SPError(
       'invalid_request',
-      `mode must be "async" (the default: other columns stay on the server behind a resource_url) or "sync" (they come back inline), not ${JSON.stringify(mode)}.`,
+      `mode is ${JSON.stringify(mode)}, which is not a mode. ${chooseMode}`,
     );
   }
   return parsed.data;

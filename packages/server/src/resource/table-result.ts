@@ -7,6 +7,7 @@ import {
   type S2SPResult,
   tokenStorageKey,
 } from '@s2sp/core';
+import { callWithoutSyncMode } from '@s2sp/core/advice';
 import { type BodyStore, prepareTable, serializeTable } from '@s2sp/core/store';
 import { entryLabel } from '../logger.js';
 import type { CallToolResult } from '../mcp-sdk.js';
@@ -114,7 +115,7 @@ export async function buildTableResult(
     if (bytes > runtime.maxSyncBytes) {
       throw new S2SPError(
         'payload_too_large',
-        `This sync-mode result is ${bytes} bytes, more than the ${runtime.maxSyncBytes} that can travel through the agent. Call again without mode (async mode keeps the body on this server), or ask for fewer rows.`,
+        `This sync-mode result is ${bytes} bytes, over the ${runtime.maxSyncBytes} the agent can carry. ${callWithoutSyncMode}`,
       );
     }
     return { content: [{ type: 'text', text }], structuredContent: result };

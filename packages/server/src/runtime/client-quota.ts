@@ -1,4 +1,5 @@
 import { S2SPError } from '@s2sp/core';
+import { redeemOrWait } from '@s2sp/core/advice';
 import { positiveOption } from '@s2sp/core/options';
 
 /**
@@ -92,7 +93,7 @@ export function createClientQuota(options: { readonly maxEntries?: number } = {}
       if (keys.size >= maxEntries) {
         throw new S2SPError(
           'store_full',
-          `This client already holds ${keys.size} cached entries, unredeemed results and unread pages (the per-client limit). Pass the resource_urls you have to a consumer tool, read or drop the pages you started, wait until they expire, or call with mode="sync"; the operator can raise maxEntriesPerClient.`,
+          `This client already holds ${keys.size} unredeemed results and unread pages (its limit). ${redeemOrWait}`,
         );
       }
       keys.add(key);

@@ -1,4 +1,5 @@
 import { S2SPError } from '@s2sp/core';
+import { retryOneAtATime } from '@s2sp/core/advice';
 import { positiveOption } from '@s2sp/core/options';
 
 /** Options for {@link createConcurrencyLimit}. */
@@ -60,7 +61,7 @@ export function createConcurrencyLimit(options: ConcurrencyLimitOptions): Concur
         if (waiters.length >= queue) {
           throw new S2SPError(
             'unavailable',
-            `This server is busy: ${concurrency} ${options.what} are running and ${queue} are waiting (its limit). Retry in a few seconds, one call at a time.`,
+            `This server is busy: ${concurrency} ${options.what} are running and ${queue} are waiting (its limit). ${retryOneAtATime}`,
           );
         }
         // The slot is handed over by release(), so `active` stays counted.

@@ -1,4 +1,5 @@
 import { PROTOCOL, S2SPError } from '@s2sp/core';
+import { s2spInstructions } from '@s2sp/core/advice';
 import { positiveOption } from '@s2sp/core/options';
 import type { z } from 'zod';
 import {
@@ -12,7 +13,6 @@ import {
   DEFAULT_MAX_QUEUED_FETCHES,
 } from '../consumer/consumer-tool.js';
 import { createDataPlaneApp } from '../data-plane/data-plane.js';
-import { s2spInstructions } from '../guidance.js';
 import type { McpServer, RegisteredTool, ToolAnnotations } from '../mcp-sdk.js';
 import { nullAsAbsent } from '../null-as-absent.js';
 import {
