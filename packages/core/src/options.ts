@@ -17,6 +17,7 @@ export {
   positiveNumber,
   stringList,
 } from './options/option-kinds.js';
+export { FetchBodyLimitsSchema } from './fetch-body.js';
 export type { OptionMeta } from './options/option-meta.js';
 export {
   type Env,

@@ -1,16 +1,43 @@
 import { S2SPError } from '@s2sp/core';
+import { parseOptions } from '@s2sp/core/options';
 import { Hono } from 'hono';
+import { z } from 'zod';
 import { type A2SCapability, mountA2S } from './a2s/index.js';
+import { EdgeOptionsSchema } from './edge/edge-options.js';
 import { mountStatelessMcp } from './edge/mcp-endpoint.js';
 import { createS2SPEdge } from './edge/s2sp-edge.js';
 import { createConsoleLogger } from './logger.js';
 import { loadStdioTransport, McpServer } from './mcp-sdk.js';
+import { S2SPOptionsSchema } from './runtime/options.js';
 import { createS2SPInternals } from './runtime/s2sp.js';
 import type { ListeningServer, S2SPServer, S2SPServerOptions } from './server-types.js';
 import { mountSlop } from './slop.js';
 
 export type { ListenOptions } from './edge/node-listener.js';
 export type { ListeningServer, S2SPServer, S2SPServerOptions } from './server-types.js';
+
+/**
+ * The options of {@link createS2SPServer}: the HTTP edge's, the runtime's (which win where both
+ * have one, with the same rule) and the MCP server's identity. The options table of
+ * `@s2sp/server`'s README is checked against it.
+ */
+export const S2SPServerOptionsSchema = z.object({
+  name: z.string().min(1).describe('The MCP server name.'),
+  version: z.string().min(1).describe('The MCP server version.'),
+  instructions: z
+    .string()
+    .optional()
+    .describe(
+      'MCP `instructions`; with `toolGuidance: "instructions"` the S2SP how-to is appended.',
+    ),
+  mcpPath: z
+    .string()
+    .startsWith('/')
+    .default('/mcp')
+    .describe('Path of the Streamable HTTP endpoint.'),
+  ...EdgeOptionsSchema.shape,
+  ...S2SPOptionsSchema.shape,
+} satisfies Record<keyof S2SPServerOptions, z.ZodType>);
 
 /**
  * Creates a ready-made S2SP server: a convenience layer over {@link createS2SP} for servers that
@@ -29,15 +56,11 @@ export type { ListeningServer, S2SPServer, S2SPServerOptions } from './server-ty
  * ```
  */
 export function createS2SPServer(options: S2SPServerOptions): S2SPServer {
-  if (
-    typeof options.name !== 'string' ||
-    options.name === '' ||
-    typeof options.version !== 'string' ||
-    options.version === ''
-  ) {
-    throw new S2SPError('invalid_config', 'createS2SPServer needs a non-empty name and version.');
-  }
-  const mcpPath = options.mcpPath ?? '/mcp';
+  // Every option, checked once here; the edge and the runtime below apply the same rules to
+  // values that already passed them.
+  const { mcpPath } = parseOptions(S2SPServerOptionsSchema, options, {
+    factory: 'createS2SPServer',
+  });
   // The one HTTP edge in front of /mcp, SLOP and A2S, checked before anything is created. Who may
   // reach them: the names this server has (publicUrl, trustedHosts, the addresses it listens on)
   // and the ones the operator adds; loopback names always.
@@ -51,7 +74,7 @@ export function createS2SPServer(options: S2SPServerOptions): S2SPServer {
     s2sp,
     options: resolved,
     advertisedUrl,
-  } = createS2SPInternals({ ...options, logger }, options.name);
+  } = createS2SPInternals({ ...options, logger }, options.name, 'createS2SPServer');
   const bodyTimeoutMs = resolved.requestBodyTimeoutMs;
   // This server owns its McpServer: with the how-to out of the tools, it goes here, once.
   const instructions =
