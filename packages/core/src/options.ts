@@ -8,6 +8,7 @@
  * @module
  */
 
+export { FetchBodyLimitsSchema } from './fetch-body.js';
 export {
   byteSize,
   httpUrl,
@@ -17,7 +18,6 @@ export {
   positiveNumber,
   stringList,
 } from './options/option-kinds.js';
-export { FetchBodyLimitsSchema } from './fetch-body.js';
 export type { OptionMeta } from './options/option-meta.js';
 export {
   type Env,
