@@ -57,7 +57,9 @@ function complaint(
   missing: boolean,
 ): string {
   const allowed = option ? optionMeta(option).allowed : undefined;
-  if (issue.code === 'custom') return issue.message;
+  // A refinement's own sentence; zod's generic one only when the option says nothing better.
+  if (issue.code === 'custom' && !(allowed && issue.message === 'Invalid input'))
+    return issue.message;
   if (missing) return allowed ? `is required: give ${allowed}` : 'is required';
   if (allowed) return `must be ${allowed}`;
   if ((issue.code === 'too_small' || issue.code === 'too_big') && issue.origin === 'string')
