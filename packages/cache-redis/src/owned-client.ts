@@ -4,7 +4,6 @@
  * @module
  */
 
-import { S2SPError } from '@s2sp/core';
 import { createClient } from 'redis';
 import { z } from 'zod';
 import type { NodeRedisClientLike } from './redis-connection.js';
