@@ -39,4 +39,3 @@ export {
   optionsTable,
 } from './options/options-table.js';
 export { type ParseOptionsContext, parseOptions } from './options/parse-options.js';
-export { type PositiveOptionRules, positiveOption } from './options/positive-option.js';

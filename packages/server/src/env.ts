@@ -1,6 +1,8 @@
 /**
  * `@s2sp/server/env`: reading an S2SP server's settings from environment variables, with errors that name the
- * variable. Pure functions (no `process` access), so every rule is unit-testable.
+ * variable. Pure functions (no `process` access), so every rule is unit-testable. Also the options
+ * schemas of `createS2SP`, `createS2SPServer` and `createS2SPEdge`, whose metadata names each
+ * option's variable (for other readers, such as `s2sp-proxy`'s flags, and for option tables).
  *
  * @module
  */
@@ -20,7 +22,9 @@ import { S2SPOptionsSchema } from './runtime/options.js';
 import type { SlopOptions } from './slop.js';
 
 export { configError, configErrorVariable } from './edge/config-error.js';
-export { isHostValue } from './edge/edge-options.js';
+export { EdgeOptionsSchema, isHostValue } from './edge/edge-options.js';
+export { S2SPOptionsSchema } from './runtime/options.js';
+export { S2SPServerOptionsSchema } from './server-options.js';
 
 /**
  * The HTTP edge's settings read from the environment ({@link loadEdgeEnv}), ready to spread into

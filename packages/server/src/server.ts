@@ -1,43 +1,18 @@
 import { S2SPError } from '@s2sp/core';
 import { parseOptions } from '@s2sp/core/options';
 import { Hono } from 'hono';
-import { z } from 'zod';
 import { type A2SCapability, mountA2S } from './a2s/index.js';
-import { EdgeOptionsSchema } from './edge/edge-options.js';
 import { mountStatelessMcp } from './edge/mcp-endpoint.js';
 import { createS2SPEdge } from './edge/s2sp-edge.js';
 import { createConsoleLogger } from './logger.js';
 import { loadStdioTransport, McpServer } from './mcp-sdk.js';
-import { S2SPOptionsSchema } from './runtime/options.js';
 import { createS2SPInternals } from './runtime/s2sp.js';
+import { S2SPServerOptionsSchema } from './server-options.js';
 import type { ListeningServer, S2SPServer, S2SPServerOptions } from './server-types.js';
 import { mountSlop } from './slop.js';
 
 export type { ListenOptions } from './edge/node-listener.js';
 export type { ListeningServer, S2SPServer, S2SPServerOptions } from './server-types.js';
-
-/**
- * The options of {@link createS2SPServer}: the HTTP edge's, the runtime's (which win where both
- * have one, with the same rule) and the MCP server's identity. The options table of
- * `@s2sp/server`'s README is checked against it.
- */
-export const S2SPServerOptionsSchema = z.object({
-  name: z.string().min(1).describe('The MCP server name.'),
-  version: z.string().min(1).describe('The MCP server version.'),
-  instructions: z
-    .string()
-    .optional()
-    .describe(
-      'MCP `instructions`; with `toolGuidance: "instructions"` the S2SP how-to is appended.',
-    ),
-  mcpPath: z
-    .string()
-    .startsWith('/')
-    .default('/mcp')
-    .describe('Path of the Streamable HTTP endpoint.'),
-  ...EdgeOptionsSchema.shape,
-  ...S2SPOptionsSchema.shape,
-} satisfies Record<keyof S2SPServerOptions, z.ZodType>);
 
 /**
  * Creates a ready-made S2SP server: a convenience layer over {@link createS2SP} for servers that
