@@ -112,7 +112,7 @@ const BodyStoreSchema = z
  */
 export const S2SPOptionsSchema = z.object({
   store: BodyStoreSchema.optional().meta({
-    defaultText: 'in memory',
+    defaultText: 'in-memory',
     description: 'Any `BodyStore`; a shared one (Redis) for several replicas.',
   }),
   maxCacheBytes: MemoryStoreOptionsSchema.shape.maxBytes.describe(
