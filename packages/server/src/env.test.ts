@@ -65,7 +65,7 @@ describe('loadServerEnv', () => {
     [{ S2SP_PUBLIC_URL: 'data.example.com' }, 'S2SP_PUBLIC_URL', /absolute http or https URL/],
     [{ S2SP_PUBLIC_URL: 'ftp://x' }, 'S2SP_PUBLIC_URL', /http or https/],
     [{ S2SP_PUBLIC_URL: 'https://u:p@x' }, 'S2SP_PUBLIC_URL', /credentials/],
-    [{ S2SP_TTL_SECONDS: '0' }, 'S2SP_TTL_SECONDS', /positive number/],
+    [{ S2SP_TTL_SECONDS: '0' }, 'S2SP_TTL_SECONDS', /from 1 to 86400/],
     [{ REDIS_URL: 'http://x' }, 'REDIS_URL', /redis:\/\//],
     [{ LOG_LEVEL: 'loud' }, 'LOG_LEVEL', /one of debug, info/],
     [{ SLOP: 'maybe' }, 'SLOP', /one of 1, true/],

@@ -213,7 +213,9 @@ export function edgeOptionsFrom(settings: EdgeSettings, names: EdgeOptionNames):
   return options as EdgeEnvOptions;
 }
 
-const SERVER_SETTINGS = S2SPOptionsSchema.pick({ publicUrl: true, ttlSeconds: true });
+const SERVER_SETTINGS = S2SPOptionsSchema.pick({ publicUrl: true, ttlSeconds: true }).extend({
+  ttlSeconds: S2SPOptionsSchema.shape.ttlSeconds.meta({ env: undefined }),
+});
 
 /**
  * Reads `PORT`, `HOST`, `S2SP_PUBLIC_URL`, `S2SP_TTL_SECONDS`, `REDIS_URL`, `LOG_LEVEL`, `SLOP`,
@@ -225,7 +227,7 @@ const SERVER_SETTINGS = S2SPOptionsSchema.pick({ publicUrl: true, ttlSeconds: tr
  * @throws S2SPError `invalid_config` (see {@link configError}) naming the variable, for any value that cannot work
  */
 export function loadServerEnv(env: Env, defaults: { port: number }): ServerEnv {
-  // S2SP_PUBLIC_URL and S2SP_TTL_SECONDS: the `env` names on createS2SP's options schema.
+  // S2SP_PUBLIC_URL: the `env` name on createS2SP's options schema.
   const runtime = SERVER_SETTINGS.parse(
     optionsFromEnv(SERVER_SETTINGS, env, { factory: 'environment' }).options,
   );
@@ -272,7 +274,13 @@ export function loadServerEnv(env: Env, defaults: { port: number }): ServerEnv {
     port: envNumber(env, 'PORT', defaults.port, { min: 0, max: 65535, integer: true }),
     host,
     publicUrl: runtime.publicUrl,
-    ttlSeconds: runtime.ttlSeconds,
+    // Stricter than the option (any positive number of seconds): a deployment's variable is held
+    // to whole seconds up to a day, which the apps and their tests rely on.
+    ttlSeconds: envNumber(env, 'S2SP_TTL_SECONDS', runtime.ttlSeconds, {
+      min: 1,
+      max: 86_400,
+      integer: true,
+    }),
     redisUrl,
     logLevel,
     slop,

@@ -9,7 +9,9 @@ const README = fileURLToPath(new URL('../README.md', import.meta.url));
 
 describe("@s2sp/server's README options tables", () => {
   it('list every option of createS2SPServer with its default, and nothing else', () => {
-    expect(readmeOptionsDiff(README, 'createS2SPServer', optionRows(S2SPServerOptionsSchema))).toEqual([]);
+    expect(
+      readmeOptionsDiff(README, 'createS2SPServer', optionRows(S2SPServerOptionsSchema)),
+    ).toEqual([]);
   });
 
   it('list every option of createS2SPEdge with its default and variable', () => {
