@@ -1,4 +1,5 @@
 import { S2SPError } from '@s2sp/core';
+import { z } from 'zod';
 /**
  * Where entries live in Redis. An entry stored under `<key>` (the SHA-256 hex of the token: the
  * store never sees a token) is a few keys sharing the hash tag `{<key>}`:
@@ -32,7 +33,11 @@ export const BYTES_FIELD = '#b';
 
 // A prefix is also used, unescaped, in a SCAN MATCH pattern, and braces would break the hash tag.
 // Allowing only these characters keeps both simple and safe.
-const PREFIX_PATTERN = /^[A-Za-z0-9:_.\-/|]{1,64}$/;
+/** A key prefix: the one rule, for the `keyPrefix` option and {@link assertValidKeyPrefix}. */
+export const KeyPrefixSchema: z.ZodString = z
+  .string()
+  .regex(/^[A-Za-z0-9:_.\-/|]{1,64}$/)
+  .meta({ allowed: '1 to 64 letters, digits or ": _ . - / |" (such as "s2sp:" or "myapp:s2sp:")' });
 // Storage keys are SHA-256 hex digests in practice; tests and other stores use short names.
 const KEY_PATTERN = /^[A-Za-z0-9_.:-]{1,128}$/;
 
@@ -43,7 +48,7 @@ const KEY_PATTERN = /^[A-Za-z0-9_.:-]{1,128}$/;
  *   letters, digits and `: _ . - / |`
  */
 export function assertValidKeyPrefix(prefix: unknown): asserts prefix is string {
-  if (typeof prefix !== 'string' || !PREFIX_PATTERN.test(prefix)) {
+  if (!KeyPrefixSchema.safeParse(prefix).success) {
     throw new S2SPError(
       'invalid_config',
       `keyPrefix must be 1 to 64 letters, digits or ": _ . - / |" (such as "s2sp:" or "myapp:s2sp:"), got ${JSON.stringify(prefix)}.`,
@@ -83,7 +88,7 @@ export function offsetsKey(entry: string): string {
 
 /** The SCAN MATCH pattern of every entry key under `prefix`. */
 export function entryScanPattern(prefix: string): string {
-  // The prefix holds no glob characters (see PREFIX_PATTERN), so it needs no escaping. Only
+  // The prefix holds no glob characters (see KeyPrefixSchema), so it needs no escaping. Only
   // main keys end with "}": blocks and offsets never match.
   return `${prefix}{*}`;
 }

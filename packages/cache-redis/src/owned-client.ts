@@ -4,8 +4,8 @@
  * @module
  */
 
-import { S2SPError } from '@s2sp/core';
 import { createClient } from 'redis';
+import { z } from 'zod';
 import type { NodeRedisClientLike } from './redis-connection.js';
 
 /** A client the store owns: it connects on creation and is closed with the store. */
@@ -27,25 +27,22 @@ export interface OwnedClientOptions {
   readonly commandTimeoutMs: number;
 }
 
-/**
- * Checks a Redis URL without echoing it (it may hold a password).
- *
- * @throws S2SPError `invalid_config` unless it is a `redis://` or `rediss://` URL with a host
- */
-export function assertValidRedisUrl(url: unknown): asserts url is string {
-  let parsed: URL | undefined;
-  try {
-    parsed = typeof url === 'string' ? new URL(url) : undefined;
-  } catch {
-    parsed = undefined;
-  }
-  if (!parsed || !['redis:', 'rediss:'].includes(parsed.protocol) || parsed.hostname === '') {
-    throw new S2SPError(
-      'invalid_config',
-      'url must be a redis:// or rediss:// URL with a host, such as redis://localhost:6379 or rediss://user:password@cache.example.com:6380/0.',
-    );
-  }
-}
+/** A Redis URL, checked without echoing it (it may hold a password): the `url` option's rule. */
+export const RedisUrlSchema: z.ZodType<string, string> = z
+  .string()
+  .refine((url) => {
+    try {
+      const parsed = new URL(url);
+      return ['redis:', 'rediss:'].includes(parsed.protocol) && parsed.hostname !== '';
+    } catch {
+      return false;
+    }
+  })
+  .meta({
+    allowed:
+      'a redis:// or rediss:// URL with a host, such as redis://localhost:6379 or rediss://user:password@cache.example.com:6380/0',
+    type: 'URL',
+  });
 
 /**
  * Exponential back-off from 50 ms to 1 s, with up to 100 ms of jitter so replicas do not

@@ -40,6 +40,7 @@ describe('createRedisBodyStore options', () => {
   it('needs a url or a client', () => {
     const error = configError({});
     expect(error.code).toBe('invalid_config');
+    expect(error.data).toEqual({ option: 'url' });
     expect(error.message).toContain('url');
     expect(configError(undefined).code).toBe('invalid_config');
   });
@@ -48,7 +49,7 @@ describe('createRedisBodyStore options', () => {
     const client = new Redis({ lazyConnect: true });
     const error = configError({ url: 'redis://localhost', client });
     expect(error.code).toBe('invalid_config');
-    expect(error.message).toBe('Give createRedisBodyStore either url or client, not both.');
+    expect(error.data).toEqual({ option: 'client' });
   });
 
   it('refuses URLs that are not redis:// or rediss://, without echoing them', () => {
@@ -112,6 +113,7 @@ describe('createRedisBodyStore options', () => {
       const error = configError({ url: 'redis://localhost', maxBytes });
       expect(error.code).toBe('invalid_config');
       expect(error.message).toContain('maxBytes must be a positive whole number');
+      expect(error.data).toEqual({ option: 'maxBytes' });
     }
   });
 

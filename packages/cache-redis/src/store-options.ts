@@ -6,10 +6,10 @@
  * @module
  */
 
-import { S2SPError } from '@s2sp/core';
-import { positiveOption } from '@s2sp/core/options';
-import { assertValidKeyPrefix, DEFAULT_KEY_PREFIX } from './key-layout.js';
-import { assertValidRedisUrl } from './owned-client.js';
+import { byteSize, milliseconds, parseOptions } from '@s2sp/core/options';
+import { z } from 'zod';
+import { DEFAULT_KEY_PREFIX, KeyPrefixSchema } from './key-layout.js';
+import { RedisUrlSchema } from './owned-client.js';
 import {
   clientKeyPrefix,
   detectClientKind,
@@ -81,21 +81,76 @@ export interface ResolvedStoreOptions {
 
 const MAX_TIMEOUT_MS = 600_000;
 
-function timeout(name: string, value: unknown, fallback: number): number {
-  if (value === undefined) return fallback;
-  if (
-    typeof value !== 'number' ||
-    !Number.isSafeInteger(value) ||
-    value <= 0 ||
-    value > MAX_TIMEOUT_MS
-  ) {
-    throw new S2SPError(
-      'invalid_config',
-      `${name} must be a whole number of milliseconds from 1 to ${MAX_TIMEOUT_MS}, got ${String(value)}.`,
-    );
-  }
-  return value;
-}
+/**
+ * The options of {@link createRedisBodyStore}: each one's rule, default and description (the
+ * options table of this package's README is checked against it).
+ */
+export const RedisBodyStoreOptionsSchema = z
+  .object({
+    url: RedisUrlSchema.optional().describe(
+      '`redis://` or `rediss://` URL; the store creates, connects and closes a node-redis client',
+    ),
+    client: z
+      .custom<RedisClientLike>(
+        (client) => detectClientKind(client as RedisClientLike) !== undefined,
+        {
+          error:
+            'must be a node-redis client (createClient or createCluster from "redis") or an ioredis Redis or Cluster (for Sentinel, use ioredis with sentinels)',
+        },
+      )
+      .refine((client) => clientKeyPrefix(client) === undefined, {
+        error:
+          "has a keyPrefix of its own, which the store cannot work with (SCAN patterns are not prefixed). Create the client without keyPrefix and pass the prefix as the store's keyPrefix option",
+      })
+      .optional()
+      .meta({
+        type: 'client',
+        description:
+          'node-redis `createClient()`/`createCluster()` (connected), or ioredis `Redis`/`Cluster`; never closed by the store',
+      }),
+    keyPrefix: KeyPrefixSchema.default(DEFAULT_KEY_PREFIX).meta({
+      description:
+        '1–64 letters, digits or `: _ . - / |`; replicas that share entries use the same prefix',
+    }),
+    maxBytes: byteSize().optional().meta({
+      defaultText: 'none',
+      description:
+        'budget for the rows of live entries, in JSON characters, shared by every store on the prefix',
+    }),
+    commandTimeoutMs: milliseconds({ max: MAX_TIMEOUT_MS })
+      .default(5000)
+      .describe(
+        'longest wait for any Redis call before `unavailable` (a put gets one per 16 MiB of rows)',
+      ),
+    connectTimeoutMs: milliseconds({ max: MAX_TIMEOUT_MS })
+      .default(5000)
+      .describe('with `url`: longest wait for a connection'),
+    evictionPolicyCheck: z.enum(['warn', 'enforce', 'off']).default('warn').meta({
+      allowed: '"warn", "enforce" or "off"',
+      description: '`"warn"`, `"enforce"` or `"off"` (see above)',
+    }),
+    logger: z
+      .custom<StoreLogger>(isLogger, {
+        error:
+          'must have info, warn and error methods (an @s2sp/server logger, pino or console fits)',
+      })
+      .optional()
+      .meta({
+        defaultText: 'stderr',
+        type: 'Logger',
+        description:
+          '`{ info, warn, error }`; an `@s2sp/server` logger, pino or `console` fit. Default: warnings and errors on standard error',
+      }),
+  } satisfies Record<keyof RedisBodyStoreOptions, z.ZodType>)
+  // Exactly one of url and client; the error is about the url, which most setups give.
+  .refine((options) => !(options.url !== undefined && options.client !== undefined), {
+    error: 'cannot be given with url: give either url or client, not both',
+    path: ['client'],
+  })
+  .refine((options) => options.url !== undefined || options.client !== undefined, {
+    error: 'is required: give a url (such as redis://localhost:6379) or a connected client',
+    path: ['url'],
+  });
 
 function isLogger(value: unknown): value is StoreLogger {
   if (typeof value !== 'object' || value === null) return false;
@@ -109,70 +164,16 @@ function isLogger(value: unknown): value is StoreLogger {
  * @throws S2SPError `invalid_config` naming the first option that cannot work
  */
 export function resolveStoreOptions(options: RedisBodyStoreOptions): ResolvedStoreOptions {
-  if (typeof options !== 'object' || options === null) {
-    throw new S2SPError(
-      'invalid_config',
-      'createRedisBodyStore needs an options object with a url or a client.',
-    );
-  }
-  const { url, client } = options;
-  if (url !== undefined && client !== undefined) {
-    throw new S2SPError(
-      'invalid_config',
-      'Give createRedisBodyStore either url or client, not both.',
-    );
-  }
-  if (url === undefined && client === undefined) {
-    throw new S2SPError(
-      'invalid_config',
-      'createRedisBodyStore needs a url (such as redis://localhost:6379) or a connected client.',
-    );
-  }
-  if (url !== undefined) assertValidRedisUrl(url);
-  let clientKind: RedisClientKind | undefined;
-  if (client !== undefined) {
-    clientKind = detectClientKind(client);
-    if (!clientKind) {
-      throw new S2SPError(
-        'invalid_config',
-        'client must be a node-redis client (createClient or createCluster from "redis") or an ioredis Redis or Cluster (for Sentinel, use ioredis with sentinels).',
-      );
-    }
-    if (clientKeyPrefix(client) !== undefined) {
-      throw new S2SPError(
-        'invalid_config',
-        "The Redis client has a keyPrefix of its own, which the store cannot work with (SCAN patterns are not prefixed). Create the client without keyPrefix and pass the prefix as the store's keyPrefix option.",
-      );
-    }
-  }
-  const keyPrefix = options.keyPrefix ?? DEFAULT_KEY_PREFIX;
-  assertValidKeyPrefix(keyPrefix);
-  const maxBytes =
-    options.maxBytes === undefined
-      ? undefined
-      : positiveOption('maxBytes', options.maxBytes, 0, { integer: true });
-  const evictionPolicyCheck = options.evictionPolicyCheck ?? 'warn';
-  if (!['warn', 'enforce', 'off'].includes(evictionPolicyCheck)) {
-    throw new S2SPError(
-      'invalid_config',
-      `evictionPolicyCheck must be "warn", "enforce" or "off", got ${JSON.stringify(evictionPolicyCheck)}.`,
-    );
-  }
-  if (options.logger !== undefined && !isLogger(options.logger)) {
-    throw new S2SPError(
-      'invalid_config',
-      'logger must have info, warn and error methods (an @s2sp/server logger, pino or console fits).',
-    );
-  }
+  const parsed = parseOptions(RedisBodyStoreOptionsSchema, options, {
+    factory: 'createRedisBodyStore',
+  });
   return {
-    url,
-    client,
-    clientKind,
-    keyPrefix,
-    maxBytes,
-    commandTimeoutMs: timeout('commandTimeoutMs', options.commandTimeoutMs, 5000),
-    connectTimeoutMs: timeout('connectTimeoutMs', options.connectTimeoutMs, 5000),
-    evictionPolicyCheck,
-    logger: options.logger ?? defaultStoreLogger,
+    ...parsed,
+    // The caller's own client object (zod keeps the reference; this says so).
+    client: options.client,
+    clientKind: options.client === undefined ? undefined : detectClientKind(options.client),
+    maxBytes: parsed.maxBytes,
+    url: parsed.url,
+    logger: parsed.logger ?? defaultStoreLogger,
   };
 }

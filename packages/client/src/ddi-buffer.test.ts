@@ -68,3 +68,22 @@ describe('DdiBuffer', () => {
     expect(() => new DdiBuffer({ ttlMs: -1 })).toThrow(/ttlMs/);
   });
 });
+
+describe('DdiBuffer options', () => {
+  it('names the option at fault', () => {
+    for (const [options, option] of [
+      [{ maxEntries: 0 }, 'maxEntries'],
+      [{ maxEntries: 2.5 }, 'maxEntries'],
+      [{ ttlMs: 0 }, 'ttlMs'],
+    ] as const) {
+      let caught: unknown;
+      try {
+        new DdiBuffer(options);
+      } catch (error) {
+        caught = error;
+      }
+      expect((caught as { code?: string }).code).toBe('invalid_config');
+      expect((caught as { data?: unknown }).data).toEqual({ option });
+    }
+  });
+});

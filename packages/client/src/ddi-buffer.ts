@@ -1,6 +1,7 @@
 import { generateToken, PROTOCOL, type RowWithId, S2SPError } from '@s2sp/core';
 import { callResourceToolAgainSync } from '@s2sp/core/advice';
-import { positiveOption } from '@s2sp/core/options';
+import { parseOptions, positiveInteger, positiveNumber } from '@s2sp/core/options';
+import { z } from 'zod';
 
 /** Options for {@link DdiBuffer}. */
 export interface DdiBufferOptions {
@@ -12,6 +13,14 @@ export interface DdiBufferOptions {
   /** How long a handle stays usable, in ms. Default 30 minutes. */
   readonly ttlMs?: number;
 }
+
+/** The options of {@link DdiBuffer}: their rules and defaults. */
+const DdiBufferOptionsSchema = z.object({
+  maxEntries: positiveInteger().default(256),
+  ttlMs: positiveNumber()
+    .default(30 * 60_000)
+    .meta({ type: 'ms' }),
+} satisfies Record<keyof DdiBufferOptions, z.ZodType>);
 
 interface Entry {
   readonly rows: RowWithId[];
@@ -29,10 +38,16 @@ export class DdiBuffer {
   readonly #maxEntries: number;
   readonly #ttlMs: number;
 
-  /** @param options - capacity and lifetime of handles */
+  /**
+   * @param options - capacity and lifetime of handles
+   * @throws S2SPError `invalid_config` for a non-positive or fractional capacity or lifetime
+   */
   constructor(options: DdiBufferOptions = {}) {
-    this.#maxEntries = positiveOption('maxEntries', options.maxEntries, 256, { integer: true });
-    this.#ttlMs = positiveOption('ttlMs', options.ttlMs, 30 * 60_000);
+    const { maxEntries, ttlMs } = parseOptions(DdiBufferOptionsSchema, options, {
+      factory: 'DdiBuffer',
+    });
+    this.#maxEntries = maxEntries;
+    this.#ttlMs = ttlMs;
   }
 
   /** True if `value` is a `ddi://` handle (known or not). */

@@ -11,7 +11,6 @@ import {
   tooLarge,
 } from './fetch-body.js';
 import { formatIssues, isPlainObject, parseJsonText } from './json.js';
-import { positiveOption } from './options.js';
 import { PROTOCOL } from './protocol.js';
 import type { RowWithId } from './resource-result.js';
 
@@ -46,10 +45,10 @@ export async function* fetchBodyRows(
   resourceUrl: string,
   options: FetchBodyOptions = {},
 ): AsyncGenerator<RowWithId> {
-  const { target, timeoutMs, maxBytes, requestBody } = prepareFetch(resourceUrl, options);
-  const maxRowBytes = positiveOption('maxRowBytes', options.maxRowBytes, 16 * 1024 * 1024, {
-    integer: true,
-  });
+  const { target, timeoutMs, maxBytes, maxRowBytes, requestBody } = prepareFetch(
+    resourceUrl,
+    options,
+  );
 
   const controller = new AbortController();
   const timer = setTimeout(() => controller.abort(), timeoutMs);

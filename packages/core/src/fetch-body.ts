@@ -1,3 +1,4 @@
+import { z } from 'zod';
 import {
   callResourceToolAgain,
   operatorMust,
@@ -11,7 +12,8 @@ import { type DataPlaneResponse, DataPlaneResponseSchema } from './data-plane.js
 import { assertPublicDestination } from './destination.js';
 import { S2SPError } from './errors.js';
 import { formatIssues, parseJsonText } from './json.js';
-import { positiveOption } from './options.js';
+import { byteSize, positiveNumber } from './options/option-kinds.js';
+import { parseOptions } from './options/parse-options.js';
 import { parseResourceUrl } from './token.js';
 
 /** Default time limit of a data-plane fetch: 30 s (PROTOCOL §4). */
@@ -19,6 +21,23 @@ const DEFAULT_FETCH_TIMEOUT_MS = 30_000;
 
 /** Default response size cap of a data-plane fetch: 64 MiB (PROTOCOL §4). */
 const DEFAULT_MAX_RESPONSE_BYTES = 64 * 1024 * 1024;
+
+/**
+ * The limits among {@link FetchBodyOptions}: their one rule and default, for `fetchBody`,
+ * `fetchBodyRows` and every consumer built on them. The selection, allow-list and `fetch` are
+ * checked where they are used (`parseResourceUrl`).
+ */
+export const FetchBodyLimitsSchema = z.object({
+  timeoutMs: positiveNumber()
+    .default(DEFAULT_FETCH_TIMEOUT_MS)
+    .meta({ type: 'ms', description: 'Time limit for the whole exchange, body included.' }),
+  maxBytes: byteSize()
+    .default(DEFAULT_MAX_RESPONSE_BYTES)
+    .describe('Largest response body accepted; a larger one is aborted as it streams.'),
+  maxRowBytes: byteSize()
+    .default(16 * 1024 * 1024)
+    .describe('fetchBodyRows only: the largest single row accepted.'),
+});
 
 /** Options for {@link fetchBody}. */
 export interface FetchBodyOptions {
@@ -171,6 +190,8 @@ export interface PreparedFetch {
   readonly target: ReturnType<typeof parseResourceUrl>;
   readonly timeoutMs: number;
   readonly maxBytes: number;
+  /** The largest single row `fetchBodyRows` accepts. */
+  readonly maxRowBytes: number;
   /** `{"row_ids":[…],"columns":[…]}` (each only when given), as JSON text. */
   readonly requestBody: string;
 }
@@ -190,14 +211,15 @@ export function prepareFetch(resourceUrl: string, options: FetchBodyOptions): Pr
   // An allow-listed origin is trusted whatever its address; without a list, public only.
   if (!options.allowedOrigins)
     assertPublicDestination(new URL(target.origin).hostname, options.destinations ?? 'public');
-  const timeoutMs = positiveOption('timeoutMs', options.timeoutMs, DEFAULT_FETCH_TIMEOUT_MS);
-  const maxBytes = positiveOption('maxBytes', options.maxBytes, DEFAULT_MAX_RESPONSE_BYTES, {
-    integer: true,
-  });
+  const { timeoutMs, maxBytes, maxRowBytes } = parseOptions(
+    FetchBodyLimitsSchema,
+    { timeoutMs: options.timeoutMs, maxBytes: options.maxBytes, maxRowBytes: options.maxRowBytes },
+    { factory: 'fetchBody' },
+  );
   const request: { row_ids?: readonly number[]; columns?: readonly string[] } = {};
   if (options.rowIds && options.rowIds.length > 0) request.row_ids = [...new Set(options.rowIds)];
   if (options.columns && options.columns.length > 0) request.columns = options.columns;
-  return { target, timeoutMs, maxBytes, requestBody: JSON.stringify(request) };
+  return { target, timeoutMs, maxBytes, maxRowBytes, requestBody: JSON.stringify(request) };
 }
 
 /**

@@ -1,28 +1,232 @@
 import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
 import { S2SPError } from './errors.js';
-import { positiveOption } from './options.js';
+import {
+  byteSize,
+  httpUrl,
+  milliseconds,
+  optionRows,
+  optionsFromEnv,
+  optionsFromFile,
+  optionsFromFlags,
+  optionsTable,
+  parseOptions,
+  positiveInteger,
+  positiveNumber,
+  stringList,
+} from './options.js';
 
-describe('positiveOption', () => {
-  it('returns the value, or the fallback when unset', () => {
-    expect(positiveOption('ttl', 2.5, 9)).toBe(2.5);
-    expect(positiveOption('ttl', undefined, 9)).toBe(9);
-    expect(positiveOption('count', 3, 9, { integer: true })).toBe(3);
+const Schema = z.object({
+  maxThings: positiveInteger().default(10).describe('Most things at once.'),
+  ratio: positiveNumber({ max: 2 }).optional(),
+  maxBytes: byteSize().default(4 * 1024 * 1024),
+  timeoutMs: milliseconds({ min: 100, max: 600_000 })
+    .default(10_000)
+    .meta({ env: 'X_TIMEOUT_MS', flag: '--timeout-ms', key: 'timeout', description: 'How long.' }),
+  publicUrl: httpUrl().optional().meta({ env: 'X_PUBLIC_URL' }),
+  hosts: stringList(z.string().min(1)).optional().meta({ env: 'X_HOSTS', flag: '--host' }),
+  mode: z.enum(['json', 'compact']).default('json'),
+  auth: z
+    .object({
+      tokens: stringList(z.string().min(16)).meta({
+        env: 'X_TOKENS',
+        flag: '--token',
+        key: 'tokens',
+      }),
+    })
+    .optional(),
+  nested: z
+    .object({ limit: positiveInteger().default(4).meta({ env: 'X_LIMIT' }) })
+    .default({ limit: 4 })
+    .meta({ expand: true }),
+});
+
+function failure(run: () => unknown): S2SPError {
+  try {
+    run();
+  } catch (error) {
+    if (S2SPError.isInstance(error)) return error;
+    throw error;
+  }
+  throw new Error('expected an S2SPError');
+}
+
+describe('parseOptions', () => {
+  it('applies the defaults and normalises URLs', () => {
+    expect(parseOptions(Schema, undefined, { factory: 'make' })).toEqual({
+      maxThings: 10,
+      maxBytes: 4 * 1024 * 1024,
+      timeoutMs: 10_000,
+      mode: 'json',
+      nested: { limit: 4 },
+    });
+    const parsed = parseOptions(
+      Schema,
+      { maxThings: 3, ratio: 1.5, publicUrl: 'https://data.example.com/api/', hosts: ['a'] },
+      { factory: 'make' },
+    );
+    expect(parsed).toMatchObject({
+      maxThings: 3,
+      ratio: 1.5,
+      publicUrl: 'https://data.example.com/api',
+      hosts: ['a'],
+    });
   });
 
   it.each([
-    [0, false],
-    [-1, false],
-    [Number.NaN, false],
-    [Number.POSITIVE_INFINITY, false],
-    ['3' as unknown as number, false],
-    [1.5, true],
-  ])('refuses %s (integer: %s) with invalid_config naming the option', (value, integer) => {
-    try {
-      positiveOption('maxThings', value, 1, { integer });
-      expect.unreachable();
-    } catch (error) {
-      expect(S2SPError.isInstance(error) && error.code).toBe('invalid_config');
-      expect((error as S2SPError).data).toEqual({ option: 'maxThings' });
-    }
+    [{ maxThings: 0 }, 'maxThings'],
+    [{ maxThings: 1.5 }, 'maxThings'],
+    [{ maxThings: '3' }, 'maxThings'],
+    [{ maxThings: Number.NaN }, 'maxThings'],
+    [{ ratio: 0 }, 'ratio'],
+    [{ ratio: Number.POSITIVE_INFINITY }, 'ratio'],
+    [{ maxBytes: -1 }, 'maxBytes'],
+    [{ timeoutMs: 50 }, 'timeoutMs'],
+    [{ timeoutMs: 600_001 }, 'timeoutMs'],
+    [{ publicUrl: 'ftp://x' }, 'publicUrl'],
+    [{ hosts: ['ok', ''] }, 'hosts'],
+    [{ mode: 'yaml' }, 'mode'],
+    [{ auth: { tokens: ['short'] } }, 'auth.tokens'],
+    [{ nested: { limit: 0 } }, 'nested.limit'],
+  ])('refuses %j with one invalid_config naming %s', (input, option) => {
+    const error = failure(() => parseOptions(Schema, input, { factory: 'make' }));
+    expect(error.code).toBe('invalid_config');
+    expect(error.data).toEqual({ option });
+  });
+
+  it('refuses options that are not an object', () => {
+    const error = failure(() => parseOptions(Schema, 'nope', { factory: 'make' }));
+    expect([error.code, error.data]).toEqual(['invalid_config', { option: 'options' }]);
+  });
+
+  it('never quotes the value given: tokens and URLs with credentials stay out of the message', () => {
+    const secret = 'https://user:hunter2-secret@data.example.com';
+    const url = failure(() => parseOptions(Schema, { publicUrl: secret }, { factory: 'make' }));
+    expect(url.message).not.toContain('hunter2');
+    const token = failure(() =>
+      parseOptions(Schema, { auth: { tokens: ['tiny-secret'] } }, { factory: 'make' }),
+    );
+    expect(token.message).not.toContain('tiny-secret');
+  });
+
+  it('names the option by the name the caller gives (a variable, a flag)', () => {
+    const error = failure(() =>
+      parseOptions(
+        Schema,
+        { auth: { tokens: ['x'] } },
+        { factory: 'make', names: { auth: 'X_TOKENS' } },
+      ),
+    );
+    expect(error.data).toEqual({ option: 'auth.tokens', variable: 'X_TOKENS' });
+  });
+});
+
+describe('optionsFromEnv, optionsFromFlags, optionsFromFile', () => {
+  it('map each option from its metadata, and only those given', () => {
+    const fromEnv = optionsFromEnv(
+      Schema,
+      {
+        X_TIMEOUT_MS: ' 2500 ',
+        X_HOSTS: 'a, b,,',
+        X_TOKENS: 'a-long-token-0123456',
+        X_PUBLIC_URL: '',
+      },
+      { factory: 'environment' },
+    );
+    expect(fromEnv.options).toEqual({
+      timeoutMs: 2500,
+      hosts: ['a', 'b'],
+      auth: { tokens: ['a-long-token-0123456'] },
+    });
+    expect(fromEnv.names).toEqual({
+      timeoutMs: 'X_TIMEOUT_MS',
+      hosts: 'X_HOSTS',
+      'auth.tokens': 'X_TOKENS',
+    });
+    const flags = new Map([
+      ['--timeout-ms', ['200', '300']],
+      ['--host', ['a', 'b']],
+    ]);
+    expect(optionsFromFlags(Schema, flags, { factory: 'cli' }).options).toEqual({
+      timeoutMs: 300,
+      hosts: ['a', 'b'],
+    });
+    expect(
+      optionsFromFile(Schema, { timeout: 700, other: 1 }, { factory: 'file', file: 'f.yaml' })
+        .options,
+    ).toEqual({
+      timeoutMs: 700,
+    });
+  });
+
+  it('round-trips: what the environment sets parses as the option', () => {
+    const { options } = optionsFromEnv(
+      Schema,
+      { X_TIMEOUT_MS: '2500', X_LIMIT: '7' },
+      { factory: 'environment' },
+    );
+    expect(parseOptions(Schema, options, { factory: 'make' })).toMatchObject({
+      timeoutMs: 2500,
+      nested: { limit: 7 },
+    });
+  });
+
+  it.each([
+    [{ X_TIMEOUT_MS: '10' }, 'X_TIMEOUT_MS', 'timeoutMs'],
+    [{ X_TIMEOUT_MS: 'soon' }, 'X_TIMEOUT_MS', 'timeoutMs'],
+    [{ X_TIMEOUT_MS: '0x10' }, 'X_TIMEOUT_MS', 'timeoutMs'],
+    [{ X_TOKENS: 'short' }, 'X_TOKENS', 'auth.tokens'],
+    [{ X_PUBLIC_URL: 'redis://x' }, 'X_PUBLIC_URL', 'publicUrl'],
+  ])('refuses %j naming the variable %s', (env, variable, option) => {
+    const error = failure(() => optionsFromEnv(Schema, env, { factory: 'environment' }));
+    expect([error.code, error.data]).toEqual(['invalid_config', { option, variable }]);
+    expect(error.message.startsWith(`${variable}: `)).toBe(true);
+  });
+
+  it('names a flag and a file key', () => {
+    const flag = failure(() =>
+      optionsFromFlags(Schema, new Map([['--timeout-ms', ['1.5']]]), { factory: 'cli' }),
+    );
+    expect(flag.data).toEqual({ option: 'timeoutMs', variable: '--timeout-ms' });
+    const key = failure(() =>
+      optionsFromFile(Schema, { timeout: 5 }, { factory: 'file', file: 'p.yaml' }),
+    );
+    expect(key.data).toEqual({ option: 'timeoutMs', variable: 'p.yaml: timeout' });
+  });
+});
+
+describe('optionRows and optionsTable', () => {
+  it('read name, type, default, environment and description from the schema', () => {
+    const rows = optionRows(Schema);
+    expect(rows.map((row) => row.name)).toEqual([
+      'maxThings',
+      'ratio',
+      'maxBytes',
+      'timeoutMs',
+      'publicUrl',
+      'hosts',
+      'mode',
+      'auth',
+      'nested.limit',
+    ]);
+    expect(rows.find((row) => row.name === 'maxBytes')).toMatchObject({
+      type: 'bytes',
+      default: '4 MiB',
+    });
+    expect(rows.find((row) => row.name === 'timeoutMs')).toMatchObject({
+      type: 'ms',
+      default: '10000',
+      env: ['X_TIMEOUT_MS'],
+      flags: ['--timeout-ms'],
+      description: 'How long.',
+    });
+    expect(rows.find((row) => row.name === 'mode')).toMatchObject({
+      type: '"json" | "compact"',
+      default: '"json"',
+    });
+    expect(rows.find((row) => row.name === 'auth')?.env).toEqual(['X_TOKENS']);
+    expect(optionsTable(Schema).split('\n')[2]).toBe(
+      '| `maxThings` | integer | 10 | — | Most things at once. |',
+    );
   });
 });

@@ -1,39 +1,41 @@
-import { S2SPError } from './errors.js';
-
-/** Options for {@link positiveOption}. */
-export interface PositiveOptionRules {
-  /** Require a whole number (`Number.isSafeInteger`). Default false. */
-  readonly integer?: boolean;
-}
-
 /**
- * Reads a numeric option that must be positive: the one rule behind every size, count, time and
- * budget setting in the S2SP packages, so each refuses a bad value with the same error.
+ * `@s2sp/core/options`: the toolkit every S2SP factory checks its options with. Each factory has
+ * one zod schema of its options, built from the kinds below and documented on the schema itself
+ * (`.describe()`, `.meta({ env, flag })`); {@link parseOptions} checks it once and applies the
+ * defaults, the environment and command-line readers map variables and flags by its metadata, and
+ * {@link optionsTable} renders it for a README.
  *
- * @param name - the option's name, as the caller wrote it (`maxSyncBytes`)
- * @param value - the value given, or `undefined` for "use the default"
- * @param fallback - the default
- * @param rules - whether it must be a whole number
- * @returns `value`, or `fallback` when `value` is `undefined`
- * @throws S2SPError `invalid_config` naming the option and the value
+ * @module
  */
-export function positiveOption(
-  name: string,
-  value: number | undefined,
-  fallback: number,
-  rules: PositiveOptionRules = {},
-): number {
-  if (value === undefined) return fallback;
-  const valid =
-    typeof value === 'number' &&
-    (rules.integer ? Number.isSafeInteger(value) : Number.isFinite(value)) &&
-    value > 0;
-  if (!valid) {
-    throw new S2SPError(
-      'invalid_config',
-      `${name} must be a positive ${rules.integer ? 'whole number' : 'number'}, got ${String(value)}.`,
-      { data: { option: name } },
-    );
-  }
-  return value;
-}
+
+export { FetchBodyLimitsSchema } from './fetch-body.js';
+export {
+  byteSize,
+  httpUrl,
+  milliseconds,
+  type OptionBounds,
+  positiveInteger,
+  positiveNumber,
+  stringList,
+} from './options/option-kinds.js';
+export type { OptionMeta } from './options/option-meta.js';
+export {
+  type Env,
+  type OptionSetting,
+  type OptionSource,
+  optionSettings,
+  optionsFromEnv,
+  optionsFromFile,
+  optionsFromFlags,
+  readSettings,
+  type SettingKind,
+  type SettingsRead,
+  settingFromText,
+} from './options/option-settings.js';
+export {
+  formatDefault,
+  type OptionRow,
+  optionRows,
+  optionsTable,
+} from './options/options-table.js';
+export { type ParseOptionsContext, parseOptions } from './options/parse-options.js';

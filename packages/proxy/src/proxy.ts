@@ -4,8 +4,8 @@
  * @module
  */
 
-import { normalizePublicUrl, S2SPError } from '@s2sp/core';
-import { positiveOption } from '@s2sp/core/options';
+import { S2SPError } from '@s2sp/core';
+import { parseOptions } from '@s2sp/core/options';
 import { createConsoleLogger } from '@s2sp/server';
 import { createS2SPEdge } from '@s2sp/server/http';
 import { Hono } from 'hono';
@@ -14,6 +14,7 @@ import { type McpSessions, mountMcpSessions } from './downstream/http-sessions.j
 import { createNotificationHub } from './downstream/notification-hub.js';
 import { createSubscriptions } from './downstream/subscriptions.js';
 import { type Notification, type Server, StdioServerTransport, type Tool } from './mcp-sdk.js';
+import { S2SPProxyOptionsSchema } from './proxy-options.js';
 import type { ProxyListener, S2SPProxy, S2SPProxyOptions } from './proxy-types.js';
 import { createS2SPCall, type S2SPCall } from './tables/s2sp-call.js';
 import { createTableTools } from './tables/table-tools.js';
@@ -33,18 +34,15 @@ import { PROXY_VERSION } from './version.js';
  * const { mcpUrl } = await proxy.listen({ port: 3010 });
  * ```
  */
-export function createS2SPProxy(options: S2SPProxyOptions): S2SPProxy {
+export function createS2SPProxy(input: S2SPProxyOptions): S2SPProxy {
+  // Every option checked here, not when listen() opens the data plane, so a bad one fails at once.
+  const options = parseOptions(S2SPProxyOptionsSchema, input, { factory: 'createS2SPProxy' });
   const logger = options.logger ?? createConsoleLogger({ name: 's2sp-proxy' });
-  // The servers' HTTP edge, checked first: Host and Origin checks on every bind, bearer auth,
-  // MCP body caps, body and header read timeouts, the JSON error body and the Node listener.
-  const edge = createS2SPEdge({ ...options, logger });
-  const publicUrl =
-    options.publicUrl === undefined ? undefined : normalizePublicUrl(options.publicUrl);
-  // Checked here, not when listen() opens the data plane, so a bad setting fails at once.
-  if (options.tokenBudget !== undefined)
-    positiveOption('tokenBudget', options.tokenBudget, 0, { integer: true });
-  if (options.maxEntriesPerClient !== undefined)
-    positiveOption('maxEntriesPerClient', options.maxEntriesPerClient, 0, { integer: true });
+  // The servers' HTTP edge: Host and Origin checks on every bind, bearer auth, MCP body caps,
+  // body and header read timeouts, the JSON error body and the Node listener. Its options passed
+  // the same rules above; `auth` is the caller's own object, so a verifier keeps its identity.
+  const { publicUrl } = options;
+  const edge = createS2SPEdge({ ...options, auth: input.auth, logger });
   let seam: S2SPCall | undefined;
   const openSeam = (base: string) => {
     seam ??= createS2SPCall({
@@ -52,11 +50,9 @@ export function createS2SPProxy(options: S2SPProxyOptions): S2SPProxy {
       logger,
       requestBodyTimeoutMs: edge.options.requestBodyTimeoutMs,
       ...(options.store && { store: options.store }),
-      ...(options.ttlSeconds !== undefined && { ttlSeconds: options.ttlSeconds }),
-      ...(options.tokenBudget !== undefined && { tokenBudget: options.tokenBudget }),
-      ...(options.maxEntriesPerClient !== undefined && {
-        maxEntriesPerClient: options.maxEntriesPerClient,
-      }),
+      ttlSeconds: options.ttlSeconds,
+      tokenBudget: options.tokenBudget,
+      maxEntriesPerClient: options.maxEntriesPerClient,
     });
     return seam;
   };
@@ -75,8 +71,8 @@ export function createS2SPProxy(options: S2SPProxyOptions): S2SPProxy {
     target: options.upstream,
     logger,
     clientInfo: { name: 's2sp-proxy', version: PROXY_VERSION },
-    requestTimeoutMs: (options.timeoutSeconds ?? 60) * 1000,
-    restartDelayMs: options.restartDelayMs ?? 500,
+    requestTimeoutMs: options.timeoutSeconds * 1000,
+    restartDelayMs: options.restartDelayMs,
     maxRestartDelayMs: 30_000,
     onNotification: (notification: Notification) => {
       if (notification.method === 'notifications/tools/list_changed') forgetTools();
@@ -91,9 +87,9 @@ export function createS2SPProxy(options: S2SPProxyOptions): S2SPProxy {
   });
   const subscriptions = createSubscriptions(upstream);
   const tables = createTableTools({
-    include: options.tableTools ?? [],
-    exclude: options.excludeTools ?? [],
-    detect: options.detectTables ?? true,
+    include: options.tableTools,
+    exclude: options.excludeTools,
+    detect: options.detectTables,
     describe: (description) => s2sp().describe(description),
     parameters: () => s2sp().parameters,
   });
@@ -128,7 +124,7 @@ export function createS2SPProxy(options: S2SPProxyOptions): S2SPProxy {
     tables,
     s2sp,
     logger,
-    maxTextLength: options.maxResultChars ?? 64 * 1024 * 1024,
+    maxTextLength: options.maxResultChars,
     toolsChanged: () => hub.toolsChanged(),
     learnTool,
     subscribe: (session, uri) => subscriptions.subscribe(session, uri),
@@ -158,7 +154,7 @@ export function createS2SPProxy(options: S2SPProxyOptions): S2SPProxy {
       downstream.delete(server);
       void subscriptions.drop(server);
     },
-    maxSessions: options.maxSessions ?? 100,
+    maxSessions: options.maxSessions,
     idleMs: 60 * 60 * 1000,
     edge,
   });

@@ -62,7 +62,7 @@ describe('loadServerEnv', () => {
     [{ PORT: '65536' }, 'PORT', /65535/],
     [{ PORT: '-1' }, 'PORT', /whole number/],
     [{ HOST: 'a b' }, 'HOST', /not a host name/],
-    [{ S2SP_PUBLIC_URL: 'data.example.com' }, 'S2SP_PUBLIC_URL', /not an absolute URL/],
+    [{ S2SP_PUBLIC_URL: 'data.example.com' }, 'S2SP_PUBLIC_URL', /absolute http or https URL/],
     [{ S2SP_PUBLIC_URL: 'ftp://x' }, 'S2SP_PUBLIC_URL', /http or https/],
     [{ S2SP_PUBLIC_URL: 'https://u:p@x' }, 'S2SP_PUBLIC_URL', /credentials/],
     [{ S2SP_TTL_SECONDS: '0' }, 'S2SP_TTL_SECONDS', /from 1 to 86400/],

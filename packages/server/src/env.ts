@@ -1,23 +1,30 @@
 /**
  * `@s2sp/server/env`: reading an S2SP server's settings from environment variables, with errors that name the
- * variable. Pure functions (no `process` access), so every rule is unit-testable.
+ * variable. Pure functions (no `process` access), so every rule is unit-testable. Also the options
+ * schemas of `createS2SP`, `createS2SPServer` and `createS2SPEdge`, whose metadata names each
+ * option's variable (for other readers, such as `s2sp-proxy`'s flags, and for option tables).
  *
  * @module
  */
 
 import { normalizePublicUrl } from '@s2sp/core';
+import { optionsFromEnv, readSettings } from '@s2sp/core/options';
+import { ConsumerFetchOptionsSchema } from './consumer/consumer-tool.js';
 import { configError } from './edge/config-error.js';
 import {
   type EdgeOptionNames,
+  EdgeOptionsSchema,
   isHostValue,
-  resolveEdgeOptions,
   type S2SPEdgeOptions,
 } from './edge/edge-options.js';
 import { isLogLevel, type LogLevel } from './logger.js';
+import { S2SPOptionsSchema } from './runtime/options.js';
 import type { SlopOptions } from './slop.js';
 
 export { configError, configErrorVariable } from './edge/config-error.js';
-export { isHostValue } from './edge/edge-options.js';
+export { EdgeOptionsSchema, isHostValue } from './edge/edge-options.js';
+export { S2SPOptionsSchema } from './runtime/options.js';
+export { S2SPServerOptionsSchema } from './server-options.js';
 
 /**
  * The HTTP edge's settings read from the environment ({@link loadEdgeEnv}), ready to spread into
@@ -134,36 +141,30 @@ export interface ServerEnv {
   readonly edge: EdgeEnvOptions;
 }
 
-/** The environment variable behind each edge option, for errors that name it. */
-const EDGE_VARIABLES: EdgeOptionNames = {
-  allowedHosts: 'S2SP_ALLOWED_HOSTS',
-  allowedBrowserOrigins: 'S2SP_ALLOWED_BROWSER_ORIGINS',
-  auth: 'S2SP_AUTH_TOKENS',
-  requestBodyTimeoutMs: 'S2SP_BODY_TIMEOUT_MS',
-};
+/** The edge's options that have a variable, a flag or a file key: the ones settings can set. */
+const EDGE_SETTINGS = EdgeOptionsSchema.pick({
+  allowedHosts: true,
+  allowedBrowserOrigins: true,
+  auth: true,
+  requestBodyTimeoutMs: true,
+});
 
 /**
  * Reads the HTTP edge's settings, the one reader of them for every server, the proxy and the
  * apps: `S2SP_ALLOWED_HOSTS`, `S2SP_ALLOWED_BROWSER_ORIGINS`, `S2SP_AUTH_TOKENS` and
- * `S2SP_BODY_TIMEOUT_MS` (see {@link ServerEnv.edge}), checked by the edge's own option rules.
+ * `S2SP_BODY_TIMEOUT_MS` (see {@link ServerEnv.edge}). The variables are the `env` names on the
+ * edge's options schema, and each value is checked by its option's own rule.
  *
  * @param env - the environment (`process.env`)
  * @throws S2SPError `invalid_config` (see {@link configError}) naming the variable
  */
 export function loadEdgeEnv(env: Env): EdgeEnvOptions {
-  return edgeOptionsFrom(
-    {
-      allowedHosts: envList(env, 'S2SP_ALLOWED_HOSTS'),
-      allowedBrowserOrigins: envList(env, 'S2SP_ALLOWED_BROWSER_ORIGINS'),
-      authTokens: envList(env, 'S2SP_AUTH_TOKENS'),
-      requestBodyTimeoutMs: envNumber(env, 'S2SP_BODY_TIMEOUT_MS', 10_000, {
-        min: 100,
-        max: 600_000,
-        integer: true,
-      }),
-    },
-    EDGE_VARIABLES,
-  );
+  const { options } = optionsFromEnv(EDGE_SETTINGS, env, { factory: 'environment' });
+  // The body timeout is always set, so an environment spread over defaults states it.
+  return {
+    requestBodyTimeoutMs: EDGE_SETTINGS.shape.requestBodyTimeoutMs.parse(undefined),
+    ...(options as EdgeEnvOptions),
+  };
 }
 
 /** The edge's settings as a reader finds them: lists of strings and a number, each optional. */
@@ -185,18 +186,36 @@ export interface EdgeSettings {
  * @throws S2SPError `invalid_config` (see {@link configError}) naming the setting
  */
 export function edgeOptionsFrom(settings: EdgeSettings, names: EdgeOptionNames): EdgeEnvOptions {
-  const { allowedHosts, allowedBrowserOrigins, authTokens, requestBodyTimeoutMs } = settings;
-  const options: EdgeEnvOptions = {
-    ...(allowedHosts && allowedHosts.length > 0 && { allowedHosts }),
-    ...(allowedBrowserOrigins && allowedBrowserOrigins.length > 0 && { allowedBrowserOrigins }),
-    ...(authTokens && authTokens.length > 0 && { auth: { bearerTokens: authTokens } }),
-    ...(requestBodyTimeoutMs !== undefined && { requestBodyTimeoutMs }),
+  const given: Record<string, unknown> = {
+    allowedHosts: settings.allowedHosts,
+    allowedBrowserOrigins: settings.allowedBrowserOrigins,
+    'auth.bearerTokens': settings.authTokens,
+    requestBodyTimeoutMs: settings.requestBodyTimeoutMs,
   };
-  const checked = resolveEdgeOptions(options, names);
-  return options.allowedBrowserOrigins
-    ? { ...options, allowedBrowserOrigins: checked.allowedBrowserOrigins }
-    : options;
+  const { options } = readSettings(
+    EDGE_SETTINGS,
+    'key',
+    // An empty list sets nothing, as an unset variable.
+    (setting) => {
+      const value = given[setting.path];
+      return Array.isArray(value) && value.length === 0 ? undefined : value;
+    },
+    {
+      factory: 'settings',
+      names: Object.fromEntries(
+        Object.entries(names).map(([key, name]) => [
+          key === 'auth' ? 'auth.bearerTokens' : key,
+          name,
+        ]),
+      ),
+    },
+  );
+  return options as EdgeEnvOptions;
 }
+
+const SERVER_SETTINGS = S2SPOptionsSchema.pick({ publicUrl: true, ttlSeconds: true }).extend({
+  ttlSeconds: S2SPOptionsSchema.shape.ttlSeconds.meta({ env: undefined }),
+});
 
 /**
  * Reads `PORT`, `HOST`, `S2SP_PUBLIC_URL`, `S2SP_TTL_SECONDS`, `REDIS_URL`, `LOG_LEVEL`, `SLOP`,
@@ -208,6 +227,10 @@ export function edgeOptionsFrom(settings: EdgeSettings, names: EdgeOptionNames):
  * @throws S2SPError `invalid_config` (see {@link configError}) naming the variable, for any value that cannot work
  */
 export function loadServerEnv(env: Env, defaults: { port: number }): ServerEnv {
+  // S2SP_PUBLIC_URL: the `env` name on createS2SP's options schema.
+  const runtime = SERVER_SETTINGS.parse(
+    optionsFromEnv(SERVER_SETTINGS, env, { factory: 'environment' }).options,
+  );
   const host = envString(env, 'HOST') ?? '127.0.0.1';
   if (!isHostValue(host))
     throw configError('HOST', `${show(host)} is not a host name or IP address.`);
@@ -250,40 +273,19 @@ export function loadServerEnv(env: Env, defaults: { port: number }): ServerEnv {
   return {
     port: envNumber(env, 'PORT', defaults.port, { min: 0, max: 65535, integer: true }),
     host,
-    publicUrl: envHttpUrl(env, 'S2SP_PUBLIC_URL', 'https://data.example.com'),
-    ttlSeconds: envNumber(env, 'S2SP_TTL_SECONDS', 600, { min: 1, max: 86_400, integer: true }),
+    publicUrl: runtime.publicUrl,
+    // Stricter than the option (any positive number of seconds): a deployment's variable is held
+    // to whole seconds up to a day, which the apps and their tests rely on.
+    ttlSeconds: envNumber(env, 'S2SP_TTL_SECONDS', runtime.ttlSeconds, {
+      min: 1,
+      max: 86_400,
+      integer: true,
+    }),
     redisUrl,
     logLevel,
     slop,
     edge: loadEdgeEnv(env),
   };
-}
-
-/** An origin, or an origin with the path prefix its resource_urls live under. */
-function allowedOrigin(value: string): string {
-  try {
-    const url = new URL(value);
-    if (
-      (url.protocol === 'http:' || url.protocol === 'https:') &&
-      !url.username &&
-      !url.password &&
-      !url.search &&
-      !url.hash
-    )
-      return `${url.origin}${url.pathname.replace(/\/+$/, '')}`;
-  } catch {
-    // reported below
-  }
-  throw configError(
-    'S2SP_ALLOWED_ORIGINS',
-    `"${value.slice(0, 80)}" is not an http(s) origin such as http://127.0.0.1:3001 (optionally with a path prefix such as https://gateway.example.com/weather).`,
-  );
-}
-
-function pathPrefix(value: string): string {
-  if (/^\/?[A-Za-z0-9._~!$&'()*+,;=:@%-]+(\/[A-Za-z0-9._~!$&'()*+,;=:@%-]+)*\/?$/.test(value))
-    return `/${value.replace(/^\/+|\/+$/g, '')}`;
-  throw configError('S2SP_PATH_PREFIXES', `"${value.slice(0, 40)}" is not a path such as /api.`);
 }
 
 /** The fetch settings every consumer app reads from its environment (see {@link loadConsumerEnv}). */
@@ -307,21 +309,26 @@ export interface ConsumerEnv {
  * @throws S2SPError `invalid_config` naming the variable when a value is invalid
  */
 export function loadConsumerEnv(env: Env): ConsumerEnv {
-  const destinations = envString(env, 'S2SP_CONSUMER_DESTINATIONS')?.toLowerCase() ?? 'public';
-  if (destinations !== 'public' && destinations !== 'any') {
-    throw configError(
-      'S2SP_CONSUMER_DESTINATIONS',
-      `"${destinations.slice(0, 40)}" is not "public" (the default: only public internet addresses unless S2SP_ALLOWED_ORIGINS lists the origin) or "any" (development only).`,
-    );
-  }
+  const destinations = env.S2SP_CONSUMER_DESTINATIONS;
+  const { options } = optionsFromEnv(
+    CONSUMER_SETTINGS,
+    // The one variable whose value is a word: any case will do.
+    { ...env, S2SP_CONSUMER_DESTINATIONS: destinations?.toLowerCase() },
+    { factory: 'environment' },
+  );
+  const parsed = CONSUMER_SETTINGS.parse(options);
   return {
-    allowedOrigins: envList(env, 'S2SP_ALLOWED_ORIGINS')?.map(allowedOrigin),
-    destinations,
-    pathPrefixes: envList(env, 'S2SP_PATH_PREFIXES')?.map(pathPrefix),
-    maxConcurrentFetches: envNumber(env, 'S2SP_MAX_CONCURRENT_FETCHES', 4, {
-      min: 1,
-      max: 1000,
-      integer: true,
-    }),
+    allowedOrigins: parsed.allowedOrigins && [...parsed.allowedOrigins],
+    destinations: parsed.destinations,
+    pathPrefixes: parsed.pathPrefixes && [...parsed.pathPrefixes],
+    maxConcurrentFetches: parsed.maxConcurrentFetches,
   };
 }
+
+/** The consumer options that have a variable (`env` on their schema). */
+const CONSUMER_SETTINGS = ConsumerFetchOptionsSchema.pick({
+  allowedOrigins: true,
+  destinations: true,
+  pathPrefixes: true,
+  maxConcurrentFetches: true,
+});

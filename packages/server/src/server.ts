@@ -1,5 +1,6 @@
 import { S2SPError } from '@s2sp/core';
 import { operatorMust } from '@s2sp/core/advice';
+import { parseOptions } from '@s2sp/core/options';
 import { Hono } from 'hono';
 import { type A2SCapability, mountA2S } from './a2s/index.js';
 import { mountStatelessMcp } from './edge/mcp-endpoint.js';
@@ -7,6 +8,7 @@ import { createS2SPEdge } from './edge/s2sp-edge.js';
 import { createConsoleLogger } from './logger.js';
 import { loadStdioTransport, McpServer } from './mcp-sdk.js';
 import { createS2SPInternals } from './runtime/s2sp.js';
+import { S2SPServerOptionsSchema } from './server-options.js';
 import type { ListeningServer, S2SPServer, S2SPServerOptions } from './server-types.js';
 import { mountSlop } from './slop.js';
 
@@ -30,15 +32,11 @@ export type { ListeningServer, S2SPServer, S2SPServerOptions } from './server-ty
  * ```
  */
 export function createS2SPServer(options: S2SPServerOptions): S2SPServer {
-  if (
-    typeof options.name !== 'string' ||
-    options.name === '' ||
-    typeof options.version !== 'string' ||
-    options.version === ''
-  ) {
-    throw new S2SPError('invalid_config', 'createS2SPServer needs a non-empty name and version.');
-  }
-  const mcpPath = options.mcpPath ?? '/mcp';
+  // Every option, checked once here; the edge and the runtime below apply the same rules to
+  // values that already passed them.
+  const { mcpPath } = parseOptions(S2SPServerOptionsSchema, options, {
+    factory: 'createS2SPServer',
+  });
   // The one HTTP edge in front of /mcp, SLOP and A2S, checked before anything is created. Who may
   // reach them: the names this server has (publicUrl, trustedHosts, the addresses it listens on)
   // and the ones the operator adds; loopback names always.
@@ -52,7 +50,7 @@ export function createS2SPServer(options: S2SPServerOptions): S2SPServer {
     s2sp,
     options: resolved,
     advertisedUrl,
-  } = createS2SPInternals({ ...options, logger }, options.name);
+  } = createS2SPInternals({ ...options, logger }, options.name, 'createS2SPServer');
   const bodyTimeoutMs = resolved.requestBodyTimeoutMs;
   // This server owns its McpServer: with the how-to out of the tools, it goes here, once.
   const instructions =

@@ -1,16 +1,15 @@
 import { PROTOCOL, S2SP_ERROR_STATUS, S2SPError, type S2SPErrorCode } from '@s2sp/core';
 import { sendToolArguments } from '@s2sp/core/advice';
 import { describeType, isPlainObject, parseJsonText } from '@s2sp/core/json';
-import { positiveOption } from '@s2sp/core/options';
+import { parseOptions, stringList } from '@s2sp/core/options';
 import type { Context, Hono } from 'hono';
-import {
-  DEFAULT_MAX_REQUEST_BYTES,
-  isJsonContentType,
-  isJsonWhitespace,
-} from './data-plane/request.js';
-import { createBearerCheck } from './edge/bearer-auth.js';
+import { z } from 'zod';
+import { DataPlaneOptionsSchema } from './data-plane/data-plane.js';
+import { isJsonContentType, isJsonWhitespace } from './data-plane/request.js';
+import { BearerTokenSchema, createBearerCheck } from './edge/bearer-auth.js';
+import { EdgeOptionsSchema } from './edge/edge-options.js';
 import { s2spErrorToResponse } from './edge/error-response.js';
-import { DEFAULT_BODY_TIMEOUT_MS, readRequestBody } from './edge/request-body.js';
+import { readRequestBody } from './edge/request-body.js';
 import { type CallToolResult, Client, InMemoryTransport, type McpServer } from './mcp-sdk.js';
 
 /** Options for {@link mountSlop}. */
@@ -34,6 +33,15 @@ export interface SlopOptions {
    */
   readonly requireScopes?: boolean;
 }
+
+/** The options of {@link mountSlop}: the edge's token and timeout rules, the data plane's size rule. */
+const SlopOptionsSchema = z.object({
+  basePath: z.string().optional(),
+  bearerTokens: stringList(BearerTokenSchema).optional(),
+  maxRequestBytes: DataPlaneOptionsSchema.shape.maxRequestBytes,
+  requestBodyTimeoutMs: EdgeOptionsSchema.shape.requestBodyTimeoutMs,
+  requireScopes: z.boolean().default(false),
+} satisfies Record<keyof SlopOptions, z.ZodType>);
 
 /** Where SLOP gets its tools: anything that can make fully registered `McpServer`s. */
 export interface SlopToolSource {
@@ -96,28 +104,12 @@ function toolError(result: CallToolResult): S2SPError {
  * @param options - path prefix, bearer tokens, scope checks
  */
 export function mountSlop(app: Hono, source: SlopToolSource, options: SlopOptions = {}): void {
-  const base = (options.basePath ?? '').replace(/\/+$/, '');
-  if (options.bearerTokens?.some((t) => typeof t !== 'string' || t.length < 16)) {
-    throw new S2SPError(
-      'invalid_config',
-      'SLOP bearer tokens must be strings of at least 16 characters.',
-    );
-  }
-  const checkBearer = options.bearerTokens
-    ? createBearerCheck({ bearerTokens: options.bearerTokens, realm: 'slop' })
+  const parsed = parseOptions(SlopOptionsSchema, options, { factory: 'mountSlop' });
+  const base = (parsed.basePath ?? '').replace(/\/+$/, '');
+  const checkBearer = parsed.bearerTokens
+    ? createBearerCheck({ bearerTokens: parsed.bearerTokens, realm: 'slop' })
     : undefined;
-  const maxRequestBytes = positiveOption(
-    'maxRequestBytes',
-    options.maxRequestBytes,
-    DEFAULT_MAX_REQUEST_BYTES,
-    { integer: true },
-  );
-  const bodyTimeoutMs = positiveOption(
-    'requestBodyTimeoutMs',
-    options.requestBodyTimeoutMs,
-    DEFAULT_BODY_TIMEOUT_MS,
-    { integer: true },
-  );
+  const { maxRequestBytes, requestBodyTimeoutMs: bodyTimeoutMs } = parsed;
 
   let client: Promise<Client> | undefined;
   const connect = (): Promise<Client> => {
@@ -137,7 +129,7 @@ export function mountSlop(app: Hono, source: SlopToolSource, options: SlopOption
       const result = await checkBearer(c.req.raw);
       if (!result.ok) return result.response;
     }
-    if (options.requireScopes) {
+    if (parsed.requireScopes) {
       const scopes = scopesOf(c);
       if (!needs.some((scope) => scopes.has(scope))) {
         throw new S2SPError(

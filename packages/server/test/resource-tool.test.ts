@@ -462,14 +462,12 @@ describe('resource tool limits and configuration', () => {
       /already registered/,
     );
     expect(() => s.resourceTool('has space', { description: 'x' }, () => [])).toThrow(/not valid/);
-    expect(() => createS2SPServer({ name: '', version: '1' })).toThrow(
-      /non-empty name and version/,
-    );
+    expect(() => createS2SPServer({ name: '', version: '1' })).toThrow(/option name must be/);
     expect(() => createS2SPServer({ name: 'x', version: '1', ttlSeconds: 0 })).toThrow(
       /ttlSeconds must be a positive number/,
     );
     expect(() => createS2SPServer({ name: 'x', version: '1', publicUrl: 'ftp://x' })).toThrow(
-      /publicUrl must use http or https/,
+      /publicUrl must be an absolute http or https URL/,
     );
   });
 

@@ -2,6 +2,8 @@
  * Helpers shared by the tests of every package: real loopback HTTP servers on port 0 that cannot
  * be left running, and request counting. Source-only (never built or published).
  */
+export { type DocumentedOption, readmeFlagsDiff, readmeOptionsDiff } from './readme-options.js';
+
 import { once } from 'node:events';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';

@@ -27,6 +27,7 @@ export {
   ENTRY_OVERHEAD_BYTES,
   encodeRows,
   type MemoryStoreOptions,
+  MemoryStoreOptionsSchema,
   ROW_OVERHEAD_BYTES,
   storedTableSize,
   tooManyRowIds,

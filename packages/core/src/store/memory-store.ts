@@ -1,6 +1,8 @@
+import { z } from 'zod';
 import { askForFewerRows, rowIdsOverTable, waitForExpiry } from '../advice/advice.js';
 import { S2SPError } from '../errors.js';
-import { positiveOption } from '../options.js';
+import { byteSize, positiveInteger } from '../options/option-kinds.js';
+import { parseOptions } from '../options/parse-options.js';
 import type {
   BodyStore,
   BodyStoreStats,
@@ -9,6 +11,19 @@ import type {
   TakenRows,
 } from './body-store.js';
 import { selectRows } from './taken-rows.js';
+
+/**
+ * The options of {@link createMemoryStore}: their one rule, default and description (the store
+ * section of `@s2sp/core`'s README is checked against it).
+ */
+export const MemoryStoreOptionsSchema = z.object({
+  maxBytes: byteSize()
+    .default(256 * 1024 * 1024)
+    .describe(
+      'Budget for live entries: their UTF-8 rows plus 1 KiB per entry and 4 bytes per row. A full store refuses puts with store_full; live entries are never evicted.',
+    ),
+  maxEntries: positiveInteger().default(100_000).describe('Most live entries.'),
+} satisfies Record<keyof MemoryStoreOptions, z.ZodType>);
 
 /** Options for {@link createMemoryStore}. */
 export interface MemoryStoreOptions {
@@ -147,16 +162,16 @@ export function storedTableSize(table: StoredTable): number {
  * For several server replicas use a shared store such as `@s2sp/cache-redis`.
  *
  * @param options - byte and entry budgets
+ * @throws S2SPError `invalid_config` for a budget that is not a positive whole number
  * @example
  * ```ts
  * const store = createMemoryStore({ maxBytes: 64 * 1024 * 1024 });
  * ```
  */
 export function createMemoryStore(options: MemoryStoreOptions = {}): BodyStore {
-  const maxBytes = positiveOption('maxBytes', options.maxBytes, 256 * 1024 * 1024, {
-    integer: true,
+  const { maxBytes, maxEntries } = parseOptions(MemoryStoreOptionsSchema, options, {
+    factory: 'createMemoryStore',
   });
-  const maxEntries = positiveOption('maxEntries', options.maxEntries, 100_000, { integer: true });
   const entries = new Map<string, Entry>();
   let bytes = 0;
   let charged = 0;

@@ -3,9 +3,12 @@
  *
  * @module
  */
+
+import { optionsFromFlags } from '@s2sp/core/options';
 import type { LogLevel } from '@s2sp/server';
-import { configError, type EdgeEnvOptions, edgeOptionsFrom, isHostValue } from '@s2sp/server/env';
-import type { EdgeOptionNames } from '@s2sp/server/http';
+import { configError, type EdgeEnvOptions, isHostValue } from '@s2sp/server/env';
+import type { z } from 'zod';
+import { S2SPProxyOptionsSchema } from '../proxy-options.js';
 import type { TableToolRule } from '../tables/table-tools.js';
 import type { UpstreamTarget } from '../upstream/upstream-target.js';
 
@@ -112,15 +115,6 @@ const VALUE_FLAGS = new Set([
   '--allowed-browser-origin',
   '--body-timeout-ms',
 ]);
-/** The flag behind each edge option, for errors that name it. */
-const EDGE_FLAGS: EdgeOptionNames = {
-  allowedHosts: '--allowed-host',
-  allowedBrowserOrigins: '--allowed-browser-origin',
-  auth: '--auth-token',
-  requestBodyTimeoutMs: '--body-timeout-ms',
-};
-/** Far past any model's context window: in effect, no paging. */
-const MAX_TOKEN_BUDGET = 10_000_000;
 const LOG_LEVELS: readonly string[] = ['debug', 'info', 'warn', 'error', 'silent'];
 const SWITCHES = new Set(['--stdio', '--no-detect', '--help', '-h', '--version']);
 
@@ -241,29 +235,25 @@ export function parseCliArgs(argv: readonly string[]): CliOptions {
     throw configError('--host', `${JSON.stringify(host)} is not a host name or IP address.`);
   }
   const port = last('--port');
-  const ttl = last('--ttl');
-  const timeout = last('--timeout');
-  const budget = last('--token-budget');
-  const entries = last('--max-entries-per-client');
-  const publicUrl = last('--public-url');
+  // Every flag that sets a proxy option, by the `flag` on the option's schema, checked by the
+  // option's own rule: --public-url, --ttl, --timeout, --token-budget,
+  // --max-entries-per-client and the HTTP edge's --auth-token, --allowed-host,
+  // --allowed-browser-origin and --body-timeout-ms.
+  const flagged = optionsFromFlags(S2SPProxyOptionsSchema, values, { factory: 's2sp-proxy' })
+    .options as Partial<z.output<typeof S2SPProxyOptionsSchema>>;
   const redis = last('--redis');
   if (redis !== undefined && !/^rediss?:\/\//.test(redis)) {
     throw configError('--redis', 'must be a redis:// or rediss:// URL.');
   }
   const logLevel = last('--log-level') ?? 'info';
-  const bodyTimeout = last('--body-timeout-ms');
-  const edge = edgeOptionsFrom(
-    {
-      allowedHosts: values.get('--allowed-host'),
-      allowedBrowserOrigins: values.get('--allowed-browser-origin'),
-      authTokens: values.get('--auth-token'),
-      requestBodyTimeoutMs:
-        bodyTimeout === undefined
-          ? undefined
-          : number('--body-timeout-ms', bodyTimeout, 100, 600_000, true),
-    },
-    EDGE_FLAGS,
-  );
+  const edge: EdgeEnvOptions = {
+    ...(flagged.allowedHosts && { allowedHosts: flagged.allowedHosts }),
+    ...(flagged.allowedBrowserOrigins && { allowedBrowserOrigins: flagged.allowedBrowserOrigins }),
+    ...(flagged.auth && { auth: flagged.auth }),
+    ...(flagged.requestBodyTimeoutMs !== undefined && {
+      requestBodyTimeoutMs: flagged.requestBodyTimeoutMs,
+    }),
+  };
   if (!LOG_LEVELS.includes(logLevel as LogLevel)) {
     throw configError('--log-level', 'must be one of debug, info, warn, error, silent.');
   }
@@ -274,18 +264,13 @@ export function parseCliArgs(argv: readonly string[]): CliOptions {
     stdio,
     port: port === undefined ? (stdio ? 0 : 3010) : number('--port', port, 0, 65535, true),
     host,
-    publicUrl: publicUrl === undefined ? undefined : httpUrl('--public-url', publicUrl),
+    publicUrl: flagged.publicUrl,
     redisUrl: redis,
-    ttlSeconds: ttl === undefined ? undefined : number('--ttl', ttl, 1, 86_400, false),
-    timeoutSeconds: timeout === undefined ? 60 : number('--timeout', timeout, 0.1, 3600, false),
-    tokenBudget:
-      budget === undefined
-        ? undefined
-        : number('--token-budget', budget, 1, MAX_TOKEN_BUDGET, true),
-    maxEntriesPerClient:
-      entries === undefined
-        ? undefined
-        : number('--max-entries-per-client', entries, 1, 10_000_000, true),
+    ttlSeconds: flagged.ttlSeconds,
+    timeoutSeconds:
+      flagged.timeoutSeconds ?? S2SPProxyOptionsSchema.shape.timeoutSeconds.parse(undefined),
+    tokenBudget: flagged.tokenBudget,
+    maxEntriesPerClient: flagged.maxEntriesPerClient,
     tableTools: (values.get('--table-tool') ?? []).map((t) =>
       parseTableToolRule('--table-tool', t),
     ),

@@ -18,9 +18,15 @@
  *
  * @module
  */
-import { configError, type EdgeEnvOptions, edgeOptionsFrom } from '@s2sp/server/env';
+import {
+  configError,
+  type EdgeEnvOptions,
+  EdgeOptionsSchema,
+  edgeOptionsFrom,
+} from '@s2sp/server/env';
 import { parse as parseYaml } from 'yaml';
 import { z } from 'zod';
+import { S2SPProxyOptionsSchema } from '../proxy-options.js';
 import type { TableToolRule } from '../tables/table-tools.js';
 import { parseTableToolRule } from './cli-args.js';
 
@@ -32,11 +38,12 @@ const ConfigFileSchema = z.strictObject({
     .optional(),
   excludeTools: z.array(z.string()).optional(),
   detect: z.boolean().optional(),
-  tokenBudget: z.number().int().positive().max(Number.MAX_SAFE_INTEGER).optional(),
+  // The options' own rules (without their defaults: the file sets only what it names).
+  tokenBudget: S2SPProxyOptionsSchema.shape.tokenBudget.unwrap().optional(),
   authTokens: z.array(z.string()).optional(),
   allowedHosts: z.array(z.string()).optional(),
   allowedBrowserOrigins: z.array(z.string()).optional(),
-  bodyTimeoutMs: z.number().int().min(100).max(600_000).optional(),
+  bodyTimeoutMs: EdgeOptionsSchema.shape.requestBodyTimeoutMs.unwrap().optional(),
 });
 
 /** What a config file sets. */

@@ -8,10 +8,14 @@ import {
   S2SPError,
 } from '@s2sp/core';
 import { isPlainObject } from '@s2sp/core/json';
-import type { z } from 'zod';
+import { FetchBodyLimitsSchema, stringList } from '@s2sp/core/options';
+import { z } from 'zod';
 import type { CallToolResult, ToolAnnotations, ToolExtra } from '../mcp-sdk.js';
 import { assertNoReservedParameters } from '../resource/resource-tool.js';
-import type { ConcurrencyLimit } from '../runtime/concurrency-limit.js';
+import {
+  type ConcurrencyLimit,
+  ConcurrencyLimitOptionsSchema,
+} from '../runtime/concurrency-limit.js';
 import { errorResult, textResult } from '../tool-result.js';
 import {
   applyColumnMapping,
@@ -111,6 +115,80 @@ export interface ConsumerFetchOptions {
 export const DEFAULT_MAX_CONCURRENT_FETCHES = 4;
 /** Default of {@link ConsumerFetchOptions.maxQueuedFetches}. */
 export const DEFAULT_MAX_QUEUED_FETCHES = 16;
+
+/** An allowed origin, or an origin with the path prefix its resource_urls live under. */
+const AllowedOriginSchema = z.string().transform((value, context) => {
+  try {
+    const url = new URL(value);
+    if (
+      (url.protocol === 'http:' || url.protocol === 'https:') &&
+      !url.username &&
+      !url.password &&
+      !url.search &&
+      !url.hash
+    )
+      return `${url.origin}${url.pathname.replace(/\/+$/, '')}`;
+  } catch {
+    // reported below
+  }
+  context.issues.push({
+    code: 'custom',
+    input: '',
+    message:
+      'must be http(s) origins such as http://127.0.0.1:3001, optionally with a path prefix such as https://gateway.example.com/weather',
+  });
+  return z.NEVER;
+});
+
+/** A path prefix (`/api`), normalised with one leading and no trailing slash. */
+const PathPrefixSchema = z
+  .string()
+  .regex(/^\/?[A-Za-z0-9._~!$&'()*+,;=:@%-]+(\/[A-Za-z0-9._~!$&'()*+,;=:@%-]+)*\/?$/)
+  .transform((value) => `/${value.replace(/^\/+|\/+$/g, '')}`)
+  .meta({ allowed: 'paths such as /api' });
+
+/**
+ * The options of a server's consumer fetches ({@link ConsumerFetchOptions}): rules, defaults and
+ * the environment variables `loadConsumerEnv` reads. The time and size limits are
+ * `fetchBody`'s own, the concurrency `createConcurrencyLimit`'s.
+ */
+export const ConsumerFetchOptionsSchema = z.object({
+  allowedOrigins: stringList(AllowedOriginSchema).optional().meta({
+    env: 'S2SP_ALLOWED_ORIGINS',
+    description:
+      'Origins a consumer may fetch from, loopback ones included; an entry may carry a path prefix (`https://gateway.example.com/weather`). Set it in production.',
+  }),
+  destinations: z.enum(['public', 'any']).default('public').meta({
+    env: 'S2SP_CONSUMER_DESTINATIONS',
+    description:
+      "Without an allow-list: `'public'` fetches only from public internet addresses (IP literals, every resolved address and the connected socket are checked); `'any'` from anywhere (development only).",
+  }),
+  pathPrefixes: stringList(PathPrefixSchema).optional().meta({
+    env: 'S2SP_PATH_PREFIXES',
+    description:
+      'Path prefixes allowed before `/s2sp/data/{token}` on any origin; otherwise the path must be exactly that.',
+  }),
+  timeoutMs: FetchBodyLimitsSchema.shape.timeoutMs,
+  maxResponseBytes: FetchBodyLimitsSchema.shape.maxBytes.describe(
+    'Largest data-plane response. Compressed answers are refused (`Accept-Encoding: identity`).',
+  ),
+  fetch: z
+    .custom<typeof fetch>((value) => typeof value === 'function')
+    .optional()
+    .meta({ allowed: 'a fetch function', type: 'function', defaultText: 'public-only fetch' }),
+  maxConcurrentFetches: ConcurrencyLimitOptionsSchema.shape.concurrency
+    .default(DEFAULT_MAX_CONCURRENT_FETCHES)
+    .meta({
+      env: 'S2SP_MAX_CONCURRENT_FETCHES',
+      description: 'Data-plane fetches at once per server.',
+    }),
+  maxQueuedFetches: ConcurrencyLimitOptionsSchema.shape.queue
+    .unwrap()
+    .default(DEFAULT_MAX_QUEUED_FETCHES)
+    .describe(
+      'Fetches that may wait; beyond that a consumer call fails at once with "busy, retry".',
+    ),
+} satisfies Record<keyof ConsumerFetchOptions, z.ZodType>);
 
 function toCallToolResult(output: ConsumerToolOutput): CallToolResult {
   if (typeof output === 'string') return textResult(output);

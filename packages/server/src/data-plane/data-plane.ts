@@ -5,12 +5,14 @@ import {
   sendDataPlaneRequest,
   sendJson,
 } from '@s2sp/core/advice';
-import { positiveOption } from '@s2sp/core/options';
+import { byteSize, parseOptions, positiveInteger } from '@s2sp/core/options';
 import { type BodyStore, collectBytes } from '@s2sp/core/store';
 import { Hono } from 'hono';
+import { z } from 'zod';
 import { crossSiteReason } from '../edge/browser-guard.js';
+import { EdgeOptionsSchema, LoggerSchema } from '../edge/edge-options.js';
 import { methodNotAllowed, notFoundResponse, s2spErrorToResponse } from '../edge/error-response.js';
-import { DEFAULT_BODY_TIMEOUT_MS, readRequestBody } from '../edge/request-body.js';
+import { readRequestBody } from '../edge/request-body.js';
 import { entryLabel, silentLogger } from '../logger.js';
 import {
   DEFAULT_MAX_REQUEST_BYTES,
@@ -43,6 +45,23 @@ export interface DataPlaneOptions {
 
 /** Default of {@link DataPlaneOptions.maxRowIds}. */
 export const DEFAULT_MAX_ROW_IDS = PROTOCOL.maxRequestRowIds;
+
+/**
+ * The options of {@link createDataPlaneApp} and {@link mountDataPlane}. The body read timeout is
+ * the HTTP edge's rule.
+ */
+export const DataPlaneOptionsSchema = z.object({
+  store: z
+    .custom<BodyStore>((value) => typeof value === 'object' && value !== null)
+    .meta({
+      allowed: 'a BodyStore',
+    }),
+  maxRequestBytes: byteSize().default(DEFAULT_MAX_REQUEST_BYTES),
+  logger: LoggerSchema.optional(),
+  bodyTimeoutMs: EdgeOptionsSchema.shape.requestBodyTimeoutMs,
+  maxRowIds: positiveInteger().default(DEFAULT_MAX_ROW_IDS),
+  onTaken: z.custom<(key: string) => void>((value) => typeof value === 'function').optional(),
+} satisfies Record<keyof DataPlaneOptions, z.ZodType>);
 
 /** Response bodies up to this size are sent as one buffer. */
 const SINGLE_BUFFER_BYTES = 1024 * 1024;
@@ -126,25 +145,9 @@ async function readLimited(
  * @param options - store, limits, logger
  */
 export function mountDataPlane(app: Hono, options: DataPlaneOptions): Hono {
-  const { store } = options;
-  const maxRequestBytes = positiveOption(
-    'maxRequestBytes',
-    options.maxRequestBytes,
-    DEFAULT_MAX_REQUEST_BYTES,
-    { integer: true },
-  );
-  const logger = options.logger ?? silentLogger;
-  const bodyTimeoutMs = positiveOption(
-    'bodyTimeoutMs',
-    options.bodyTimeoutMs,
-    DEFAULT_BODY_TIMEOUT_MS,
-    {
-      integer: true,
-    },
-  );
-  const maxRowIds = positiveOption('maxRowIds', options.maxRowIds, DEFAULT_MAX_ROW_IDS, {
-    integer: true,
-  });
+  const parsed = parseOptions(DataPlaneOptionsSchema, options, { factory: 'createDataPlaneApp' });
+  const { store, maxRequestBytes, bodyTimeoutMs, maxRowIds } = parsed;
+  const logger = parsed.logger ?? silentLogger;
 
   app.post(`${PROTOCOL.dataPathPrefix}:token`, async (c) => {
     // Consumers are servers. A browser page on another site must not be able to spend a token it

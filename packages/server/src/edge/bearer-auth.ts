@@ -1,6 +1,8 @@
 import { S2SPError } from '@s2sp/core';
 import { sendBearerToken } from '@s2sp/core/advice';
+import { parseOptions, stringList } from '@s2sp/core/options';
 import type { MiddlewareHandler } from 'hono';
+import { z } from 'zod';
 import { sha256, timingSafeEqual } from '../digest.js';
 import { s2spErrorToResponse } from './error-response.js';
 
@@ -49,6 +51,40 @@ export type BearerCheck =
 
 const BEARER = /^Bearer +([A-Za-z0-9\-._~+/]+=*) *$/i;
 
+/** One bearer token an operator configures: the one rule for `auth`, SLOP and their variables. */
+export const BearerTokenSchema: z.ZodString = z
+  .string()
+  .min(16)
+  .regex(/^[A-Za-z0-9\-._~+/]+=*$/)
+  .meta({ allowed: 'at least 16 characters of A-Z a-z 0-9 - . _ ~ + / (RFC 6750)' });
+
+/**
+ * The schema of {@link BearerAuthOptions}, with the list of tokens given (so the edge can add
+ * its variable and flag to it).
+ *
+ * @param bearerTokens - the schema of `bearerTokens`
+ */
+export function bearerAuthOptionsSchema(
+  bearerTokens: z.ZodType<readonly string[] | undefined> = stringList(BearerTokenSchema).optional(),
+) {
+  return z
+    .object({
+      bearerTokens,
+      verifyToken: z
+        .custom<TokenVerifier>((value) => typeof value === 'function')
+        .optional()
+        .meta({ allowed: 'a function (token, request) => BearerAuthInfo | undefined' }),
+      realm: z.string().optional(),
+      resourceMetadataUrl: z.string().optional(),
+    })
+    .refine((auth) => (auth.bearerTokens?.length ?? 0) > 0 || auth.verifyToken !== undefined, {
+      message: 'needs bearerTokens, verifyToken or both',
+      path: ['bearerTokens'],
+    });
+}
+
+const BearerAuthOptionsSchema = bearerAuthOptionsSchema();
+
 function quoted(value: string): string {
   return `"${value.replace(/["\\]/g, '')}"`;
 }
@@ -62,14 +98,8 @@ function quoted(value: string): string {
 export function createBearerCheck(
   options: BearerAuthOptions,
 ): (request: Request) => Promise<BearerCheck> {
+  parseOptions(BearerAuthOptionsSchema, options, { factory: 'bearerAuth' });
   const tokens = options.bearerTokens ?? [];
-  if (tokens.length === 0 && !options.verifyToken)
-    throw new S2SPError('invalid_config', 'auth needs bearerTokens, verifyToken or both.');
-  if (tokens.some((t) => typeof t !== 'string' || t.length < 16 || !BEARER.test(`Bearer ${t}`)))
-    throw new S2SPError(
-      'invalid_config',
-      'Bearer tokens must be at least 16 characters of A-Z a-z 0-9 - . _ ~ + / (RFC 6750).',
-    );
   const digests = Promise.all(tokens.map(sha256));
   const challenge = (error?: string) =>
     [

@@ -1,7 +1,18 @@
-import { type Logger, normalizePublicUrl } from '@s2sp/core';
-import { positiveOption } from '@s2sp/core/options';
-import { type BearerAuthOptions, createBearerCheck } from './bearer-auth.js';
-import { configError } from './config-error.js';
+import type { Logger } from '@s2sp/core';
+import {
+  byteSize,
+  httpUrl,
+  milliseconds,
+  parseOptions,
+  positiveInteger,
+  stringList,
+} from '@s2sp/core/options';
+import { z } from 'zod';
+import {
+  type BearerAuthOptions,
+  BearerTokenSchema,
+  bearerAuthOptionsSchema,
+} from './bearer-auth.js';
 import { DEFAULT_BODY_TIMEOUT_MS } from './request-body.js';
 
 /**
@@ -80,26 +91,94 @@ export function isHostValue(text: string): boolean {
   return HOST_PATTERN.test(text);
 }
 
-function show(value: unknown): string {
-  const text = String(value);
-  return JSON.stringify(text.length > 80 ? `${text.slice(0, 80)}…` : text);
-}
+/** A `Host` value an operator lists (`allowedHosts`, `trustedHosts`), or `*`. */
+export const HostValueSchema: z.ZodType<string, string> = z
+  .string()
+  .refine((host) => host === '*' || isHostValue(host))
+  .meta({ allowed: 'hosts or host:port values (such as mcp.example.com or 10.0.0.5:3001), or *' });
+
+/** A browser origin (`https://app.example.com`), normalised without a trailing slash. */
+const BrowserOriginSchema = z.string().transform((value, context) => {
+  let url: URL | undefined;
+  try {
+    url = new URL(value);
+  } catch {
+    url = undefined;
+  }
+  if (
+    url &&
+    (url.protocol === 'http:' || url.protocol === 'https:') &&
+    url.origin === value.replace(/\/$/, '')
+  )
+    return url.origin;
+  context.issues.push({
+    code: 'custom',
+    input: '',
+    message: 'must be origins such as https://app.example.com (scheme, host and port only)',
+  });
+  return z.NEVER;
+});
+
+/** A Logger: `debug`, `info`, `warn` and `error` methods. */
+export const LoggerSchema: z.ZodType<Logger, Logger> = z
+  .custom<Logger>(
+    (value) =>
+      typeof value === 'object' &&
+      value !== null &&
+      ['info', 'warn', 'error'].every(
+        (level) => typeof (value as Record<string, unknown>)[level] === 'function',
+      ),
+  )
+  .meta({ allowed: 'a logger with info, warn and error methods', type: 'Logger' });
 
 /**
- * Runs one rule. Under a caller's own name (an environment variable, a flag) its error is put in
- * {@link configError}'s form, naming it; otherwise the rule's own error stands.
+ * The options of {@link createS2SPEdge}: each one's rule, default, environment variable,
+ * `s2sp-proxy` flag and config-file key. `createS2SP`, `createS2SPServer` and the proxy reuse its
+ * parts (the body read timeout is this schema's rule, nobody else's).
  */
-function checked<T>(names: EdgeOptionNames, key: keyof EdgeOptionNames, rule: () => T): T {
-  try {
-    return rule();
-  } catch (error) {
-    const name = names[key];
-    if (name === undefined) throw error;
-    const message = error instanceof Error ? error.message : String(error);
-    // The rule's message starts with the option's name (`publicUrl must …`, `publicUrl: …`).
-    throw configError(name, message.replace(new RegExp(`^(${key}|auth)[: ] ?`), ''));
-  }
-}
+export const EdgeOptionsSchema = z.object({
+  allowedHosts: stringList(HostValueSchema).optional().meta({
+    env: 'S2SP_ALLOWED_HOSTS',
+    flag: '--allowed-host',
+    key: 'allowedHosts',
+    description: 'Extra `Host` values (`host` or `host:port`; `*` turns the check off).',
+  }),
+  allowedBrowserOrigins: stringList(BrowserOriginSchema).optional().meta({
+    env: 'S2SP_ALLOWED_BROWSER_ORIGINS',
+    flag: '--allowed-browser-origin',
+    key: 'allowedBrowserOrigins',
+    description: 'Browser origins that may call besides the own one.',
+  }),
+  auth: bearerAuthOptionsSchema(
+    stringList(BearerTokenSchema)
+      .optional()
+      .meta({ env: 'S2SP_AUTH_TOKENS', flag: '--auth-token', key: 'authTokens' }),
+  )
+    .optional()
+    .meta({
+      type: 'object',
+      description:
+        '`{ bearerTokens, verifyToken, realm, resourceMetadataUrl }`; the variable is comma-separated.',
+    }),
+  requestBodyTimeoutMs: milliseconds({ min: 100, max: 600_000 })
+    .default(DEFAULT_BODY_TIMEOUT_MS)
+    .meta({
+      env: 'S2SP_BODY_TIMEOUT_MS',
+      flag: '--body-timeout-ms',
+      key: 'bodyTimeoutMs',
+      description: 'Time for the body after the headers, and for the headers on `listen()`.',
+    }),
+  maxMcpRequestBytes: byteSize()
+    .default(4 * 1024 * 1024)
+    .describe('Largest MCP request body (413 beyond).'),
+  maxMcpBatchSize: positiveInteger()
+    .default(10)
+    .describe('Most JSON-RPC messages in one batch (400, `-32600`, nothing runs).'),
+  publicUrl: httpUrl().optional().describe('Its host and origin count as the server’s own.'),
+  logger: LoggerSchema.optional().describe(
+    'Where unexpected errors are logged (name only, never the message).',
+  ),
+} satisfies Record<keyof S2SPEdgeOptions, z.ZodType>);
 
 /**
  * Checks the edge's options once and applies the defaults: the one place an edge option is
@@ -108,63 +187,30 @@ function checked<T>(names: EdgeOptionNames, key: keyof EdgeOptionNames, rule: ()
  *
  * @param options - the edge's options
  * @param names - what to call each option in an error message
- * @throws S2SPError `invalid_config` whose `data.variable` names the option at fault
+ * @throws S2SPError `invalid_config` whose `data.option` names the option at fault (and
+ *   `data.variable` its name from `names`)
  */
 export function resolveEdgeOptions(
   options: S2SPEdgeOptions = {},
   names: EdgeOptionNames = {},
 ): ResolvedEdgeOptions {
-  const name = (key: keyof EdgeOptionNames) => names[key] ?? key;
-  const number = (key: keyof EdgeOptionNames, value: number | undefined, fallback: number) =>
-    checked(names, key, () => positiveOption(key, value, fallback, { integer: true }));
-  const hosts = options.allowedHosts ?? [];
-  const badHost = hosts.find((h) => typeof h !== 'string' || (h !== '*' && !isHostValue(h)));
-  if (badHost !== undefined)
-    throw configError(
-      name('allowedHosts'),
-      `${show(badHost)} is not a host or host:port (such as mcp.example.com or 10.0.0.5:3001), or *.`,
-    );
-  const origins = (options.allowedBrowserOrigins ?? []).map((value) =>
-    browserOrigin(name('allowedBrowserOrigins'), value),
-  );
-  const { auth } = options;
-  if (auth !== undefined) checked(names, 'auth', () => createBearerCheck(auth));
-  const url = options.publicUrl;
-  const base =
-    url === undefined ? undefined : checked(names, 'publicUrl', () => normalizePublicUrl(url));
-  const publicUrl = base === undefined ? undefined : new URL(base);
+  const parsed = parseOptions(EdgeOptionsSchema, options, {
+    factory: 'createS2SPEdge',
+    names: names as Record<string, string>,
+  });
+  const hosts = parsed.allowedHosts ?? [];
+  const origins = parsed.allowedBrowserOrigins ?? [];
+  const publicUrl = parsed.publicUrl === undefined ? undefined : new URL(parsed.publicUrl);
   return {
     allowedHosts: [...(publicUrl ? [publicUrl.host] : []), ...hosts],
     allowedBrowserOrigins: origins,
     allowedOrigins: [...(publicUrl ? [publicUrl.origin] : []), ...origins],
+    // The caller's own object, so a verifier keeps its identity.
     auth: options.auth,
-    requestBodyTimeoutMs: number(
-      'requestBodyTimeoutMs',
-      options.requestBodyTimeoutMs,
-      DEFAULT_BODY_TIMEOUT_MS,
-    ),
-    maxMcpRequestBytes: number('maxMcpRequestBytes', options.maxMcpRequestBytes, 4 * 1024 * 1024),
-    maxMcpBatchSize: number('maxMcpBatchSize', options.maxMcpBatchSize, 10),
-    publicUrl: base,
-    logger: options.logger,
+    requestBodyTimeoutMs: parsed.requestBodyTimeoutMs,
+    maxMcpRequestBytes: parsed.maxMcpRequestBytes,
+    maxMcpBatchSize: parsed.maxMcpBatchSize,
+    publicUrl: parsed.publicUrl,
+    logger: parsed.logger,
   };
-}
-
-function browserOrigin(variable: string, value: unknown): string {
-  let url: URL | undefined;
-  try {
-    url = typeof value === 'string' ? new URL(value) : undefined;
-  } catch {
-    url = undefined;
-  }
-  if (
-    !url ||
-    (url.protocol !== 'http:' && url.protocol !== 'https:') ||
-    url.origin !== String(value).replace(/\/$/, '')
-  )
-    throw configError(
-      variable,
-      `${show(value)} is not an origin such as https://app.example.com (scheme, host and port only).`,
-    );
-  return url.origin;
 }

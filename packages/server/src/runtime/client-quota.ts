@@ -1,6 +1,7 @@
 import { S2SPError } from '@s2sp/core';
 import { redeemOrWait } from '@s2sp/core/advice';
-import { positiveOption } from '@s2sp/core/options';
+import { parseOptions, positiveInteger } from '@s2sp/core/options';
+import { z } from 'zod';
 
 /**
  * The request header through which the convenience server's `/mcp` endpoint tells tools the
@@ -19,6 +20,15 @@ export function sealClientAddress(address: string): string {
 
 /** Default of `S2SPOptions.maxEntriesPerClient`. */
 export const DEFAULT_MAX_ENTRIES_PER_CLIENT = 1000;
+
+/** The rule and default of `maxEntriesPerClient`, for `createS2SP` and the proxy. */
+export const MaxEntriesPerClientSchema = positiveInteger()
+  .default(DEFAULT_MAX_ENTRIES_PER_CLIENT)
+  .describe(
+    'Cache entries one client may hold (per process): unredeemed async results and the unread pages of paged ones. Beyond it the resource tool answers `store_full` to that client only.',
+  );
+
+const ClientQuotaOptionsSchema = z.object({ maxEntries: MaxEntriesPerClientSchema });
 
 /** What identifies a caller of a resource tool, from the MCP request. */
 export interface ClientSource {
@@ -68,12 +78,9 @@ export interface ClientQuota {
  * @throws S2SPError `invalid_config` for a non-positive limit
  */
 export function createClientQuota(options: { readonly maxEntries?: number } = {}): ClientQuota {
-  const maxEntries = positiveOption(
-    'maxEntriesPerClient',
-    options.maxEntries,
-    DEFAULT_MAX_ENTRIES_PER_CLIENT,
-    { integer: true },
-  );
+  const { maxEntries } = parseOptions(ClientQuotaOptionsSchema, options, {
+    factory: 'createClientQuota',
+  });
   const byClient = new Map<string, Set<string>>();
   const byKey = new Map<string, { client: string; timer: ReturnType<typeof setTimeout> }>();
 

@@ -1,6 +1,7 @@
 import { S2SPError } from '@s2sp/core';
 import { retryOneAtATime } from '@s2sp/core/advice';
-import { positiveOption } from '@s2sp/core/options';
+import { parseOptions, positiveInteger } from '@s2sp/core/options';
+import { z } from 'zod';
 
 /** Options for {@link createConcurrencyLimit}. */
 export interface ConcurrencyLimitOptions {
@@ -11,6 +12,13 @@ export interface ConcurrencyLimitOptions {
   /** What is limited, for the error (`data-plane fetches`, `chart renders`). */
   readonly what: string;
 }
+
+/** The rules of {@link ConcurrencyLimitOptions}, which consumer fetch limits reuse. */
+export const ConcurrencyLimitOptionsSchema = z.object({
+  concurrency: positiveInteger(),
+  queue: positiveInteger({ min: 0 }).default(0),
+  what: z.string().min(1),
+} satisfies Record<keyof ConcurrencyLimitOptions, z.ZodType>);
 
 /** A counting semaphore with a bounded queue. */
 export interface ConcurrencyLimit {
@@ -39,13 +47,9 @@ export interface ConcurrencyLimit {
  * ```
  */
 export function createConcurrencyLimit(options: ConcurrencyLimitOptions): ConcurrencyLimit {
-  const concurrency = positiveOption('concurrency', options.concurrency, 1, { integer: true });
-  const queue = options.queue ?? 0;
-  if (!Number.isSafeInteger(queue) || queue < 0)
-    throw new S2SPError(
-      'invalid_config',
-      `queue must be a whole number ≥ 0, got ${String(queue)}.`,
-    );
+  const { concurrency, queue } = parseOptions(ConcurrencyLimitOptionsSchema, options, {
+    factory: 'createConcurrencyLimit',
+  });
   let active = 0;
   const waiters: (() => void)[] = [];
 

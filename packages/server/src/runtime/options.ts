@@ -1,10 +1,23 @@
-import { type Logger, normalizePublicUrl, PROTOCOL, S2SPError } from '@s2sp/core';
-import { positiveOption } from '@s2sp/core/options';
-import { type BodyStore, createMemoryStore } from '@s2sp/core/store';
-import type { ConsumerFetchOptions } from '../consumer/consumer-tool.js';
+import { type Logger, PROTOCOL } from '@s2sp/core';
+import {
+  byteSize,
+  httpUrl,
+  parseOptions,
+  positiveInteger,
+  positiveNumber,
+  stringList,
+} from '@s2sp/core/options';
+import { type BodyStore, createMemoryStore, MemoryStoreOptionsSchema } from '@s2sp/core/store';
+import { z } from 'zod';
+import {
+  type ConsumerFetchOptions,
+  ConsumerFetchOptionsSchema,
+} from '../consumer/consumer-tool.js';
+import { EdgeOptionsSchema, HostValueSchema, LoggerSchema } from '../edge/edge-options.js';
 import { createConsoleLogger } from '../logger.js';
 import type { AbstractEncoding } from '../resource/table-pages.js';
 import { DEFAULT_TOKEN_BUDGET } from '../resource/token-estimate.js';
+import { MaxEntriesPerClientSchema } from './client-quota.js';
 
 /** Options for {@link createS2SP}. Every one is optional. */
 export interface S2SPOptions {
@@ -80,6 +93,75 @@ export interface S2SPOptions {
   readonly toolGuidance?: 'description' | 'instructions';
 }
 
+/** A body store: `put`, `take`, `stats` and `close`. */
+const BodyStoreSchema = z
+  .custom<BodyStore>(
+    (value) =>
+      typeof value === 'object' &&
+      value !== null &&
+      ['put', 'take', 'stats', 'close'].every(
+        (method) => typeof (value as Record<string, unknown>)[method] === 'function',
+      ),
+  )
+  .meta({ allowed: 'a BodyStore (put, take, stats, close)', type: 'BodyStore' });
+
+/**
+ * The options of {@link createS2SP}: each one's rule, default and description (the options table
+ * of `@s2sp/server`'s README is checked against it), and the environment variables
+ * `loadServerEnv` reads. The body timeout is the HTTP edge's rule.
+ */
+export const S2SPOptionsSchema = z.object({
+  store: BodyStoreSchema.optional().meta({
+    defaultText: 'in-memory',
+    description: 'Any `BodyStore`; a shared one (Redis) for several replicas.',
+  }),
+  maxCacheBytes: MemoryStoreOptionsSchema.shape.maxBytes.describe(
+    'Budget of the default store. A full store is a tool error; live entries are never evicted.',
+  ),
+  ttlSeconds: positiveNumber()
+    .default(PROTOCOL.defaultTtlSeconds)
+    .meta({ env: 'S2SP_TTL_SECONDS', description: 'Lifetime of a `resource_url`, in seconds.' }),
+  publicUrl: httpUrl().optional().meta({
+    env: 'S2SP_PUBLIC_URL',
+    description:
+      'Base URL in `resource_url`s. Without it: the request’s origin if its host is loopback or in `trustedHosts`, else (`createS2SPServer`) the listen address. A `Host` header is never trusted blindly.',
+  }),
+  trustedHosts: stringList(HostValueSchema)
+    .default([])
+    .describe('Extra hosts whose requests may set the advertised base.'),
+  maxSyncBytes: byteSize()
+    .default(3 * 1024 * 1024)
+    .describe('Largest sync result (it must fit through MCP transports later as `body_data`).'),
+  maxDataRequestBytes: byteSize()
+    .default(1024 * 1024)
+    .describe('Largest data-plane request body (413 beyond).'),
+  requestBodyTimeoutMs: EdgeOptionsSchema.shape.requestBodyTimeoutMs,
+  maxEntriesPerClient: MaxEntriesPerClientSchema,
+  maxDataRowIds: positiveInteger()
+    .default(PROTOCOL.maxRequestRowIds)
+    .describe(
+      'Most distinct `row_ids` in one data-plane request (400 beyond, token unused). The stores also refuse more ids than the table has rows.',
+    ),
+  consumer: ConsumerFetchOptionsSchema.default(ConsumerFetchOptionsSchema.parse({})).meta({
+    expand: true,
+  }),
+  logger: LoggerSchema.optional().meta({
+    defaultText: 'console, info, stderr',
+    description: '`createConsoleLogger({ level })`, `silentLogger`, or your own.',
+  }),
+  tokenBudget: positiveInteger()
+    .default(DEFAULT_TOKEN_BUDGET)
+    .describe('Token budget of a resource tool’s response; larger abstracts are paged.'),
+  abstractEncoding: z
+    .enum(['json', 'compact'])
+    .default('json')
+    .describe('`"compact"`: a header row plus value rows in the text the model reads.'),
+  toolGuidance: z
+    .enum(['description', 'instructions'])
+    .default('description')
+    .describe('`"instructions"`: the S2SP how-to once in the server’s instructions.'),
+} satisfies Record<keyof S2SPOptions, z.ZodType>);
+
 /** {@link S2SPOptions} checked, with defaults applied. */
 export interface ResolvedOptions {
   readonly store: BodyStore;
@@ -87,8 +169,10 @@ export interface ResolvedOptions {
   readonly ownsStore: boolean;
   readonly ttlMs: number;
   readonly maxSyncBytes: number;
-  readonly maxDataRequestBytes: number | undefined;
+  readonly maxDataRequestBytes: number;
   readonly requestBodyTimeoutMs: number;
+  readonly maxEntriesPerClient: number;
+  readonly maxDataRowIds: number;
   readonly publicUrl: string | undefined;
   readonly trustedHosts: readonly string[];
   readonly consumer: ConsumerFetchOptions;
@@ -102,62 +186,23 @@ export interface ResolvedOptions {
  * Checks every option before anything is created, so a bad setting fails at start-up with an
  * `invalid_config` error naming it, never at the first tool call.
  *
+ * @param options - the options as given
+ * @param loggerName - the default logger's name
+ * @param factory - the factory named in errors
  * @throws S2SPError `invalid_config`
  */
-export function resolveOptions(options: S2SPOptions, loggerName = 's2sp'): ResolvedOptions {
-  const ttlMs = Math.round(
-    positiveOption('ttlSeconds', options.ttlSeconds, PROTOCOL.defaultTtlSeconds) * 1000,
-  );
-  const maxSyncBytes = positiveOption('maxSyncBytes', options.maxSyncBytes, 3 * 1024 * 1024, {
-    integer: true,
-  });
-  const maxDataRequestBytes =
-    options.maxDataRequestBytes === undefined
-      ? undefined
-      : positiveOption('maxDataRequestBytes', options.maxDataRequestBytes, 0, { integer: true });
-  const tokenBudget = positiveOption('tokenBudget', options.tokenBudget, DEFAULT_TOKEN_BUDGET, {
-    integer: true,
-  });
-  const abstractEncoding = options.abstractEncoding ?? 'json';
-  if (abstractEncoding !== 'json' && abstractEncoding !== 'compact') {
-    throw new S2SPError(
-      'invalid_config',
-      `abstractEncoding must be "json" or "compact", got ${JSON.stringify(abstractEncoding)}.`,
-    );
-  }
-  const toolGuidance = options.toolGuidance ?? 'description';
-  if (toolGuidance !== 'description' && toolGuidance !== 'instructions') {
-    throw new S2SPError(
-      'invalid_config',
-      `toolGuidance must be "description" or "instructions", got ${JSON.stringify(toolGuidance)}.`,
-    );
-  }
-  const requestBodyTimeoutMs = positiveOption(
-    'requestBodyTimeoutMs',
-    options.requestBodyTimeoutMs,
-    10_000,
-    { integer: true },
-  );
-  const publicUrl =
-    options.publicUrl === undefined ? undefined : normalizePublicUrl(options.publicUrl);
-  const store =
-    options.store ??
-    createMemoryStore(
-      options.maxCacheBytes === undefined ? {} : { maxBytes: options.maxCacheBytes },
-    );
+export function resolveOptions(
+  options: S2SPOptions,
+  loggerName = 's2sp',
+  factory = 'createS2SP',
+): ResolvedOptions {
+  const parsed = parseOptions(S2SPOptionsSchema, options, { factory });
   return {
-    store,
-    ownsStore: options.store === undefined,
-    ttlMs,
-    maxSyncBytes,
-    maxDataRequestBytes,
-    requestBodyTimeoutMs,
-    publicUrl,
-    trustedHosts: options.trustedHosts ?? [],
-    consumer: options.consumer ?? {},
-    logger: options.logger ?? createConsoleLogger({ name: loggerName }),
-    tokenBudget,
-    abstractEncoding,
-    toolGuidance,
+    ...parsed,
+    store: parsed.store ?? createMemoryStore({ maxBytes: parsed.maxCacheBytes }),
+    ownsStore: parsed.store === undefined,
+    publicUrl: parsed.publicUrl,
+    ttlMs: Math.round(parsed.ttlSeconds * 1000),
+    logger: parsed.logger ?? createConsoleLogger({ name: loggerName }),
   };
 }

@@ -1,17 +1,13 @@
 import { PROTOCOL, S2SPError } from '@s2sp/core';
 import { s2spInstructions } from '@s2sp/core/advice';
-import { positiveOption } from '@s2sp/core/options';
+import { parseOptions } from '@s2sp/core/options';
 import type { z } from 'zod';
 import {
   consumerExtensionsFor,
   consumerParameters,
   consumerToolDescription,
 } from '../consumer/consumer-parameters.js';
-import {
-  createConsumerToolCallback,
-  DEFAULT_MAX_CONCURRENT_FETCHES,
-  DEFAULT_MAX_QUEUED_FETCHES,
-} from '../consumer/consumer-tool.js';
+import { createConsumerToolCallback } from '../consumer/consumer-tool.js';
 import { createDataPlaneApp } from '../data-plane/data-plane.js';
 import type { McpServer, RegisteredTool, ToolAnnotations } from '../mcp-sdk.js';
 import { nullAsAbsent } from '../null-as-absent.js';
@@ -27,7 +23,12 @@ import { type AdvertisedUrl, createAdvertisedUrl } from './advertised-url.js';
 import { s2spCapability } from './capability.js';
 import { createClientQuota } from './client-quota.js';
 import { createConcurrencyLimit } from './concurrency-limit.js';
-import { type ResolvedOptions, resolveOptions, type S2SPOptions } from './options.js';
+import {
+  type ResolvedOptions,
+  resolveOptions,
+  type S2SPOptions,
+  S2SPOptionsSchema,
+} from './options.js';
 import type { S2SP } from './s2sp-types.js';
 
 /** What the convenience layer needs beyond the public runtime. */
@@ -38,6 +39,7 @@ export interface S2SPInternals {
 }
 
 const TOOL_NAME = /^[A-Za-z0-9_.-]{1,128}$/;
+const TOOL_BUDGET = S2SPOptionsSchema.pick({ tokenBudget: true });
 
 type Role = 'resource' | 'consumer';
 const declaredRoles = new WeakMap<McpServer, Set<Role>>();
@@ -100,14 +102,16 @@ function register(
 }
 
 /** Builds the runtime and the parts the convenience layer shares with it. */
-export function createS2SPInternals(options: S2SPOptions, loggerName?: string): S2SPInternals {
-  const resolved = resolveOptions(options, loggerName);
+export function createS2SPInternals(
+  options: S2SPOptions,
+  loggerName?: string,
+  factory?: string,
+): S2SPInternals {
+  const resolved = resolveOptions(options, loggerName, factory);
   const { store, ttlMs, maxSyncBytes, logger, tokenBudget, abstractEncoding, toolGuidance } =
     resolved;
   const advertisedUrl = createAdvertisedUrl(resolved);
-  const quota = createClientQuota(
-    options.maxEntriesPerClient === undefined ? {} : { maxEntries: options.maxEntriesPerClient },
-  );
+  const quota = createClientQuota({ maxEntries: resolved.maxEntriesPerClient });
   const runtime = {
     store,
     ttlMs,
@@ -120,8 +124,9 @@ export function createS2SPInternals(options: S2SPOptions, loggerName?: string): 
   };
   // One limit for every consumer tool of this server, across the per-request McpServers.
   const fetchLimit = createConcurrencyLimit({
-    concurrency: resolved.consumer.maxConcurrentFetches ?? DEFAULT_MAX_CONCURRENT_FETCHES,
-    queue: resolved.consumer.maxQueuedFetches ?? DEFAULT_MAX_QUEUED_FETCHES,
+    // Defaults applied by ConsumerFetchOptionsSchema.
+    concurrency: resolved.consumer.maxConcurrentFetches as number,
+    queue: resolved.consumer.maxQueuedFetches as number,
     what: 'data-plane fetches',
   });
   const short = toolGuidance === 'instructions';
@@ -132,10 +137,8 @@ export function createS2SPInternals(options: S2SPOptions, loggerName?: string): 
     store,
     logger,
     bodyTimeoutMs: resolved.requestBodyTimeoutMs,
-    ...(resolved.maxDataRequestBytes !== undefined && {
-      maxRequestBytes: resolved.maxDataRequestBytes,
-    }),
-    ...(options.maxDataRowIds !== undefined && { maxRowIds: options.maxDataRowIds }),
+    maxRequestBytes: resolved.maxDataRequestBytes,
+    maxRowIds: resolved.maxDataRowIds,
     onTaken: (key) => quota.release(key),
   });
 
@@ -144,8 +147,9 @@ export function createS2SPInternals(options: S2SPOptions, loggerName?: string): 
     dataPlane,
 
     registerResourceTool(mcp, name, config, handler) {
+      // A tool's own budget follows the runtime's rule.
       if (config.tokenBudget !== undefined)
-        positiveOption(`${name}: tokenBudget`, config.tokenBudget, tokenBudget, { integer: true });
+        parseOptions(TOOL_BUDGET, { tokenBudget: config.tokenBudget }, { factory: `tool ${name}` });
       const own = config.inputSchema ?? {};
       const listed = listedSchemas.get(mcp) ?? new Map<z.ZodObject, string>();
       listedSchemas.set(mcp, listed);

@@ -1,0 +1,97 @@
+/**
+ * The options schema of {@link createS2SPProxy}: each option's rule, default, `s2sp-proxy` flag and
+ * config-file key, with the servers' own rules for what the proxy shares with them.
+ *
+ * @module
+ */
+
+import type { Logger } from '@s2sp/core';
+import {
+  httpUrl,
+  milliseconds,
+  positiveInteger,
+  positiveNumber,
+  stringList,
+} from '@s2sp/core/options';
+import { EdgeOptionsSchema, S2SPOptionsSchema } from '@s2sp/server/env';
+import { z } from 'zod';
+import type { S2SPProxyOptions } from './proxy-types.js';
+import type { TableToolRule } from './tables/table-tools.js';
+import type { UpstreamTarget } from './upstream/upstream-target.js';
+
+const isObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null;
+
+/**
+ * The options of `createS2SPProxy`. The HTTP edge's options are the servers' (same rules, same
+ * variables and flags); `ttlSeconds`, `tokenBudget`, `maxEntriesPerClient` and `store` are
+ * `createS2SP`'s rules. The proxy README's option list is checked against it.
+ */
+export const S2SPProxyOptionsSchema = z.object({
+  ...EdgeOptionsSchema.omit({ publicUrl: true, logger: true }).shape,
+  upstream: z
+    .custom<UpstreamTarget>(
+      (value) =>
+        isObject(value) &&
+        ((value.kind === 'stdio' && typeof value.command === 'string' && value.command !== '') ||
+          (value.kind === 'http' && typeof value.url === 'string')),
+    )
+    .meta({
+      allowed: "{ kind: 'stdio', command, args?, env?, cwd? } or { kind: 'http', url, headers? }",
+      type: 'UpstreamTarget',
+      description:
+        'The MCP server to stand in front of: a command on stdio, or a Streamable HTTP URL.',
+    }),
+  publicUrl: httpUrl().optional().meta({
+    flag: '--public-url',
+    defaultText: 'the bound address',
+    description: 'Base URL advertised in `resource_url`s.',
+  }),
+  store: S2SPOptionsSchema.shape.store,
+  ttlSeconds: S2SPOptionsSchema.shape.ttlSeconds.meta({ flag: '--ttl', env: undefined }),
+  tokenBudget: S2SPOptionsSchema.shape.tokenBudget.meta({
+    flag: '--token-budget',
+    key: 'tokenBudget',
+  }),
+  maxEntriesPerClient: S2SPOptionsSchema.shape.maxEntriesPerClient.meta({
+    flag: '--max-entries-per-client',
+  }),
+  tableTools: z
+    .array(z.custom<TableToolRule>((value) => isObject(value) && typeof value.name === 'string'))
+    .readonly()
+    .default([])
+    .describe('Tools that are table tools from the start (`{ name, pointer? }`).'),
+  excludeTools: stringList().default([]).describe('Tools that never get S2SP treatment.'),
+  detectTables: z
+    .boolean()
+    .default(true)
+    .describe('Make a tool a table tool once it returns a table.'),
+  timeoutSeconds: positiveNumber().default(60).meta({
+    flag: '--timeout',
+    description: 'Time limit of one upstream request (reset by progress), in seconds.',
+  }),
+  restartDelayMs: milliseconds()
+    .default(500)
+    .describe('First restart delay of a crashed upstream (doubles up to 30 s).'),
+  maxResultChars: positiveInteger()
+    .default(64 * 1024 * 1024)
+    .describe('Largest tool-result text the proxy parses looking for a table, in characters.'),
+  maxSessions: positiveInteger().default(100).describe('Most concurrent Streamable HTTP sessions.'),
+  logger: EdgeOptionsSchema.shape.logger.meta({
+    defaultText: 'stderr, info',
+    description: 'Where to log. Never logs tokens.',
+  }),
+  onUpstreamStderr: z
+    .custom<(chunk: string) => void>((value) => typeof value === 'function')
+    .optional()
+    .meta({
+      type: 'function',
+      defaultText: 'copied to stderr',
+      description: 'The upstream child’s standard error.',
+    }),
+} satisfies Record<keyof S2SPProxyOptions, z.ZodType>);
+
+/** What the proxy's options schema makes of {@link S2SPProxyOptions}. */
+export type ResolvedProxyOptions = z.output<typeof S2SPProxyOptionsSchema> & {
+  readonly logger?: Logger;
+};

@@ -1,0 +1,96 @@
+import { S2SPError } from '@s2sp/core';
+import { describe, expect, it } from 'vitest';
+import { createS2SPEdge } from './edge/s2sp-edge.js';
+import { loadConsumerEnv, loadEdgeEnv } from './env.js';
+import { silentLogger } from './logger.js';
+import { resolveOptions } from './runtime/options.js';
+import { createS2SP } from './runtime/s2sp.js';
+import { createS2SPServer } from './server.js';
+
+function dataOf(run: () => unknown): [string, unknown] {
+  try {
+    run();
+  } catch (error) {
+    if (S2SPError.isInstance(error)) return [error.code, error.data];
+    throw error;
+  }
+  throw new Error('no error');
+}
+
+describe('createS2SP, createS2SPServer and createS2SPEdge options', () => {
+  it('apply their defaults once', () => {
+    const resolved = resolveOptions({ logger: silentLogger });
+    expect(resolved).toMatchObject({
+      ttlMs: 600_000,
+      maxSyncBytes: 3 * 1024 * 1024,
+      maxDataRequestBytes: 1024 * 1024,
+      requestBodyTimeoutMs: 10_000,
+      maxEntriesPerClient: 1000,
+      maxDataRowIds: 10_000,
+      tokenBudget: 8000,
+      abstractEncoding: 'json',
+      toolGuidance: 'description',
+      trustedHosts: [],
+      ownsStore: true,
+    });
+    expect(resolved.consumer).toMatchObject({
+      destinations: 'public',
+      timeoutMs: 30_000,
+      maxResponseBytes: 64 * 1024 * 1024,
+      maxConcurrentFetches: 4,
+      maxQueuedFetches: 16,
+    });
+  });
+
+  it.each([
+    [{ maxEntriesPerClient: 0 }, 'maxEntriesPerClient'],
+    [{ maxDataRowIds: 2.5 }, 'maxDataRowIds'],
+    [{ consumer: { timeoutMs: -1 } }, 'consumer.timeoutMs'],
+    [{ consumer: { allowedOrigins: ['ftp://x'] } }, 'consumer.allowedOrigins'],
+    [{ consumer: { maxQueuedFetches: -1 } }, 'consumer.maxQueuedFetches'],
+    [{ requestBodyTimeoutMs: 50 }, 'requestBodyTimeoutMs'],
+    [{ abstractEncoding: 'yaml' }, 'abstractEncoding'],
+    [{ trustedHosts: ['a b'] }, 'trustedHosts'],
+    [{ maxCacheBytes: 0 }, 'maxCacheBytes'],
+  ])('createS2SP refuses %j, naming %s', (options, option) => {
+    expect(dataOf(() => createS2SP({ logger: silentLogger, ...(options as object) }))).toEqual([
+      'invalid_config',
+      { option },
+    ]);
+  });
+
+  it.each([
+    [{ name: 'x', version: '' }, 'version'],
+    [{ name: 'x', version: '1', mcpPath: 'mcp' }, 'mcpPath'],
+    [{ name: 'x', version: '1', maxMcpBatchSize: 0 }, 'maxMcpBatchSize'],
+    [{ name: 'x', version: '1', auth: { bearerTokens: ['short'] } }, 'auth.bearerTokens'],
+  ])('createS2SPServer refuses %j, naming %s', (options, option) => {
+    expect(dataOf(() => createS2SPServer(options as never))).toEqual([
+      'invalid_config',
+      { option },
+    ]);
+  });
+
+  it('the environment round-trips into the factories that read it', () => {
+    const edgeEnv = loadEdgeEnv({
+      S2SP_ALLOWED_HOSTS: 'mcp.example.com',
+      S2SP_AUTH_TOKENS: 'a-long-token-0123456789',
+      S2SP_BODY_TIMEOUT_MS: '2500',
+    });
+    expect(createS2SPEdge(edgeEnv).options).toMatchObject({
+      allowedHosts: ['mcp.example.com'],
+      requestBodyTimeoutMs: 2500,
+      auth: { bearerTokens: ['a-long-token-0123456789'] },
+    });
+    const consumer = loadConsumerEnv({
+      S2SP_ALLOWED_ORIGINS: 'http://127.0.0.1:3001/',
+      S2SP_CONSUMER_DESTINATIONS: 'ANY',
+      S2SP_MAX_CONCURRENT_FETCHES: '8',
+    });
+    expect(resolveOptions({ logger: silentLogger, consumer }).consumer).toMatchObject({
+      allowedOrigins: ['http://127.0.0.1:3001'],
+      destinations: 'any',
+      maxConcurrentFetches: 8,
+    });
+  });
+});
