@@ -7,8 +7,7 @@
  * @module
  */
 
-import { S2SPError } from '@s2sp/core';
-import { askForFewerRows, waitForExpiry } from '@s2sp/core/advice';
+import { storeFullError } from '@s2sp/core/store';
 import { budgetKey } from './key-layout.js';
 import { LUA_EFFECTS, LUA_NOW, luaScript, runScript } from './lua-script.js';
 import type { RedisConnection } from './redis-connection.js';
@@ -98,14 +97,7 @@ export function createByteBudget(
       );
       const [granted, used] = Array.isArray(reply) ? reply.map(Number) : [];
       if (granted === 1) return;
-      const hint =
-        size > maxBytes
-          ? `This one result is larger than the whole cache. ${askForFewerRows('maxBytes')}`
-          : waitForExpiry('maxBytes');
-      throw new S2SPError(
-        'store_full',
-        `The S2SP cache is full (${used ?? '?'} of ${maxBytes} bytes in use, this result needs ${size}). ${hint}`,
-      );
+      throw storeFullError(used, maxBytes, size);
     },
     async release(key, size) {
       await call(runScript(connection, BUDGET_RELEASE, keys, [`${key}:${size}`, String(size)]));

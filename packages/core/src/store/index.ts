@@ -30,6 +30,7 @@ export {
   MemoryStoreOptionsSchema,
   ROW_OVERHEAD_BYTES,
   storedTableSize,
+  storeFullError,
   tooManyRowIds,
 } from './memory-store.js';
 export { prepareTable, projectRow, serializeRow, serializeTable, type Table } from './table.js';

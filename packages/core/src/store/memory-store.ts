@@ -111,6 +111,29 @@ export function tooManyRowIds(asked: number, tableRows: number): S2SPError {
   return new S2SPError('invalid_request', rowIdsOverTable(asked, tableRows));
 }
 
+/**
+ * The refusal of a `put` over a store's byte budget (live entries are never evicted to make room):
+ * the same words from every store, with the advice that fits the case.
+ *
+ * @param used - bytes the store holds now (`undefined` when the store cannot say)
+ * @param maxBytes - the budget
+ * @param needed - what the new entry would be charged (see {@link chargedEntryBytes})
+ */
+export function storeFullError(
+  used: number | undefined,
+  maxBytes: number,
+  needed: number,
+): S2SPError {
+  const hint =
+    needed > maxBytes
+      ? `This one result is larger than the whole cache. ${askForFewerRows('maxBytes')}`
+      : waitForExpiry('maxBytes');
+  return new S2SPError(
+    'store_full',
+    `The S2SP cache is full (${used ?? '?'} of ${maxBytes} bytes in use, this result needs ${needed}). ${hint}`,
+  );
+}
+
 /** Largest delay `setTimeout` accepts (about 24.8 days). */
 const MAX_TIMER_MS = 2 ** 31 - 1;
 
@@ -205,14 +228,7 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): BodyStore {
         );
       }
       if (charged + cost > maxBytes) {
-        const hint =
-          cost > maxBytes
-            ? `This one result is larger than the whole cache. ${askForFewerRows('maxBytes')}`
-            : waitForExpiry('maxBytes');
-        throw new S2SPError(
-          'store_full',
-          `The S2SP cache is full (${charged} of ${maxBytes} bytes in use, this result needs ${cost}). ${hint}`,
-        );
+        throw storeFullError(charged, maxBytes, cost);
       }
       const timer = setTimeout(() => remove(key), ttlMs);
       // unref is Node/Bun/Deno only; in browsers there is no process to keep alive.
