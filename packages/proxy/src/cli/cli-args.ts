@@ -134,7 +134,9 @@ function httpUrl(flag: string, text: string): string {
   try {
     url = new URL(text);
   } catch {
-    throw configError(flag, `${JSON.stringify(text)} is not a URL; give an absolute http(s) URL.`);
+    // An upstream URL may carry a password or a token: never echo it.
+    const shown = flag === '--upstream-url' ? 'the value' : JSON.stringify(text);
+    throw configError(flag, `${shown} is not a URL; give an absolute http(s) URL.`);
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
     throw configError(flag, `must be an http or https URL, got ${url.protocol}`);
