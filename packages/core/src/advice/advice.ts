@@ -167,7 +167,7 @@ export function askForFewerRows(limit: string): string {
 
 /** For a client that holds as many live entries as it may. */
 export const redeemOrWait =
-  'Pass the resource_urls you have to a consumer tool, read or drop the pages you started, wait until they expire, or call with mode="sync"; the operator can raise maxEntriesPerClient.';
+  'Pass the resource_urls you have to a consumer tool, read or drop the pages you started, wait until they expire, or call with mode="sync"; the operator can raise maxEntriesPerClient or maxBytesPerClient.';
 
 /** For a transient failure that a short wait cures. */
 export const retryShortly = 'Try again in a few seconds.';

@@ -36,8 +36,8 @@ export interface PageInput {
  * multiply what one client holds (PROTOCOL §7.2: page entries count like any entry).
  */
 export interface PageSlots {
-  /** @throws S2SPError `store_full` when the client holds its limit */
-  reserve(key: string): void;
+  /** @throws S2SPError `store_full` when the client holds its limit (entries or bytes) */
+  reserve(key: string, bytes: number): void;
   release(key: string): void;
 }
 
@@ -110,9 +110,10 @@ export async function pageAsyncResult(
         more: page < pages.length - 1,
       };
       const key = await pageStorageKey(token, page);
-      slots?.reserve(key);
+      const text = JSON.stringify(stored);
+      slots?.reserve(key, text.length);
       written.push(key);
-      await store.put(key, { columns: [], rows: [JSON.stringify(stored)] }, { ttlMs });
+      await store.put(key, { columns: [], rows: [text] }, { ttlMs });
     }
   } catch (error) {
     // The result is not returned, so no page of it may stay behind counting against the store's

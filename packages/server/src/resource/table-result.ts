@@ -144,9 +144,12 @@ export async function buildTableResult(
   };
   if (context.paging === false) assertWithinBudget(unpaged, budget, 'no-cursor');
   const client = context.client ?? 'anonymous';
-  runtime.quota?.reserve(client, key, runtime.ttlMs);
+  const stored = serializeTable(table);
+  // JSON characters of the rows, as the Redis store counts its budget: bytes for ASCII.
+  const bytes = stored.rows.reduce((sum, row) => sum + row.length + 1, 0);
+  runtime.quota?.reserve(client, key, runtime.ttlMs, bytes);
   try {
-    await runtime.store.put(key, serializeTable(table), { ttlMs: runtime.ttlMs });
+    await runtime.store.put(key, stored, { ttlMs: runtime.ttlMs });
   } catch (error) {
     runtime.quota?.release(key);
     throw error;
@@ -172,7 +175,7 @@ export async function buildTableResult(
             },
             runtime.store,
             runtime.quota && {
-              reserve: (page) => runtime.quota?.reserve(client, page, runtime.ttlMs),
+              reserve: (page, size) => runtime.quota?.reserve(client, page, runtime.ttlMs, size),
               release: (page) => runtime.quota?.release(page),
             },
           );
