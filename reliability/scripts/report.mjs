@@ -91,6 +91,10 @@ const GROUPS = {
     title: 'Request bodies at the edge',
     how: 'Data-plane bodies of non-JSON whitespace and of every non-JSON content type against fresh tokens, each followed by a proper redemption of the same token; 64 MiB chunked bodies streamed to SLOP and `/mcp`; raw TCP clients that send headers and then one byte a second to the data plane, SLOP and `/mcp`.',
   },
+  23: {
+    title: 'The proxy as a gateway',
+    how: '`@s2sp/proxy` in front of the stdio fixture upstream (`packages/proxy/test/fixtures/table-server.mjs`) on a loopback port. Clients are told apart by their socket address (raw `node:http` with `localAddress` 127.0.0.1 and 127.0.0.2) or by bearer token (two `S2SP_AUTH_TOKENS`, the official MCP SDK client). The model-facing texts are measured on `@s2sp/server`’s shared result builder (`createS2SP().resourceResult`), which the proxy calls, with `estimateTokens` (o200k, estimated).',
+  },
   30: {
     title: 'Consumer safe by default',
     how: 'A consumer tool with default settings (no allow-list, no options), called by the official MCP SDK client over Streamable HTTP, is handed loopback, private, link-local, local-only and special-purpose IPv6 destinations; a loopback canary counts connections. Then, with allow-lists naming loopback servers: attacker-chosen path prefixes, a port scan (closed port, SSH banner, Redis-like reply, reset, silent port — the error texts compared with the port masked), and gzip bombs (64 MiB of JSON whitespace, 64 KiB on the wire).',

@@ -69,6 +69,7 @@ async function main(): Promise<void> {
   }
   const proxy = createS2SPProxy({
     ...edge,
+    ...options.limits,
     upstream: options.upstream,
     logger,
     timeoutSeconds: options.timeoutSeconds,

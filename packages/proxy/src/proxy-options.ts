@@ -56,6 +56,24 @@ export const S2SPProxyOptionsSchema = z.object({
   maxEntriesPerClient: S2SPOptionsSchema.shape.maxEntriesPerClient.meta({
     flag: '--max-entries-per-client',
   }),
+  maxBytesPerClient: S2SPOptionsSchema.shape.maxBytesPerClient
+    .unwrap()
+    .default(64 * 1024 * 1024)
+    .meta({
+      flag: '--max-bytes-per-client',
+      description:
+        'Bytes of cached rows one downstream client (its auth id, else its address) may hold, results and unread pages together; beyond it that client’s table calls answer `store_full`.',
+    }),
+  maxCallsPerClient: positiveInteger().default(8).meta({
+    flag: '--max-calls-per-client',
+    description:
+      'Tool calls one downstream client may have running at once; more are refused with `unavailable` for that client only.',
+  }),
+  maxSessionsPerClient: positiveInteger().default(10).meta({
+    flag: '--max-sessions-per-client',
+    description:
+      'Streamable HTTP sessions one client may hold; its next `initialize` closes its own session idle the longest.',
+  }),
   tableTools: z
     .array(z.custom<TableToolRule>((value) => isObject(value) && typeof value.name === 'string'))
     .readonly()
@@ -76,7 +94,11 @@ export const S2SPProxyOptionsSchema = z.object({
   maxResultChars: positiveInteger()
     .default(64 * 1024 * 1024)
     .describe('Largest tool-result text the proxy parses looking for a table, in characters.'),
-  maxSessions: positiveInteger().default(100).describe('Most concurrent Streamable HTTP sessions.'),
+  maxSessions: positiveInteger()
+    .default(100)
+    .describe(
+      'Most concurrent Streamable HTTP sessions; a new one beyond it closes the session idle the longest.',
+    ),
   logger: EdgeOptionsSchema.shape.logger.meta({
     defaultText: 'stderr, info',
     description: 'Where to log. Never logs tokens.',

@@ -35,10 +35,26 @@ export interface S2SPProxyOptions extends Omit<S2SPEdgeOptions, 'publicUrl' | 'l
   readonly tokenBudget?: number;
   /**
    * Cache entries one downstream client may hold: unredeemed results and unread pages. A client
-   * is the authenticated client id, else the MCP session; beyond the limit its table calls answer
+   * is the authenticated client id, else its address (never its MCP session); beyond the limit its table calls answer
    * `store_full`, and other clients are not affected. Default 1,000.
    */
   readonly maxEntriesPerClient?: number;
+  /**
+   * Bytes of cached rows one downstream client may hold (results and unread pages, counted per
+   * client like `maxEntriesPerClient`); beyond it that client's table calls answer `store_full`.
+   * Default 64 MiB.
+   */
+  readonly maxBytesPerClient?: number;
+  /**
+   * Tool calls one downstream client may have running through the proxy at once; more are
+   * refused at once with `unavailable` for that client only. Default 8.
+   */
+  readonly maxCallsPerClient?: number;
+  /**
+   * Streamable HTTP sessions one client may hold; its next `initialize` closes its own session
+   * idle the longest. Default 10.
+   */
+  readonly maxSessionsPerClient?: number;
   /** Tools that are table tools from the start (`{ name: 'search', pointer: '/results' }`). */
   readonly tableTools?: readonly TableToolRule[];
   /** Tools that never get S2SP treatment. */
@@ -51,7 +67,10 @@ export interface S2SPProxyOptions extends Omit<S2SPEdgeOptions, 'publicUrl' | 'l
   readonly restartDelayMs?: number;
   /** Largest tool-result text the proxy parses looking for a table, in characters. Default 64 Mi. */
   readonly maxResultChars?: number;
-  /** Most concurrent Streamable HTTP sessions. Default 100. */
+  /**
+   * Most concurrent Streamable HTTP sessions. Default 100. A new one beyond it closes the
+   * session idle the longest.
+   */
   readonly maxSessions?: number;
   /** Where to log. Default: standard error at `info`. Never logs tokens. */
   readonly logger?: Logger;

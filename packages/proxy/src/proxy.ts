@@ -6,7 +6,7 @@
 
 import { S2SPError } from '@s2sp/core';
 import { parseOptions } from '@s2sp/core/options';
-import { createConsoleLogger } from '@s2sp/server';
+import { createClientConcurrencyLimit, createConsoleLogger } from '@s2sp/server';
 import { createS2SPEdge } from '@s2sp/server/http';
 import { Hono } from 'hono';
 import { createDownstreamServer, type DownstreamContext } from './downstream/downstream-server.js';
@@ -53,6 +53,7 @@ export function createS2SPProxy(input: S2SPProxyOptions): S2SPProxy {
       ttlSeconds: options.ttlSeconds,
       tokenBudget: options.tokenBudget,
       maxEntriesPerClient: options.maxEntriesPerClient,
+      maxBytesPerClient: options.maxBytesPerClient,
     });
     return seam;
   };
@@ -121,6 +122,10 @@ export function createS2SPProxy(input: S2SPProxyOptions): S2SPProxy {
   }
   const context: DownstreamContext = {
     upstream,
+    callsPerClient: createClientConcurrencyLimit({
+      concurrency: options.maxCallsPerClient,
+      what: 'tool calls of this client',
+    }),
     tables,
     s2sp,
     logger,
@@ -155,6 +160,7 @@ export function createS2SPProxy(input: S2SPProxyOptions): S2SPProxy {
       void subscriptions.drop(server);
     },
     maxSessions: options.maxSessions,
+    maxSessionsPerClient: options.maxSessionsPerClient,
     idleMs: 60 * 60 * 1000,
     edge,
   });

@@ -39,10 +39,12 @@ export {
 export type { TableResultContext } from './resource/table-result.js';
 export { DEFAULT_TOKEN_BUDGET, estimateTokens } from './resource/token-estimate.js';
 export { s2spCapability } from './runtime/capability.js';
-export { type ClientSource, clientKey } from './runtime/client-quota.js';
+export { CLIENT_ADDRESS_HEADER, type ClientSource, clientKey } from './runtime/client-quota.js';
 export {
+  type ClientConcurrencyLimit,
   type ConcurrencyLimit,
   type ConcurrencyLimitOptions,
+  createClientConcurrencyLimit,
   createConcurrencyLimit,
 } from './runtime/concurrency-limit.js';
 export type { S2SPOptions } from './runtime/options.js';

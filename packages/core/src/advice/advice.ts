@@ -137,6 +137,10 @@ export function narrowTheAbstract(sync: boolean): string {
     : `${narrow.charAt(0).toUpperCase()}${narrow.slice(1)}`;
 }
 
+/** For an abstract with one row too large for any page: a column holds long values. */
+export const chooseShorterColumns =
+  'Call again with abstract_domains that leave out the column with long values (its values reach the consumer through the resource_url).';
+
 /** For a sync-mode body too large to travel through the agent. */
 export const callWithoutSyncMode =
   'Call again without mode (async mode keeps the body on this server), or ask for fewer rows.';
@@ -167,7 +171,7 @@ export function askForFewerRows(limit: string): string {
 
 /** For a client that holds as many live entries as it may. */
 export const redeemOrWait =
-  'Pass the resource_urls you have to a consumer tool, read or drop the pages you started, wait until they expire, or call with mode="sync"; the operator can raise maxEntriesPerClient.';
+  'Pass the resource_urls you have to a consumer tool, read or drop the pages you started, wait until they expire, or call with mode="sync"; the operator can raise maxEntriesPerClient or maxBytesPerClient.';
 
 /** For a transient failure that a short wait cures. */
 export const retryShortly = 'Try again in a few seconds.';

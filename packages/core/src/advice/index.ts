@@ -34,6 +34,7 @@ export {
   callResourceToolAgainSync,
   callWithoutSyncMode,
   chooseAvailableColumns,
+  chooseShorterColumns,
   chooseMode,
   filterOnAbstractColumns,
   ifItPersists,

@@ -89,6 +89,31 @@ describe('parseCliArgs', () => {
     });
   });
 
+  it('reads the per-client limits; sets none that are not given; refuses a bad one', () => {
+    const given = parseCliArgs([
+      '--max-bytes-per-client',
+      '1048576',
+      '--max-calls-per-client=3',
+      '--max-sessions-per-client',
+      '2',
+      '--',
+      'srv',
+    ]);
+    expect(given.limits).toEqual({
+      maxBytesPerClient: 1048576,
+      maxCallsPerClient: 3,
+      maxSessionsPerClient: 2,
+    });
+    expect(parseCliArgs(['--', 'srv']).limits).toEqual({});
+    let thrown: unknown;
+    try {
+      parseCliArgs(['--max-calls-per-client', '0', '--', 'srv']);
+    } catch (error) {
+      thrown = error;
+    }
+    expect((thrown as { code?: string }).code).toBe('invalid_config');
+  });
+
   it('reads the HTTP edge flags (repeatable ones repeated); sets none that are not given', () => {
     const options = parseCliArgs([
       '--auth-token',

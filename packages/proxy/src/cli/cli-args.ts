@@ -26,6 +26,15 @@ export interface CliOptions {
   readonly ttlSeconds: number | undefined;
   readonly tokenBudget: number | undefined;
   readonly maxEntriesPerClient: number | undefined;
+  /**
+   * The per-client limits given as flags (`--max-bytes-per-client`, `--max-calls-per-client`,
+   * `--max-sessions-per-client`); only those given are set.
+   */
+  readonly limits: {
+    readonly maxBytesPerClient?: number;
+    readonly maxCallsPerClient?: number;
+    readonly maxSessionsPerClient?: number;
+  };
   readonly timeoutSeconds: number;
   readonly tableTools: readonly TableToolRule[];
   readonly excludeTools: readonly string[];
@@ -88,7 +97,12 @@ Data plane and limits:
   --timeout <seconds>        time limit of one upstream request, reset by progress (default 60)
   --max-entries-per-client <n>
                              cached results and unread pages one downstream client may hold
-                             (default 1000; a client is its auth id, else its MCP session)
+                             (default 1000; a client is its auth id, else its address)
+  --max-bytes-per-client <n> bytes of cached rows one client may hold (default 67108864)
+  --max-calls-per-client <n> tool calls one client may have running at once (default 8)
+  --max-sessions-per-client <n>
+                             HTTP sessions one client may hold; its next one closes its
+                             idlest (default 10)
 
 Other:
   --log-level <level>        debug, info (default), warn, error or silent (logs go to stderr)
@@ -106,6 +120,9 @@ const VALUE_FLAGS = new Set([
   '--timeout',
   '--token-budget',
   '--max-entries-per-client',
+  '--max-bytes-per-client',
+  '--max-calls-per-client',
+  '--max-sessions-per-client',
   '--table-tool',
   '--exclude-tool',
   '--config',
@@ -134,7 +151,9 @@ function httpUrl(flag: string, text: string): string {
   try {
     url = new URL(text);
   } catch {
-    throw configError(flag, `${JSON.stringify(text)} is not a URL; give an absolute http(s) URL.`);
+    // An upstream URL may carry a password or a token: never echo it.
+    const shown = flag === '--upstream-url' ? 'the value' : JSON.stringify(text);
+    throw configError(flag, `${shown} is not a URL; give an absolute http(s) URL.`);
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
     throw configError(flag, `must be an http or https URL, got ${url.protocol}`);
@@ -271,6 +290,17 @@ export function parseCliArgs(argv: readonly string[]): CliOptions {
       flagged.timeoutSeconds ?? S2SPProxyOptionsSchema.shape.timeoutSeconds.parse(undefined),
     tokenBudget: flagged.tokenBudget,
     maxEntriesPerClient: flagged.maxEntriesPerClient,
+    limits: {
+      ...(flagged.maxBytesPerClient !== undefined && {
+        maxBytesPerClient: flagged.maxBytesPerClient,
+      }),
+      ...(flagged.maxCallsPerClient !== undefined && {
+        maxCallsPerClient: flagged.maxCallsPerClient,
+      }),
+      ...(flagged.maxSessionsPerClient !== undefined && {
+        maxSessionsPerClient: flagged.maxSessionsPerClient,
+      }),
+    },
     tableTools: (values.get('--table-tool') ?? []).map((t) =>
       parseTableToolRule('--table-tool', t),
     ),

@@ -8,6 +8,7 @@
  * @module
  */
 import { randomUUID } from 'node:crypto';
+import { CLIENT_ADDRESS_HEADER, clientKey } from '@s2sp/server';
 import type { S2SPEdge } from '@s2sp/server/http';
 import type { Context, Hono } from 'hono';
 import { type Server, WebStandardStreamableHTTPServerTransport } from '../mcp-sdk.js';
@@ -20,8 +21,17 @@ export interface McpSessionsOptions {
   readonly createServer: () => Server;
   /** Called when a session ends, to drop its subscriptions. */
   readonly onClosed: (server: Server) => void;
-  /** Most concurrent sessions; a new one beyond it gets 503. */
+  /**
+   * Most concurrent sessions. A new session beyond it closes the one idle the longest, unless
+   * every session has a request in flight (then 503).
+   */
   readonly maxSessions: number;
+  /**
+   * Most sessions of one client (its authenticated id, else its address): a client's new session
+   * beyond it closes that client's own session idle the longest, so one client opening sessions
+   * in a loop can never lock the others out.
+   */
+  readonly maxSessionsPerClient: number;
   /** A session idle (no request) this long is closed, in ms. */
   readonly idleMs: number;
   /**
@@ -35,13 +45,19 @@ export interface McpSessionsOptions {
 interface Session {
   readonly transport: WebStandardStreamableHTTPServerTransport;
   readonly server: Server;
+  /** Who opened it (`clientKey`), for the per-client limit. */
+  readonly client: string;
   lastSeen: number;
+  /** Requests being answered now; a busy session is never evicted. */
+  busy: number;
 }
 
 /** The live sessions of the endpoint. */
 export interface McpSessions {
   /** The downstream servers of every open session. */
   servers(): Server[];
+  /** Open sessions per client (`clientKey`). */
+  perClient(): Map<string, number>;
   /** Closes every session. */
   close(): Promise<void>;
 }
@@ -67,6 +83,16 @@ export function mountMcpSessions(app: Hono, options: McpSessionsOptions): McpSes
     await session.server.close().catch(() => {});
   };
 
+  /** The session idle the longest among `candidates`, skipping busy ones. */
+  const idlest = (candidates: Iterable<[string, Session]>): string | undefined => {
+    let found: [string, Session] | undefined;
+    for (const entry of candidates) {
+      if (entry[1].busy > 0) continue;
+      if (!found || entry[1].lastSeen < found[1].lastSeen) found = entry;
+    }
+    return found?.[0];
+  };
+
   const sweep = setInterval(
     () => {
       const now = Date.now();
@@ -87,6 +113,9 @@ export function mountMcpSessions(app: Hono, options: McpSessionsOptions): McpSes
       parsedBody = read.body;
     }
     const authInfo = options.edge.authInfo(c);
+    // The caller's address sealed into the request, so that clientKey names the client by its
+    // authenticated id, else its address — never by MCP session, which it chooses itself.
+    const request = options.edge.clientRequest(c);
     const extra = {
       ...(parsedBody !== undefined && { parsedBody }),
       ...(authInfo && { authInfo }),
@@ -102,7 +131,13 @@ export function mountMcpSessions(app: Hono, options: McpSessionsOptions): McpSes
         );
       }
       session.lastSeen = Date.now();
-      return session.transport.handleRequest(c.req.raw, extra);
+      session.busy++;
+      try {
+        return await session.transport.handleRequest(request, extra);
+      } finally {
+        session.busy--;
+        session.lastSeen = Date.now();
+      }
     }
     if (c.req.method !== 'POST') {
       return jsonRpcError(
@@ -111,12 +146,36 @@ export function mountMcpSessions(app: Hono, options: McpSessionsOptions): McpSes
         'Bad request: no mcp-session-id header. Start with an initialize POST.',
       );
     }
+    const client = clientKey({
+      ...(authInfo && { authInfo }),
+      requestInfo: {
+        headers: {
+          [CLIENT_ADDRESS_HEADER]: request.headers.get(CLIENT_ADDRESS_HEADER) ?? undefined,
+        },
+      },
+    });
+    const own = [...sessions].filter(([, session]) => session.client === client);
+    if (own.length >= options.maxSessionsPerClient) {
+      const oldest = idlest(own);
+      if (oldest === undefined) {
+        return jsonRpcError(
+          c,
+          503,
+          `This client already has ${own.length} MCP sessions open, each answering a request. Reuse one, or close one (DELETE) first.`,
+        );
+      }
+      await end(oldest);
+    }
     if (sessions.size >= options.maxSessions) {
-      return jsonRpcError(
-        c,
-        503,
-        `The proxy already has ${options.maxSessions} MCP sessions open. Try again later.`,
-      );
+      const oldest = idlest(sessions);
+      if (oldest === undefined) {
+        return jsonRpcError(
+          c,
+          503,
+          `The proxy already has ${options.maxSessions} MCP sessions open, all busy. Try again later.`,
+        );
+      }
+      await end(oldest);
     }
     const server = options.createServer();
     // No DNS-rebinding lists on the transport: a session outlives the request that opened it,
@@ -125,7 +184,7 @@ export function mountMcpSessions(app: Hono, options: McpSessionsOptions): McpSes
       sessionIdGenerator: () => randomUUID(),
       maxRequestBodySize: options.edge.options.maxMcpRequestBytes,
       onsessioninitialized: (sessionId) => {
-        sessions.set(sessionId, { transport, server, lastSeen: Date.now() });
+        sessions.set(sessionId, { transport, server, client, lastSeen: Date.now(), busy: 0 });
       },
       onsessionclosed: (sessionId) => void end(sessionId),
     });
@@ -133,7 +192,7 @@ export function mountMcpSessions(app: Hono, options: McpSessionsOptions): McpSes
       if (transport.sessionId) void end(transport.sessionId);
     };
     await server.connect(transport);
-    const response = await transport.handleRequest(c.req.raw, extra);
+    const response = await transport.handleRequest(request, extra);
     // A request that did not initialise a session leaves nothing behind.
     if (!transport.sessionId || !sessions.has(transport.sessionId)) await server.close();
     return response;
@@ -141,6 +200,12 @@ export function mountMcpSessions(app: Hono, options: McpSessionsOptions): McpSes
 
   return {
     servers: () => [...sessions.values()].map((s) => s.server),
+    perClient() {
+      const counts = new Map<string, number>();
+      for (const session of sessions.values())
+        counts.set(session.client, (counts.get(session.client) ?? 0) + 1);
+      return counts;
+    },
     async close() {
       clearInterval(sweep);
       await Promise.all([...sessions.keys()].map(end));

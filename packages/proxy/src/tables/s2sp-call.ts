@@ -31,6 +31,8 @@ export interface S2SPCallOptions {
   readonly tokenBudget?: number;
   /** Cache entries one downstream client may hold (results and unread pages). Default 1,000. */
   readonly maxEntriesPerClient?: number;
+  /** Bytes of cached rows one downstream client may hold. Default: no limit of its own. */
+  readonly maxBytesPerClient?: number;
   /** Longest a data-plane request body may take to arrive, in ms (the edge's read timeout). */
   readonly requestBodyTimeoutMs?: number;
   readonly logger: Logger;
@@ -92,6 +94,9 @@ export function createS2SPCall(options: S2SPCallOptions): S2SPCall {
     ...(options.tokenBudget !== undefined && { tokenBudget: options.tokenBudget }),
     ...(options.maxEntriesPerClient !== undefined && {
       maxEntriesPerClient: options.maxEntriesPerClient,
+    }),
+    ...(options.maxBytesPerClient !== undefined && {
+      maxBytesPerClient: options.maxBytesPerClient,
     }),
     ...(options.store && { store: options.store }),
     ...(options.requestBodyTimeoutMs !== undefined && {

@@ -63,7 +63,12 @@ function fromDocument(
     if (members.length > 1) {
       return {
         kind: 'not-table',
-        reason: `the result has ${members.length} arrays of objects (${members.map(([key]) => JSON.stringify(key)).join(', ')}), so the proxy cannot tell which one is the table`,
+        reason: `the result has ${members.length} arrays of objects (${members
+          .slice(0, 5)
+          .map(([key]) => JSON.stringify(key.slice(0, 64)))
+          .join(
+            ', ',
+          )}${members.length > 5 ? ` … and ${(members.length - 5).toLocaleString('en-US')} more` : ''}), so the proxy cannot tell which one is the table`,
       };
     }
   }

@@ -124,6 +124,17 @@ describe('table tools', () => {
       'wide',
       Array.from({ length: 150 }, (_, i) => `c${i}`),
     );
-    expect(tables.decorate([tool('wide')])[0]?.description).toContain('and 50 more');
+    expect(tables.decorate([tool('wide')])[0]?.description).toContain('… and 100 more');
+  });
+
+  it('keeps a table tool description within a fixed size whatever the upstream writes', () => {
+    const tables = make({ include: [{ name: 'long' }] });
+    const names = Array.from({ length: 20_000 }, (_, i) => `c${i}_${'x'.repeat(200)}`);
+    tables.observe('long', names);
+    const [decorated] = tables.decorate([tool('long', { description: 'd'.repeat(100_000) })]);
+    const description = decorated?.description ?? '';
+    expect(description).toContain('… (96,000 more characters left out by the proxy)');
+    expect(description).toContain('… and 19,950 more');
+    expect(description.length).toBeLessThan(9_000);
   });
 });

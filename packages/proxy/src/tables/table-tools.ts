@@ -67,7 +67,20 @@ export interface TableTools {
   observe(name: string, columns: readonly string[]): boolean;
 }
 
-const MAX_LISTED_COLUMNS = 100;
+const MAX_LISTED_COLUMNS = 50;
+const MAX_COLUMN_CHARS = 64;
+/**
+ * The upstream's own description of a table tool, at most this many characters: the proxy adds
+ * its guidance after it, and a tools/list the model reads must stay within reason whatever the
+ * upstream writes.
+ */
+const MAX_DESCRIPTION_CHARS = 4_000;
+
+function ownDescription(description: string | undefined): string | undefined {
+  if (description === undefined || description.length <= MAX_DESCRIPTION_CHARS) return description;
+  const more = description.length - MAX_DESCRIPTION_CHARS;
+  return `${description.slice(0, MAX_DESCRIPTION_CHARS)} … (${more.toLocaleString('en-US')} more characters left out by the proxy)`;
+}
 
 interface Declared {
   readonly pointer: string[];
@@ -95,8 +108,15 @@ function ownParameters(tool: Tool): string[] {
 }
 
 function columnsSentence(columns: readonly string[]): string {
-  const shown = columns.slice(0, MAX_LISTED_COLUMNS).map((c) => JSON.stringify(c.slice(0, 100)));
-  const more = columns.length > shown.length ? ` and ${columns.length - shown.length} more` : '';
+  const shown = columns
+    .slice(0, MAX_LISTED_COLUMNS)
+    .map((c) =>
+      JSON.stringify(c.length > MAX_COLUMN_CHARS ? `${c.slice(0, MAX_COLUMN_CHARS)}…` : c),
+    );
+  const more =
+    columns.length > shown.length
+      ? ` … and ${(columns.length - shown.length).toLocaleString('en-US')} more`
+      : '';
   // Column names are the upstream's data: label them as such for the model.
   return `\n\nColumns of its most recent table result (names as the upstream server reported them): ${shown.join(', ')}${more}.`;
 }
@@ -141,7 +161,7 @@ export function createTableTools(options: TableToolsOptions): TableTools {
       ...rest,
       // No outputSchema: the S2SP object is not the upstream's declared shape (PROTOCOL §2).
       description:
-        options.describe(tool.description) +
+        options.describe(ownDescription(tool.description)) +
         (columns && columns.length > 0 ? columnsSentence(columns) : ''),
       inputSchema: {
         ...tool.inputSchema,

@@ -6,7 +6,13 @@
  */
 
 import { type Row, S2SPError } from '@s2sp/core';
-import { clientKey, type Logger, parseTableRequest, type TableRequest } from '@s2sp/server';
+import {
+  type ClientConcurrencyLimit,
+  clientKey,
+  type Logger,
+  parseTableRequest,
+  type TableRequest,
+} from '@s2sp/server';
 import type {
   CallToolResult,
   RequestHandlerExtra,
@@ -21,6 +27,8 @@ import type { TableTools } from './table-tools.js';
 /** What a call needs from the proxy. */
 export interface ToolCallContext {
   readonly upstream: Upstream;
+  /** Tool calls running per downstream client (`clientKey`): one client cannot take them all. */
+  readonly callsPerClient: ClientConcurrencyLimit;
   readonly tables: TableTools;
   readonly s2sp: () => S2SPCall;
   readonly logger: Logger;
@@ -77,7 +85,29 @@ export function progressRelay(
  */
 export async function callTool(
   context: ToolCallContext,
-  params: { name: string; arguments?: Record<string, unknown>; _meta?: Record<string, unknown> },
+  params: ToolCallParams,
+  extra: Extra,
+): Promise<CallToolResult> {
+  try {
+    return await context.callsPerClient.run(clientKey(extra), () =>
+      callToolNow(context, params, extra),
+    );
+  } catch (error) {
+    if (!S2SPError.isInstance(error) || error.code !== 'unavailable') throw error;
+    context.logger.warn('tool call: client over its concurrency limit', { tool: params.name });
+    return errorResult(error.code, error.message);
+  }
+}
+
+type ToolCallParams = {
+  name: string;
+  arguments?: Record<string, unknown>;
+  _meta?: Record<string, unknown>;
+};
+
+async function callToolNow(
+  context: ToolCallContext,
+  params: ToolCallParams,
   extra: Extra,
 ): Promise<CallToolResult> {
   const { name } = params;
@@ -104,7 +134,7 @@ export async function callTool(
   const resultContext = {
     toolName: name,
     knownColumns: info.declaredColumns,
-    // Each downstream client (authenticated id, else MCP session) gets its own share of
+    // Each downstream client (authenticated id, else its address) gets its own share of
     // maxEntriesPerClient: one caller paging large tables cannot use up everyone's room.
     client: clientKey(extra),
     // An upstream's own `cursor` leaves no way to send a next_cursor back: such a result is

@@ -17,6 +17,7 @@ export function translateError(
   label: string,
   timeoutMs: number,
   signal: AbortSignal | undefined,
+  redact: (text: string) => string = (text) => text,
 ): unknown {
   if (signal?.aborted) return error;
   if (error instanceof McpError) {
@@ -41,11 +42,11 @@ export function translateError(
       ? error.message.slice(prefix.length)
       : error.message;
     // Not an McpError: its constructor would add the prefix again.
-    return Object.assign(new Error(message), { code: error.code, data: error.data });
+    return Object.assign(new Error(redact(message)), { code: error.code, data: error.data });
   }
   return new S2SPError(
     'upstream_error',
-    `The upstream MCP server ${label} could not be reached (it said: «${error instanceof Error ? error.message : String(error)}»). ${retryShortly}`,
+    `The upstream MCP server ${label} could not be reached (it said: «${redact(error instanceof Error ? error.message : String(error))}»). ${retryShortly}`,
     { cause: error },
   );
 }

@@ -38,7 +38,10 @@ export interface HttpUpstream {
 /** The upstream MCP server the proxy stands in front of. */
 export type UpstreamTarget = StdioUpstream | HttpUpstream;
 
-/** A short label for logs and errors: the command's name or the URL's origin, never arguments. */
+/**
+ * A short label for logs and errors: the command's name or the URL's origin, never arguments,
+ * credentials (`user:password@`) or a query string (`?token=…`).
+ */
 export function describeTarget(target: UpstreamTarget): string {
   if (target.kind === 'http') {
     try {
@@ -49,6 +52,61 @@ export function describeTarget(target: UpstreamTarget): string {
   }
   // Arguments may hold credentials (a postgresql:// URL with a password): never print them.
   return `"${target.command.split('/').at(-1) ?? target.command}"`;
+}
+
+/**
+ * Removes an upstream URL's secrets from a text that may quote it (an error from `fetch` or the
+ * SDK): the whole URL becomes its origin and path, and its password, username and query string
+ * are masked wherever they still appear on their own.
+ *
+ * @param text - a message that may contain the URL
+ * @param target - the upstream
+ */
+export function redactTarget(text: string, target: UpstreamTarget): string {
+  if (target.kind !== 'http') return text;
+  let url: URL;
+  try {
+    url = new URL(target.url);
+  } catch {
+    return text.replaceAll(target.url, 'the upstream URL');
+  }
+  const safe = `${url.origin}${url.pathname}`;
+  let out = text.replaceAll(target.url, safe).replaceAll(url.href, safe);
+  const secrets = [url.search, url.search.slice(1), url.password, url.username]
+    .flatMap((part) => {
+      try {
+        return [part, decodeURIComponent(part)];
+      } catch {
+        return [part];
+      }
+    })
+    .filter((part) => part.length >= 3)
+    .sort((a, b) => b.length - a.length);
+  for (const secret of secrets) out = out.replaceAll(secret, '…');
+  return out;
+}
+
+/**
+ * The URL to send requests to and the headers to send, with `user:password@` moved into an
+ * `Authorization: Basic` header (fetch refuses URLs with credentials, quoting them in its error).
+ */
+export function httpRequestTarget(target: HttpUpstream): {
+  url: URL;
+  headers: Record<string, string>;
+} {
+  const url = new URL(target.url);
+  const headers: Record<string, string> = { ...(target.headers ?? {}) };
+  if (url.username !== '' || url.password !== '') {
+    const hasAuth = Object.keys(headers).some((name) => name.toLowerCase() === 'authorization');
+    if (!hasAuth) {
+      const user = decodeURIComponent(url.username);
+      const password = decodeURIComponent(url.password);
+      headers.Authorization = `Basic ${Buffer.from(`${user}:${password}`).toString('base64')}`;
+    }
+    url.username = '';
+    url.password = '';
+  }
+  return { url, headers };
 }
 
 function processEnvironment(): Record<string, string> {
@@ -77,11 +135,9 @@ export function openTransport(
   onStderr: (chunk: string) => void,
 ): OpenedTransport {
   if (target.kind === 'http') {
-    const headers = target.headers ?? {};
+    const { url, headers } = httpRequestTarget(target);
     return {
-      transport: new StreamableHTTPClientTransport(new URL(target.url), {
-        requestInit: { headers: { ...headers } },
-      }),
+      transport: new StreamableHTTPClientTransport(url, { requestInit: { headers } }),
       stderrTail: () => '',
     };
   }

@@ -23,6 +23,7 @@ import {
   describeTarget,
   type OpenedTransport,
   openTransport,
+  redactTarget,
   type UpstreamTarget,
 } from './upstream-target.js';
 
@@ -75,6 +76,8 @@ const MAX_WAIT_FOR_RESTART_MS = 10_000;
  */
 export function createUpstream(options: UpstreamOptions): Upstream {
   const label = describeTarget(options.target);
+  // Upstream URLs may carry credentials or a token in the query: never in a log or an error.
+  const redact = (text: string) => redactTarget(text, options.target);
   const log = options.logger;
   const onStderr = options.onStderr ?? ((chunk: string) => process.stderr.write(chunk));
   let client: Client | undefined;
@@ -93,7 +96,10 @@ export function createUpstream(options: UpstreamOptions): Upstream {
     const transport = openTransport(options.target, onStderr);
     next.fallbackNotificationHandler = async (notification) => options.onNotification(notification);
     next.onerror = (error) =>
-      log.warn('upstream: protocol error', { upstream: label, error: error.message.slice(0, 200) });
+      log.warn('upstream: protocol error', {
+        upstream: label,
+        error: redact(error.message).slice(0, 200),
+      });
     try {
       // Starting a server (npx, a JIT warm-up) can take longer than one request may.
       await next.connect(transport.transport, {
@@ -104,7 +110,7 @@ export function createUpstream(options: UpstreamOptions): Upstream {
       const stderr = transport.stderrTail();
       throw new S2SPError(
         'unavailable',
-        `The upstream MCP server ${label} did not complete MCP initialisation (it said: «${error instanceof Error ? error.message : String(error)}»).${stderr ? ` Its last output on standard error: «${stderr}».` : ''} ${ifItPersists(`the upstream MCP server ${label}`)}`,
+        `The upstream MCP server ${label} did not complete MCP initialisation (it said: «${redact(error instanceof Error ? error.message : String(error))}»).${stderr ? ` Its last output on standard error: «${stderr}».` : ''} ${ifItPersists(`the upstream MCP server ${label}`)}`,
         { cause: error },
       );
     }
@@ -148,7 +154,10 @@ export function createUpstream(options: UpstreamOptions): Upstream {
             upstream: label,
             attempt,
             delayMs: delay(),
-            error: error instanceof Error ? error.message.split('\n')[0]?.slice(0, 200) : undefined,
+            error:
+              error instanceof Error
+                ? redact(error.message).split('\n')[0]?.slice(0, 200)
+                : undefined,
           });
         }
       }
@@ -199,7 +208,7 @@ export function createUpstream(options: UpstreamOptions): Upstream {
         if (options.target.kind === 'http' && !(error instanceof McpError) && client === active) {
           void active.close();
         }
-        throw translateError(error, label, options.requestTimeoutMs, forward.signal);
+        throw translateError(error, label, options.requestTimeoutMs, forward.signal, redact);
       }
     },
 

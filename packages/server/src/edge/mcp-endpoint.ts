@@ -1,6 +1,5 @@
 import type { Hono } from 'hono';
 import { type McpServer, WebStandardStreamableHTTPServerTransport } from '../mcp-sdk.js';
-import { CLIENT_ADDRESS_HEADER, sealClientAddress } from '../runtime/client-quota.js';
 import type { S2SPEdge } from './s2sp-edge.js';
 
 /** Options for {@link mountStatelessMcp}. */
@@ -11,21 +10,6 @@ export interface StatelessMcpOptions {
   readonly createMcpServer: () => McpServer;
   /** The edge in front: body caps, read timeout, batch limit, the caller and the SDK's Host check. */
   readonly edge: S2SPEdge;
-}
-
-/**
- * The request as the transport sees it: the caller's socket address in
- * {@link CLIENT_ADDRESS_HEADER} (for per-client quotas), replacing whatever the client sent. The
- * body was read already and travels as `parsedBody`.
- */
-function withClientAddress(request: Request, env: unknown): Request {
-  const headers = new Headers(request.headers);
-  headers.delete(CLIENT_ADDRESS_HEADER);
-  const socket = (env as { incoming?: { socket?: { remoteAddress?: string } } } | undefined)
-    ?.incoming?.socket;
-  if (socket?.remoteAddress)
-    headers.set(CLIENT_ADDRESS_HEADER, sealClientAddress(socket.remoteAddress));
-  return new Request(request.url, { method: request.method, headers });
 }
 
 /**
@@ -56,7 +40,7 @@ export function mountStatelessMcp(app: Hono, options: StatelessMcpOptions): void
       await mcp.connect(transport);
       // With JSON responses the body is complete when handleRequest resolves, so closing here
       // cannot cut a stream short.
-      return await transport.handleRequest(withClientAddress(c.req.raw, c.env), {
+      return await transport.handleRequest(options.edge.clientRequest(c), {
         parsedBody,
         ...(authInfo && { authInfo }),
       });

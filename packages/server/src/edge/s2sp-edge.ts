@@ -1,5 +1,6 @@
 import { PROTOCOL, S2SPError } from '@s2sp/core';
 import type { Context, ErrorHandler, Hono, MiddlewareHandler, NotFoundHandler } from 'hono';
+import { CLIENT_ADDRESS_HEADER, sealClientAddress } from '../runtime/client-quota.js';
 import { type BearerAuthInfo, bearerAuth } from './bearer-auth.js';
 import { browserGuard, isAllowedHost, requestHost } from './browser-guard.js';
 import {
@@ -46,6 +47,13 @@ export interface S2SPEdge {
   readMcpBody(c: Context): Promise<McpRequestBody>;
   /** Who the bearer middleware let through, in the MCP SDK's `AuthInfo` shape, or `undefined`. */
   authInfo(c: Context): BearerAuthInfo | undefined;
+  /**
+   * The request as an MCP transport should see it (its body already read by
+   * {@link S2SPEdge.readMcpBody}): the caller's socket address sealed in the client-address
+   * header, replacing whatever the client sent, so that `clientKey` can tell callers apart
+   * without auth — by address, never by MCP session.
+   */
+  clientRequest(c: Context): Request;
   /**
    * The MCP SDK's own DNS-rebinding protection for a transport serving `request`, with the same
    * names as the guard: its lists are exact, so the request's own `Host` joins when the guard
@@ -129,6 +137,16 @@ export function createS2SPEdge(options: S2SPEdgeOptions = {}): S2SPEdge {
         maxBatchSize: resolved.maxMcpBatchSize,
         bodyTimeoutMs: resolved.requestBodyTimeoutMs,
       }),
+    clientRequest(c) {
+      const request = c.req.raw;
+      const headers = new Headers(request.headers);
+      headers.delete(CLIENT_ADDRESS_HEADER);
+      const socket = (c.env as { incoming?: { socket?: { remoteAddress?: string } } } | undefined)
+        ?.incoming?.socket;
+      if (socket?.remoteAddress)
+        headers.set(CLIENT_ADDRESS_HEADER, sealClientAddress(socket.remoteAddress));
+      return new Request(request.url, { method: request.method, headers });
+    },
     authInfo(c) {
       const info = c.get(AUTH_KEY as never) as BearerAuthInfo | undefined;
       return info && { ...info, scopes: [...info.scopes] };

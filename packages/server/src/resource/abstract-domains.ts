@@ -63,6 +63,29 @@ export function parseAbstractDomains(input: unknown): string[] {
   return out;
 }
 
+/** How many names an error lists before it says how many more there are. */
+const LISTED_NAMES = 20;
+/** How much of one name an error shows. */
+const NAME_CHARS = 64;
+
+function shortName(name: string): string {
+  return name.length > NAME_CHARS ? `${name.slice(0, NAME_CHARS)}…` : name;
+}
+
+/**
+ * Quoted names for a message the model reads, within a fixed size whatever the table: at most
+ * 20 names of at most 64 characters, then a label, `… and 19,990 more`.
+ *
+ * @param names - column names (the table's data: any number, any length)
+ */
+export function listNames(names: readonly string[]): string {
+  const shown = names.slice(0, LISTED_NAMES).map((name) => JSON.stringify(shortName(name)));
+  const more = names.length - shown.length;
+  return more > 0
+    ? `${shown.join(', ')} … and ${more.toLocaleString('en-US')} more`
+    : shown.join(', ');
+}
+
 // Folds case, spaces, dashes and underscores so that "Severity" or "area_desc" can be suggested
 // as "severity" / "areaDesc".
 function fold(name: string): string {
@@ -93,12 +116,17 @@ export function assertKnownColumns(
     .map((u) => [u, byFold.get(fold(u))] as const)
     .filter((pair): pair is readonly [string, string] => pair[1] !== undefined)
     .map(([u, c]) => `"${u}" → "${c}"`);
-  const list = (names: readonly string[]) => names.map((n) => `"${n}"`).join(', ');
   throw new S2SPError(
     'invalid_request',
-    `Unknown abstract_domains column${unknown.length > 1 ? 's' : ''}: ${list(unknown)}.` +
-      (hints.length > 0 ? ` Did you mean ${hints.join(', ')}?` : '') +
-      ` Available columns: ${list(columns)}. ${chooseAvailableColumns}`,
-    { data: { unknownColumns: unknown, availableColumns: [...columns] } },
+    `Unknown abstract_domains column${unknown.length > 1 ? 's' : ''}: ${listNames(unknown)}.` +
+      (hints.length > 0 ? ` Did you mean ${hints.slice(0, LISTED_NAMES).join(', ')}?` : '') +
+      ` Available columns: ${listNames(columns)}. ${chooseAvailableColumns}`,
+    {
+      data: {
+        unknownColumns: unknown.slice(0, LISTED_NAMES).map(shortName),
+        availableColumns: columns.slice(0, LISTED_NAMES).map(shortName),
+        ...(columns.length > LISTED_NAMES && { moreColumns: columns.length - LISTED_NAMES }),
+      },
+    },
   );
 }

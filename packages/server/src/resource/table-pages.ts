@@ -1,5 +1,5 @@
 import { buildResourceUrl, type RowWithId, S2SPError, type S2SPResult } from '@s2sp/core';
-import { narrowTheAbstract, passNextCursor } from '@s2sp/core/advice';
+import { chooseShorterColumns, narrowTheAbstract, passNextCursor } from '@s2sp/core/advice';
 import { parseJsonText } from '@s2sp/core/json';
 import { type BodyStore, collectBytes } from '@s2sp/core/store';
 import type { CallToolResult } from '../mcp-sdk.js';
@@ -19,6 +19,33 @@ export interface ResultHead {
   readonly body_domains: string[];
   /** Only with a filter: how many rows matched it. */
   readonly matched_rows?: number;
+  /** Only when `body_domains` was cut to fit the budget: how many names it leaves out. */
+  readonly body_domains_omitted?: number;
+}
+
+/**
+ * `body_domains` within a quarter of the token budget: a table's column names are its data, and
+ * 20,000 long ones would take any budget by themselves. The names that fit are listed in order;
+ * `body_domains_omitted` says how many more there are (the consumer still gets every column).
+ *
+ * @param names - every body column
+ * @param budget - the result's token budget
+ */
+export function fitBodyDomains(
+  names: readonly string[],
+  budget: number,
+): { body_domains: string[]; body_domains_omitted?: number } {
+  const room = Math.floor(budget / 4);
+  if (estimateTokens(JSON.stringify(names)) <= room) return { body_domains: [...names] };
+  const listed: string[] = [];
+  let used = estimateTokens('"body_domains_omitted":1000000,');
+  for (const name of names) {
+    const cost = estimateTokens(JSON.stringify(name)) + 1;
+    if (used + cost > room) break;
+    used += cost;
+    listed.push(name);
+  }
+  return { body_domains: listed, body_domains_omitted: names.length - listed.length };
 }
 
 /** What one page of an async result is built from. */
@@ -36,8 +63,8 @@ export interface PageInput {
  * multiply what one client holds (PROTOCOL §7.2: page entries count like any entry).
  */
 export interface PageSlots {
-  /** @throws S2SPError `store_full` when the client holds its limit */
-  reserve(key: string): void;
+  /** @throws S2SPError `store_full` when the client holds its limit (entries or bytes) */
+  reserve(key: string, bytes: number): void;
   release(key: string): void;
 }
 
@@ -96,6 +123,17 @@ export async function pageAsyncResult(
     }
   }
   const costs = rows.map((row) => estimateTokens(JSON.stringify(row)) + 1);
+  // A row no page can hold (a 2 MiB cell) is refused, never sent over the budget.
+  const room = Math.min(budget - first, budget - later);
+  const widest = costs.reduce((max, cost) => Math.max(max, cost), 0);
+  if (room <= 0 || widest > budget - later) {
+    throw new S2SPError(
+      'payload_too_large',
+      room <= 0
+        ? `This result's head alone is about ${later} tokens, over its budget of ${budget}. ${narrowTheAbstract(false)}`
+        : `One abstract row is about ${widest} tokens, over a page's room of ${budget - later}. ${chooseShorterColumns}`,
+    );
+  }
   const pages = splitPages(costs, budget - first, budget - later);
 
   const ttlMs = Math.max(1, input.expiresAt.getTime() - Date.now());
@@ -110,9 +148,10 @@ export async function pageAsyncResult(
         more: page < pages.length - 1,
       };
       const key = await pageStorageKey(token, page);
-      slots?.reserve(key);
+      const text = JSON.stringify(stored);
+      slots?.reserve(key, text.length);
       written.push(key);
-      await store.put(key, { columns: [], rows: [JSON.stringify(stored)] }, { ttlMs });
+      await store.put(key, { columns: [], rows: [text] }, { ttlMs });
     }
   } catch (error) {
     // The result is not returned, so no page of it may stay behind counting against the store's

@@ -25,6 +25,7 @@ import {
 import {
   type AbstractEncoding,
   assertWithinBudget,
+  fitBodyDomains,
   pageAsyncResult,
   readPage,
   s2spToolResult,
@@ -100,12 +101,15 @@ export async function buildTableResult(
   const split = filter
     ? { ...whole, abstract: whole.abstract.filter((row) => matchesFilter(row, filter)) }
     : whole;
+  // What the model reads of the body columns: within a quarter of the budget, labelled if cut.
+  const listed = fitBodyDomains(split.bodyDomains, budget);
 
   if (mode === 'sync') {
     const selected = new Set(split.abstract.map((row) => row._row_id));
     const body = bodyRows(table, split.bodyDomains).filter((row) => selected.has(row._row_id));
     const result: S2SPResult = {
       ...buildSyncResult(split, body),
+      ...listed,
       total_rows: table.rows.length,
       ...(filter && { matched_rows: split.abstract.length }),
     };
@@ -124,7 +128,7 @@ export async function buildTableResult(
     // Nothing to fetch: no cache entry and no resource_url, the empty body inline (as in sync
     // mode, which every reader understands). Caching empty results let one client fill the
     // store with entries that cost nothing to make (issue 20).
-    const result = buildSyncResult(split, []);
+    const result = { ...buildSyncResult(split, []), ...listed };
     return {
       content: [{ type: 'text', text: serializeS2SPResult(result) }],
       structuredContent: result,
@@ -139,14 +143,18 @@ export async function buildTableResult(
   const expiresAt = new Date(Date.now() + runtime.ttlMs);
   const unpaged: S2SPResult = {
     ...buildAsyncResult(split, { resourceUrl, expiresAt }),
+    ...listed,
     total_rows: table.rows.length,
     ...(filter && { matched_rows: split.abstract.length }),
   };
   if (context.paging === false) assertWithinBudget(unpaged, budget, 'no-cursor');
   const client = context.client ?? 'anonymous';
-  runtime.quota?.reserve(client, key, runtime.ttlMs);
+  const stored = serializeTable(table);
+  // JSON characters of the rows, as the Redis store counts its budget: bytes for ASCII.
+  const bytes = stored.rows.reduce((sum, row) => sum + row.length + 1, 0);
+  runtime.quota?.reserve(client, key, runtime.ttlMs, bytes);
   try {
-    await runtime.store.put(key, serializeTable(table), { ttlMs: runtime.ttlMs });
+    await runtime.store.put(key, stored, { ttlMs: runtime.ttlMs });
   } catch (error) {
     runtime.quota?.release(key);
     throw error;
@@ -161,7 +169,7 @@ export async function buildTableResult(
               head: {
                 total_rows: table.rows.length,
                 abstract_domains: [...split.abstractDomains],
-                body_domains: [...split.bodyDomains],
+                ...listed,
                 ...(filter && { matched_rows: split.abstract.length }),
               },
               rows: split.abstract,
@@ -172,7 +180,7 @@ export async function buildTableResult(
             },
             runtime.store,
             runtime.quota && {
-              reserve: (page) => runtime.quota?.reserve(client, page, runtime.ttlMs),
+              reserve: (page, size) => runtime.quota?.reserve(client, page, runtime.ttlMs, size),
               release: (page) => runtime.quota?.release(page),
             },
           );

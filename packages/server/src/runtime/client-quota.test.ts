@@ -58,3 +58,22 @@ describe('clientKey', () => {
     }
   });
 });
+
+describe('createClientQuota bytes', () => {
+  it('refuses an entry that would take a client over maxBytes, for that client only', () => {
+    const quota = createClientQuota({ maxEntries: 100, maxBytes: 1000 });
+    quota.reserve('a', 'k1', 60_000, 600);
+    expect(quota.bytes('a')).toBe(600);
+    expect(codeOf(() => quota.reserve('a', 'k2', 60_000, 401))).toBe('store_full');
+    expect(codeOf(() => quota.reserve('b', 'k3', 60_000, 1000))).toBe('no error');
+    quota.release('k1');
+    expect(quota.bytes('a')).toBe(0);
+    expect(codeOf(() => quota.reserve('a', 'k2', 60_000, 1000))).toBe('no error');
+    expect(quota.count('a')).toBe(1);
+  });
+
+  it('refuses a maxBytes that is not a byte size', () => {
+    expect(codeOf(() => createClientQuota({ maxBytes: 0 }))).toBe('invalid_config');
+    expect(codeOf(() => createClientQuota({ maxBytes: -5 }))).toBe('invalid_config');
+  });
+});

@@ -1,6 +1,6 @@
 import { S2SPError } from '@s2sp/core';
 import { redeemOrWait } from '@s2sp/core/advice';
-import { parseOptions, positiveInteger } from '@s2sp/core/options';
+import { byteSize, parseOptions, positiveInteger } from '@s2sp/core/options';
 import { z } from 'zod';
 
 /**
@@ -28,7 +28,21 @@ export const MaxEntriesPerClientSchema = positiveInteger()
     'Cache entries one client may hold (per process): unredeemed async results and the unread pages of paged ones. Beyond it the resource tool answers `store_full` to that client only.',
   );
 
-const ClientQuotaOptionsSchema = z.object({ maxEntries: MaxEntriesPerClientSchema });
+/**
+ * The rule of `maxBytesPerClient`, for `createS2SP` and the proxy: no limit unless set (the
+ * proxy sets one).
+ */
+export const MaxBytesPerClientSchema = byteSize()
+  .optional()
+  .meta({ defaultText: 'no limit' })
+  .describe(
+    'Bytes of cached rows one client may hold (per process), results and unread pages together; beyond it the resource tool answers `store_full` to that client only. Default: no limit of its own (the store’s budget).',
+  );
+
+const ClientQuotaOptionsSchema = z.object({
+  maxEntries: MaxEntriesPerClientSchema,
+  maxBytes: MaxBytesPerClientSchema,
+});
 
 /** What identifies a caller of a resource tool, from the MCP request. */
 export interface ClientSource {
@@ -55,17 +69,20 @@ export function clientKey(source: ClientSource): string {
   return 'anonymous';
 }
 
-/** Live cache entries per client, in this process. */
+/** Live cache entries and their bytes per client, in this process. */
 export interface ClientQuota {
   /**
-   * Counts a new entry against `client` until it is taken or its TTL passes.
-   * @throws S2SPError `store_full` when the client already holds its limit
+   * Counts a new entry of `bytes` against `client` until it is taken or its TTL passes.
+   * @throws S2SPError `store_full` when the client already holds its limit of entries, or the
+   *   entry would take it over its limit of bytes
    */
-  reserve(client: string, key: string, ttlMs: number): void;
+  reserve(client: string, key: string, ttlMs: number, bytes?: number): void;
   /** The entry under `key` was taken: it no longer counts. */
   release(key: string): void;
   /** Entries counted against `client` now. */
   count(client: string): number;
+  /** Bytes counted against `client` now. */
+  bytes(client: string): number;
 }
 
 /**
@@ -77,39 +94,54 @@ export interface ClientQuota {
  * @param options - the limit per client
  * @throws S2SPError `invalid_config` for a non-positive limit
  */
-export function createClientQuota(options: { readonly maxEntries?: number } = {}): ClientQuota {
-  const { maxEntries } = parseOptions(ClientQuotaOptionsSchema, options, {
+export function createClientQuota(
+  options: { readonly maxEntries?: number; readonly maxBytes?: number | undefined } = {},
+): ClientQuota {
+  const { maxEntries, maxBytes } = parseOptions(ClientQuotaOptionsSchema, options, {
     factory: 'createClientQuota',
   });
-  const byClient = new Map<string, Set<string>>();
-  const byKey = new Map<string, { client: string; timer: ReturnType<typeof setTimeout> }>();
+  const byClient = new Map<string, { keys: Set<string>; bytes: number }>();
+  const byKey = new Map<
+    string,
+    { client: string; bytes: number; timer: ReturnType<typeof setTimeout> }
+  >();
 
   const release = (key: string) => {
     const held = byKey.get(key);
     if (!held) return;
     byKey.delete(key);
     clearTimeout(held.timer);
-    const keys = byClient.get(held.client);
-    keys?.delete(key);
-    if (keys?.size === 0) byClient.delete(held.client);
+    const owner = byClient.get(held.client);
+    if (!owner) return;
+    owner.keys.delete(key);
+    owner.bytes -= held.bytes;
+    if (owner.keys.size === 0) byClient.delete(held.client);
   };
 
   return {
-    reserve(client, key, ttlMs) {
-      const keys = byClient.get(client) ?? new Set<string>();
-      if (keys.size >= maxEntries) {
+    reserve(client, key, ttlMs, bytes = 0) {
+      const owner = byClient.get(client) ?? { keys: new Set<string>(), bytes: 0 };
+      if (owner.keys.size >= maxEntries) {
         throw new S2SPError(
           'store_full',
-          `This client already holds ${keys.size} unredeemed results and unread pages (its limit). ${redeemOrWait}`,
+          `This client already holds ${owner.keys.size} unredeemed results and unread pages (its limit). ${redeemOrWait}`,
         );
       }
-      keys.add(key);
-      byClient.set(client, keys);
+      if (maxBytes !== undefined && owner.bytes + bytes > maxBytes) {
+        throw new S2SPError(
+          'store_full',
+          `This client's results hold ${owner.bytes} bytes, this one ${bytes}: over its limit of ${maxBytes}. ${redeemOrWait}`,
+        );
+      }
+      owner.keys.add(key);
+      owner.bytes += bytes;
+      byClient.set(client, owner);
       const timer = setTimeout(() => release(key), ttlMs);
       (timer as { unref?: () => void }).unref?.();
-      byKey.set(key, { client, timer });
+      byKey.set(key, { client, bytes, timer });
     },
     release,
-    count: (client) => byClient.get(client)?.size ?? 0,
+    count: (client) => byClient.get(client)?.keys.size ?? 0,
+    bytes: (client) => byClient.get(client)?.bytes ?? 0,
   };
 }

@@ -58,3 +58,35 @@ function catching(fn: () => unknown): unknown {
   }
   return undefined;
 }
+
+describe('createClientConcurrencyLimit', () => {
+  it('gives each client its own slots and forgets an idle client', async () => {
+    const { createClientConcurrencyLimit } = await import('./concurrency-limit.js');
+    const limit = createClientConcurrencyLimit({ concurrency: 2, what: 'calls of this client' });
+    const gates: (() => void)[] = [];
+    const hold = (client: string) =>
+      limit.run(client, () => new Promise<void>((resolve) => gates.push(resolve)));
+    const held = [hold('a'), hold('a')];
+    const refused = await hold('a').catch((error: unknown) => error);
+    expect(code(refused)).toBe('unavailable');
+    expect((refused as Error).message).toContain('2 calls of this client are running');
+    // Another client is not affected.
+    const other = hold('b');
+    expect(limit.active('a')).toBe(2);
+    expect(limit.active('b')).toBe(1);
+    for (const gate of gates) gate();
+    await Promise.all([...held, other]);
+    expect(limit.active('a')).toBe(0);
+  });
+
+  it('refuses a concurrency that is not a positive integer', async () => {
+    const { createClientConcurrencyLimit } = await import('./concurrency-limit.js');
+    let thrown: unknown;
+    try {
+      createClientConcurrencyLimit({ concurrency: 0, what: 'x' });
+    } catch (error) {
+      thrown = error;
+    }
+    expect(code(thrown)).toBe('invalid_config');
+  });
+});

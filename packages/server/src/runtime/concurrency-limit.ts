@@ -87,3 +87,55 @@ export function createConcurrencyLimit(options: ConcurrencyLimitOptions): Concur
     },
   };
 }
+
+/** A {@link ConcurrencyLimit} for each client, made when the client first calls. */
+export interface ClientConcurrencyLimit {
+  /**
+   * Runs `task` in `client`'s own slots.
+   * @throws S2SPError `unavailable` at once when that client's slots and queue places are taken
+   */
+  run<T>(client: string, task: () => Promise<T> | T): Promise<T>;
+  /** Tasks running and waiting now for `client`. */
+  active(client: string): number;
+}
+
+/**
+ * Bounds the work of each client separately (keyed by `clientKey`): one client's many concurrent
+ * calls are refused for that client only, while the others keep their own slots. A client's
+ * limit is forgotten once it has nothing running or waiting.
+ *
+ * @param options - slots and queue places per client, and a label for the error
+ * @throws S2SPError `invalid_config` for a non-positive `concurrency` or negative `queue`
+ * @example
+ * ```ts
+ * const perClient = createClientConcurrencyLimit({ concurrency: 8, what: 'tool calls of this client' });
+ * await perClient.run(clientKey(extra), () => upstream.call(request));
+ * ```
+ */
+export function createClientConcurrencyLimit(
+  options: ConcurrencyLimitOptions,
+): ClientConcurrencyLimit {
+  parseOptions(ConcurrencyLimitOptionsSchema, options, {
+    factory: 'createClientConcurrencyLimit',
+  });
+  const limits = new Map<string, ConcurrencyLimit>();
+  return {
+    async run(client, task) {
+      let limit = limits.get(client);
+      if (!limit) {
+        limit = createConcurrencyLimit(options);
+        limits.set(client, limit);
+      }
+      try {
+        return await limit.run(task);
+      } finally {
+        if (limit.active === 0 && limit.waiting === 0 && limits.get(client) === limit)
+          limits.delete(client);
+      }
+    },
+    active: (client) => {
+      const limit = limits.get(client);
+      return limit ? limit.active + limit.waiting : 0;
+    },
+  };
+}

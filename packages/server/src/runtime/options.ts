@@ -17,7 +17,7 @@ import { EdgeOptionsSchema, HostValueSchema, LoggerSchema } from '../edge/edge-o
 import { createConsoleLogger } from '../logger.js';
 import type { AbstractEncoding } from '../resource/table-pages.js';
 import { DEFAULT_TOKEN_BUDGET } from '../resource/token-estimate.js';
-import { MaxEntriesPerClientSchema } from './client-quota.js';
+import { MaxBytesPerClientSchema, MaxEntriesPerClientSchema } from './client-quota.js';
 
 /** Options for {@link createS2SP}. Every one is optional. */
 export interface S2SPOptions {
@@ -64,6 +64,11 @@ export interface S2SPOptions {
    * session; beyond the limit the resource tool answers `store_full` for that client only.
    */
   readonly maxEntriesPerClient?: number;
+  /**
+   * Most bytes of cached rows one client may hold at once (per process), results and unread
+   * pages together, counted like `maxEntriesPerClient`. Default: no limit of its own.
+   */
+  readonly maxBytesPerClient?: number;
   /** Most distinct `row_ids` in one data-plane request. Default 10 000 (400 beyond). */
   readonly maxDataRowIds?: number;
   /** How consumer tools fetch from resource servers (allow-list, timeout, size cap). */
@@ -137,6 +142,7 @@ export const S2SPOptionsSchema = z.object({
     .describe('Largest data-plane request body (413 beyond).'),
   requestBodyTimeoutMs: EdgeOptionsSchema.shape.requestBodyTimeoutMs,
   maxEntriesPerClient: MaxEntriesPerClientSchema,
+  maxBytesPerClient: MaxBytesPerClientSchema,
   maxDataRowIds: positiveInteger()
     .default(PROTOCOL.maxRequestRowIds)
     .describe(
@@ -172,6 +178,7 @@ export interface ResolvedOptions {
   readonly maxDataRequestBytes: number;
   readonly requestBodyTimeoutMs: number;
   readonly maxEntriesPerClient: number;
+  readonly maxBytesPerClient?: number | undefined;
   readonly maxDataRowIds: number;
   readonly publicUrl: string | undefined;
   readonly trustedHosts: readonly string[];

@@ -111,7 +111,10 @@ export function createS2SPInternals(
   const { store, ttlMs, maxSyncBytes, logger, tokenBudget, abstractEncoding, toolGuidance } =
     resolved;
   const advertisedUrl = createAdvertisedUrl(resolved);
-  const quota = createClientQuota({ maxEntries: resolved.maxEntriesPerClient });
+  const quota = createClientQuota({
+    maxEntries: resolved.maxEntriesPerClient,
+    maxBytes: resolved.maxBytesPerClient,
+  });
   const runtime = {
     store,
     ttlMs,

@@ -1,0 +1,115 @@
+/**
+ * A minimal MCP client over raw `node:http`, for tests that need what the SDK client does not
+ * offer: a chosen local address (to be another client by address), and many sessions cheaply.
+ */
+import { request } from 'node:http';
+
+/** One JSON-RPC answer (the last `data:` message of an SSE body, or the JSON body). */
+export interface RawAnswer {
+  readonly status: number;
+  readonly sessionId: string | undefined;
+  readonly messages: Record<string, unknown>[];
+}
+
+/** POSTs one JSON-RPC message to `url` from `localAddress`. */
+export function rawPost(
+  url: string,
+  message: object,
+  options: { localAddress?: string; sessionId?: string; headers?: Record<string, string> } = {},
+): Promise<RawAnswer> {
+  const target = new URL(url);
+  const body = JSON.stringify(message);
+  return new Promise((resolve, reject) => {
+    const req = request(
+      {
+        host: target.hostname,
+        port: target.port,
+        path: target.pathname,
+        method: 'POST',
+        ...(options.localAddress && { localAddress: options.localAddress }),
+        headers: {
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+          'mcp-protocol-version': '2025-06-18',
+          ...(options.sessionId && { 'mcp-session-id': options.sessionId }),
+          ...options.headers,
+        },
+        timeout: 30_000,
+      },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (chunk: Buffer) => chunks.push(chunk));
+        res.on('end', () => {
+          const text = Buffer.concat(chunks).toString('utf8');
+          const messages: Record<string, unknown>[] = [];
+          if (String(res.headers['content-type']).includes('text/event-stream')) {
+            for (const line of text.split('\n'))
+              if (line.startsWith('data: ')) messages.push(JSON.parse(line.slice(6)));
+          } else if (text.trim() !== '') {
+            messages.push(JSON.parse(text));
+          }
+          const id = res.headers['mcp-session-id'];
+          resolve({
+            status: res.statusCode ?? 0,
+            sessionId: typeof id === 'string' ? id : undefined,
+            messages,
+          });
+        });
+      },
+    );
+    req.on('timeout', () => req.destroy(new Error('raw MCP request timed out')));
+    req.on('error', reject);
+    req.end(body);
+  });
+}
+
+/** `initialize` then `notifications/initialized`; the session id, or the failed answer. */
+export async function rawSession(
+  url: string,
+  options: { localAddress?: string; headers?: Record<string, string> } = {},
+): Promise<{ sessionId?: string; status: number }> {
+  const answer = await rawPost(
+    url,
+    {
+      jsonrpc: '2.0',
+      id: 0,
+      method: 'initialize',
+      params: {
+        protocolVersion: '2025-06-18',
+        capabilities: {},
+        clientInfo: { name: 'raw', version: '1' },
+      },
+    },
+    options,
+  );
+  if (answer.status !== 200 || !answer.sessionId) return { status: answer.status };
+  await rawPost(
+    url,
+    { jsonrpc: '2.0', method: 'notifications/initialized' },
+    { ...options, sessionId: answer.sessionId },
+  );
+  return { sessionId: answer.sessionId, status: answer.status };
+}
+
+let nextId = 1;
+/** One `tools/call` in a session: the HTTP status and the JSON-RPC result or error. */
+export async function rawCall(
+  url: string,
+  sessionId: string,
+  name: string,
+  args: Record<string, unknown> = {},
+  options: { localAddress?: string; headers?: Record<string, string> } = {},
+): Promise<{ status: number; result?: Record<string, unknown>; error?: unknown }> {
+  const id = nextId++;
+  const answer = await rawPost(
+    url,
+    { jsonrpc: '2.0', id, method: 'tools/call', params: { name, arguments: args } },
+    { ...options, sessionId },
+  );
+  const reply = answer.messages.find((m) => m.id === id);
+  return {
+    status: answer.status,
+    ...(reply?.result !== undefined && { result: reply.result as Record<string, unknown> }),
+    ...(reply?.error !== undefined && { error: reply.error }),
+  };
+}
