@@ -45,7 +45,9 @@ describe('per-client limits (auth id, else address; never the MCP session)', () 
       {},
       { localAddress: '127.0.0.1' },
     );
-    expect((newest.result?.content as { text: string }[])[0]?.text).toBe('hello world; args={}');
+    expect((newest.result?.content as { text: string }[] | undefined)?.[0]?.text).toBe(
+      'hello world; args={}',
+    );
     // Another client, by address, opens a session and is served.
     const other = await rawSession(url, { localAddress: '127.0.0.2' });
     expect(other.status).toBe(200);
@@ -56,7 +58,9 @@ describe('per-client limits (auth id, else address; never the MCP session)', () 
       {},
       { localAddress: '127.0.0.2' },
     );
-    expect((served.result?.content as { text: string }[])[0]?.text).toBe('hello world; args={}');
+    expect((served.result?.content as { text: string }[] | undefined)?.[0]?.text).toBe(
+      'hello world; args={}',
+    );
   });
 
   it('a client that fills its bytes gets store_full; another client still stores', async () => {
