@@ -19,6 +19,7 @@ import { postgresAvailable, proxyBenchmark } from './proxy.js';
 import { redisAvailable, startRedisStore } from './redis.js';
 import { type BenchReport, type BenchRow, formatMarkdown, formatTable } from './report.js';
 import { selectiveFetchBenchmark } from './selective.js';
+import { sqlArrowBenchmark } from './sql-arrow.js';
 import { sqlTablesBenchmark } from './sql-tables.js';
 import type { StoreUnderTest } from './stores.js';
 import { streamingBenchmark } from './streaming.js';
@@ -81,6 +82,7 @@ async function main(): Promise<void> {
     ['proxy', () => (postgresAvailable() ? proxyBenchmark(quick) : [])],
     ['large-tables', () => largeTablesBenchmark(quick)],
     ['sql-tables', () => sqlTablesBenchmark(quick, stores)],
+    ['sql-arrow', () => sqlArrowBenchmark(quick)],
   ];
   if (wanted('proxy') && !postgresAvailable()) {
     notes.push('Proxy rows are missing: PostgreSQL was not found (apt-get install postgresql).');

@@ -176,6 +176,7 @@ export async function sqlTablesBenchmark(
         abstract_data: grouped,
         resource_url: answer.resource_url,
         group_by: 'severity',
+        value_column: 'n',
       });
       const counted = grouped.reduce((sum, row) => sum + row.n, 0);
       const p = plain.total();

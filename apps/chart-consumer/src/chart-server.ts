@@ -22,7 +22,13 @@ import { type ChartStore, createChartStore, newChartId } from './chart-store.js'
 import { summarizeChart } from './chart-summary.js';
 import { modelImageSvg } from './model-image.js';
 import { mountChartPages } from './pages.js';
-import { choosePanels, columnsOf, countPanel, WEATHER_ALERT_PANELS } from './panels.js';
+import {
+  choosePanels,
+  columnsOf,
+  countPanel,
+  nonNumericRow,
+  WEATHER_ALERT_PANELS,
+} from './panels.js';
 import { rasterize, renderChart } from './render.js';
 
 /**
@@ -157,13 +163,21 @@ export function createChartServer(options: ChartServerOptions = {}): ChartServer
     {
       title: 'Draw a statistics chart',
       description:
-        'Draws a bar-chart panel per column, counting the values of the rows. For weather alerts it draws event type, severity, urgency, certainty, NWS office, message type, category and affected area. Returns chart_url (a page showing the chart: give it to the user) and a short summary of counts; set include_image to also get a small PNG.',
+        'Draws a bar-chart panel per column, counting the values of the rows (or, with value_column, summing a numeric column per value). For weather alerts it draws event type, severity, urgency, certainty, NWS office, message type, category and affected area. Returns chart_url (a page showing the chart: give it to the user) and a short summary of counts; set include_image to also get a small PNG.',
       inputSchema: {
         group_by: z
           .union([z.string(), z.array(z.string())])
           .optional()
           .describe(
             'Columns to chart, comma-separated or a JSON array (at most 8). Omit to let the tool choose.',
+          ),
+        value_column: z
+          .string()
+          .min(1)
+          .max(256)
+          .optional()
+          .describe(
+            'A numeric column whose values, summed per bar, are the bar heights (e.g. "n" for rows that already hold counts, as a GROUP BY answer does). Omit to count rows.',
           ),
         title: z.string().max(200).optional().describe('Chart title. Omit for a default one.'),
         include_image: z
@@ -208,7 +222,30 @@ export function createChartServer(options: ChartServerOptions = {}): ChartServer
           `group_by names columns the rows do not have: ${unknown.join(', ')}. Available columns: ${columns.join(', ')}.`,
         );
       }
-      const definitions = choosePanels(rows, groupBy);
+      const valueColumn = args.value_column;
+      if (valueColumn !== undefined) {
+        if (!columns.includes(valueColumn)) {
+          throw new S2SPError(
+            'invalid_request',
+            `value_column names a column the rows do not have: ${valueColumn.slice(0, 40)}. Available columns: ${columns.join(', ')}.`,
+          );
+        }
+        if (groupBy?.includes(valueColumn)) {
+          throw new S2SPError(
+            'invalid_request',
+            `value_column "${valueColumn.slice(0, 40)}" is also in group_by: name the columns to group by in group_by and the numeric column to sum in value_column.`,
+          );
+        }
+        // The value itself is not quoted: it may be a body value the model never saw.
+        const bad = nonNumericRow(rows, valueColumn);
+        if (bad) {
+          throw new S2SPError(
+            'invalid_request',
+            `value_column "${valueColumn.slice(0, 40)}" must hold numbers, but row ${bad.rowId} has a ${bad.type}. Name a numeric column, or leave value_column out to count rows.`,
+          );
+        }
+      }
+      const definitions = choosePanels(rows, groupBy, valueColumn);
       if (definitions.length === 0) {
         throw new S2SPError(
           'invalid_request',
@@ -216,7 +253,10 @@ export function createChartServer(options: ChartServerOptions = {}): ChartServer
         );
       }
       const panels = definitions.map((d) => countPanel(rows, d));
-      const isAlerts = !groupBy && definitions.every((d) => WEATHER_ALERT_PANELS.includes(d));
+      const isAlerts =
+        !groupBy &&
+        valueColumn === undefined &&
+        definitions.every((d) => WEATHER_ALERT_PANELS.includes(d));
       const title =
         args.title ??
         (isAlerts

@@ -7,7 +7,7 @@ const BAR_COLOR = '#3b6ea8';
 
 /**
  * A Vega-Lite specification for a grid of horizontal bar charts, two per row: one per panel,
- * each bar labelled with its count.
+ * each bar labelled with its height (a count, or the sum of the panel's value column).
  *
  * @param title - the chart title
  * @param panels - the counted panels
@@ -18,6 +18,12 @@ export function buildChartSpec(
   panels: readonly Panel[],
   subtitle?: string,
 ): VegaLiteSpec {
+  const heightOf = (panel: Panel) => {
+    const title = panel.valueColumn === undefined ? 'count' : `sum of ${panel.valueColumn}`;
+    // Whole-number ticks only when every bar is whole (counts always are).
+    const whole = panel.counts.every((c) => Number.isInteger(c.count));
+    return { title, axis: whole ? { tickMinStep: 1, format: 'd' } : {} };
+  };
   return {
     $schema: 'https://vega.github.io/schema/vega-lite/v6.json',
     title: {
@@ -56,8 +62,8 @@ export function buildChartSpec(
             x: {
               field: 'count',
               type: 'quantitative',
-              title: 'count',
-              axis: { tickMinStep: 1, format: 'd' },
+              title: heightOf(panel).title,
+              axis: heightOf(panel).axis,
             },
           },
         },

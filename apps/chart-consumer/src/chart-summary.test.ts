@@ -55,3 +55,36 @@ describe('summarizeChart', () => {
     expect(summary.panels[0]?.column).toHaveLength(MAX_QUOTED_CHARS);
   });
 });
+
+describe('summarizeChart with a value column', () => {
+  const chart = { id: 'c2', url: 'http://127.0.0.1:3002/charts/c2', rows: 3 };
+  const summed: Panel[] = [
+    {
+      title: 'Severity',
+      column: 'severity',
+      valueColumn: 'n',
+      counts: [
+        { value: 'Severe', count: 11 },
+        { value: 'Minor', count: 4 },
+      ],
+      distinct: 2,
+    },
+  ];
+
+  it('names the value column and quotes the sums when both columns are abstract', () => {
+    const summary = summarizeChart(chart, summed, ['severity', 'n']);
+    expect(summary.value_column).toBe('n');
+    expect(summary.abstract_top_values?.values).toEqual({
+      severity: [
+        ['Severe', 11],
+        ['Minor', 4],
+      ],
+    });
+  });
+
+  it('quotes no sums of a body column', () => {
+    const summary = summarizeChart(chart, summed, ['severity']);
+    expect(summary.value_column).toBe('n');
+    expect(summary.abstract_top_values).toBeUndefined();
+  });
+});

@@ -10,11 +10,14 @@ export interface ChartSummary {
   readonly chart_id: string;
   readonly chart_url: string;
   readonly rows_charted: number;
+  /** The column summed as bar heights (name truncated); absent when rows were counted. */
+  readonly value_column?: string;
   /** Per panel: the column (name truncated), how many distinct values and how many bars. */
   readonly panels: readonly { column: string; distinct: number; bars: number }[];
   /**
    * The most frequent values of the abstract columns only (the model chose and saw those), cut
-   * to {@link MAX_QUOTED_CHARS}. Labelled: they are data from the rows, not instructions.
+   * to {@link MAX_QUOTED_CHARS}, with their bar heights — for a panel with a value column only
+   * when that column is abstract too. Labelled: they are data from the rows, not instructions.
    */
   readonly abstract_top_values?: {
     readonly note: string;
@@ -44,6 +47,8 @@ export function summarizeChart(
   const quoted: Record<string, [string, number][]> = {};
   for (const panel of panels) {
     if (!abstractColumns.includes(panel.column)) continue;
+    // Sums of a body column are body data too.
+    if (panel.valueColumn !== undefined && !abstractColumns.includes(panel.valueColumn)) continue;
     quoted[truncate(panel.column)] = panel.counts
       .slice(0, MAX_QUOTED_VALUES)
       .map((c) => [truncate(c.value), c.count]);
@@ -52,6 +57,7 @@ export function summarizeChart(
     chart_id: chart.id,
     chart_url: chart.url,
     rows_charted: chart.rows,
+    ...(panels[0]?.valueColumn !== undefined && { value_column: truncate(panels[0].valueColumn) }),
     panels: panels.map((p) => ({
       column: truncate(p.column),
       distinct: p.distinct,

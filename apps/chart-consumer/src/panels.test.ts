@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { choosePanels, countPanel, MISSING, WEATHER_ALERT_PANELS } from './panels.js';
+import {
+  choosePanels,
+  countPanel,
+  MISSING,
+  nonNumericRow,
+  WEATHER_ALERT_PANELS,
+} from './panels.js';
 
 const alerts = [
   {
@@ -112,5 +118,55 @@ describe('choosePanels', () => {
       windSpeed: `${i} mph`,
     }));
     expect(choosePanels(rows).map((p) => p.column)).toEqual(['kind', 'is_day']);
+  });
+});
+
+describe('value columns', () => {
+  const grouped = [
+    { _row_id: 0, severity: 'Minor', n: 4 },
+    { _row_id: 1, severity: 'Severe', n: 11 },
+    { _row_id: 2, severity: 'Moderate', n: 7 },
+    { _row_id: 3, severity: 'Minor', n: 1.5 },
+    { _row_id: 4, severity: 'Unknown', n: null },
+  ];
+
+  it('sums the value column per value, highest first; null adds nothing', () => {
+    expect(
+      countPanel(grouped, { title: 'Severity', column: 'severity', valueColumn: 'n' }),
+    ).toEqual({
+      title: 'Severity',
+      column: 'severity',
+      valueColumn: 'n',
+      counts: [
+        { value: 'Severe', count: 11 },
+        { value: 'Moderate', count: 7 },
+        { value: 'Minor', count: 5.5 },
+        { value: 'Unknown', count: 0 },
+      ],
+      distinct: 4,
+    });
+  });
+
+  it('never makes the value column a panel of its own', () => {
+    expect(choosePanels(grouped, undefined, 'n')).toEqual([
+      { title: 'Severity', column: 'severity', top: 12, valueColumn: 'n' },
+    ]);
+    // Without a value column, small whole counts look categorical and get a panel.
+    const whole = grouped.slice(0, 3);
+    expect(choosePanels(whole).map((p) => p.column)).toEqual(['severity', 'n']);
+    expect(choosePanels(whole, undefined, 'n').map((p) => p.column)).toEqual(['severity']);
+  });
+
+  it('finds the first row whose value is not a number', () => {
+    expect(nonNumericRow(grouped, 'n')).toBeUndefined();
+    expect(nonNumericRow([...grouped, { _row_id: 9, n: '12' }], 'n')).toEqual({
+      rowId: 9,
+      type: 'string',
+    });
+    expect(nonNumericRow([{ _row_id: 3, n: [1] }], 'n')).toEqual({ rowId: 3, type: 'array' });
+    expect(nonNumericRow([{ _row_id: 5, n: Number.NaN }], 'n')).toEqual({
+      rowId: 5,
+      type: 'number',
+    });
   });
 });

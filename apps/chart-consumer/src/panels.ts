@@ -1,12 +1,20 @@
 import type { RowWithId } from '@s2sp/core';
 
-/** One panel of a statistics chart: counts of the values of one column. */
+/**
+ * One panel of a statistics chart: per value of one column, how many rows have it — or, with a
+ * value column, the sum of that column over those rows.
+ */
 export interface Panel {
   /** Heading shown above the bars. */
   readonly title: string;
-  /** The column counted. */
+  /** The column grouped by. */
   readonly column: string;
-  /** Values and how often they occur, most frequent first (ties by value). */
+  /** The numeric column summed as bar heights; absent when rows are counted. */
+  readonly valueColumn?: string;
+  /**
+   * Values and their bar heights (row counts, or sums of `valueColumn`), highest first (ties by
+   * value).
+   */
   readonly counts: readonly { readonly value: string; readonly count: number }[];
   /** Distinct values before `top` cut the list. */
   readonly distinct: number;
@@ -16,6 +24,8 @@ export interface Panel {
 export interface PanelDefinition {
   readonly title: string;
   readonly column: string;
+  /** Sum this numeric column as the bar heights instead of counting rows. */
+  readonly valueColumn?: string;
   /** Keep only the most frequent values. */
   readonly top?: number;
   /** Count each part of a value split on this separator (e.g. `areaDesc` on `;`). */
@@ -48,11 +58,17 @@ function labelOf(value: unknown): string {
   return typeof value === 'string' ? value : JSON.stringify(value);
 }
 
-/** Counts the values of one column as a panel. */
+/**
+ * Counts the values of one column as a panel — or, with `definition.valueColumn`, sums that
+ * column per value (absent and `null` add nothing; check the values with
+ * {@link nonNumericRow} first).
+ */
 export function countPanel(rows: readonly RowWithId[], definition: PanelDefinition): Panel {
   const counts = new Map<string, number>();
+  const measure = definition.valueColumn;
   for (const row of rows) {
     const value = row[definition.column];
+    const height = measure === undefined ? 1 : ((row[measure] as number | null | undefined) ?? 0);
     const parts =
       definition.split && typeof value === 'string'
         ? value
@@ -61,7 +77,7 @@ export function countPanel(rows: readonly RowWithId[], definition: PanelDefiniti
             .filter(Boolean)
         : [labelOf(value)];
     for (const part of parts.length > 0 ? parts : [MISSING])
-      counts.set(part, (counts.get(part) ?? 0) + 1);
+      counts.set(part, (counts.get(part) ?? 0) + height);
   }
   const sorted = [...counts]
     .sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))
@@ -69,6 +85,7 @@ export function countPanel(rows: readonly RowWithId[], definition: PanelDefiniti
   return {
     title: definition.title,
     column: definition.column,
+    ...(measure !== undefined && { valueColumn: measure }),
     counts: definition.top ? sorted.slice(0, definition.top) : sorted,
     distinct: sorted.length,
   };
@@ -77,6 +94,25 @@ export function countPanel(rows: readonly RowWithId[], definition: PanelDefiniti
 function humanise(column: string): string {
   const spaced = column.replace(/[_-]+/g, ' ').replace(/([a-z])([A-Z])/g, '$1 $2');
   return spaced.charAt(0).toUpperCase() + spaced.slice(1);
+}
+
+/**
+ * The first row whose `column` holds something other than a finite number (absent and `null`
+ * are allowed: they add nothing to a sum).
+ *
+ * @returns the row's `_row_id` and the JSON type found, or `undefined` when every value is usable
+ */
+export function nonNumericRow(
+  rows: readonly RowWithId[],
+  column: string,
+): { rowId: number; type: string } | undefined {
+  for (const row of rows) {
+    const value = row[column];
+    if (value === undefined || value === null) continue;
+    if (typeof value !== 'number' || !Number.isFinite(value))
+      return { rowId: row._row_id, type: Array.isArray(value) ? 'array' : typeof value };
+  }
+  return undefined;
 }
 
 /** Columns of the rows, in first-seen order, without `_row_id`. */
@@ -97,14 +133,19 @@ export function columnsOf(rows: readonly RowWithId[]): string[] {
 export function choosePanels(
   rows: readonly RowWithId[],
   groupBy?: readonly string[],
+  valueColumn?: string,
 ): PanelDefinition[] {
-  const columns = columnsOf(rows);
+  const measured = valueColumn === undefined ? {} : { valueColumn };
+  // The summed column is the bar height, never a panel of its own.
+  const columns = columnsOf(rows).filter((column) => column !== valueColumn);
   if (groupBy && groupBy.length > 0)
     return groupBy
       .slice(0, MAX_PANELS)
-      .map((column) => ({ title: humanise(column), column, top: 12 }));
+      .map((column) => ({ title: humanise(column), column, top: 12, ...measured }));
   if (columns.includes('event') && columns.includes('severity')) {
-    return WEATHER_ALERT_PANELS.filter((panel) => columns.includes(panel.column));
+    return WEATHER_ALERT_PANELS.filter((panel) => columns.includes(panel.column)).map((panel) =>
+      valueColumn === undefined ? panel : { ...panel, valueColumn },
+    );
   }
   const picked: PanelDefinition[] = [];
   for (const column of columns) {
@@ -127,7 +168,7 @@ export function choosePanels(
       if (values.size > 30) break;
     }
     if (categorical && values.size <= 30 && (values.size >= 2 || rows.length > 1))
-      picked.push({ title: humanise(column), column, top: 12 });
+      picked.push({ title: humanise(column), column, top: 12, ...measured });
   }
   return picked;
 }

@@ -84,7 +84,11 @@ export function formatSeverityReport(
       `${share(q, total(p))} of plain, ${share(q, total(g))} of paging: the SQL and the grouped counts only`,
     ),
     '',
-    `  chart      ${n(report.rowsCharted)} grouped rows charted from the SQL answer's resource_url`,
+    `  chart      ${n(report.rowsCharted)} grouped rows charted from the SQL answer's resource_url, bars = n (${Object.entries(
+      report.bars,
+    )
+      .map(([severity, height]) => `${severity} ${height}`)
+      .join(', ')})`,
     // The servers stop with the demo: a URL printed without --keep-running would already be dead.
     ...(keepRunning ? [`             ${report.chartUrl}`] : []),
     '',

@@ -33,6 +33,8 @@ export interface SeverityReport {
   readonly counts: Record<string, number>;
   /** Rows draw_chart charted from the SQL answer's resource_url (one per severity). */
   readonly rowsCharted: number;
+  /** The bar heights draw_chart drew per severity: the counts, summed from the `n` column. */
+  readonly bars: Record<string, number>;
   readonly chartUrl: string;
   /** Plain MCP: every row in, every row out again into draw_chart. */
   readonly plain: TaskTokens;
@@ -128,13 +130,20 @@ export async function runSeverityTask(
       abstract_data: grouped,
       resource_url: answer.object.resource_url,
       group_by: 'severity',
+      // Each row holds its count: the bars are the n values, not one row each.
+      value_column: 'n',
     });
-    const summary = drawn.object as { rows_charted: number; chart_url: string };
+    const summary = drawn.object as { rows_charted: number; chart_url: string; chart_id: string };
+    const stored = await pipeline.charts.get(summary.chart_id);
+    const bars = Object.fromEntries(
+      (stored?.record.panels[0]?.counts ?? []).map((bar) => [bar.value, bar.count]),
+    );
     return {
       question: SEVERITY_QUESTION,
       sql: SEVERITY_SQL,
       counts: Object.fromEntries(grouped.map((row) => [row.severity, row.n])),
       rowsCharted: summary.rows_charted,
+      bars,
       chartUrl: summary.chart_url,
       plain: plain.tokens(),
       paging: paging.tokens(),

@@ -64,6 +64,8 @@ describe('pnpm demo', () => {
     const { severity } = report;
     expect(severity.counts).toEqual({ Moderate: 17, Minor: 1, Severe: 1 });
     expect(severity.rowsCharted).toBe(3);
+    // The chart's bars are the counts (value_column "n"), not one bar of height 1 per severity.
+    expect(severity.bars).toEqual({ Moderate: 17, Minor: 1, Severe: 1 });
     const total = (t: { tokensRead: number; tokensWritten: number }) =>
       t.tokensRead + t.tokensWritten;
     expect(total(severity.sqlTables)).toBeLessThan(total(severity.plain) / 20);

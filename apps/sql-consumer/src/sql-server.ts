@@ -16,7 +16,7 @@ import { boundedAnswer } from './query-answer.js';
 import { DEFAULT_SQL_LIMITS, type SqlLimits } from './sql-limits.js';
 import { openSandbox } from './sql-sandbox.js';
 import { describeTables, type LoadedTable } from './table-loader.js';
-import { createTableResolver } from './table-resolver.js';
+import { resolveTable } from './table-resolver.js';
 import { parseTables } from './table-sources.js';
 
 /** Options for {@link createSqlServer}. */
@@ -77,7 +77,6 @@ export function createSqlServer(options: SqlServerOptions = {}): SqlServer {
       'Answers SQL questions over S2SP tables without their rows passing through you: pass each resource_url to query_tables under a table name. With as_table=true the answer becomes a new S2SP table to hand to another consumer tool.',
   });
   const { s2sp } = server;
-  const resolver = createTableResolver(s2sp);
   const queries = createConcurrencyLimit({
     concurrency: limits.maxConcurrentQueries,
     queue: 8,
@@ -162,7 +161,7 @@ export function createSqlServer(options: SqlServerOptions = {}): SqlServer {
               const fetched = await Promise.all(
                 sources.map(async (s) => ({
                   name: s.name,
-                  rows: await resolver.resolve(s.name, s.source, extra),
+                  rows: await resolveTable(s2sp, s.name, s.source, extra.signal),
                 })),
               );
               const loadStarted = Date.now();

@@ -66,13 +66,11 @@ function parseSource(name: string, value: unknown): TableSourceArguments {
 function checked(name: string, source: TableSourceArguments): TableSourceArguments {
   const url = source.resource_url;
   if (typeof url === 'string' && url.trim().toLowerCase().startsWith(PROTOCOL.ddiScheme)) {
-    // TODO(lead): @s2sp/client swaps a ddi:// handle for body_data only in a top-level
-    // `resource_url` argument (S2SPDispatcher.onToolCall); one inside `tables` reaches this
-    // server unswapped and its rows stay in the agent. See the report: the dispatcher would need
-    // to swap handles at `tables.*.resource_url` too (or a tool-declared list of argument paths).
+    // An S2SP client swaps a handle for its rows at any `resource_url` member, so one reaching
+    // this server was a bare string (no member to swap at) or went through a client without S2SP.
     throw new S2SPError(
       'invalid_request',
-      `tables.${name} is a ddi:// handle (sync mode): its rows are held by your S2SP client, which hands them over only as a top-level resource_url, so query_tables cannot read them. ${callResourceToolAgainAsync}`,
+      `tables.${name} is a ddi:// handle (sync mode) that reached this server instead of its rows. Write it as {"${name}": {"resource_url": "ddi://…"}}: your S2SP client swaps a handle for its rows only at a resource_url member. If your client does not run S2SP: ${callResourceToolAgainAsync}`,
     );
   }
   if (source.resource_url === undefined && source.body_data === undefined) {

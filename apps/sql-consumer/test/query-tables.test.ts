@@ -61,10 +61,22 @@ describe('query_tables', () => {
       abstract_data: JSON.stringify(grouped.abstract),
       resource_url: grouped.resource_url,
       group_by: 'severity',
+      value_column: 'n',
     });
     expect(drawn.isError).toBeFalsy();
-    const summary = JSON.parse(textOf(drawn)) as { rows_charted: number; panels: unknown[] };
+    const summary = JSON.parse(textOf(drawn)) as {
+      chart_id: string;
+      rows_charted: number;
+      panels: unknown[];
+      value_column: string;
+    };
     expect(summary.rows_charted).toBe(Object.keys(expected).length);
+    expect(summary.value_column).toBe('n');
+    // The bars are the counts, not one bar of height 1 per severity.
+    const stored = await pipeline.charts.get(summary.chart_id);
+    expect(
+      Object.fromEntries((stored?.record.panels[0]?.counts ?? []).map((b) => [b.value, b.count])),
+    ).toEqual(expected);
     expect(summary.panels).toEqual([
       {
         column: 'severity',

@@ -4,7 +4,7 @@
  * chart-consumer allowed to fetch only from the SQL consumer — all on loopback port 0.
  */
 import { readFileSync } from 'node:fs';
-import { createChartServer } from '@s2sp/app-chart-consumer';
+import { type ChartServer, createChartServer } from '@s2sp/app-chart-consumer';
 import { createWeatherServer, startNwsReplayServer } from '@s2sp/app-weather-alerts';
 import { type ListeningServer, silentLogger } from '@s2sp/server';
 import { createSqlServer, type SqlServerOptions } from '../src/sql-server.js';
@@ -30,6 +30,8 @@ export interface SqlPipeline extends AsyncDisposable {
   readonly weather: ListeningServer;
   readonly sql: ListeningServer;
   readonly chart: ListeningServer;
+  /** chart-consumer's chart store: the bars it drew. */
+  readonly charts: ChartServer['charts'];
 }
 
 /** Starts the replay, weather-alerts, the SQL consumer and chart-consumer. */
@@ -61,6 +63,7 @@ export async function startSqlPipeline(
       weather,
       sql,
       chart,
+      charts: chartServer.charts,
       async [Symbol.asyncDispose]() {
         for (const close of closers.reverse()) await close();
       },

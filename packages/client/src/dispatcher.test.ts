@@ -256,3 +256,108 @@ describe('S2SPDispatcher.onToolCall and the consumer role (PROTOCOL §7.7)', () 
     expect(dispatcher.onToolCall('c', args, unread)).toBe(args);
   });
 });
+
+describe('S2SPDispatcher.onToolCall: handles nested in the arguments', () => {
+  it('swaps a resource_url handle inside an object argument, with that object’s abstract_data', () => {
+    const dispatcher = new S2SPDispatcher();
+    const a = dispatcher.buffer.put(syncObject.body);
+    const b = dispatcher.buffer.put(syncObject.body);
+    const args = {
+      sql: 'SELECT 1',
+      tables: {
+        first: { resource_url: a },
+        second: { resource_url: b, abstract_data: '[{"_row_id":1}]', filter: null },
+        remote: 'http://h/s2sp/data/t',
+      },
+    };
+    expect(dispatcher.onToolCall('query_tables', args, CONSUMER)).toEqual({
+      sql: 'SELECT 1',
+      tables: {
+        first: { body_data: JSON.stringify(syncObject.body) },
+        second: {
+          abstract_data: '[{"_row_id":1}]',
+          filter: null,
+          body_data: JSON.stringify([syncObject.body[1]]),
+        },
+        remote: 'http://h/s2sp/data/t',
+      },
+    });
+    // The input is not modified.
+    expect(args.tables.first).toEqual({ resource_url: a });
+    expect(dispatcher.pending).toBe(0);
+  });
+
+  it('swaps inside an argument sent as JSON text, and keeps it JSON text', () => {
+    const dispatcher = new S2SPDispatcher();
+    const handle = dispatcher.buffer.put(syncObject.body);
+    const args = dispatcher.onToolCall(
+      'query_tables',
+      { tables: JSON.stringify({ t: { resource_url: handle } }), note: 'ddi:// is a scheme' },
+      CONSUMER,
+    );
+    expect(typeof args.tables).toBe('string');
+    expect(JSON.parse(args.tables as string)).toEqual({
+      t: { body_data: JSON.stringify(syncObject.body) },
+    });
+    expect(args.note).toBe('ddi:// is a scheme');
+  });
+
+  it('hands one handle named twice the same rows, and swaps in arrays too', () => {
+    const dispatcher = new S2SPDispatcher();
+    const handle = dispatcher.buffer.put(syncObject.body);
+    const args = dispatcher.onToolCall(
+      'c',
+      { sources: [{ resource_url: handle }, { resource_url: handle }] },
+      CONSUMER,
+    );
+    expect(args).toEqual({
+      sources: [
+        { body_data: JSON.stringify(syncObject.body) },
+        { body_data: JSON.stringify(syncObject.body) },
+      ],
+    });
+  });
+
+  it('takes no handle when one of the call’s handles is stale, refused or clashes with body_data', () => {
+    const dispatcher = new S2SPDispatcher();
+    const live = dispatcher.buffer.put(syncObject.body);
+    const used = dispatcher.buffer.put(syncObject.body);
+    dispatcher.buffer.take(used);
+    const refusals: string[] = [];
+    const watched = new S2SPDispatcher({
+      buffer: dispatcher.buffer,
+      onRefusal: (r) => refusals.push(r.error.code),
+    });
+    const tables = { a: { resource_url: live }, b: { resource_url: used } };
+    expect(codeOf(() => watched.onToolCall('q', { tables }, CONSUMER))).toBe('not_found');
+    expect(
+      codeOf(() =>
+        watched.onToolCall(
+          'q',
+          { tables: { a: { resource_url: live }, b: { resource_url: live, body_data: '[]' } } },
+          CONSUMER,
+        ),
+      ),
+    ).toBe('invalid_request');
+    expect(
+      codeOf(() =>
+        watched.onToolCall('q', { tables: { a: { resource_url: live } } }, declaring(['resource'])),
+      ),
+    ).toBe('forbidden');
+    expect(refusals).toEqual(['not_found', 'invalid_request', 'forbidden']);
+    expect(dispatcher.buffer.has(live)).toBe(true);
+  });
+
+  it('leaves a handle that is not a resource_url member alone, and arguments without handles as they are', () => {
+    const dispatcher = new S2SPDispatcher();
+    const handle = dispatcher.buffer.put(syncObject.body);
+    for (const args of [
+      { tables: { t: handle } },
+      { tables: JSON.stringify({ t: handle }) },
+      { tables: { t: { resource_url: 'https://h/s2sp/data/t' } } },
+    ]) {
+      expect(dispatcher.onToolCall('q', args, CONSUMER)).toBe(args);
+    }
+    expect(dispatcher.buffer.has(handle)).toBe(true);
+  });
+});

@@ -100,9 +100,11 @@ function assertTakesBodies(toolName: string, server: S2SPToolServer): void {
  * - {@link S2SPDispatcher.onToolResult}: a sync result (`abstract` + `body`) loses its `body`,
  *   which goes into the buffer; its `resource_url` becomes a `ddi://` handle. Everything else —
  *   async results, errors, non-JSON, other JSON — passes through untouched.
- * - {@link S2SPDispatcher.onToolCall}: a `resource_url` that is a `ddi://` handle is replaced by
- *   `body_data` holding those rows (only the rows named in `abstract_data`, when it parses) —
- *   unless the server declares S2SP without the consumer role, which never receives them.
+ * - {@link S2SPDispatcher.onToolCall}: a `resource_url` that is a `ddi://` handle — in the
+ *   arguments or in an object nested in them, such as one table of `query_tables` — is replaced
+ *   by `body_data` holding those rows (only the rows named in that object's `abstract_data`,
+ *   when it parses) — unless the server declares S2SP without the consumer role, which never
+ *   receives them.
  *   `http(s)` URLs pass through untouched.
  *
  * Every `withS2SP` adapter (`@s2sp/client` for the MCP SDK, and the `ai-sdk`, `langchain`,
@@ -168,9 +170,14 @@ export class S2SPDispatcher {
   }
 
   /**
-   * Rewrites a tool call's arguments before they go to the server: a `ddi://` `resource_url`
-   * becomes `body_data` (a JSON string, as consumer tools declare it). A refused call leaves the
-   * handle in the buffer, so it still works with the right server.
+   * Rewrites a tool call's arguments before they go to the server: every object among them whose
+   * `resource_url` is a `ddi://` handle — the arguments themselves, or an object nested in them,
+   * such as `{"tables": {"alerts": {"resource_url": "ddi://…"}}}`, also inside an argument sent
+   * as JSON text — gets `body_data` (a JSON string, as consumer tools declare it) in place of the
+   * handle, holding the rows named in that object's `abstract_data` when it parses. A handle
+   * named twice hands the same rows to both places. Nothing is taken unless every handle of the
+   * call can be: a refused call leaves them all in the buffer, so it still works with the right
+   * server.
    *
    * @param toolName - the tool being called
    * @param args - the arguments the LLM produced
@@ -186,31 +193,141 @@ export class S2SPDispatcher {
     args: Record<string, unknown>,
     server: S2SPToolServer,
   ): Record<string, unknown> {
-    if (!DdiBuffer.isHandle(args.resource_url)) return args;
+    const sites = findHandleSites(args);
+    if (sites.length === 0) return args;
     try {
-      return this.#swapHandle(toolName, args, server);
+      return this.#swapHandles(toolName, args, sites, server);
     } catch (error) {
       if (S2SPError.isInstance(error)) this.#onRefusal?.({ toolName, error });
       throw error;
     }
   }
 
-  #swapHandle(
+  #swapHandles(
     toolName: string,
     args: Record<string, unknown>,
+    sites: readonly Record<string, unknown>[],
     server: S2SPToolServer,
   ): Record<string, unknown> {
-    const url = args.resource_url as string;
-    // Before the handle is taken, so a refused call leaves it usable.
+    // Every check before any handle is taken, so a refused call leaves them usable.
     assertTakesBodies(toolName, server);
-    const bodyData = args.body_data;
-    if (bodyData !== undefined && bodyData !== null && bodyData !== '') {
-      throw new S2SPError('invalid_request', resourceUrlOrBodyData);
+    for (const site of sites) {
+      const bodyData = site.body_data;
+      if (bodyData !== undefined && bodyData !== null && bodyData !== '') {
+        throw new S2SPError('invalid_request', resourceUrlOrBodyData);
+      }
     }
-    const rows = this.buffer.take(url.trim());
-    const ids = rowIdsOf(args.abstract_data);
-    const selected = ids ? rows.filter((row) => ids.has(row._row_id)) : rows;
-    const { resource_url: _url, body_data: _body, ...rest } = args;
-    return { ...rest, body_data: JSON.stringify(selected) };
+    const handles = [...new Set(sites.map((site) => (site.resource_url as string).trim()))];
+    // take() reports the missing one with its advice; checking first keeps the others unspent.
+    const missing = handles.find((handle) => !this.buffer.has(handle));
+    if (missing !== undefined) this.buffer.take(missing);
+    const rowsOf = new Map(handles.map((handle) => [handle, this.buffer.take(handle)]));
+    const swap = (site: Record<string, unknown>): Record<string, unknown> => {
+      const rows = rowsOf.get((site.resource_url as string).trim()) as RowWithId[];
+      const ids = rowIdsOf(site.abstract_data);
+      const selected = ids ? rows.filter((row) => ids.has(row._row_id)) : rows;
+      const { resource_url: _url, body_data: _body, ...rest } = site;
+      return { ...rest, body_data: JSON.stringify(selected) };
+    };
+    return rewriteSites(args, new Set(sites), swap) as Record<string, unknown>;
   }
+}
+
+/** How deep objects are searched for a handle; S2SP arguments nest a level or two. */
+const MAX_HANDLE_DEPTH = 8;
+
+function parseJsonText(text: string): unknown {
+  const trimmed = text.trimStart();
+  if (!(trimmed.startsWith('{') || trimmed.startsWith('[')) || !text.includes('ddi://'))
+    return undefined;
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Calls `visit` on each value of the arguments, objects and arrays first, then their members, to
+ * {@link MAX_HANDLE_DEPTH}; an argument sent as JSON text (a string holding an object or array
+ * with a handle in it) is read as its value.
+ */
+function walk(
+  value: unknown,
+  depth: number,
+  visit: (value: Record<string, unknown>) => void,
+): void {
+  if (depth > MAX_HANDLE_DEPTH) return;
+  const parsed = typeof value === 'string' && depth === 1 ? parseJsonText(value) : value;
+  if (Array.isArray(parsed)) {
+    for (const item of parsed) walk(item, depth + 1, visit);
+  } else if (isPlainObject(parsed)) {
+    visit(parsed);
+    for (const member of Object.values(parsed)) walk(member, depth + 1, visit);
+  }
+}
+
+/**
+ * True when a tool call's arguments carry a `ddi://` handle that {@link S2SPDispatcher.onToolCall}
+ * swaps: a `resource_url` member of the arguments or of an object nested in them (also inside an
+ * argument sent as JSON text). Adapters read a server's capabilities only for such calls.
+ *
+ * @param args - the arguments the LLM produced
+ */
+export function carriesHandle(args: Record<string, unknown>): boolean {
+  return findHandleSites(args).length > 0;
+}
+
+/** The objects among the arguments whose `resource_url` is a `ddi://` handle. */
+function findHandleSites(args: Record<string, unknown>): Record<string, unknown>[] {
+  const sites: Record<string, unknown>[] = [];
+  walk(args, 0, (object) => {
+    if (DdiBuffer.isHandle(object.resource_url)) sites.push(object);
+  });
+  return sites;
+}
+
+/**
+ * A copy of `value` with each object of `sites` replaced by `swap(object)`; an argument that was
+ * JSON text stays JSON text. Parsed JSON text yields new objects, so its sites are found again by
+ * their handle, not by identity.
+ */
+function rewriteSites(
+  value: unknown,
+  sites: ReadonlySet<Record<string, unknown>>,
+  swap: (site: Record<string, unknown>) => Record<string, unknown>,
+  depth = 0,
+): unknown {
+  if (depth > MAX_HANDLE_DEPTH) return value;
+  if (typeof value === 'string' && depth === 1) {
+    const parsed = parseJsonText(value);
+    if (parsed === undefined) return value;
+    const rewritten = rewriteSites(parsed, textSites(parsed), swap, depth);
+    return rewritten === parsed ? value : JSON.stringify(rewritten);
+  }
+  if (Array.isArray(value)) {
+    const items = value.map((item) => rewriteSites(item, sites, swap, depth + 1));
+    return items.every((item, i) => item === value[i]) ? value : items;
+  }
+  if (!isPlainObject(value)) return value;
+  const own = sites.has(value) ? swap(value) : value;
+  let changed = own !== value;
+  const out: Record<string, unknown> = { ...own };
+  for (const [key, member] of Object.entries(own)) {
+    const rewritten = rewriteSites(member, sites, swap, depth + 1);
+    if (rewritten !== member) {
+      out[key] = rewritten;
+      changed = true;
+    }
+  }
+  return changed ? out : value;
+}
+
+/** The handle sites of a value parsed from JSON text (walked from the depth it was found at). */
+function textSites(parsed: unknown): Set<Record<string, unknown>> {
+  const sites = new Set<Record<string, unknown>>();
+  walk(parsed, 1, (object) => {
+    if (DdiBuffer.isHandle(object.resource_url)) sites.add(object);
+  });
+  return sites;
 }

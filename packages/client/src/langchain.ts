@@ -7,7 +7,8 @@ import type { LoadMcpToolsOptions } from '@langchain/mcp-adapters';
 import { S2SPError, S2SPResultSchema } from '@s2sp/core';
 import { callAgainOnceConnected } from '@s2sp/core/advice';
 import { isPlainObject } from '@s2sp/core/json';
-import { DdiBuffer } from './ddi-buffer.js';
+
+import { carriesHandle } from './dispatcher.js';
 import { dispatcherOf, toolServerFor, type WithS2SPOptions } from './with-s2sp-options.js';
 
 /** What `beforeToolCall` receives from `@langchain/mcp-adapters`. */
@@ -196,7 +197,7 @@ function s2spToolHooks(
     | { args: Record<string, unknown> }
     | undefined
     | Promise<{ args: Record<string, unknown> }> => {
-    if (!isPlainObject(args) || !DdiBuffer.isHandle(args.resource_url)) return undefined;
+    if (!isPlainObject(args) || !carriesHandle(args)) return undefined;
     return toolServerFor(args, () => capabilities(serverName)).then((server) => {
       let next: Record<string, unknown>;
       try {

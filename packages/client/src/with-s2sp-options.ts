@@ -1,6 +1,6 @@
 import { S2SPError, type ToolErrorResult, toolErrorResult } from '@s2sp/core';
-import { DdiBuffer } from './ddi-buffer.js';
-import { S2SPDispatcher, type S2SPToolServer } from './dispatcher.js';
+
+import { carriesHandle, S2SPDispatcher, type S2SPToolServer } from './dispatcher.js';
 
 /** Options every `withS2SP` adapter takes. */
 export interface WithS2SPOptions {
@@ -32,7 +32,7 @@ export async function toolServerFor(
   args: Record<string, unknown>,
   read: CapabilitiesReader,
 ): Promise<S2SPToolServer> {
-  if (!DdiBuffer.isHandle(args.resource_url)) return { capabilities: undefined };
+  if (!carriesHandle(args)) return { capabilities: undefined };
   let outcome: { value: unknown } | { error: unknown };
   try {
     outcome = { value: await read() };

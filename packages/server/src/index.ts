@@ -11,6 +11,11 @@
  */
 
 export type { LogFields, Logger } from '@s2sp/core';
+export type { ConsumerArguments } from './consumer/consumer-arguments.js';
+export type {
+  ResolveConsumerRowsOptions,
+  ResolvedConsumerRows,
+} from './consumer/consumer-rows.js';
 export type {
   ConsumerCallInfo,
   ConsumerFetchOptions,

@@ -345,3 +345,119 @@ describe('consumer public-destinations-only mode (the default)', () => {
     await guarded.close();
   });
 });
+
+describe('s2sp.resolveConsumerRows', () => {
+  it('resolves a row_ids hand-off outside a tool call, as a consumer tool would', async () => {
+    const { resource_url } = await abstractAndUrl();
+    const { rows: resolved, info } = await consumer.s2sp.resolveConsumerRows({
+      resource_url,
+      row_ids: [2, 0],
+      column_mapping: { areaDesc: 'area' },
+    });
+    expect(resolved).toEqual([
+      {
+        _row_id: 2,
+        event: 'Flood Warning',
+        severity: 'Severe',
+        description: 'Rain.',
+        area: 'Bexar',
+      },
+      {
+        _row_id: 0,
+        event: 'Wind Advisory',
+        severity: 'Moderate',
+        description: 'North winds 25 to 35 mph.',
+        area: 'Kern',
+      },
+    ]);
+    expect(info).toEqual({ abstractColumns: [], bodySource: 'resource_url' });
+  });
+
+  it('merges abstract_data and reports its columns as abstract', async () => {
+    const { abstract, resource_url } = await abstractAndUrl('event');
+    const { rows: resolved, info } = await consumer.s2sp.resolveConsumerRows({
+      abstract_data: JSON.stringify(abstract.slice(1)),
+      resource_url,
+    });
+    expect(resolved.map((r) => [r._row_id, r.event, r.description])).toEqual([
+      [1, 'Heat Advisory', 'Heat index up to 110.'],
+      [2, 'Flood Warning', 'Rain.'],
+    ]);
+    expect(info).toEqual({ abstractColumns: ['event'], bodySource: 'resource_url' });
+  });
+
+  it('hands over a whole table only when asked with wholeTable, fetching it once', async () => {
+    const { resource_url } = await abstractAndUrl();
+    await expect(consumer.s2sp.resolveConsumerRows({ resource_url })).rejects.toMatchObject({
+      code: 'invalid_request',
+      message: expect.stringMatching(/abstract_data is required/),
+    });
+    // The refusal came before the fetch: the resource_url still works.
+    const whole = await consumer.s2sp.resolveConsumerRows({ resource_url }, { wholeTable: true });
+    expect(whole.rows.map((r) => [r._row_id, r.severity])).toEqual([
+      [0, 'Moderate'],
+      [1, 'Minor'],
+      [2, 'Severe'],
+    ]);
+    expect(whole.info).toEqual({ abstractColumns: [], bodySource: 'resource_url' });
+    await expect(
+      consumer.s2sp.resolveConsumerRows({ resource_url }, { wholeTable: true }),
+    ).rejects.toMatchObject({ code: 'not_found' });
+  });
+
+  it('takes every body_data row with wholeTable, and still refuses a call with no source', async () => {
+    const body = [
+      { _row_id: 0, x: 1 },
+      { _row_id: 1, x: 2 },
+    ];
+    const whole = await consumer.s2sp.resolveConsumerRows(
+      { body_data: JSON.stringify(body) },
+      { wholeTable: true },
+    );
+    expect(whole).toEqual({ rows: body, info: { abstractColumns: [], bodySource: 'body_data' } });
+    await expect(consumer.s2sp.resolveConsumerRows({}, { wholeTable: true })).rejects.toMatchObject(
+      { code: 'invalid_request', message: /resource_url is required/ },
+    );
+  });
+
+  it('follows the allow-list and the abort signal', async () => {
+    const guarded = createS2SPServer({
+      name: 'guarded-resolve',
+      version: '1',
+      logger: silentLogger,
+      consumer: { allowedOrigins: ['https://data.example.com'] },
+    });
+    const { resource_url } = await abstractAndUrl();
+    await expect(
+      guarded.s2sp.resolveConsumerRows({ resource_url }, { wholeTable: true }),
+    ).rejects.toMatchObject({ code: 'forbidden' });
+    const aborted = new AbortController();
+    aborted.abort();
+    await expect(
+      consumer.s2sp.resolveConsumerRows(
+        { resource_url },
+        { wholeTable: true, signal: aborted.signal },
+      ),
+    ).rejects.toMatchObject({ code: 'upstream_error', message: /cancel/ });
+    await guarded.close();
+  });
+
+  it('shares the server-wide fetch limit with the consumer tools', async () => {
+    const limited = createS2SPServer({
+      name: 'limited',
+      version: '1',
+      logger: silentLogger,
+      consumer: { destinations: 'any', maxConcurrentFetches: 1, maxQueuedFetches: 0 },
+    });
+    const urls = await Promise.all([abstractAndUrl(), abstractAndUrl()]);
+    const settled = await Promise.allSettled(
+      urls.map(({ resource_url }) =>
+        limited.s2sp.resolveConsumerRows({ resource_url }, { wholeTable: true }),
+      ),
+    );
+    expect(settled.map((s) => s.status).sort()).toEqual(['fulfilled', 'rejected']);
+    const refused = settled.find((s) => s.status === 'rejected') as PromiseRejectedResult;
+    expect(refused.reason).toMatchObject({ code: 'unavailable' });
+    await limited.close();
+  });
+});

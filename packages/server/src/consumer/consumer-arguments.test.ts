@@ -251,3 +251,31 @@ describe('applyColumnMapping', () => {
     }
   });
 });
+
+describe('parseConsumerArguments: wholeTable', () => {
+  const url = 'http://x/s2sp/data/t';
+
+  it('reads a resource_url or body_data alone as the whole table', () => {
+    expect(parseConsumerArguments({ resource_url: url }, { wholeTable: true })).toEqual({
+      abstractRows: undefined,
+      rowIds: undefined,
+      filter: undefined,
+      resourceUrl: url,
+      bodyRows: undefined,
+      columnMapping: undefined,
+    });
+    expect(
+      parseConsumerArguments({ body_data: '[{"_row_id":0}]' }, { wholeTable: true }).bodyRows,
+    ).toEqual([{ _row_id: 0 }]);
+  });
+
+  it.each([
+    [{ resource_url: url }, {}, /abstract_data is required/],
+    [{}, { wholeTable: true }, /resource_url is required/],
+    [{ resource_url: '  ' }, { wholeTable: true }, /resource_url is required/],
+  ])('rejects %j with %j', (args, options, message) => {
+    const error = rejection(() => parseConsumerArguments(args, options));
+    expect(error.code).toBe('invalid_request');
+    expect(error.message).toMatch(message);
+  });
+});

@@ -120,20 +120,34 @@ function parseMapping(value: unknown): Record<string, string> | undefined {
   return Object.keys(value).length > 0 ? (value as Record<string, string>) : undefined;
 }
 
+/** Options for {@link parseConsumerArguments}. */
+export interface ParseConsumerOptions {
+  /**
+   * Arguments that select no rows (no `abstract_data`, `row_ids` or `filter`) stand for every row
+   * of their `resource_url` or `body_data`, instead of being refused. Never a model-facing
+   * parameter: a caller that means a whole table (a table source of its own tool) says so here.
+   */
+  readonly wholeTable?: boolean;
+}
+
 /**
  * Parses and validates a consumer tool's S2SP arguments. Every row problem is reported with its
  * index, never silently dropped.
  *
  * @param args - the raw tool arguments
+ * @param options - whether arguments without a selection stand for the whole table
  * @throws S2SPError `invalid_request` on malformed JSON, rows without an integer `_row_id`, a bad
  *   mapping, or both `resource_url` and `body_data`
  */
-export function parseConsumerArguments(args: ConsumerArguments): ConsumerRequest {
+export function parseConsumerArguments(
+  args: ConsumerArguments,
+  options: ParseConsumerOptions = {},
+): ConsumerRequest {
   const abstract = parseJsonArgument('abstract_data', args.abstract_data);
   const rowIds = parseRowIds(parseJsonArgument('row_ids', args.row_ids));
   const filter = parseRowFilter(args.filter);
   const selected = rowIds !== undefined || filter !== undefined;
-  if (abstract === undefined && !selected) {
+  if (abstract === undefined && !selected && !options.wholeTable) {
     throw new S2SPError('invalid_request', `abstract_data is required. ${passAbstractData}`);
   }
   if (abstract !== undefined && selected) {
@@ -161,6 +175,10 @@ export function parseConsumerArguments(args: ConsumerArguments): ConsumerRequest
       'invalid_request',
       `row_ids and filter select rows behind a resource_url. ${passResourceUrlToo}`,
     );
+  }
+  if (abstract === undefined && !selected && resourceUrl === undefined && bodyRows === undefined) {
+    // Only with wholeTable: a whole table of nothing.
+    throw new S2SPError('invalid_request', `resource_url is required. ${passResourceUrlToo}`);
   }
   if (filter !== undefined && bodyRows !== undefined) {
     throw new S2SPError(

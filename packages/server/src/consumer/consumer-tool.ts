@@ -1,8 +1,6 @@
 import {
   type FetchBodyOptions,
-  fetchBody,
   type Logger,
-  matchesFilter,
   PROTOCOL,
   type RowWithId,
   S2SPError,
@@ -12,18 +10,10 @@ import { FetchBodyLimitsSchema, stringList } from '@s2sp/core/options';
 import { z } from 'zod';
 import type { CallToolResult, ToolAnnotations, ToolExtra } from '../mcp-sdk.js';
 import { assertNoReservedParameters } from '../resource/resource-tool.js';
-import {
-  type ConcurrencyLimit,
-  ConcurrencyLimitOptionsSchema,
-} from '../runtime/concurrency-limit.js';
+import { ConcurrencyLimitOptionsSchema } from '../runtime/concurrency-limit.js';
 import { errorResult, textResult } from '../tool-result.js';
-import {
-  applyColumnMapping,
-  mergeRows,
-  parseConsumerArguments,
-  pickRows,
-} from './consumer-arguments.js';
 import { consumerExtensionsFor } from './consumer-parameters.js';
+import type { ConsumerRowResolver } from './consumer-rows.js';
 
 /** Configuration of a consumer tool. */
 export interface ConsumerToolConfig<TShape extends z.ZodRawShape> {
@@ -199,50 +189,20 @@ function toCallToolResult(output: ConsumerToolOutput): CallToolResult {
   return result;
 }
 
-function abstractColumnsOf(
-  rows: readonly RowWithId[],
-  mapping: Readonly<Record<string, string>> | undefined,
-): string[] {
-  // Only a column every abstract row carries is abstract: in a row without it, the merge fills the
-  // value in from the body, so a key present in some rows would let body values pass as abstract.
-  const [first, ...others] = rows;
-  if (!first) return [];
-  return Object.keys(first)
-    .filter((key) => key !== '_row_id' && others.every((row) => Object.hasOwn(row, key)))
-    .map((key) => (mapping && Object.hasOwn(mapping, key) ? (mapping[key] as string) : key));
-}
-
-/** Builds the MCP callback of a consumer tool: resolve, merge, rename, then the handler. */
+/** Builds the MCP callback of a consumer tool: resolve (merge, rename), then the handler. */
 export function createConsumerToolCallback<TShape extends z.ZodRawShape>(
   name: string,
   config: ConsumerToolConfig<TShape>,
   handler: ConsumerToolHandler<TShape>,
   options: {
-    readonly fetch: ConsumerFetchOptions;
+    /** The server's one resolver: its fetch rules, its shared fetch limit. */
+    readonly resolve: ConsumerRowResolver;
     readonly logger: Logger;
-    /** Shared by every consumer tool of the server; without one, fetches are not limited. */
-    readonly fetchLimit?: ConcurrencyLimit;
   },
 ): (args: Record<string, unknown>, extra: ToolExtra) => Promise<CallToolResult> {
   assertNoReservedParameters(name, config.inputSchema ?? {}, PROTOCOL.consumerToolParameters);
-  const { logger } = options;
+  const { logger, resolve } = options;
   const extensions = Object.keys(consumerExtensionsFor(config.inputSchema ?? {}));
-  // Loaded on first use: it needs node:http, which the rest of this package's main entry does not.
-  let publicOnlyFetch: Promise<typeof fetch> | undefined;
-  const fetchFor = (): Promise<typeof fetch> | undefined => {
-    if (options.fetch.fetch) return Promise.resolve(options.fetch.fetch);
-    // An allow-list is the boundary when given; 'any' turns the check off.
-    if (options.fetch.allowedOrigins || options.fetch.destinations === 'any') return undefined;
-    publicOnlyFetch ??= import('@s2sp/core/node').then(
-      (m) => m.createPublicOnlyFetch(),
-      () => {
-        // Not Node (a worker runtime): IP literals and local names are still refused in core.
-        logger.warn('consumer tool: node:http unavailable, resolved addresses are not checked');
-        return globalThis.fetch;
-      },
-    );
-    return publicOnlyFetch;
-  };
 
   return async (args, extra) => {
     const { abstract_data, resource_url, body_data, column_mapping, ...own } = args;
@@ -252,66 +212,10 @@ export function createConsumerToolCallback<TShape extends z.ZodRawShape>(
       delete own[key];
     }
     try {
-      const request = parseConsumerArguments({
-        abstract_data,
-        resource_url,
-        body_data,
-        column_mapping,
-        ...selection,
-      });
-      const abstract = request.abstractRows;
-      let rows: RowWithId[] = abstract ?? [];
-      let bodySource: ConsumerCallInfo['bodySource'] = 'none';
-      // No abstract rows means no rows: never fetch, since an empty row_ids asks for all of them.
-      const wanted = abstract ? abstract.length > 0 : true;
-      if (wanted && request.resourceUrl !== undefined) {
-        const customFetch = await fetchFor();
-        const ids = abstract ? abstract.map((row) => row._row_id) : request.rowIds;
-        // More ids than a data plane takes by default: fetch the whole table and select below.
-        const ask = ids && ids.length <= PROTOCOL.maxRequestRowIds ? ids : undefined;
-        const fetchOptions: FetchBodyOptions = {
-          ...(ask && { rowIds: ask }),
-          signal: extra.signal,
-          ...(options.fetch.allowedOrigins && { allowedOrigins: options.fetch.allowedOrigins }),
-          ...(options.fetch.pathPrefixes && { pathPrefixes: options.fetch.pathPrefixes }),
-          ...(options.fetch.destinations && { destinations: options.fetch.destinations }),
-          ...(options.fetch.timeoutMs !== undefined && { timeoutMs: options.fetch.timeoutMs }),
-          ...(options.fetch.maxResponseBytes !== undefined && {
-            maxBytes: options.fetch.maxResponseBytes,
-          }),
-          ...(customFetch && { fetch: customFetch }),
-        };
-        const started = Date.now();
-        const resourceUrl = request.resourceUrl;
-        const fetched = await (options.fetchLimit
-          ? options.fetchLimit.run(() => fetchBody(resourceUrl, fetchOptions))
-          : fetchBody(resourceUrl, fetchOptions));
-        logger.info('consumer tool: fetched body', {
-          tool: name,
-          rows: fetched.body.length,
-          ms: Date.now() - started,
-        });
-        const source = { source: 'The resource_url' };
-        if (abstract) rows = mergeRows(abstract, fetched.body, source);
-        else rows = request.rowIds ? pickRows(fetched.body, request.rowIds, source) : fetched.body;
-        bodySource = 'resource_url';
-      } else if (wanted && request.bodyRows !== undefined) {
-        if (abstract) rows = mergeRows(abstract, request.bodyRows, { source: 'body_data' });
-        else if (request.rowIds)
-          rows = pickRows(request.bodyRows, request.rowIds, { source: 'body_data' });
-        bodySource = 'body_data';
-      } else if (request.resourceUrl !== undefined || request.bodyRows !== undefined) {
-        bodySource = request.resourceUrl !== undefined ? 'resource_url' : 'body_data';
-      }
-      const filter = request.filter;
-      if (filter) rows = rows.filter((row) => matchesFilter(row, filter));
-      const info: ConsumerCallInfo = {
-        // Handed off by row_ids or filter, no column is known to be abstract: the handler then
-        // treats every column as body (the safe side for what it may quote back to a model).
-        abstractColumns: abstractColumnsOf(abstract ?? [], request.columnMapping),
-        bodySource,
-      };
-      rows = applyColumnMapping(rows, request.columnMapping);
+      const { rows, info } = await resolve(
+        { abstract_data, resource_url, body_data, column_mapping, ...selection },
+        { signal: extra.signal, tool: name },
+      );
       return toCallToolResult(
         await handler(rows, own as z.infer<z.ZodObject<TShape>>, extra, info),
       );

@@ -1,6 +1,11 @@
 import type { BodyStore } from '@s2sp/core/store';
 import type { Hono } from 'hono';
 import type { z } from 'zod';
+import type { ConsumerArguments } from '../consumer/consumer-arguments.js';
+import type {
+  ResolveConsumerRowsOptions,
+  ResolvedConsumerRows,
+} from '../consumer/consumer-rows.js';
 import type { ConsumerToolConfig, ConsumerToolHandler } from '../consumer/consumer-tool.js';
 import type { CallToolResult, McpServer, RegisteredTool } from '../mcp-sdk.js';
 import type { ResourceToolConfig, ResourceToolHandler } from '../resource/resource-tool.js';
@@ -53,6 +58,28 @@ export interface S2SP {
     config: ConsumerToolConfig<TShape>,
     handler: ConsumerToolHandler<TShape>,
   ): RegisteredTool;
+  /**
+   * Resolves S2SP consumer arguments to rows outside a consumer tool's call — for a tool that
+   * takes several tables (each one a `resource_url` with its hand-off), or any callback of your
+   * own. It runs exactly what a consumer tool runs before its handler (PROTOCOL §4, §7.4): parse
+   * and check the arguments; fetch the body from the `resource_url` under this server's fetch
+   * rules (allow-list, public destinations only, path, size cap, timeout) and its shared fetch
+   * concurrency limit, or take `body_data`; merge with `abstract_data` by `_row_id`, select by
+   * `row_ids` and `filter`; apply `column_mapping`.
+   *
+   * @param args - `abstract_data`, `resource_url`, `body_data`, `column_mapping`, `row_ids`,
+   *   `filter`, as a model sent them (JSON text or parsed)
+   * @param options - the call's abort signal; `wholeTable: true` lets arguments without a
+   *   selection (a `resource_url` alone) stand for every row of the table
+   * @returns the merged rows and what S2SP knows about them (abstract columns, body source)
+   * @throws S2SPError with the code a consumer tool would answer: `invalid_request`, `forbidden`
+   *   (an origin or address not allowed), `not_found` (an expired or used `resource_url`),
+   *   `payload_too_large`, `timeout`, `upstream_error`, `unavailable` (fetch limit full)
+   */
+  resolveConsumerRows(
+    args: ConsumerArguments,
+    options?: ResolveConsumerRowsOptions,
+  ): Promise<ResolvedConsumerRows>;
   /**
    * The resource-tool response for rows you already have — for a low-level `Server`, a proxy, or
    * any tool callback of your own: the plain JSON array without `abstract_domains`, else the

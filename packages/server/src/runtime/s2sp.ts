@@ -7,6 +7,7 @@ import {
   consumerParameters,
   consumerToolDescription,
 } from '../consumer/consumer-parameters.js';
+import { createConsumerRowResolver } from '../consumer/consumer-rows.js';
 import { createConsumerToolCallback } from '../consumer/consumer-tool.js';
 import { createDataPlaneApp } from '../data-plane/data-plane.js';
 import type { McpServer, RegisteredTool, ToolAnnotations } from '../mcp-sdk.js';
@@ -132,6 +133,8 @@ export function createS2SPInternals(
     queue: resolved.consumer.maxQueuedFetches as number,
     what: 'data-plane fetches',
   });
+  // One resolver for every consumer tool and resolveConsumerRows: the same rules, the same limit.
+  const resolveRows = createConsumerRowResolver({ fetch: resolved.consumer, fetchLimit, logger });
   const short = toolGuidance === 'instructions';
   // Which tool first listed a row schema, per McpServer: with the how-to in the instructions, a
   // second tool with the same rows names the first instead of listing every column again.
@@ -197,14 +200,16 @@ export function createS2SPInternals(
           title: config.title,
           annotations: config.annotations,
         },
-        createConsumerToolCallback(name, config, handler, {
-          fetch: resolved.consumer,
-          fetchLimit,
-          logger,
-        }),
+        createConsumerToolCallback(name, config, handler, { resolve: resolveRows, logger }),
         'consumer',
       );
     },
+
+    resolveConsumerRows: (args, options = {}) =>
+      resolveRows(args, {
+        ...(options.signal && { signal: options.signal }),
+        ...(options.wholeTable !== undefined && { wholeTable: options.wholeTable }),
+      }),
 
     resourceResult: (rows, args, context = {}) =>
       answerTableCall(args, () => rows, runtime, context),
