@@ -32,6 +32,7 @@ describe('loadConfig', () => {
       publicUrl: undefined,
       ttlSeconds: 600,
       redisUrl: undefined,
+      redisPrefix: undefined,
       logLevel: 'info',
       edge: { requestBodyTimeoutMs: 10_000 },
     });
@@ -51,6 +52,7 @@ describe('loadConfig', () => {
         S2SP_PUBLIC_URL: 'https://weather.example.com/base/',
         S2SP_TTL_SECONDS: '120',
         REDIS_URL: 'redis://cache:6379/0',
+        S2SP_REDIS_PREFIX: 'weather:s2sp:',
         LOG_LEVEL: 'DEBUG',
         S2SP_ALLOWED_BROWSER_ORIGINS: 'https://console.example.com',
         S2SP_BODY_TIMEOUT_MS: '5000',
@@ -71,6 +73,7 @@ describe('loadConfig', () => {
       publicUrl: 'https://weather.example.com/base',
       ttlSeconds: 120,
       redisUrl: 'redis://cache:6379/0',
+      redisPrefix: 'weather:s2sp:',
       logLevel: 'debug',
       edge: { allowedBrowserOrigins: ['https://console.example.com'], requestBodyTimeoutMs: 5000 },
     });
@@ -113,6 +116,11 @@ describe('loadConfig', () => {
     ['S2SP_TTL_SECONDS', { S2SP_TTL_SECONDS: '86401' }, /^S2SP_TTL_SECONDS: /],
     ['REDIS_URL', { REDIS_URL: 'http://cache:6379' }, /^REDIS_URL: .*redis:\/\//],
     ['REDIS_URL', { REDIS_URL: 'not a url' }, /^REDIS_URL: /],
+    [
+      'S2SP_REDIS_PREFIX',
+      { S2SP_REDIS_PREFIX: 'weather {x}' },
+      /^S2SP_REDIS_PREFIX: .*1 to 64 letters/,
+    ],
     ['LOG_LEVEL', { LOG_LEVEL: 'verbose' }, /^LOG_LEVEL: "verbose" is not one of debug, info/],
   ])('rejects a bad %s, naming it', (variable, env, message) => {
     const error = configError(() => loadConfig(env, []));

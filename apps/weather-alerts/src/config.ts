@@ -5,6 +5,8 @@
  *
  * @module
  */
+import { RedisStoreSettingsSchema } from '@s2sp/cache-redis/settings';
+import { optionsFromEnv } from '@s2sp/core/options';
 import type { LogLevel } from '@s2sp/server';
 import {
   configError,
@@ -47,6 +49,11 @@ export interface WeatherConfig {
   readonly ttlSeconds: number;
   /** `REDIS_URL`: keep async bodies in Redis (`@s2sp/cache-redis`) instead of memory. */
   readonly redisUrl: string | undefined;
+  /**
+   * `S2SP_REDIS_PREFIX`: prefix of the app's Redis keys (default `s2sp:`). Replicas share one;
+   * another app on the same Redis needs another (the store warns when it finds one there).
+   */
+  readonly redisPrefix: string | undefined;
   /** `LOG_LEVEL`: debug, info (default), warn, error or silent. */
   readonly logLevel: LogLevel;
   /** `SLOP=1` (+ `SLOP_BEARER_TOKENS`, `SLOP_REQUIRE_SCOPES`): also serve the tools over SLOP. */
@@ -72,8 +79,8 @@ Options:
 
 Environment:
   PORT, HOST, NWS_BASE_URL, NWS_USER_AGENT, NWS_TIMEOUT_SECONDS, NWS_CACHE_SECONDS, NWS_REPLAY,
-  NWS_FIXTURES_DIR, S2SP_PUBLIC_URL, S2SP_TTL_SECONDS, REDIS_URL, LOG_LEVEL, SLOP,
-  SLOP_BEARER_TOKENS, SLOP_REQUIRE_SCOPES, S2SP_ALLOWED_HOSTS, S2SP_ALLOWED_BROWSER_ORIGINS,
+  NWS_FIXTURES_DIR, S2SP_PUBLIC_URL, S2SP_TTL_SECONDS, REDIS_URL, S2SP_REDIS_PREFIX,
+  LOG_LEVEL, SLOP, SLOP_BEARER_TOKENS, SLOP_REQUIRE_SCOPES, S2SP_ALLOWED_HOSTS, S2SP_ALLOWED_BROWSER_ORIGINS,
   S2SP_AUTH_TOKENS, S2SP_BODY_TIMEOUT_MS (see README.md).
 `;
 
@@ -110,8 +117,13 @@ export function loadConfig(env: Env, argv: readonly string[]): WeatherConfig {
     );
   }
 
+  // S2SP_REDIS_PREFIX: the `env` name on the Redis store's own keyPrefix option, checked by its rule.
+  const redis = optionsFromEnv(RedisStoreSettingsSchema, env, { factory: 'environment' })
+    .options as { keyPrefix?: string };
+
   return {
     ...server,
+    redisPrefix: redis.keyPrefix,
     stdio,
     replay: argv.includes('--replay') || envFlag(env, 'NWS_REPLAY'),
     help: argv.includes('--help') || argv.includes('-h'),

@@ -41,7 +41,7 @@ export {
   type NwsParameterError,
   type NwsProblem,
 } from './nws-error.js';
-export { createRedisStore } from './redis-store.js';
+export { createRedisStore, type RedisStoreSettings } from './redis-store.js';
 export { defaultFixturesDir, loadNwsFixtures, type NwsFixtures } from './replay/fixtures.js';
 export { createNwsReplayApp, type NwsReplayAppOptions } from './replay/replay-app.js';
 export {

@@ -52,7 +52,13 @@ async function main(): Promise<void> {
   }
 
   let store: BodyStore | undefined;
-  if (config.redisUrl) store = await createRedisStore(config.redisUrl);
+  if (config.redisUrl)
+    store = await createRedisStore({
+      url: config.redisUrl,
+      keyPrefix: config.redisPrefix,
+      owner: NAME,
+      logger,
+    });
 
   const server = createWeatherServer({
     logger,

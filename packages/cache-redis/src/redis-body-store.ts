@@ -25,6 +25,7 @@ import type { EvictionPolicyReport } from './eviction-policy.js';
 import { assertValidStorageKey, entryKey } from './key-layout.js';
 import { createOwnedClient, type OwnedClient } from './owned-client.js';
 import { createPolicyGuard, errorLabel } from './policy-guard.js';
+import { type OwnerMarker, startOwnerMarker } from './prefix-owner.js';
 import { RedisClock } from './redis-clock.js';
 import { type RedisClientKind, type RedisClientLike, wrapClient } from './redis-connection.js';
 import { toStoreError, withTimeout } from './store-errors.js';
@@ -142,6 +143,16 @@ export function createRedisBodyStore(options: RedisBodyStoreOptions): RedisBodyS
       .then(() => (closed ? undefined : policy.ensure()))
       .catch(() => {});
 
+  // The owner marker: claimed as soon as Redis answers, then refreshed while the store is open.
+  const marker: OwnerMarker | undefined =
+    config.owner === undefined
+      ? undefined
+      : startOwnerMarker({ connection, keyPrefix, owner: config.owner, commandTimeoutMs, logger });
+  if (marker)
+    started()
+      .then(() => (closed ? undefined : marker.claim()))
+      .catch(() => {});
+
   return {
     clientKind: connection.kind,
 
@@ -227,6 +238,7 @@ export function createRedisBodyStore(options: RedisBodyStoreOptions): RedisBodyS
     async close(): Promise<void> {
       if (closed) return;
       closed = true;
+      marker?.stop();
       if (owned) await owned.close();
       unwatch();
     },

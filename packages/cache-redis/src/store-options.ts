@@ -8,7 +8,6 @@
 
 import { byteSize, milliseconds, parseOptions } from '@s2sp/core/options';
 import { z } from 'zod';
-import { DEFAULT_KEY_PREFIX, KeyPrefixSchema } from './key-layout.js';
 import { RedisUrlSchema } from './owned-client.js';
 import {
   clientKeyPrefix,
@@ -16,6 +15,7 @@ import {
   type RedisClientKind,
   type RedisClientLike,
 } from './redis-connection.js';
+import { RedisStoreSettingsSchema } from './settings.js';
 import { defaultStoreLogger, type StoreLogger } from './store-logger.js';
 
 /** What the store does about a Redis whose `maxmemory-policy` is not `noeviction`. */
@@ -41,6 +41,14 @@ export interface RedisBodyStoreOptions {
    * `: _ . - / |`. Replicas that share entries must use the same prefix.
    */
   readonly keyPrefix?: string;
+  /**
+   * The name of the app using this prefix (`"weather-alerts"`), 1 to 64 printable ASCII
+   * characters. When given, the store writes the marker key `<prefix>owner` holding it, with a
+   * 60 s TTL refreshed every 20 s while the store is open, and logs one warning when it finds
+   * another name there: two apps sharing a prefix redeem each other's `resource_url`s and count
+   * each other's entries. Replicas of one app give the same name. Default: no marker.
+   */
+  readonly owner?: string;
   /**
    * Budget for the serialised rows of live entries, in JSON characters, shared by every store on
    * the same Redis and prefix. A put that would exceed it fails with `store_full`; live entries
@@ -72,6 +80,7 @@ export interface ResolvedStoreOptions {
   readonly client: RedisClientLike | undefined;
   readonly clientKind: RedisClientKind | undefined;
   readonly keyPrefix: string;
+  readonly owner: string | undefined;
   readonly maxBytes: number | undefined;
   readonly commandTimeoutMs: number;
   readonly connectTimeoutMs: number;
@@ -108,10 +117,18 @@ export const RedisBodyStoreOptionsSchema = z
         description:
           'node-redis `createClient()`/`createCluster()` (connected), or ioredis `Redis`/`Cluster`; never closed by the store',
       }),
-    keyPrefix: KeyPrefixSchema.default(DEFAULT_KEY_PREFIX).meta({
-      description:
-        '1–64 letters, digits or `: _ . - / |`; replicas that share entries use the same prefix',
-    }),
+    // The rule, the variable and the flag, stated once in ./settings.
+    keyPrefix: RedisStoreSettingsSchema.shape.keyPrefix,
+    owner: z
+      .string()
+      .regex(/^[\x21-\x7e]{1,64}$/)
+      .optional()
+      .meta({
+        allowed: '1 to 64 printable ASCII characters without spaces (such as "weather-alerts")',
+        defaultText: 'none',
+        description:
+          "the app's name, kept in the marker key `<prefix>owner`; a store finding another name there logs a warning",
+      }),
     maxBytes: byteSize().optional().meta({
       defaultText: 'none',
       description:
@@ -173,6 +190,7 @@ export function resolveStoreOptions(options: RedisBodyStoreOptions): ResolvedSto
     client: options.client,
     clientKind: options.client === undefined ? undefined : detectClientKind(options.client),
     maxBytes: parsed.maxBytes,
+    owner: parsed.owner,
     url: parsed.url,
     logger: parsed.logger ?? defaultStoreLogger,
   };

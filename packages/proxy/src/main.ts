@@ -4,6 +4,8 @@
  * that standard output stays reserved for MCP with `--stdio`.
  */
 import { readFileSync } from 'node:fs';
+import { RedisStoreSettingsSchema } from '@s2sp/cache-redis/settings';
+import { optionsFromEnv } from '@s2sp/core/options';
 import type { BodyStore } from '@s2sp/core/store';
 import { createConsoleLogger } from '@s2sp/server';
 import {
@@ -28,6 +30,7 @@ async function main(): Promise<void> {
   let options: ReturnType<typeof parseCliArgs>;
   let file: ReturnType<typeof parseConfigFile> | undefined;
   let edge: EdgeEnvOptions;
+  let redisPrefixFromEnv: string | undefined;
   try {
     options = parseCliArgs(process.argv.slice(2));
     if (options.configFile) {
@@ -45,6 +48,11 @@ async function main(): Promise<void> {
     // The HTTP edge, read as the servers read it; a flag wins over the file, the file over the
     // environment (S2SP_AUTH_TOKENS, S2SP_ALLOWED_HOSTS, …).
     edge = { ...loadEdgeEnv(process.env), ...file?.edge, ...options.edge };
+    redisPrefixFromEnv = (
+      optionsFromEnv(RedisStoreSettingsSchema, process.env, { factory: 'environment' }).options as {
+        keyPrefix?: string;
+      }
+    ).keyPrefix;
   } catch (error) {
     if (configErrorVariable(error) !== undefined)
       fail(`${(error as Error).message}\nRun s2sp-proxy --help for the options.`, 2);
@@ -65,7 +73,14 @@ async function main(): Promise<void> {
   let store: BodyStore | undefined;
   if (options.redisUrl) {
     const { createRedisBodyStore } = await import('@s2sp/cache-redis');
-    store = createRedisBodyStore({ url: options.redisUrl });
+    // The prefix: the flag, else S2SP_REDIS_PREFIX (read by the same option's rule).
+    const keyPrefix = options.redisPrefix ?? redisPrefixFromEnv;
+    store = createRedisBodyStore({
+      url: options.redisUrl,
+      owner: NAME,
+      logger,
+      ...(keyPrefix !== undefined && { keyPrefix }),
+    });
   }
   const proxy = createS2SPProxy({
     ...edge,

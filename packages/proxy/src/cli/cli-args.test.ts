@@ -49,6 +49,8 @@ describe('parseCliArgs', () => {
       'https://data.example.com',
       '--redis',
       'redis://127.0.0.1:6379',
+      '--redis-prefix',
+      'proxy:s2sp:',
       '--ttl',
       '120',
       '--timeout',
@@ -77,6 +79,7 @@ describe('parseCliArgs', () => {
       port: 0,
       publicUrl: 'https://data.example.com',
       redisUrl: 'redis://127.0.0.1:6379',
+      redisPrefix: 'proxy:s2sp:',
       ttlSeconds: 120,
       timeoutSeconds: 2.5,
       tokenBudget: 4000,
@@ -195,6 +198,10 @@ describe('parseCliArgs', () => {
     expect(fails(['--upstream-url', 'http://x/mcp', '--header', 'novalue'])).toBe('--header');
     expect(fails(['--table-tool', 'q:rows', '--', 'x'])).toBe('--table-tool');
     expect(fails(['--redis', 'http://x', '--', 'x'])).toBe('--redis');
+    expect(fails(['--redis', 'redis://h', '--redis-prefix', 'a{b}', '--', 'x'])).toBe(
+      '--redis-prefix',
+    );
+    expect(fails(['--redis-prefix', 'proxy:', '--', 'x'])).toBe('--redis-prefix');
     expect(fails(['--log-level', 'loud', '--', 'x'])).toBe('--log-level');
     expect(fails(['--host', 'a b', '--', 'x'])).toBe('--host');
   });

@@ -4,6 +4,7 @@
  * @module
  */
 
+import { RedisStoreSettingsSchema } from '@s2sp/cache-redis/settings';
 import { optionsFromFlags } from '@s2sp/core/options';
 import type { LogLevel } from '@s2sp/server';
 import { configError, type EdgeEnvOptions, isHostValue } from '@s2sp/server/env';
@@ -23,6 +24,8 @@ export interface CliOptions {
   readonly host: string;
   readonly publicUrl: string | undefined;
   readonly redisUrl: string | undefined;
+  /** `--redis-prefix`: prefix of the Redis keys (the environment's `S2SP_REDIS_PREFIX` otherwise). */
+  readonly redisPrefix: string | undefined;
   readonly ttlSeconds: number | undefined;
   readonly tokenBudget: number | undefined;
   readonly maxEntriesPerClient: number | undefined;
@@ -93,6 +96,8 @@ HTTP edge (the servers' own; a flag wins over --config, which wins over the envi
 
 Data plane and limits:
   --redis <url>              keep rows in Redis (@s2sp/cache-redis) instead of memory
+  --redis-prefix <prefix>    prefix of the proxy's Redis keys (default s2sp:); give every app
+                             on one Redis its own; env S2SP_REDIS_PREFIX
   --ttl <seconds>            resource_url lifetime (default 600)
   --timeout <seconds>        time limit of one upstream request, reset by progress (default 60)
   --max-entries-per-client <n>
@@ -116,6 +121,7 @@ const VALUE_FLAGS = new Set([
   '--upstream-url',
   '--header',
   '--redis',
+  '--redis-prefix',
   '--ttl',
   '--timeout',
   '--token-budget',
@@ -264,6 +270,13 @@ export function parseCliArgs(argv: readonly string[]): CliOptions {
   if (redis !== undefined && !/^rediss?:\/\//.test(redis)) {
     throw configError('--redis', 'must be a redis:// or rediss:// URL.');
   }
+  // --redis-prefix: the `flag` on the Redis store's own keyPrefix option, checked by its rule.
+  const redisSettings = optionsFromFlags(RedisStoreSettingsSchema, values, {
+    factory: 's2sp-proxy',
+  }).options as { keyPrefix?: string };
+  if (redisSettings.keyPrefix !== undefined && redis === undefined) {
+    throw configError('--redis-prefix', 'only applies with --redis <url>.');
+  }
   const logLevel = last('--log-level') ?? 'info';
   const edge: EdgeEnvOptions = {
     ...(flagged.allowedHosts && { allowedHosts: flagged.allowedHosts }),
@@ -285,6 +298,7 @@ export function parseCliArgs(argv: readonly string[]): CliOptions {
     host,
     publicUrl: flagged.publicUrl,
     redisUrl: redis,
+    redisPrefix: redisSettings.keyPrefix,
     ttlSeconds: flagged.ttlSeconds,
     timeoutSeconds:
       flagged.timeoutSeconds ?? S2SPProxyOptionsSchema.shape.timeoutSeconds.parse(undefined),
