@@ -94,6 +94,9 @@ async function main(): Promise<void> {
     ...(options.publicUrl && { publicUrl: options.publicUrl }),
     ...(options.ttlSeconds !== undefined && { ttlSeconds: options.ttlSeconds }),
     ...(tokenBudget !== undefined && { tokenBudget }),
+    ...(options.maxUpstreamResultBytes !== undefined && {
+      maxUpstreamResultBytes: options.maxUpstreamResultBytes,
+    }),
     ...(options.maxEntriesPerClient !== undefined && {
       maxEntriesPerClient: options.maxEntriesPerClient,
     }),

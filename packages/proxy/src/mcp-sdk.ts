@@ -17,6 +17,7 @@ export type {
   RequestHandlerExtra,
   RequestOptions,
 } from '@modelcontextprotocol/sdk/shared/protocol.js';
+export { deserializeMessage } from '@modelcontextprotocol/sdk/shared/stdio.js';
 export type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 export {
   CallToolRequestSchema,
@@ -25,6 +26,7 @@ export {
   ErrorCode,
   GetPromptRequestSchema,
   type Implementation,
+  type JSONRPCMessage,
   ListPromptsRequestSchema,
   ListResourcesRequestSchema,
   ListResourceTemplatesRequestSchema,

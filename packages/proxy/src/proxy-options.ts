@@ -7,6 +7,7 @@
 
 import type { Logger } from '@s2sp/core';
 import {
+  byteSize,
   httpUrl,
   milliseconds,
   positiveInteger,
@@ -94,6 +95,13 @@ export const S2SPProxyOptionsSchema = z.object({
   maxResultChars: positiveInteger()
     .default(64 * 1024 * 1024)
     .describe('Largest tool-result text the proxy parses looking for a table, in characters.'),
+  maxUpstreamResultBytes: byteSize()
+    .default(64 * 1024 * 1024)
+    .meta({
+      flag: '--max-upstream-result-bytes',
+      description:
+        'The most bytes one upstream answer may have (a JSON body or SSE event over HTTP, a line on stdio); a larger one fails only its own request with `payload_too_large`, without restarting the upstream.',
+    }),
   maxSessions: positiveInteger()
     .default(100)
     .describe(

@@ -68,6 +68,12 @@ export interface S2SPProxyOptions extends Omit<S2SPEdgeOptions, 'publicUrl' | 'l
   /** Largest tool-result text the proxy parses looking for a table, in characters. Default 64 Mi. */
   readonly maxResultChars?: number;
   /**
+   * The most bytes one upstream answer may have (a JSON body or SSE event over HTTP, a line on
+   * stdio). A larger answer fails only its own request, with `payload_too_large`: its bytes are
+   * dropped as they arrive and the upstream is not restarted. Default 64 MiB.
+   */
+  readonly maxUpstreamResultBytes?: number;
+  /**
    * Most concurrent Streamable HTTP sessions. Default 100. A new one beyond it closes the
    * session idle the longest.
    */

@@ -30,6 +30,7 @@ const SAMPLE_FACTS: Record<string, readonly unknown[]> = {
   narrowTheAbstract: [true],
   waitForExpiry: ['maxBytes'],
   askForFewerRows: ['maxBytes'],
+  askUpstreamForLess: ['maxUpstreamResultBytes'],
   ifItPersists: ['Redis'],
   operatorMust: ['set publicUrl'],
 };

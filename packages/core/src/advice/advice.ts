@@ -169,6 +169,16 @@ export function askForFewerRows(limit: string): string {
   return `Ask for fewer rows, or call the tool with mode="sync"; the operator can raise ${limit}.`;
 }
 
+/**
+ * For one upstream answer larger than the proxy accepts: only a smaller answer can pass, and the
+ * mode does not change its size.
+ *
+ * @param limit - the setting the operator can raise
+ */
+export function askUpstreamForLess(limit: string): string {
+  return `Call the tool again with arguments that make it return less (a narrower query, a lower limit, one page at a time); the operator can raise ${limit}.`;
+}
+
 /** For a client that holds as many live entries as it may. */
 export const redeemOrWait =
   'Pass the resource_urls you have to a consumer tool, read or drop the pages you started, wait until they expire, or call with mode="sync"; the operator can raise maxEntriesPerClient or maxBytesPerClient.';

@@ -27,6 +27,7 @@ export {
   askForFewerRowIds,
   askForFewerRows,
   askOperatorToAllowList,
+  askUpstreamForLess,
   callAgainOnceConnected,
   callFromServer,
   callResourceToolAgain,

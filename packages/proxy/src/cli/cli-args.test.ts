@@ -59,6 +59,8 @@ describe('parseCliArgs', () => {
       '4000',
       '--max-entries-per-client',
       '50',
+      '--max-upstream-result-bytes',
+      '1048576',
       '--table-tool',
       'search:/results',
       '--exclude-tool',
@@ -84,6 +86,7 @@ describe('parseCliArgs', () => {
       timeoutSeconds: 2.5,
       tokenBudget: 4000,
       maxEntriesPerClient: 50,
+      maxUpstreamResultBytes: 1_048_576,
       tableTools: [{ name: 'search', pointer: '/results' }],
       excludeTools: ['get_file'],
       detectTables: false,
@@ -202,6 +205,9 @@ describe('parseCliArgs', () => {
       '--redis-prefix',
     );
     expect(fails(['--redis-prefix', 'proxy:', '--', 'x'])).toBe('--redis-prefix');
+    expect(fails(['--max-upstream-result-bytes', '0', '--', 'x'])).toBe(
+      '--max-upstream-result-bytes',
+    );
     expect(fails(['--log-level', 'loud', '--', 'x'])).toBe('--log-level');
     expect(fails(['--host', 'a b', '--', 'x'])).toBe('--host');
   });

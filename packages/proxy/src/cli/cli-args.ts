@@ -39,6 +39,8 @@ export interface CliOptions {
     readonly maxSessionsPerClient?: number;
   };
   readonly timeoutSeconds: number;
+  /** `--max-upstream-result-bytes`, when given. */
+  readonly maxUpstreamResultBytes: number | undefined;
   readonly tableTools: readonly TableToolRule[];
   readonly excludeTools: readonly string[];
   readonly detectTables: boolean;
@@ -100,6 +102,9 @@ Data plane and limits:
                              on one Redis its own; env S2SP_REDIS_PREFIX
   --ttl <seconds>            resource_url lifetime (default 600)
   --timeout <seconds>        time limit of one upstream request, reset by progress (default 60)
+  --max-upstream-result-bytes <n>
+                             bytes one upstream answer may have (default 67108864); a larger
+                             one fails only its own call, with payload_too_large
   --max-entries-per-client <n>
                              cached results and unread pages one downstream client may hold
                              (default 1000; a client is its auth id, else its address)
@@ -129,6 +134,7 @@ const VALUE_FLAGS = new Set([
   '--max-bytes-per-client',
   '--max-calls-per-client',
   '--max-sessions-per-client',
+  '--max-upstream-result-bytes',
   '--table-tool',
   '--exclude-tool',
   '--config',
@@ -303,6 +309,7 @@ export function parseCliArgs(argv: readonly string[]): CliOptions {
     timeoutSeconds:
       flagged.timeoutSeconds ?? S2SPProxyOptionsSchema.shape.timeoutSeconds.parse(undefined),
     tokenBudget: flagged.tokenBudget,
+    maxUpstreamResultBytes: flagged.maxUpstreamResultBytes,
     maxEntriesPerClient: flagged.maxEntriesPerClient,
     limits: {
       ...(flagged.maxBytesPerClient !== undefined && {

@@ -9,6 +9,7 @@ import {
   StreamableHTTPClientTransport,
   type Transport,
 } from '../mcp-sdk.js';
+import { BoundedLineBuffer, cappedFetch } from './result-cap.js';
 
 /** An upstream MCP server started as a child process speaking MCP on stdio. */
 export interface StdioUpstream {
@@ -124,20 +125,33 @@ export interface OpenedTransport {
   readonly stderrTail: () => string;
 }
 
+/** The byte cap on one upstream answer (see result-cap). */
+export interface AnswerCap {
+  /** The most bytes one answer (a JSON body, an SSE event, a stdio line) may have. */
+  readonly maxBytes: number;
+  /** Told of each answer dropped for its size, with its request id when found. */
+  readonly onDropped: (id: string | number | undefined) => void;
+}
+
 /**
  * Creates (but does not start) a transport to `target`.
  *
  * @param target - the upstream
  * @param onStderr - receives the child's standard error; the proxy passes it on to its own
+ * @param cap - the byte cap on one answer: a larger one fails only its own request
  */
 export function openTransport(
   target: UpstreamTarget,
   onStderr: (chunk: string) => void,
+  cap: AnswerCap,
 ): OpenedTransport {
   if (target.kind === 'http') {
     const { url, headers } = httpRequestTarget(target);
     return {
-      transport: new StreamableHTTPClientTransport(url, { requestInit: { headers } }),
+      transport: new StreamableHTTPClientTransport(url, {
+        requestInit: { headers },
+        fetch: cappedFetch(cap.maxBytes),
+      }),
       stderrTail: () => '',
     };
   }
@@ -148,6 +162,13 @@ export function openTransport(
     ...(target.cwd !== undefined && { cwd: target.cwd }),
     stderr: 'pipe',
   });
+  // The SDK's read buffer closes the transport when a line outgrows it, which restarts the
+  // upstream for every caller; this one drops only that line. The SDK has no option for it, so
+  // its field is replaced (the proxy's stdio cap test fails if the SDK renames it).
+  const internals = transport as unknown as { _readBuffer?: unknown };
+  if (!('_readBuffer' in internals))
+    throw new Error('This MCP SDK version has no StdioClientTransport._readBuffer to cap.');
+  internals._readBuffer = new BoundedLineBuffer(cap.maxBytes, cap.onDropped);
   let tail = '';
   transport.stderr?.on('data', (chunk: Buffer) => {
     const text = chunk.toString('utf8');

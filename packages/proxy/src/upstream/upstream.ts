@@ -6,7 +6,7 @@
  */
 
 import { S2SPError } from '@s2sp/core';
-import { ifItPersists, retryShortly } from '@s2sp/core/advice';
+import { askUpstreamForLess, ifItPersists, retryShortly } from '@s2sp/core/advice';
 import type { Logger } from '@s2sp/server';
 import {
   Client,
@@ -18,6 +18,7 @@ import {
   ResultSchema,
   type ServerCapabilities,
 } from '../mcp-sdk.js';
+import { oversizedLimit } from './result-cap.js';
 import { translateError } from './upstream-errors.js';
 import {
   describeTarget,
@@ -33,6 +34,8 @@ export interface UpstreamOptions {
   readonly logger: Logger;
   /** How the proxy introduces itself upstream. */
   readonly clientInfo: Implementation;
+  /** The most bytes one answer may have; a larger one fails its own request only. */
+  readonly maxResultBytes: number;
   /** Time limit of one request (reset by progress notifications), in ms. */
   readonly requestTimeoutMs: number;
   /** First restart delay, in ms; doubles per failed attempt up to {@link maxRestartDelayMs}. */
@@ -93,7 +96,15 @@ export function createUpstream(options: UpstreamOptions): Upstream {
 
   const connectOnce = async (): Promise<void> => {
     const next = new Client(options.clientInfo, { capabilities: {} });
-    const transport = openTransport(options.target, onStderr);
+    const transport = openTransport(options.target, onStderr, {
+      maxBytes: options.maxResultBytes,
+      onDropped: (id) =>
+        log.warn('upstream: an answer over the byte cap was dropped; its request fails', {
+          upstream: label,
+          maxResultBytes: options.maxResultBytes,
+          request: id === undefined ? 'unknown' : 'answered with payload_too_large',
+        }),
+    });
     next.fallbackNotificationHandler = async (notification) => options.onNotification(notification);
     next.onerror = (error) =>
       log.warn('upstream: protocol error', {
@@ -203,6 +214,14 @@ export function createUpstream(options: UpstreamOptions): Upstream {
           resetTimeoutOnProgress: true,
         })) as Record<string, unknown>;
       } catch (error) {
+        const limit = error instanceof McpError ? oversizedLimit(error.data) : undefined;
+        if (limit !== undefined) {
+          throw new S2SPError(
+            'payload_too_large',
+            `The upstream MCP server ${label} answered with more than ${limit} bytes. ${askUpstreamForLess('maxUpstreamResultBytes (--max-upstream-result-bytes)')}`,
+            { data: { limit } },
+          );
+        }
         // An HTTP upstream that lost our session (restarted, or a 404) does not close the
         // client by itself: close it, which reconnects through the restart path.
         if (options.target.kind === 'http' && !(error instanceof McpError) && client === active) {
