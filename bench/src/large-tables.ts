@@ -1,10 +1,8 @@
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { createChartServer } from '@s2sp/app-chart-consumer';
 import { createWeatherServer } from '@s2sp/app-weather-alerts';
 import { createS2SPServer, DEFAULT_TOKEN_BUDGET, silentLogger } from '@s2sp/server';
+import { connectMcp, makeAlertRows, o200k } from './alert-rows.js';
 import type { BenchRow } from './report.js';
-import { tokenizers } from './tokenizer.js';
 
 const SECTION = '9. Large tables: a bounded abstract, paging, filters and hand-off (o200k_base)';
 const TOOLS_SECTION = '10. tools/list of weather-alerts (o200k_base)';
@@ -13,34 +11,11 @@ const TOOLS_SECTION = '10. tools/list of weather-alerts (o200k_base)';
 const TOOLS_LIST_BEFORE = 1812;
 const INSTRUCTIONS_BEFORE = 68;
 
-const EVENTS = Array.from({ length: 40 }, (_, i) => `Event type ${i}`);
-const SEVERITIES = ['Minor', 'Moderate', 'Severe', 'Extreme'];
-
-/** NWS-like rows: two abstract-worthy columns with few values, and a long body. */
-function makeRows(count: number): Record<string, unknown>[] {
-  return Array.from({ length: count }, (_, i) => ({
-    id: `urn:oid:2.49.0.1.840.0.${(i * 7919).toString(16)}`,
-    event: EVENTS[(i * 7) % EVENTS.length],
-    severity: SEVERITIES[i % SEVERITIES.length],
-    magnitude: (i * 31) % 100,
-    areaDesc: `County ${i % 254}; County ${(i + 1) % 254}`,
-    description: `Alert ${i}: ${'Heavy rain and gusty winds are expected. '.repeat(6)}`,
-  }));
-}
-
-const o200k = (text: string) => tokenizers.o200k_base.encode(text).length;
-
 type CallResult = {
   content: { type: string; text?: string }[];
   structuredContent?: Record<string, unknown>;
   isError?: boolean;
 };
-
-async function connect(url: string): Promise<Client> {
-  const client = new Client({ name: 'bench', version: '1' });
-  await client.connect(new StreamableHTTPClientTransport(new URL(url)));
-  return client;
-}
 
 function textOf(result: CallResult): string {
   const text = result.content.find((c) => c.type === 'text')?.text ?? '';
@@ -64,7 +39,7 @@ export async function largeTablesBenchmark(quick: boolean): Promise<BenchRow[]> 
     logger: silentLogger,
     maxCacheBytes: 4 * 1024 ** 3,
   });
-  const tables = new Map(sizes.map((n) => [n, makeRows(n)]));
+  const tables = new Map(sizes.map((n) => [n, makeAlertRows(n)]));
   for (const n of sizes) {
     server.resourceTool(`get_${n}`, { description: `${n} rows.` }, () => tables.get(n) ?? []);
   }
@@ -72,8 +47,8 @@ export async function largeTablesBenchmark(quick: boolean): Promise<BenchRow[]> 
   const chart = createChartServer({ allowedOrigins: [listening.url], logger: silentLogger });
   const chartListening = await chart.server.listen({ host: '127.0.0.1' });
   chart.setBaseUrl(chartListening.url);
-  const agent = await connect(listening.mcpUrl);
-  const charts = await connect(chartListening.mcpUrl);
+  const agent = await connectMcp(listening.mcpUrl);
+  const charts = await connectMcp(chartListening.mcpUrl);
   try {
     for (const n of sizes) {
       const tool = `get_${n}`;
@@ -178,7 +153,7 @@ export async function largeTablesBenchmark(quick: boolean): Promise<BenchRow[]> 
   // tools/list of weather-alerts, as a client lists it (the server needs no NWS to list tools).
   const weather = createWeatherServer({ logger: silentLogger });
   const weatherListening = await weather.listen({ port: 0, host: '127.0.0.1' });
-  const client = await connect(weatherListening.mcpUrl);
+  const client = await connectMcp(weatherListening.mcpUrl);
   try {
     const tools = o200k(JSON.stringify(await client.listTools()));
     const instructions = o200k(client.getInstructions() ?? '');

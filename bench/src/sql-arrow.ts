@@ -27,26 +27,17 @@ import {
   type Vector,
   vectorFromArray,
 } from 'apache-arrow';
+import { makeAlertRows } from './alert-rows.js';
 import type { BenchRow } from './report.js';
 
 const SECTION =
   '13. SQL consumer: Arrow IPC instead of JSON from the data plane (render, transfer, decode, load into DuckDB)';
 const SQL = 'SELECT severity, count(*) AS n FROM t GROUP BY severity ORDER BY severity';
-const SEVERITIES = ['Minor', 'Moderate', 'Severe', 'Extreme'];
 const CHUNK = 2048;
 
 /** The rows of section 12, with their `_row_id`s as the data plane serves them. */
 function makeRows(count: number): Record<string, unknown>[] {
-  return Array.from({ length: count }, (_, i) => ({
-    _row_id: i,
-    id: `urn:oid:2.49.0.1.840.0.${(i * 7919).toString(16)}`,
-    event: `Event type ${(i * 7) % 40}`,
-    severity: SEVERITIES[i % SEVERITIES.length],
-    magnitude: (i * 31) % 100,
-    onset: new Date(Date.UTC(2026, 8, 13) + i * 60_000).toISOString(),
-    areaDesc: `County ${i % 254}; County ${(i + 1) % 254}`,
-    description: `Alert ${i}: ${'Heavy rain and gusty winds are expected. '.repeat(6)}`,
-  }));
+  return makeAlertRows(count, { onset: true }).map((row, i) => ({ _row_id: i, ...row }));
 }
 
 /** What a data plane renders per request; the store holds the rows as JSON text. */

@@ -1,46 +1,23 @@
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { createChartServer } from '@s2sp/app-chart-consumer';
 import { createSqlServer } from '@s2sp/app-sql-consumer';
 import type { BodyStore } from '@s2sp/core/store';
 import { createS2SPServer, type LogFields, type Logger, silentLogger } from '@s2sp/server';
+import { connectMcp, makeAlertRows, o200k } from './alert-rows.js';
 import type { BenchRow } from './report.js';
 import type { StoreUnderTest } from './stores.js';
-import { tokenizers } from './tokenizer.js';
 
 const TOKENS_SECTION =
   '11. SQL over S2SP tables: tokens of "count per severity, chart it" (o200k_base)';
 const TIME_SECTION = '12. SQL over S2SP tables: time to answer a GROUP BY (fetch + load + query)';
 
-const SEVERITIES = ['Minor', 'Moderate', 'Severe', 'Extreme'];
 const SQL = 'SELECT severity, count(*) AS n FROM t GROUP BY severity ORDER BY severity';
-
-/** NWS-like rows (as section 9 makes them): a few short columns and a long body. */
-function makeRows(count: number): Record<string, unknown>[] {
-  return Array.from({ length: count }, (_, i) => ({
-    id: `urn:oid:2.49.0.1.840.0.${(i * 7919).toString(16)}`,
-    event: `Event type ${(i * 7) % 40}`,
-    severity: SEVERITIES[i % SEVERITIES.length],
-    magnitude: (i * 31) % 100,
-    onset: new Date(Date.UTC(2026, 8, 13) + i * 60_000).toISOString(),
-    areaDesc: `County ${i % 254}; County ${(i + 1) % 254}`,
-    description: `Alert ${i}: ${'Heavy rain and gusty winds are expected. '.repeat(6)}`,
-  }));
-}
-
-const o200k = (text: string) => tokenizers.o200k_base.encode(text).length;
 
 type CallResult = {
   content: { type: string; text?: string }[];
   structuredContent?: Record<string, unknown>;
   isError?: boolean;
 };
-
-async function connect(url: string): Promise<Client> {
-  const client = new Client({ name: 'bench', version: '1' });
-  await client.connect(new StreamableHTTPClientTransport(new URL(url)));
-  return client;
-}
 
 /** A model's side of a conversation: tokens of the arguments it writes and the text it reads. */
 function conversation() {
@@ -131,11 +108,11 @@ export async function sqlTablesBenchmark(
 
   // Tokens.
   {
-    const rows = makeRows(tokenRows);
+    const rows = makeAlertRows(tokenRows, { onset: true });
     const servers = await startServers(rows);
-    const agent = await connect(servers.resourceHttp.mcpUrl);
-    const sql = await connect(servers.sqlHttp.mcpUrl);
-    const charts = await connect(servers.chartHttp.mcpUrl);
+    const agent = await connectMcp(servers.resourceHttp.mcpUrl);
+    const sql = await connectMcp(servers.sqlHttp.mcpUrl);
+    const charts = await connectMcp(servers.chartHttp.mcpUrl);
     try {
       const plain = conversation();
       const plainResult = (await agent.callTool({
@@ -221,12 +198,12 @@ export async function sqlTablesBenchmark(
   }
 
   // Time: fetch + load + query, per store.
-  const rows = makeRows(timeRows);
+  const rows = makeAlertRows(timeRows, { onset: true });
   for (const store of stores) {
     const body = await store.make();
     const servers = await startServers(rows, body);
-    const agent = await connect(servers.resourceHttp.mcpUrl);
-    const sql = await connect(servers.sqlHttp.mcpUrl);
+    const agent = await connectMcp(servers.resourceHttp.mcpUrl);
+    const sql = await connectMcp(servers.sqlHttp.mcpUrl);
     try {
       const runs = quick ? 1 : 3;
       const walls: number[] = [];
