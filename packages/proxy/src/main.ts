@@ -91,6 +91,7 @@ async function main(): Promise<void> {
     tableTools: [...(file?.tableTools ?? []), ...options.tableTools],
     excludeTools: [...(file?.excludeTools ?? []), ...options.excludeTools],
     detectTables: options.detectTables && (file?.detect ?? true),
+    ...(options.stateFile !== undefined && { stateFile: options.stateFile }),
     ...(options.publicUrl && { publicUrl: options.publicUrl }),
     ...(options.ttlSeconds !== undefined && { ttlSeconds: options.ttlSeconds }),
     ...(tokenBudget !== undefined && { tokenBudget }),

@@ -81,6 +81,12 @@ export const S2SPProxyOptionsSchema = z.object({
     .default([])
     .describe('Tools that are table tools from the start (`{ name, pointer? }`).'),
   excludeTools: stringList().default([]).describe('Tools that never get S2SP treatment.'),
+  stateFile: z.string().min(1).optional().meta({
+    flag: '--state',
+    defaultText: 'none: nothing is kept',
+    description:
+      'A JSON file where the proxy keeps what it learned about tools across restarts: table tools from declared schemas and config, and each client’s own column catalogue under its client key (at most 1 MiB, written atomically).',
+  }),
   detectTables: z
     .boolean()
     .default(true)

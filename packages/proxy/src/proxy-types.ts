@@ -59,6 +59,12 @@ export interface S2SPProxyOptions extends Omit<S2SPEdgeOptions, 'publicUrl' | 'l
   readonly tableTools?: readonly TableToolRule[];
   /** Tools that never get S2SP treatment. */
   readonly excludeTools?: readonly string[];
+  /**
+   * A JSON file where the proxy keeps what it learned about tools across restarts: the table tools
+   * that declared schemas and the config made, and each client's own column catalogue under its
+   * client key (never another client's). At most 1 MiB, written atomically. Default: none.
+   */
+  readonly stateFile?: string;
   /** Make a tool a table tool once it returns a table. Default true. */
   readonly detectTables?: boolean;
   /** Time limit of one upstream request (reset by progress), in seconds. Default 60. */

@@ -16,8 +16,10 @@ import { createSubscriptions } from './downstream/subscriptions.js';
 import { type Notification, type Server, StdioServerTransport, type Tool } from './mcp-sdk.js';
 import { S2SPProxyOptionsSchema } from './proxy-options.js';
 import type { ProxyListener, S2SPProxy, S2SPProxyOptions } from './proxy-types.js';
-import { createS2SPCall, type S2SPCall } from './tables/s2sp-call.js';
-import { createTableTools } from './tables/table-tools.js';
+import { createLearnedColumns } from './tables/learned-columns.js';
+import { createS2SPCall, S2SP_PARAMETERS, type S2SPCall } from './tables/s2sp-call.js';
+import { createTableTools, type DeclaredTool } from './tables/table-tools.js';
+import { createToolState } from './tables/tool-state.js';
 import { createUpstream } from './upstream/upstream.js';
 import { PROXY_VERSION } from './version.js';
 
@@ -67,7 +69,13 @@ export function createS2SPProxy(input: S2SPProxyOptions): S2SPProxy {
   };
 
   const downstream = new Set<Server>();
-  const hub = createNotificationHub({ servers: () => downstream, logger });
+  // The client (clientKey) each session serves, once it has listed or called a tool.
+  const clientOf = new WeakMap<Server, string>();
+  const hub = createNotificationHub({
+    servers: () => downstream,
+    logger,
+    clientOf: (server) => clientOf.get(server),
+  });
   const upstream = createUpstream({
     target: options.upstream,
     logger,
@@ -88,13 +96,26 @@ export function createS2SPProxy(input: S2SPProxyOptions): S2SPProxy {
     ...(options.onUpstreamStderr && { onStderr: options.onUpstreamStderr }),
   });
   const subscriptions = createSubscriptions(upstream);
+  const learned = createLearnedColumns();
+  // Declared tools from the --state file: known until the upstream lists its tools.
+  const remembered: Record<string, DeclaredTool> = {};
   const tables = createTableTools({
     include: options.tableTools,
     exclude: options.excludeTools,
     detect: options.detectTables,
     describe: (description) => s2sp().describe(description),
-    parameters: () => s2sp().parameters,
+    parameters: () => S2SP_PARAMETERS,
+    learned,
+    remembered,
+    logger,
   });
+  const state =
+    options.stateFile === undefined
+      ? undefined
+      : createToolState({ path: options.stateFile, logger }, () => ({
+          declared: { ...remembered, ...tables.declared() },
+          learned,
+        }));
   // A call can come before any tools/list (or after the upstream's list changed): list once so
   // the registry knows each tool's own parameters and outputSchema.
   let listing: Promise<void> | undefined;
@@ -111,9 +132,12 @@ export function createS2SPProxy(input: S2SPProxyOptions): S2SPProxy {
           method: 'tools/list',
           params: cursor === undefined ? {} : { cursor },
         })) as { tools?: Tool[]; nextCursor?: string };
-        tables.decorate(result.tools ?? []);
+        tables.decorate(result.tools ?? [], '');
         cursor = result.nextCursor;
-        if (cursor === undefined) return;
+        if (cursor === undefined) {
+          state?.changed();
+          return;
+        }
       }
     })().catch((error: unknown) => {
       listing = undefined;
@@ -131,7 +155,11 @@ export function createS2SPProxy(input: S2SPProxyOptions): S2SPProxy {
     s2sp,
     logger,
     maxTextLength: options.maxResultChars,
-    toolsChanged: () => hub.toolsChanged(),
+    toolsChanged: (client) => {
+      hub.toolsChangedFor(client);
+      state?.changed();
+    },
+    seenClient: (server, client) => clientOf.set(server, client),
     learnTool,
     subscribe: (session, uri) => subscriptions.subscribe(session, uri),
     unsubscribe: (session, uri) => subscriptions.unsubscribe(session, uri),
@@ -169,7 +197,13 @@ export function createS2SPProxy(input: S2SPProxyOptions): S2SPProxy {
 
   return {
     app,
-    start: () => upstream.start(),
+    async start() {
+      if (state) Object.assign(remembered, await state.load(learned));
+      await upstream.start();
+      // Listed once at start, so a tool whose outputSchema cannot be combined with S2SP's is
+      // reported now rather than at its first use.
+      await learnTool('');
+    },
     upstreamRestarts: () => upstream.restarts(),
 
     async listen({ port = 0, host = '127.0.0.1' } = {}) {
@@ -219,6 +253,7 @@ export function createS2SPProxy(input: S2SPProxyOptions): S2SPProxy {
       await Promise.all([...listeners].map((listener) => listener.close()));
       await upstream.close();
       await seam?.close();
+      await state?.flush();
     },
   };
 }

@@ -18,6 +18,7 @@ describe('paging through the proxy (PROTOCOL §7.2)', () => {
       'mode',
       'filter',
       'cursor',
+      'abstract_budget_tokens',
     ]);
 
     const answer = await call(agent.client, 'big', { abstract_domains: 'city,population' });
@@ -125,8 +126,8 @@ describe('paging through the proxy (PROTOCOL §7.2)', () => {
   });
 });
 
-describe("an upstream's own cursor (PROTOCOL §7.2, last bullets)", () => {
-  it('is listed and forwarded untouched, while filter stays S2SP’s', async () => {
+describe("an upstream's own cursor (issue 30.3: S2SP's is prefixed)", () => {
+  it('is listed and forwarded untouched, while S2SP’s cursor is s2sp_cursor', async () => {
     await using running = await startProxy({
       upstream: TABLE_SERVER,
       tableTools: [{ name: 'own_cursor' }],
@@ -142,7 +143,10 @@ describe("an upstream's own cursor (PROTOCOL §7.2, last bullets)", () => {
       'abstract_domains',
       'mode',
       'filter',
+      's2sp_cursor',
+      'abstract_budget_tokens',
     ]);
+    expect(tool?.description).toContain("s2sp_cursor (S2SP's cursor)");
 
     // Plain: exactly what the upstream made of its own cursor.
     const plain = await call(agent.client, 'own_cursor', { cursor: 'c1.not-ours.1' });
@@ -173,28 +177,27 @@ describe("an upstream's own cursor (PROTOCOL §7.2, last bullets)", () => {
     expect((await counts(agent.client)).own_cursor).toBe(2);
   });
 
-  it('is never paged: over the budget it is refused with advice to narrow it', async () => {
+  it('pages over the budget through s2sp_cursor, the upstream keeping its own cursor', async () => {
     await using running = await startProxy({
       upstream: TABLE_SERVER,
       tableTools: [{ name: 'own_cursor' }],
     });
     await using agent = await httpClient(running.listener.mcpUrl);
-    const refused = await call(agent.client, 'own_cursor', {
-      count: 10_000,
-      abstract_domains: 'id',
-    });
-    expect(refused.isError).toBe(true);
-    expect(code(refused)).toBe('payload_too_large');
-    // Narrowed by the S2SP filter, it fits: one response, no next_cursor.
-    const narrowed = s2sp(
+    const first = s2sp(
       await call(agent.client, 'own_cursor', {
         count: 10_000,
+        cursor: 'theirs',
         abstract_domains: 'id',
-        filter: { id: { lt: 100 } },
       }),
     );
-    expect(narrowed.matched_rows).toBe(100);
-    expect(narrowed.abstract.map((row) => row._row_id)).toEqual(range(100));
-    expect(narrowed.next_cursor).toBeUndefined();
+    expect(first.total_rows).toBe(10_000);
+    expect(first.next_cursor).toBeDefined();
+    const second = s2sp(await call(agent.client, 'own_cursor', { s2sp_cursor: first.next_cursor }));
+    expect(second.abstract[0]?._row_id).toBe(first.abstract.length);
+    // The page came from the store: the upstream ran once.
+    expect((await counts(agent.client)).own_cursor).toBe(1);
+    // S2SP's cursor under the upstream's name is the upstream's: not a page.
+    const theirs = await call(agent.client, 'own_cursor', { cursor: first.next_cursor });
+    expect(JSON.parse(text(theirs))[0].cursor).toBe(first.next_cursor);
   });
 });

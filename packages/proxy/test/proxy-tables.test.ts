@@ -38,15 +38,22 @@ describe('table tools through the proxy', () => {
     expect(proxied.pages).toBe(3);
     expect(proxied.tools.map((t) => t.name)).toEqual(upstream.tools.map((t) => t.name));
     const byName = new Map(proxied.tools.map((t) => [t.name, t]));
-    // Declared by its outputSchema: a table tool from the start, without the outputSchema.
+    // Declared by its outputSchema: a table tool from the start, with an outputSchema that the
+    // upstream's result and the S2SP result both satisfy.
     const declared = byName.get('declared');
     expect(Object.keys(declared?.inputSchema.properties ?? {})).toEqual([
       'abstract_domains',
       'mode',
       'filter',
       'cursor',
+      'abstract_budget_tokens',
     ]);
-    expect(declared?.outputSchema).toBeUndefined();
+    expect(declared?.outputSchema?.anyOf).toEqual([
+      upstream.tools.find((t) => t.name === 'declared')?.outputSchema,
+      expect.objectContaining({
+        required: ['total_rows', 'abstract_domains', 'body_domains', 'abstract'],
+      }),
+    ]);
     expect(declared?.description).toContain('abstract_domains');
     expect(declared?.description).toContain('"id", "city", "state", "population", "notes"');
     // Not known yet: exactly as upstream.
@@ -97,8 +104,11 @@ describe('table tools through the proxy', () => {
       'mode',
       'filter',
       'cursor',
+      'abstract_budget_tokens',
     ]);
-    expect(rows?.description).toContain('"id", "city", "state", "population", "notes"');
+    expect(rows?.description).toMatch(
+      /"id" ~\d+, "city" ~\d+, "state" ~\d+, "population" ~\d+, "notes" ~\d+\./,
+    );
 
     const split = await call(agent.client, 'rows', { abstract_domains: 'city', limit: 2 });
     expect(split.isError).toBeFalsy();
@@ -160,7 +170,7 @@ describe('table tools through the proxy', () => {
     expect(bad._meta?.['s2sp/error-code']).toBe('invalid_request');
   });
 
-  it('leaves excluded tools and tools with their own abstract_domains alone', async () => {
+  it('leaves excluded tools alone, and prefixes S2SP’s abstract_domains where the tool has its own', async () => {
     await using running = await startProxy({
       upstream: TABLE_SERVER,
       excludeTools: ['rows'],
@@ -170,10 +180,18 @@ describe('table tools through the proxy', () => {
     const { tools } = await allTools(agent.client);
     expect(
       Object.keys(tools.find((t) => t.name === 'own_params')?.inputSchema.properties ?? {}),
-    ).toEqual(['abstract_domains']);
+    ).toEqual([
+      'abstract_domains',
+      's2sp_abstract_domains',
+      'mode',
+      'filter',
+      'cursor',
+      'abstract_budget_tokens',
+    ]);
+    // Its own abstract_domains goes upstream untouched; mode is S2SP's, so it is not forwarded.
     const own = await call(agent.client, 'own_params', { abstract_domains: 'a,b', mode: 'sync' });
     expect(JSON.parse(own.content[0]?.text ?? '')).toEqual({
-      received: { abstract_domains: 'a,b', mode: 'sync' },
+      received: { abstract_domains: 'a,b' },
     });
     const excluded = await call(agent.client, 'rows', { abstract_domains: 'city' });
     expect(JSON.parse(excluded.content[0]?.text ?? '')).toHaveLength(3);

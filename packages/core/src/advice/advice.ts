@@ -137,6 +137,15 @@ export function narrowTheAbstract(sync: boolean): string {
     : `${narrow.charAt(0).toUpperCase()}${narrow.slice(1)}`;
 }
 
+/**
+ * For an `abstract_budget_tokens` too small for any column of the table (the S2SP proxy).
+ *
+ * @param needed - tokens the cheapest choice takes
+ */
+export function raiseAbstractBudget(needed: number): string {
+  return `Call again with abstract_budget_tokens of at least ${needed.toLocaleString('en-US')}, or name abstract_domains yourself, or add a filter that keeps fewer rows.`;
+}
+
 /** For an abstract with one row too large for any page: a column holds long values. */
 export const chooseShorterColumns =
   'Call again with abstract_domains that leave out the column with long values (its values reach the consumer through the resource_url).';

@@ -96,3 +96,14 @@ export const CONSUMER_PARAMETER_TEXT = Object.freeze({
   filter:
     'Instead of abstract_data: the filter that selects the rows (same grammar as the resource tool), with resource_url.',
 });
+
+/**
+ * Descriptions of what the S2SP proxy (`s2sp-proxy`) adds to a table tool besides the protocol's
+ * parameters: choosing abstract columns by a token budget, and its per-tool column catalogue.
+ */
+export const PROXY_TABLE_TEXT = Object.freeze({
+  abstract_budget_tokens:
+    'Instead of abstract_domains: the tokens the abstract may take; the proxy picks the columns that fit, most distinctive first.',
+  catalogue: 'Columns with their estimated tokens per row in the abstract (from your earlier calls)',
+  declaredColumns: 'Columns (from the tool’s declared output schema)',
+});

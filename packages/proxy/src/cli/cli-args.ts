@@ -45,6 +45,8 @@ export interface CliOptions {
   readonly excludeTools: readonly string[];
   readonly detectTables: boolean;
   readonly configFile: string | undefined;
+  /** `--state FILE`: where learned tool knowledge is kept across restarts. */
+  readonly stateFile: string | undefined;
   readonly logLevel: LogLevel;
   /**
    * The HTTP edge settings given as flags (`--auth-token`, `--allowed-host`,
@@ -81,6 +83,8 @@ Table tools:
                              tokenBudget: n }
   --token-budget <n>         tokens a table tool's response may take (default 8000); a larger
                              abstract is paged: rows that fit, a profile and a next_cursor
+  --state <file>             keep what the proxy learned about tools across restarts (JSON,
+                             at most 1 MiB; each client's catalogue under its client key)
 
 HTTP edge (the servers' own; a flag wins over --config, which wins over the environment):
   --auth-token <token>       require Authorization: Bearer <token> on /mcp (repeatable; at least
@@ -138,6 +142,7 @@ const VALUE_FLAGS = new Set([
   '--table-tool',
   '--exclude-tool',
   '--config',
+  '--state',
   '--log-level',
   '--auth-token',
   '--allowed-host',
@@ -328,6 +333,7 @@ export function parseCliArgs(argv: readonly string[]): CliOptions {
     excludeTools: values.get('--exclude-tool') ?? [],
     detectTables: !switches.has('--no-detect'),
     configFile: last('--config'),
+    stateFile: flagged.stateFile,
     logLevel: logLevel as LogLevel,
     edge,
   };

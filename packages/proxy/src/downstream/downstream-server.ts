@@ -6,7 +6,7 @@
  */
 
 import { PROTOCOL } from '@s2sp/core';
-import { s2spCapability } from '@s2sp/server';
+import { clientKey, s2spCapability } from '@s2sp/server';
 import type { z } from 'zod';
 import {
   CallToolRequestSchema,
@@ -32,6 +32,8 @@ export interface DownstreamContext extends ToolCallContext {
   /** Resource subscriptions, shared by every downstream session (see subscriptions.ts). */
   readonly subscribe: (session: object, uri: string) => Promise<void>;
   readonly unsubscribe: (session: object, uri: string) => Promise<void>;
+  /** Notes which client (`clientKey`) a session serves, so its own list changes reach it. */
+  readonly seenClient: (server: Server, client: string) => void;
 }
 
 /**
@@ -72,11 +74,15 @@ export function createDownstreamServer(context: DownstreamContext, info: Impleme
       const result = (await context.upstream.request(request, {
         signal: extra.signal,
       })) as ListToolsResult;
-      return { ...result, tools: context.tables.decorate(result.tools ?? []) };
+      // Each client sees its own listing: what its results taught the proxy, nobody else's.
+      const client = clientKey(extra);
+      context.seenClient(server, client);
+      return { ...result, tools: context.tables.decorate(result.tools ?? [], client) };
     });
-    server.setRequestHandler(CallToolRequestSchema, (request, extra) =>
-      callTool(context, request.params, extra),
-    );
+    server.setRequestHandler(CallToolRequestSchema, (request, extra) => {
+      context.seenClient(server, clientKey(extra));
+      return callTool(context, request.params, extra);
+    });
   }
   if (caps.resources) {
     forward(ListResourcesRequestSchema);

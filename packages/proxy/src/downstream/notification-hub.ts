@@ -13,6 +13,8 @@ export interface NotificationHubOptions {
   /** The open downstream servers. */
   readonly servers: () => Iterable<Server>;
   readonly logger: Logger;
+  /** Which client (`clientKey`) a session belongs to, when known; for {@link NotificationHub.toolsChangedFor}. */
+  readonly clientOf?: (server: Server) => string | undefined;
 }
 
 /** The hub. */
@@ -21,6 +23,8 @@ export interface NotificationHub {
   relay(notification: Notification, subscriptions: Subscriptions): void;
   /** Sends `notifications/tools/list_changed` to every session. */
   toolsChanged(): void;
+  /** Sends `notifications/tools/list_changed` to the sessions of one client only. */
+  toolsChangedFor(client: string): void;
   /** After an upstream restart: every list the upstream can change may have changed. */
   restarted(capabilities: ServerCapabilities): void;
 }
@@ -60,6 +64,14 @@ export function createNotificationHub(options: NotificationHubOptions): Notifica
       broadcast(notification);
     },
     toolsChanged,
+    toolsChangedFor(client) {
+      for (const server of options.servers()) {
+        if (options.clientOf?.(server) !== client) continue;
+        try {
+          send(server, { method: 'notifications/tools/list_changed' });
+        } catch {}
+      }
+    },
     restarted(capabilities) {
       if (capabilities.tools) toolsChanged();
       if (capabilities.prompts?.listChanged)

@@ -7,6 +7,7 @@
  */
 
 import { PROTOCOL } from '@s2sp/core';
+import { PROXY_TABLE_TEXT } from '@s2sp/core/advice';
 import type { BodyStore } from '@s2sp/core/store';
 import {
   createS2SP,
@@ -42,10 +43,7 @@ export interface S2SPCallOptions {
 export interface S2SPCall {
   /** Serves `/s2sp/data/:token` and `/s2sp/health`. */
   readonly dataPlane: Hono;
-  /**
-   * JSON Schema properties a table tool gains: `abstract_domains`, `mode`, and the extensions
-   * `filter` and `cursor` (PROTOCOL §7), each unless the tool declares a parameter of that name.
-   */
+  /** JSON Schema properties a table tool gains: {@link S2SP_PARAMETERS}. */
   readonly parameters: Readonly<Record<string, Record<string, unknown>>>;
   /** The S2SP guidance appended to a table tool's description. */
   describe(description: string | undefined): string;
@@ -61,27 +59,33 @@ export interface S2SPCall {
   close(): Promise<void>;
 }
 
-// Upstream schemas are JSON Schema, so the zod parameters are converted once, the way the SDK's
-// McpServer lists them.
-const PARAMETERS = (
-  z.toJSONSchema(z.object({ ...resourceParameters, ...resourceExtensionParameters }), {
-    io: 'input',
-  }) as {
-    properties: Record<string, Record<string, unknown>>;
-  }
-).properties;
+/** Largest `abstract_budget_tokens` a call may ask for. */
+export const MAX_ABSTRACT_BUDGET_TOKENS = 1_000_000;
 
 /**
- * Checks the S2SP arguments of a call (PROTOCOL §2, §7.2–7.3) before the upstream is called, so a
- * bad call costs it nothing; needs no data plane.
- *
- * @throws S2SPError `invalid_request`
+ * The JSON Schema properties a table tool gains: `abstract_domains`, `mode`, the extensions
+ * `filter` and `cursor` (PROTOCOL §7), and the proxy's own `abstract_budget_tokens`. A tool that
+ * declares a parameter of one of these names keeps its own, and the proxy's is listed under a
+ * prefixed name (see `parameterNames`). Upstream schemas are JSON Schema, so the zod parameters
+ * are converted once, the way the SDK's McpServer lists them.
  */
+export const S2SP_PARAMETERS: Readonly<Record<string, Record<string, unknown>>> = {
+  ...(
+    z.toJSONSchema(z.object({ ...resourceParameters, ...resourceExtensionParameters }), {
+      io: 'input',
+    }) as {
+      properties: Record<string, Record<string, unknown>>;
+    }
+  ).properties,
+  abstract_budget_tokens: {
+    type: ['integer', 'null'],
+    minimum: 1,
+    maximum: MAX_ABSTRACT_BUDGET_TOKENS,
+    description: PROXY_TABLE_TEXT.abstract_budget_tokens,
+  },
+};
 
-/**
- * The S2SP extension parameters (`filter`, `cursor`): each is S2SP's only for a tool that does not
- * declare a parameter of that name itself (PROTOCOL §7.2).
- */
+/** The S2SP extension parameters (`filter`, `cursor`; PROTOCOL §7.2). */
 export const EXTENSION_PARAMETERS: readonly string[] = Object.keys(resourceExtensionParameters);
 
 /** Creates the S2SP seam. */
@@ -105,7 +109,7 @@ export function createS2SPCall(options: S2SPCallOptions): S2SPCall {
   });
   return {
     dataPlane: s2sp.dataPlane,
-    parameters: PARAMETERS,
+    parameters: S2SP_PARAMETERS,
     describe: (description) =>
       resourceToolDescription(description ?? '', ttlSeconds * 1000).trimStart(),
     resourceResult: (rows, args, context) => s2sp.resourceResult(rows, args, context),

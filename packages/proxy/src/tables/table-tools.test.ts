@@ -1,12 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import type { Tool } from '../mcp-sdk.js';
-import { createTableTools, declaredTable } from './table-tools.js';
+import { createTableTools, declaredTable, parameterNames } from './table-tools.js';
 
 const parameters = {
   abstract_domains: { type: 'string' },
   mode: { type: 'string' },
   filter: { type: 'object' },
   cursor: { type: 'string' },
+  abstract_budget_tokens: { type: 'integer' },
 };
 const make = (options: Partial<Parameters<typeof createTableTools>[0]> = {}) =>
   createTableTools({
@@ -27,6 +28,14 @@ const rowsSchema = {
     total: { type: 'integer' },
   },
 };
+const rows = (columns: string[]) =>
+  [0, 1, 2].map((i) => Object.fromEntries(columns.map((c) => [c, `${c}-${i}`])));
+const observe = (
+  tables: ReturnType<typeof make>,
+  client: string,
+  name: string,
+  columns: string[],
+) => tables.observe(client, name, rows(columns), columns);
 
 describe('table tools', () => {
   it('reads a declared table from an outputSchema with exactly one array of objects', () => {
@@ -46,92 +55,111 @@ describe('table tools', () => {
     expect(declaredTable(tool('t', { outputSchema: two }))).toBeUndefined();
   });
 
+  it('does not take a write tool, or one echoing its input, for a table tool', () => {
+    const echo = tool('create_entities', {
+      inputSchema: { type: 'object', properties: { items: rowsSchema.properties.items } },
+      outputSchema: rowsSchema,
+    });
+    const writes = tool('w', { outputSchema: rowsSchema, annotations: { readOnlyHint: false } });
+    expect(declaredTable(echo)).toBeUndefined();
+    expect(declaredTable(writes)).toBeUndefined();
+    const tables = make();
+    const [listedEcho, listedWrites] = tables.decorate([echo, writes], 'a');
+    expect(listedEcho).toBe(echo);
+    expect(listedWrites).toBe(writes);
+    expect(tables.info('create_entities', 'a')).toMatchObject({ table: false, blocked: true });
+    // What it returns does not make it one either.
+    expect(observe(tables, 'a', 'create_entities', ['a', 'b'])).toBe(false);
+    // The operator can.
+    const configured = make({ include: [{ name: 'w' }] });
+    configured.decorate([writes], 'a');
+    expect(configured.info('w', 'a').table).toBe(true);
+  });
+
   it('decorates configured and declared tools, and leaves the rest byte-identical', () => {
     const tables = make({ include: [{ name: 'configured', pointer: '/rows' }] });
     const plain = tool('plain');
-    const [configured, declared, untouched] = tables.decorate([
-      tool('configured'),
-      tool('declared', { outputSchema: rowsSchema }),
-      plain,
-    ]);
+    const [configured, declared, untouched] = tables.decorate(
+      [tool('configured'), tool('declared', { outputSchema: rowsSchema }), plain],
+      'a',
+    );
     expect(Object.keys(configured?.inputSchema.properties ?? {})).toEqual([
       'q',
-      'abstract_domains',
-      'mode',
-      'filter',
-      'cursor',
+      ...Object.keys(parameters),
     ]);
     expect(configured?.description).toBe('configured tool [S2SP]');
-    expect(declared?.outputSchema).toBeUndefined();
+    // An outputSchema both the plain and the S2SP result satisfy.
+    expect(declared?.outputSchema?.anyOf).toHaveLength(2);
+    expect((declared?.outputSchema?.anyOf as unknown[])[0]).toEqual(rowsSchema);
     expect(declared?.description).toContain('"a", "b"');
     expect(untouched).toBe(plain);
-    expect(tables.info('configured').pointer).toEqual(['rows']);
-    expect(tables.info('declared').declaredColumns).toEqual(['a', 'b']);
+    expect(tables.info('configured', 'a').pointer).toEqual(['rows']);
+    expect(tables.info('declared', 'a').declaredColumns).toEqual(['a', 'b']);
   });
 
-  it("keeps an upstream's own cursor or filter, and turns that extension off for the tool", () => {
-    const tables = make({ include: [{ name: 'paged' }, { name: 'both' }, { name: 'neither' }] });
-    const ownCursor = { type: 'integer', description: 'the upstream page' };
-    const [paged, both] = tables.decorate([
-      tool('paged', { inputSchema: { type: 'object', properties: { cursor: ownCursor } } }),
-      tool('both', { inputSchema: { type: 'object', properties: { filter: {}, cursor: {} } } }),
-      tool('neither'),
-    ]);
-    expect(paged?.inputSchema.properties).toEqual({
-      cursor: ownCursor,
-      abstract_domains: parameters.abstract_domains,
-      mode: parameters.mode,
-      filter: parameters.filter,
-    });
-    expect(Object.keys(both?.inputSchema.properties ?? {})).toEqual([
+  it("lists S2SP's parameters under a prefixed name where the tool has its own", () => {
+    expect(parameterNames(['mode', 'cursor', 'filter'], ['mode', 'cursor', 's2sp_cursor'])).toEqual(
+      { mode: 's2sp_mode', cursor: 's2sp_s2sp_cursor', filter: 'filter' },
+    );
+    const tables = make({ include: [{ name: 'git_branch' }] });
+    const ownMode = { type: 'string', enum: ['local', 'remote'] };
+    const [listed] = tables.decorate(
+      [tool('git_branch', { inputSchema: { type: 'object', properties: { mode: ownMode } } })],
+      'a',
+    );
+    expect(listed?.inputSchema.properties?.mode).toEqual(ownMode);
+    expect(listed?.inputSchema.properties?.s2sp_mode).toEqual(parameters.mode);
+    expect(Object.keys(listed?.inputSchema.properties ?? {})).toEqual([
+      'mode',
+      'abstract_domains',
+      's2sp_mode',
       'filter',
       'cursor',
-      'abstract_domains',
-      'mode',
+      'abstract_budget_tokens',
     ]);
-    expect(both?.inputSchema.properties?.filter).toEqual({});
-    expect(tables.info('paged').extensions).toEqual(['filter']);
-    expect(tables.info('both').extensions).toEqual([]);
-    expect(tables.info('neither').extensions).toEqual(['filter', 'cursor']);
-    // Not listed yet: nothing is known to clash.
-    expect(tables.info('unlisted').extensions).toEqual(['filter', 'cursor']);
+    expect(listed?.description).toContain("s2sp_mode (S2SP's mode)");
+    expect(tables.info('git_branch', 'a').names.mode).toBe('s2sp_mode');
+    expect(tables.info('unlisted', 'a').names.mode).toBe('mode');
   });
 
-  it('learns a table tool and reports a changed listing only when the columns change', () => {
+  it('learns per client, and reports a changed listing only when its columns change', () => {
     const tables = make();
-    tables.decorate([tool('q')]);
-    expect(tables.info('q').table).toBe(false);
-    expect(tables.observe('q', ['id', 'name'])).toBe(true);
-    expect(tables.observe('q', ['id', 'name'])).toBe(false);
-    expect(tables.observe('q', ['id'])).toBe(true);
-    expect(tables.decorate([tool('q')])[0]?.description).toContain('"id".');
+    tables.decorate([tool('q')], 'a');
+    expect(tables.info('q', 'a').table).toBe(false);
+    expect(observe(tables, 'a', 'q', ['id', 'name'])).toBe(true);
+    expect(observe(tables, 'a', 'q', ['id', 'name'])).toBe(false);
+    expect(observe(tables, 'a', 'q', ['id'])).toBe(true);
+    expect(tables.decorate([tool('q')], 'a')[0]?.description).toMatch(/"id" ~\d+\./);
+    // Another client learned nothing: the tool is as upstream for it.
+    expect(tables.info('q', 'b').table).toBe(false);
+    const plain = tool('q');
+    expect(tables.decorate([plain], 'b')[0]).toBe(plain);
   });
 
-  it('never treats excluded tools or tools with their own abstract_domains as tables', () => {
-    const tables = make({ exclude: ['x'], include: [{ name: 'own' }] });
-    tables.decorate([
-      tool('x'),
-      tool('own', { inputSchema: { type: 'object', properties: { mode: {} } } }),
-    ]);
-    expect(tables.observe('x', ['a'])).toBe(false);
-    expect(tables.info('own')).toMatchObject({ table: false, blocked: true, extensions: [] });
+  it('never treats excluded tools as tables', () => {
+    const tables = make({ exclude: ['x'] });
+    tables.decorate([tool('x')], 'a');
+    expect(observe(tables, 'a', 'x', ['a'])).toBe(false);
+    expect(tables.info('x', 'a')).toMatchObject({ table: false, blocked: true });
   });
 
   it('does not learn with detect off, and caps the column list it prints', () => {
-    expect(make({ detect: false }).observe('q', ['a'])).toBe(false);
+    expect(observe(make({ detect: false }), 'a', 'q', ['a'])).toBe(false);
     const tables = make();
-    tables.observe(
+    observe(
+      tables,
+      'a',
       'wide',
       Array.from({ length: 150 }, (_, i) => `c${i}`),
     );
-    expect(tables.decorate([tool('wide')])[0]?.description).toContain('… and 100 more');
+    expect(tables.decorate([tool('wide')], 'a')[0]?.description).toContain('… and 100 more');
   });
 
   it('keeps a table tool description within a fixed size whatever the upstream writes', () => {
     const tables = make({ include: [{ name: 'long' }] });
     const names = Array.from({ length: 20_000 }, (_, i) => `c${i}_${'x'.repeat(200)}`);
-    tables.observe('long', names);
-    const [decorated] = tables.decorate([tool('long', { description: 'd'.repeat(100_000) })]);
+    tables.observe('a', 'long', [], names);
+    const [decorated] = tables.decorate([tool('long', { description: 'd'.repeat(100_000) })], 'a');
     const description = decorated?.description ?? '';
     expect(description).toContain('… (96,000 more characters left out by the proxy)');
     expect(description).toContain('… and 19,950 more');

@@ -1,16 +1,31 @@
 /**
- * Which upstream tools are table tools, and how the proxy lists them: a tool named in the
- * configuration, a tool whose `outputSchema` declares an array of objects, or a tool that has
- * returned a table, gains `abstract_domains`, `mode`, the extensions `filter` and `cursor` (those
- * it does not declare itself) and the S2SP guidance; once the proxy has seen a table from it, its
- * description lists the columns.
+ * Which upstream tools are table tools, and how the proxy lists them. A tool is a table tool when
+ * the operator names it, when its `outputSchema` declares one array of objects (and it is not a
+ * write tool echoing its input), or when it has returned a table to this client. A table tool
+ * gains the S2SP parameters (under a prefixed name where the tool has a parameter of that name
+ * itself), the S2SP guidance, and a column catalogue: its declared columns, or those of the
+ * client's own last table result with their token costs. What one client's results teach the
+ * proxy shapes only that client's listing (issue 26).
+ *
+ * A tool that declares an `outputSchema` and may answer with S2SP is listed with a schema that
+ * both its plain and its S2SP results satisfy, from the first `tools/list` on (see
+ * `output-schema.ts`).
  *
  * @module
  */
 
-import { PROTOCOL } from '@s2sp/core';
+import type { Row } from '@s2sp/core';
+import type { Logger } from '@s2sp/server';
 import type { Tool } from '../mcp-sdk.js';
+import {
+  catalogueSentence,
+  declaredColumnsSentence,
+  MAX_CATALOGUE_COLUMNS,
+  measureColumns,
+} from './column-catalogue.js';
 import { parseJsonPointer } from './json-pointer.js';
+import { createLearnedColumns, type LearnedColumns, type LearnedTable } from './learned-columns.js';
+import { fitOutputSchema } from './output-schema.js';
 import { EXTENSION_PARAMETERS } from './s2sp-call.js';
 
 /** A tool named as a table tool, optionally with where its rows are. */
@@ -18,6 +33,13 @@ export interface TableToolRule {
   readonly name: string;
   /** JSON Pointer to the rows inside the result (`/rows`). Default: detected. */
   readonly pointer?: string;
+}
+
+/** What the proxy knows of a tool from its declared schema or the operator (kept by `--state`). */
+export interface DeclaredTool {
+  readonly source: 'declared' | 'config';
+  readonly pointer?: readonly string[];
+  readonly columns: readonly string[];
 }
 
 /** Options for {@link createTableTools}. */
@@ -30,45 +52,59 @@ export interface TableToolsOptions {
   readonly detect?: boolean;
   /** Writes the S2SP guidance for a table tool's description. */
   readonly describe: (description: string | undefined) => string;
-  /** JSON Schema properties a table tool gains, less those it declares itself. */
+  /** JSON Schema properties a table tool gains (their names are S2SP's; see `names`). */
   readonly parameters: () => Readonly<Record<string, Record<string, unknown>>>;
+  /** The per-client catalogues. Default: a new store with its default bounds. */
+  readonly learned?: LearnedColumns;
+  /** Declared knowledge from a previous run (`--state`), used until the upstream lists tools. */
+  readonly remembered?: Readonly<Record<string, DeclaredTool>>;
+  /** Where to warn about a tool whose `outputSchema` cannot be combined with S2SP's. */
+  readonly logger?: Logger;
 }
 
-/** How the proxy treats calls to one tool. */
+/** How the proxy treats calls to one tool, for one client. */
 export interface TableToolInfo {
-  /** The tool is (now) a table tool. */
+  /** The tool is (now, for this client) a table tool. */
   readonly table: boolean;
-  /** The tool may never get S2SP treatment (excluded, or it has its own `abstract_domains`). */
+  /**
+   * The tool never gets S2SP treatment: excluded, a write tool, or one whose `outputSchema`
+   * declares no array of objects (its results are not tables). Its arguments go upstream as sent.
+   */
   readonly blocked: boolean;
   /** Configured or declared location of the rows. */
   readonly pointer?: readonly string[];
   /** Columns declared by the tool's `outputSchema`. */
   readonly declaredColumns: readonly string[];
   /**
-   * The S2SP extension parameters (`filter`, `cursor`) that are S2SP's for this tool: not declared
-   * by the upstream tool, whose own parameter of that name is forwarded untouched instead.
+   * The name each S2SP parameter is listed under for this tool: its own name, or `s2sp_<name>`
+   * when the upstream tool has a parameter of that name (which is then forwarded untouched).
    */
-  readonly extensions: readonly string[];
+  readonly names: Readonly<Record<string, string>>;
 }
 
 /** The table-tool registry. */
 export interface TableTools {
-  /** Remembers the upstream's tool definitions and returns them as the proxy lists them. */
-  decorate(tools: readonly Tool[]): Tool[];
-  info(name: string): TableToolInfo;
+  /** Remembers the upstream's tool definitions and returns them as `client` sees them. */
+  decorate(tools: readonly Tool[], client: string): Tool[];
+  info(name: string, client: string): TableToolInfo;
   /** True when the upstream's definition of `name` has been listed. */
   knows(name: string): boolean;
-  /** Forgets the upstream's definitions (its tool list changed); learned columns stay. */
+  /** Forgets the upstream's definitions (its tool list changed); learned catalogues stay. */
   forget(): void;
   /**
-   * Records a table result's columns. Returns true when the listing changed (a new table tool,
-   * or a new column set), so the proxy sends `notifications/tools/list_changed`.
+   * Records a table result of `client`. Returns true when that client's listing changed (a new
+   * table tool, or a new column set), so the proxy tells that client's sessions.
    */
-  observe(name: string, columns: readonly string[]): boolean;
+  observe(client: string, name: string, rows: readonly Row[], columns: readonly string[]): boolean;
+  /** Declared and configured knowledge, for `--state`. */
+  declared(): Record<string, DeclaredTool>;
+  /** The per-client catalogues. */
+  readonly learned: LearnedColumns;
 }
 
-const MAX_LISTED_COLUMNS = 50;
-const MAX_COLUMN_CHARS = 64;
+/** Prefix of the proxy's own parameter where the upstream tool has one of that name. */
+export const S2SP_PARAMETER_PREFIX = 's2sp_';
+
 /**
  * The upstream's own description of a table tool, at most this many characters: the proxy adds
  * its guidance after it, and a tools/list the model reads must stay within reason whatever the
@@ -82,43 +118,71 @@ function ownDescription(description: string | undefined): string | undefined {
   return `${description.slice(0, MAX_DESCRIPTION_CHARS)} … (${more.toLocaleString('en-US')} more characters left out by the proxy)`;
 }
 
-interface Declared {
-  readonly pointer: string[];
-  readonly columns: string[];
+type Properties = Record<string, Record<string, unknown>>;
+
+function ownParameters(tool: Tool): string[] {
+  return Object.keys((tool.inputSchema.properties as Properties | undefined) ?? {});
 }
 
-/** A declared table: an `outputSchema` whose only array-of-objects property is the rows. */
-export function declaredTable(tool: Tool): Declared | undefined {
+/** The tool says it changes something (MCP annotations): what it returns echoes what it wrote. */
+function writes(tool: Tool): boolean {
+  return tool.annotations?.readOnlyHint === false || tool.annotations?.destructiveHint === true;
+}
+
+/**
+ * The `outputSchema` properties that are arrays of objects, less those that echo an input of the
+ * same name (`create_entities({entities})` → `{entities}`): none for a write tool.
+ */
+function declaredArrays(tool: Tool): [string, Record<string, unknown>][] {
   const properties = tool.outputSchema?.properties;
-  if (!properties || typeof properties !== 'object') return undefined;
-  const arrays = Object.entries(properties as Record<string, Record<string, unknown>>).filter(
-    ([, schema]) =>
+  if (!properties || typeof properties !== 'object' || writes(tool)) return [];
+  const inputs = ownParameters(tool);
+  return Object.entries(properties as Properties).filter(
+    ([key, schema]) =>
+      !inputs.includes(key) &&
       schema?.type === 'array' &&
       typeof schema.items === 'object' &&
       (schema.items as Record<string, unknown>)?.type === 'object',
   );
+}
+
+/**
+ * A declared table: an `outputSchema` whose only array-of-objects property is the rows, of a tool
+ * that does not say it writes, and that is not an echo of an input.
+ */
+export function declaredTable(tool: Tool): { pointer: string[]; columns: string[] } | undefined {
+  const arrays = declaredArrays(tool);
   const [only] = arrays;
   if (arrays.length !== 1 || !only) return undefined;
   const items = only[1].items as { properties?: Record<string, unknown> };
   return { pointer: [only[0]], columns: Object.keys(items.properties ?? {}) };
 }
 
-function ownParameters(tool: Tool): string[] {
-  return Object.keys((tool.inputSchema.properties as Record<string, unknown> | undefined) ?? {});
+/**
+ * The names the S2SP parameters are listed under for a tool with parameters `own`: each its own
+ * name, or prefixed with {@link S2SP_PARAMETER_PREFIX} (repeatedly) until it is free.
+ */
+export function parameterNames(
+  s2sp: readonly string[],
+  own: readonly string[],
+): Record<string, string> {
+  const taken = new Set(own);
+  const names: Record<string, string> = {};
+  for (const name of s2sp) {
+    let listed = name;
+    while (taken.has(listed)) listed = `${S2SP_PARAMETER_PREFIX}${listed}`;
+    taken.add(listed);
+    names[name] = listed;
+  }
+  return names;
 }
 
-function columnsSentence(columns: readonly string[]): string {
-  const shown = columns
-    .slice(0, MAX_LISTED_COLUMNS)
-    .map((c) =>
-      JSON.stringify(c.length > MAX_COLUMN_CHARS ? `${c.slice(0, MAX_COLUMN_CHARS)}…` : c),
-    );
-  const more =
-    columns.length > shown.length
-      ? ` … and ${(columns.length - shown.length).toLocaleString('en-US')} more`
-      : '';
-  // Column names are the upstream's data: label them as such for the model.
-  return `\n\nColumns of its most recent table result (names as the upstream server reported them): ${shown.join(', ')}${more}.`;
+function renamedSentence(names: Readonly<Record<string, string>>): string {
+  const renamed = Object.entries(names).filter(([name, listed]) => name !== listed);
+  if (renamed.length === 0) return '';
+  const pairs = renamed.map(([name, listed]) => `${listed} (S2SP's ${name})`).join(', ');
+  const own = renamed.map(([name]) => name).join(', ');
+  return `\n\nThis tool has its own ${own}: the S2SP parameters are named ${pairs}.`;
 }
 
 /** Creates the registry. */
@@ -132,37 +196,87 @@ export function createTableTools(options: TableToolsOptions): TableTools {
   const excluded = new Set(options.exclude ?? []);
   const detect = options.detect ?? true;
   const upstream = new Map<string, Tool>();
-  const observed = new Map<string, readonly string[]>();
+  const learned = options.learned ?? createLearnedColumns();
+  const remembered = options.remembered ?? {};
+  const warned = new Set<string>();
+  const s2spNames = () => [
+    ...new Set([...Object.keys(options.parameters()), ...EXTENSION_PARAMETERS]),
+  ];
 
-  const info = (name: string): TableToolInfo => {
+  const info = (name: string, client: string): TableToolInfo => {
     const tool = upstream.get(name);
-    const own = tool ? ownParameters(tool) : [];
-    const clash = own.some((p) => PROTOCOL.resourceToolParameters.includes(p));
-    const declared = tool ? declaredTable(tool) : undefined;
-    const blocked = excluded.has(name) || clash;
+    const fallback = tool ? undefined : remembered[name];
+    const declared = tool ? declaredTable(tool) : fallback;
+    // A tool whose declared results hold no table, or that writes, never becomes one by what it
+    // returns: only the operator can make it one.
+    const notATable =
+      tool !== undefined &&
+      !configured.has(name) &&
+      (writes(tool) || (tool.outputSchema !== undefined && declaredArrays(tool).length === 0));
+    const blocked = excluded.has(name) || notATable;
     const pointer = configured.get(name) ?? declared?.pointer;
     return {
-      table: !blocked && (configured.has(name) || declared !== undefined || observed.has(name)),
+      table:
+        !blocked &&
+        (configured.has(name) || declared !== undefined || learned.get(client, name) !== undefined),
       blocked,
       ...(pointer && { pointer }),
       declaredColumns: declared?.columns ?? [],
-      extensions: blocked ? [] : EXTENSION_PARAMETERS.filter((p) => !own.includes(p)),
+      names: parameterNames(s2spNames(), tool ? ownParameters(tool) : []),
     };
   };
 
-  const decorateOne = (tool: Tool): Tool => {
-    if (!info(tool.name).table) return tool;
-    const { outputSchema: _dropped, ...rest } = tool;
-    const columns = observed.get(tool.name) ?? declaredTable(tool)?.columns;
-    const own = tool.inputSchema.properties ?? {};
-    // A parameter the upstream declares stays its own (PROTOCOL §7.2): never overwritten.
-    const added = Object.entries(options.parameters()).filter(([key]) => !Object.hasOwn(own, key));
+  /** The upstream's outputSchema as listed to a client that may get S2SP results from the tool. */
+  const outputSchema = (tool: Tool): Pick<Tool, 'outputSchema'> | { unfit: string } => {
+    if (!tool.outputSchema) return {};
+    const fitted = fitOutputSchema(tool.outputSchema);
+    if (fitted.ok) return { outputSchema: fitted.schema };
+    if (!warned.has(tool.name)) {
+      warned.add(tool.name);
+      options.logger?.warn(
+        'tool list: the outputSchema of a table tool cannot be combined with the S2SP result; listed without it',
+        { tool: tool.name.slice(0, 128), reason: fitted.reason },
+      );
+    }
+    return { unfit: fitted.reason };
+  };
+
+  const decorateOne = (tool: Tool, client: string): Tool => {
+    const about = info(tool.name, client);
+    if (about.blocked) return tool;
+    const { outputSchema: _upstreamSchema, ...rest } = tool;
+    const schema = outputSchema(tool);
+    const unfit =
+      'unfit' in schema
+        ? `\n\n(Listed without its output schema, which cannot also describe the S2SP result: ${schema.unfit}.)`
+        : '';
+    const listedSchema = 'unfit' in schema ? {} : schema;
+    if (!about.table && !tool.outputSchema) return tool;
+    if (!about.table) {
+      // Not a table tool (yet) for this client: as upstream, but with an outputSchema its S2SP
+      // results will also satisfy, so a client never validates one against the plain schema.
+      return 'unfit' in schema
+        ? { ...rest, description: `${tool.description ?? ''}${unfit}` }
+        : { ...rest, ...listedSchema };
+    }
+    const own = (tool.inputSchema.properties ?? {}) as Properties;
+    const added = Object.entries(options.parameters()).map(
+      ([key, value]) => [about.names[key] ?? key, value] as const,
+    );
+    const mine: LearnedTable | undefined = learned.get(client, tool.name);
+    const columns = mine
+      ? catalogueSentence(mine.columns, mine.total)
+      : about.declaredColumns.length > 0
+        ? declaredColumnsSentence(about.declaredColumns)
+        : '';
     return {
       ...rest,
-      // No outputSchema: the S2SP object is not the upstream's declared shape (PROTOCOL §2).
+      ...listedSchema,
       description:
         options.describe(ownDescription(tool.description)) +
-        (columns && columns.length > 0 ? columnsSentence(columns) : ''),
+        renamedSentence(about.names) +
+        columns +
+        unfit,
       inputSchema: {
         ...tool.inputSchema,
         properties: { ...own, ...Object.fromEntries(added) },
@@ -171,20 +285,35 @@ export function createTableTools(options: TableToolsOptions): TableTools {
   };
 
   return {
-    decorate(tools) {
+    decorate(tools, client) {
       for (const tool of tools) upstream.set(tool.name, tool);
-      return tools.map(decorateOne);
+      return tools.map((tool) => decorateOne(tool, client));
     },
     info,
     knows: (name) => upstream.has(name),
     forget: () => upstream.clear(),
-    observe(name, columns) {
-      const before = info(name);
+    observe(client, name, rows, columns) {
+      const before = info(name, client);
       if (before.blocked || (!detect && !before.table)) return false;
-      const previous = observed.get(name);
-      observed.set(name, [...columns]);
-      if (!before.table) return true;
-      return previous === undefined || previous.join('\0') !== columns.join('\0');
+      // Only the columns a description lists are measured: a table may have thousands.
+      const measured = measureColumns(rows, columns.slice(0, MAX_CATALOGUE_COLUMNS));
+      return learned.set(client, name, measured, columns.length);
     },
+    declared() {
+      const out: Record<string, DeclaredTool> = {};
+      for (const [name, tool] of upstream) {
+        const declared = declaredTable(tool);
+        if (declared) out[name] = { source: 'declared', ...declared };
+      }
+      for (const [name, pointer] of configured) {
+        out[name] = {
+          source: 'config',
+          ...(pointer && { pointer }),
+          columns: out[name]?.columns ?? [],
+        };
+      }
+      return out;
+    },
+    learned,
   };
 }

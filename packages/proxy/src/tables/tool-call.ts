@@ -5,7 +5,8 @@
  * @module
  */
 
-import { type Row, S2SPError } from '@s2sp/core';
+import { parseRowFilter, type Row, S2SPError } from '@s2sp/core';
+import { raiseAbstractBudget } from '@s2sp/core/advice';
 import {
   type ClientConcurrencyLimit,
   clientKey,
@@ -20,7 +21,8 @@ import type {
   ServerRequest,
 } from '../mcp-sdk.js';
 import type { Upstream } from '../upstream/upstream.js';
-import type { S2SPCall } from './s2sp-call.js';
+import { pickColumns } from './column-catalogue.js';
+import { MAX_ABSTRACT_BUDGET_TOKENS, type S2SPCall } from './s2sp-call.js';
 import { findTable } from './table-detect.js';
 import type { TableTools } from './table-tools.js';
 
@@ -34,8 +36,8 @@ export interface ToolCallContext {
   readonly logger: Logger;
   /** Largest text block parsed as JSON when looking for a table. */
   readonly maxTextLength: number;
-  /** Tells every downstream client that the tool list changed. */
-  readonly toolsChanged: () => void;
+  /** Tells one downstream client's sessions that its tool list changed. */
+  readonly toolsChanged: (client: string) => void;
   /** Makes sure the registry has seen the upstream's definition of `name` (lists tools once). */
   readonly learnTool: (name: string) => Promise<void>;
 }
@@ -105,27 +107,63 @@ type ToolCallParams = {
   _meta?: Record<string, unknown>;
 };
 
+/** Reads `abstract_budget_tokens`: absent, or a whole number of tokens within the cap. */
+function budgetOf(value: unknown): number | undefined {
+  if (value === undefined || value === null) return undefined;
+  if (
+    typeof value === 'number' &&
+    Number.isInteger(value) &&
+    value >= 1 &&
+    value <= MAX_ABSTRACT_BUDGET_TOKENS
+  )
+    return value;
+  throw new S2SPError(
+    'invalid_request',
+    `abstract_budget_tokens must be a whole number from 1 to ${MAX_ABSTRACT_BUDGET_TOKENS}.`,
+  );
+}
+
 async function callToolNow(
   context: ToolCallContext,
   params: ToolCallParams,
   extra: Extra,
 ): Promise<CallToolResult> {
   const { name } = params;
+  const client = clientKey(extra);
   await context.learnTool(name);
-  const info = context.tables.info(name);
+  const info = context.tables.info(name, client);
   const args = params.arguments ?? {};
-  // A blocked tool (excluded, or with its own abstract_domains) gets its arguments untouched, and
-  // so does an upstream's own `filter` or `cursor` (then that extension is off for the tool).
-  const { abstract_domains, mode, ...own } = args;
-  const s2spArgs: Record<string, unknown> = { abstract_domains, mode };
-  for (const key of info.extensions) {
-    s2spArgs[key] = own[key];
-    delete own[key];
+  // The S2SP arguments, under the names this tool lists them (s2sp_mode where the tool has its own
+  // mode); everything else, the upstream's own parameters of S2SP names included, goes upstream.
+  // A blocked tool (excluded, a write tool, one declaring no table) gets its arguments untouched.
+  const own: Record<string, unknown> = { ...args };
+  const s2spArgs: Record<string, unknown> = {};
+  if (!info.blocked) {
+    for (const [key, listed] of Object.entries(info.names)) {
+      s2spArgs[key] = own[listed];
+      delete own[listed];
+    }
   }
+  const { abstract_budget_tokens, ...tableArgs } = s2spArgs;
   let request: TableRequest = { domains: [], mode: 'async' };
+  let budget: number | undefined;
+  /** Columns a budget call's filter names: they must be in the abstract it picks. */
+  let filtered: string[] = [];
   if (!info.blocked) {
     try {
-      request = parseTableRequest(s2spArgs);
+      budget = budgetOf(abstract_budget_tokens);
+      if (budget === undefined) request = parseTableRequest(tableArgs);
+      else {
+        const { filter, ...rest } = tableArgs;
+        request = parseTableRequest(rest);
+        if (request.domains.length > 0) {
+          throw new S2SPError(
+            'invalid_request',
+            `Give either ${info.names.abstract_domains} or ${info.names.abstract_budget_tokens}, not both.`,
+          );
+        }
+        filtered = Object.keys(parseRowFilter(filter) ?? {});
+      }
     } catch (error) {
       if (!S2SPError.isInstance(error)) throw error;
       return errorResult(error.code, error.message);
@@ -136,15 +174,13 @@ async function callToolNow(
     knownColumns: info.declaredColumns,
     // Each downstream client (authenticated id, else its address) gets its own share of
     // maxEntriesPerClient: one caller paging large tables cannot use up everyone's room.
-    client: clientKey(extra),
-    // An upstream's own `cursor` leaves no way to send a next_cursor back: such a result is
-    // refused over the budget (payload_too_large, advice to narrow it) instead of paged.
-    ...(!info.extensions.includes('cursor') && { paging: false }),
+    client,
   };
   // A page of an earlier result comes from the store: the upstream is not called again.
   if (request.cursor !== undefined)
-    return context.s2sp().resourceResult([], s2spArgs, resultContext);
+    return context.s2sp().resourceResult([], tableArgs, resultContext);
   const domains = request.domains;
+  const s2spCall = domains.length > 0 || budget !== undefined;
   const forwarded =
     info.blocked || Object.values(s2spArgs).every((value) => value === undefined) ? args : own;
 
@@ -165,20 +201,22 @@ async function callToolNow(
     throw error;
   }
 
-  const inspect = !info.blocked && (domains.length > 0 || info.table || !result.isError);
+  const inspect = !info.blocked && (s2spCall || info.table || !result.isError);
   if (!inspect) return result;
   const found = findTable(result, {
     maxTextLength: context.maxTextLength,
     ...(info.pointer && { pointer: info.pointer }),
   });
 
+  const columns = found.kind === 'table' ? columnsOf(found.rows) : [];
   if (found.kind === 'table' && (found.rows.length > 0 || info.table)) {
-    if (context.tables.observe(name, columnsOf(found.rows))) {
+    // Learned for this client only: column names may be text another client chose.
+    if (context.tables.observe(client, name, found.rows, columns)) {
       context.logger.info('tool list: table columns learned', { tool: name });
-      context.toolsChanged();
+      context.toolsChanged(client);
     }
   }
-  if (domains.length === 0) return result;
+  if (!s2spCall) return result;
   if (result.isError) return result;
   if (found.kind !== 'table') {
     return errorResult(
@@ -186,5 +224,15 @@ async function callToolNow(
       `abstract_domains only works when "${name}" returns a table (a JSON array of objects), and this result is not one: ${found.reason}. Call "${name}" again without abstract_domains and mode to get its result as it is.`,
     );
   }
-  return context.s2sp().resourceResult(found.rows, s2spArgs, resultContext);
+  if (budget !== undefined) {
+    const picked = pickColumns(found.rows, columns, budget, filtered);
+    if (!picked.ok) {
+      return errorResult(
+        'invalid_request',
+        `No abstract fits ${budget} tokens for these ${found.rows.length} rows: it needs about ${picked.needed}. ${raiseAbstractBudget(picked.needed)}`,
+      );
+    }
+    tableArgs.abstract_domains = picked.columns;
+  }
+  return context.s2sp().resourceResult(found.rows, tableArgs, resultContext);
 }

@@ -14,6 +14,16 @@ describe('profileColumns', () => {
     expect(profileColumns(rows, ['magnitude']).magnitude).toEqual({ min: 1, max: 7, missing: 2 });
   });
 
+  it('counts distinct numbers only when asked', () => {
+    const numbers = [{ n: 1 }, { n: 1 }, { n: 2 }];
+    expect(profileColumns(numbers, ['n']).n).toEqual({ min: 1, max: 2 });
+    expect(profileColumns(numbers, ['n'], { distinct: true }).n).toEqual({
+      min: 1,
+      max: 2,
+      distinct: 2,
+    });
+  });
+
   it('gives distinct values with their counts, most frequent first', () => {
     expect(profileColumns(rows, ['event']).event).toEqual({
       distinct: 3,

@@ -7,6 +7,8 @@ export type ColumnProfile =
       readonly min: number;
       /** Largest number in the column. */
       readonly max: number;
+      /** How many distinct numbers the column has, only with `ProfileOptions.distinct`. */
+      readonly distinct?: number;
       /** Rows without a value (absent or null), only when some. */
       readonly missing?: number;
     }
@@ -25,6 +27,11 @@ export interface ProfileOptions {
   readonly top?: number;
   /** Longest value text kept; longer values are cut and end in `…`. Default 40. */
   readonly maxValueLength?: number;
+  /**
+   * Also count the distinct values of numeric columns (the paged result's `profile` leaves that
+   * out, to stay small; a column catalogue ranks columns by it). Default false.
+   */
+  readonly distinct?: boolean;
 }
 
 function valueKey(value: unknown): string {
@@ -73,7 +80,7 @@ export function profileColumns(
     }
     const extra = missing > 0 ? { missing } : {};
     if (numeric && counts.size > 0) {
-      out[column] = { min, max, ...extra };
+      out[column] = { min, max, ...(options.distinct && { distinct: counts.size }), ...extra };
       continue;
     }
     // A stable sort keeps first-seen order among equal counts.
