@@ -35,7 +35,7 @@ describe('table tools through the proxy', () => {
     await using direct = await stdioClient(TABLE_SERVER);
     const proxied = await allTools(agent.client);
     const upstream = await allTools(direct.client);
-    expect(proxied.pages).toBe(3);
+    expect(proxied.pages).toBe(4);
     expect(proxied.tools.map((t) => t.name)).toEqual(upstream.tools.map((t) => t.name));
     const byName = new Map(proxied.tools.map((t) => [t.name, t]));
     // Declared by its outputSchema: a table tool from the start, with an outputSchema that the
