@@ -30,6 +30,11 @@ export {
   silentLogger,
 } from './logger.js';
 export {
+  type ColumnProfile,
+  type ProfileOptions,
+  profileColumns,
+} from './resource/column-profile.js';
+export {
   type ResourceToolConfig,
   type ResourceToolHandler,
   resourceExtensionParameters,
@@ -42,11 +47,6 @@ export {
   type TableResultArguments,
 } from './resource/table-request.js';
 export type { TableResultContext } from './resource/table-result.js';
-export {
-  type ColumnProfile,
-  type ProfileOptions,
-  profileColumns,
-} from './resource/column-profile.js';
 export { DEFAULT_TOKEN_BUDGET, estimateTokens } from './resource/token-estimate.js';
 export { s2spCapability } from './runtime/capability.js';
 export { CLIENT_ADDRESS_HEADER, type ClientSource, clientKey } from './runtime/client-quota.js';

@@ -104,6 +104,7 @@ export const CONSUMER_PARAMETER_TEXT = Object.freeze({
 export const PROXY_TABLE_TEXT = Object.freeze({
   abstract_budget_tokens:
     'Instead of abstract_domains: the tokens the abstract may take; the proxy picks the columns that fit, most distinctive first.',
-  catalogue: 'Columns with their estimated tokens per row in the abstract (from your earlier calls)',
+  catalogue:
+    'Columns with their estimated tokens per row in the abstract (from your earlier calls)',
   declaredColumns: 'Columns (from the tool’s declared output schema)',
 });

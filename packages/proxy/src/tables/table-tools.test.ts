@@ -90,7 +90,7 @@ describe('table tools', () => {
     expect(configured?.description).toBe('configured tool [S2SP]');
     // An outputSchema both the plain and the S2SP result satisfy.
     expect(declared?.outputSchema?.anyOf).toHaveLength(2);
-    expect((declared?.outputSchema?.anyOf as unknown[])[0]).toEqual(rowsSchema);
+    expect((declared?.outputSchema?.anyOf as unknown[] | undefined)?.[0]).toEqual(rowsSchema);
     expect(declared?.description).toContain('"a", "b"');
     expect(untouched).toBe(plain);
     expect(tables.info('configured', 'a').pointer).toEqual(['rows']);
