@@ -57,6 +57,7 @@ describe('@modelcontextprotocol/server-postgres through the proxy', () => {
       'mode',
       'filter',
       'cursor',
+      'abstract_budget_tokens',
     ]);
 
     const all = JSON.parse(
