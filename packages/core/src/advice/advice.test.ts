@@ -28,6 +28,7 @@ const IMPERATIVES = new Set([
 const SAMPLE_FACTS: Record<string, readonly unknown[]> = {
   rowIdsOverTable: [12, 3],
   narrowTheAbstract: [true],
+  raiseAbstractBudget: [1200],
   waitForExpiry: ['maxBytes'],
   askForFewerRows: ['maxBytes'],
   askUpstreamForLess: ['maxUpstreamResultBytes'],
