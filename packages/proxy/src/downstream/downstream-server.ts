@@ -18,6 +18,7 @@ import {
   ListResourceTemplatesRequestSchema,
   ListToolsRequestSchema,
   type ListToolsResult,
+  type LoggingLevel,
   ReadResourceRequestSchema,
   Server,
   type ServerCapabilities,
@@ -25,13 +26,15 @@ import {
   SubscribeRequestSchema,
   UnsubscribeRequestSchema,
 } from '../mcp-sdk.js';
-import { callTool, progressRelay, type ToolCallContext } from '../tables/tool-call.js';
+import { callTool, forwardOptions, type ToolCallContext } from '../tables/tool-call.js';
 
 /** What a downstream server needs from the proxy. */
 export interface DownstreamContext extends ToolCallContext {
   /** Resource subscriptions, shared by every downstream session (see subscriptions.ts). */
   readonly subscribe: (session: object, uri: string) => Promise<void>;
   readonly unsubscribe: (session: object, uri: string) => Promise<void>;
+  /** A session's `logging/setLevel`, answered by the proxy (see notification-hub.ts). */
+  readonly setLogLevel: (session: Server, level: LoggingLevel) => Promise<void>;
 }
 
 /**
@@ -61,21 +64,24 @@ export function createDownstreamServer(context: DownstreamContext, info: Impleme
   const caps = downstreamCapabilities(context.upstream.capabilities());
   const instructions = context.upstream.instructions();
   const server = new Server(info, { capabilities: caps, ...(instructions && { instructions }) });
+  // What the upstream sends about this session's requests comes back to this session only.
+  const own: ToolCallContext = { ...context, caller: server };
 
   const forward = <T extends z.ZodObject>(schema: T) =>
     server.setRequestHandler(schema, async (request, extra) =>
-      context.upstream.request(request as never, { signal: extra.signal, ...progressRelay(extra) }),
+      context.upstream.request(request as never, forwardOptions(extra, server)),
     );
 
   if (caps.tools) {
     server.setRequestHandler(ListToolsRequestSchema, async (request, extra) => {
       const result = (await context.upstream.request(request, {
         signal: extra.signal,
+        caller: server,
       })) as ListToolsResult;
       return { ...result, tools: context.tables.decorate(result.tools ?? []) };
     });
     server.setRequestHandler(CallToolRequestSchema, (request, extra) =>
-      callTool(context, request.params, extra),
+      callTool(own, request.params, extra),
     );
   }
   if (caps.resources) {
@@ -98,6 +104,12 @@ export function createDownstreamServer(context: DownstreamContext, info: Impleme
     forward(GetPromptRequestSchema);
   }
   if (caps.completions) forward(CompleteRequestSchema);
-  if (caps.logging) forward(SetLevelRequestSchema);
+  if (caps.logging) {
+    // Answered here, per session: forwarding it would let one session set everyone's level.
+    server.setRequestHandler(SetLevelRequestSchema, async (request) => {
+      await context.setLogLevel(server, request.params.level);
+      return {};
+    });
+  }
   return server;
 }
