@@ -73,6 +73,7 @@ export {
   sendWholeBody,
   useDataPlanePaths,
   useDataPlaneUrl,
+  useFewerFilterConditions,
   useOwnHost,
   usePublicResourceUrl,
   useRowIdsFromResult,
