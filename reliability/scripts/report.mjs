@@ -93,7 +93,7 @@ const GROUPS = {
   },
   23: {
     title: 'The proxy as a gateway',
-    how: '`@s2sp/proxy` in front of the stdio fixture upstream (`packages/proxy/test/fixtures/table-server.mjs`) on a loopback port. Clients are told apart by their socket address (raw `node:http` with `localAddress` 127.0.0.1 and 127.0.0.2) or by bearer token (two `S2SP_AUTH_TOKENS`, the official MCP SDK client). The model-facing texts are measured on `@s2sp/server`’s shared result builder (`createS2SP().resourceResult`), which the proxy calls, with `estimateTokens` (o200k, estimated).',
+    how: '`@s2sp/proxy` in front of the stdio fixture upstream (`packages/proxy/test/fixtures/table-server.mjs`) on a loopback port. Clients are told apart by their socket address (raw `node:http` with `localAddress` 127.0.0.1 and 127.0.0.2) or by bearer token (two `S2SP_AUTH_TOKENS`, the official MCP SDK client). The model-facing texts are measured on `@s2sp/server`’s shared result builder (`createS2SP().resourceResult`), which the proxy calls, with `estimateTokens` (o200k, estimated). Rows 23.6–23.9 add the byte cap on upstream answers (the `s2sp-proxy` program in a child process, its `VmHWM` read from /proc, before a raw `node:http` upstream that streams its answers), two SDK clients on one proxy in front of `packages/proxy/test/fixtures/notify-server.mjs`, and filters on the fixture’s 100,000-row table.',
   },
   30: {
     title: 'Consumer safe by default',

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { S2SPError } from './errors.js';
 import {
   FILTER_LIMITS,
+  filterRows,
   matchesFilter,
   parseRowFilter,
   ROW_FILTER_GRAMMAR,
@@ -88,6 +89,95 @@ describe('parseRowFilter and matchesFilter', () => {
     expect(error.code).toBe('invalid_request');
     expect(error.message).toMatch(/"areaDesc"/);
     expect(parseRowFilter({ event: 'x' }, ['event'])).toEqual({ event: { eq: 'x' } });
+  });
+});
+
+describe('filterRows: the one way a table is filtered, with its work bounded', () => {
+  const VALUES: unknown[] = [
+    'Severe',
+    'severe',
+    'SEVERE',
+    'sévère',
+    '1',
+    1,
+    0,
+    -0,
+    1.5,
+    true,
+    false,
+  ];
+  const CELLS: unknown[] = [
+    ...VALUES,
+    null,
+    undefined,
+    'other',
+    2,
+    ['Severe'],
+    { a: 1 },
+    '',
+    'true',
+  ];
+
+  it('an in list (a set) and eq select exactly what the operator table says', () => {
+    for (const list of [VALUES, ['severe', 0], [null], [true, '1'], ['x'.repeat(500)]]) {
+      const filter = parseRowFilter({ c: { in: list } });
+      for (const cell of CELLS) {
+        const row = cell === undefined ? {} : { c: cell };
+        expect(filter && matchesFilter(row, filter), `${String(cell)} in ${list}`).toBe(
+          ROW_FILTER_OPERATORS.in.test(cell, list as never),
+        );
+      }
+    }
+    for (const value of [...VALUES, null]) {
+      const filter = parseRowFilter({ c: { eq: value } });
+      for (const cell of CELLS) {
+        const row = cell === undefined ? {} : { c: cell };
+        expect(filter && matchesFilter(row, filter)).toBe(
+          ROW_FILTER_OPERATORS.eq.test(cell, value as never),
+        );
+      }
+    }
+  });
+
+  it('takes the issue’s case: 500 long in values on 100,000 rows (one condition a row)', () => {
+    const values = Array.from({ length: 500 }, (_, i) => `${'v'.repeat(400)}${i}`);
+    const table = Array.from({ length: 100_000 }, (_, i) => ({ _row_id: i, c: values[i % 1000] }));
+    const filter = parseRowFilter({ c: values.map((v) => v.toUpperCase()) });
+    const kept = filter ? filterRows(table, filter) : [];
+    expect(kept).toHaveLength(50_000);
+    expect(kept[1]?._row_id).toBe(1);
+  });
+
+  it('refuses rows × conditions over the bound before comparing any row', () => {
+    // 20 columns, each with all 7 operators: 140 conditions a row.
+    const spec = Object.fromEntries(
+      Array.from({ length: FILTER_LIMITS.columns }, (_, i) => [
+        `c${i}`,
+        { eq: 1, in: [1, 2], contains: 'x', gt: 0, gte: 0, lt: 9, lte: 9 },
+      ]),
+    );
+    const filter = parseRowFilter(spec);
+    if (!filter) throw new Error('expected a filter');
+    const most = Math.floor(FILTER_LIMITS.work / 140);
+    const row = { c0: 1 };
+    expect(filterRows(Array(most).fill(row), filter)).toEqual([]);
+    let compared = 0;
+    const counting = new Proxy(row, {
+      has: () => {
+        compared++;
+        return true;
+      },
+      getOwnPropertyDescriptor: (target, key) => {
+        compared++;
+        return Reflect.getOwnPropertyDescriptor(target, key);
+      },
+    });
+    const error = rejection(() => filterRows(Array(most + 1).fill(counting), filter));
+    expect(error.code).toBe('payload_too_large');
+    expect(error.data).toEqual({ limit: FILTER_LIMITS.work });
+    expect(error.message).toContain(`140 filter conditions × ${most + 1} rows`);
+    expect(error.message).toMatch(/fewer filter conditions/);
+    expect(compared).toBe(0);
   });
 });
 

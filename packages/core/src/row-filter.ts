@@ -6,7 +6,7 @@
  *
  * @module
  */
-import { filterOnAbstractColumns } from './advice/advice.js';
+import { filterOnAbstractColumns, useFewerFilterConditions } from './advice/advice.js';
 import { S2SPError } from './errors.js';
 import { describeType, isPlainObject, parseJsonArgument, type Row } from './json.js';
 
@@ -102,11 +102,18 @@ export type ColumnCondition = {
 /** A parsed filter: conditions by column; a row matches when every condition holds. */
 export type RowFilter = Readonly<Record<string, ColumnCondition>>;
 
-/** Caps on a filter's size: it comes from a model and is evaluated on every row. */
+/**
+ * Caps on a filter's size and work: it comes from a model and is evaluated on every row. `work`
+ * bounds rows × conditions (see {@link filterRows}): each operator on a column is one condition,
+ * an `in` list included (it is one set lookup per row, whatever its length), so at most 140 a
+ * row, and 2,000,000 in all — about 0.2 s of one core when every condition holds (≈ 110 ns a
+ * condition a row on Node 20), and a filter of up to 20 conditions on 100,000 rows.
+ */
 export const FILTER_LIMITS = Object.freeze({
   columns: 20,
   values: 500,
   textLength: 500,
+  work: 2_000_000,
 });
 
 const NAMES = Object.keys(ROW_FILTER_OPERATORS) as FilterOperatorName[];
@@ -228,20 +235,91 @@ export function parseRowFilter(value: unknown, columns?: readonly string[]): Row
   return out;
 }
 
+type Test = (value: unknown) => boolean;
+
+/** The key `same` compares by: strings lowercased, an absent value as `null`. */
+const sameKey = (value: unknown): unknown =>
+  typeof value === 'string' ? value.toLowerCase() : value === undefined ? null : value;
+
+/**
+ * One condition made ready to run on many rows: an `in` list becomes a set (one lookup per row,
+ * not one comparison per value), and operands are lowercased once, not on every row.
+ */
+function prepare(name: FilterOperatorName, operand: unknown): Test {
+  if (name === 'in') {
+    const keys = new Set((operand as readonly FilterValue[]).map(sameKey));
+    // Objects and lists never equal a scalar; a set would look them up by identity, as `same` does.
+    return (value) => keys.has(sameKey(value));
+  }
+  if (name === 'eq') {
+    const key = sameKey(operand);
+    return (value) => sameKey(value) === key;
+  }
+  if (name === 'contains') {
+    const needle = (operand as string).toLowerCase();
+    return (value) => {
+      const texts = Array.isArray(value) ? value : [value];
+      return texts.some((t) => typeof t === 'string' && t.toLowerCase().includes(needle));
+    };
+  }
+  const operator = ROW_FILTER_OPERATORS[name] as FilterOperator<OperandKind>;
+  return (value) => operator.test(value, operand as never);
+}
+
+/** A filter made ready to run: its conditions by column, and how many there are. */
+interface PreparedFilter {
+  readonly columns: readonly (readonly [string, readonly Test[]])[];
+  readonly conditions: number;
+}
+
+const prepared = new WeakMap<RowFilter, PreparedFilter>();
+
+function prepareFilter(filter: RowFilter): PreparedFilter {
+  const found = prepared.get(filter);
+  if (found) return found;
+  let conditions = 0;
+  const columns = Object.keys(filter).map((column) => {
+    const spec = filter[column] as Record<string, unknown>;
+    const tests = Object.keys(spec).map((name) => prepare(name as FilterOperatorName, spec[name]));
+    conditions += tests.length;
+    return [column, tests] as const;
+  });
+  const made = { columns, conditions };
+  prepared.set(filter, made);
+  return made;
+}
+
 /**
  * True when `row` meets every condition of `filter`. An absent column counts as `null`; a range
- * never matches a value of the other type (a string against a number bound).
+ * never matches a value of the other type (a string against a number bound). To filter a whole
+ * table, use {@link filterRows}, which bounds the work.
  */
 export function matchesFilter(row: Row, filter: RowFilter): boolean {
-  for (const column of Object.keys(filter)) {
+  for (const [column, tests] of prepareFilter(filter).columns) {
     const value = Object.hasOwn(row, column) ? row[column] : undefined;
-    const conditions = filter[column] as Record<string, unknown>;
-    for (const name of Object.keys(conditions)) {
-      const operator = ROW_FILTER_OPERATORS[
-        name as FilterOperatorName
-      ] as FilterOperator<OperandKind>;
-      if (!operator.test(value, conditions[name] as never)) return false;
-    }
+    for (const test of tests) if (!test(value)) return false;
   }
   return true;
+}
+
+/**
+ * The rows of a table that meet `filter` (PROTOCOL §7, filters): the one place a server, a
+ * consumer and the proxy apply a filter, so that one bound holds for all of them.
+ *
+ * @param rows - the table's rows
+ * @param filter - a filter from {@link parseRowFilter}
+ * @throws S2SPError `payload_too_large` when rows × conditions exceeds
+ *   {@link FILTER_LIMITS}`.work`, before any row is compared; the message says what to change
+ */
+export function filterRows<T extends Row>(rows: readonly T[], filter: RowFilter): T[] {
+  const { conditions } = prepareFilter(filter);
+  const work = rows.length * conditions;
+  if (work > FILTER_LIMITS.work) {
+    throw new S2SPError(
+      'payload_too_large',
+      `${conditions} filter conditions × ${rows.length} rows is over the ${FILTER_LIMITS.work} comparisons a call may take. ${useFewerFilterConditions}`,
+      { data: { limit: FILTER_LIMITS.work } },
+    );
+  }
+  return rows.filter((row) => matchesFilter(row, filter));
 }

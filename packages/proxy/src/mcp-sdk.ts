@@ -32,6 +32,8 @@ export {
   ListResourceTemplatesRequestSchema,
   ListToolsRequestSchema,
   type ListToolsResult,
+  type LoggingLevel,
+  LoggingLevelSchema,
   McpError,
   type Notification,
   ReadResourceRequestSchema,

@@ -13,7 +13,7 @@ import { createDownstreamServer, type DownstreamContext } from './downstream/dow
 import { type McpSessions, mountMcpSessions } from './downstream/http-sessions.js';
 import { createNotificationHub } from './downstream/notification-hub.js';
 import { createSubscriptions } from './downstream/subscriptions.js';
-import { type Notification, type Server, StdioServerTransport, type Tool } from './mcp-sdk.js';
+import { type Server, StdioServerTransport, type Tool } from './mcp-sdk.js';
 import { S2SPProxyOptionsSchema } from './proxy-options.js';
 import type { ProxyListener, S2SPProxy, S2SPProxyOptions } from './proxy-types.js';
 import { createLearnedColumns } from './tables/learned-columns.js';
@@ -75,6 +75,8 @@ export function createS2SPProxy(input: S2SPProxyOptions): S2SPProxy {
     servers: () => downstream,
     logger,
     clientOf: (server) => clientOf.get(server),
+    setUpstreamLevel: (level) =>
+      upstream.request({ method: 'logging/setLevel', params: { level } }),
   });
   const upstream = createUpstream({
     target: options.upstream,
@@ -84,9 +86,9 @@ export function createS2SPProxy(input: S2SPProxyOptions): S2SPProxy {
     maxResultBytes: options.maxUpstreamResultBytes,
     restartDelayMs: options.restartDelayMs,
     maxRestartDelayMs: 30_000,
-    onNotification: (notification: Notification) => {
+    onNotification: (notification, origin) => {
       if (notification.method === 'notifications/tools/list_changed') forgetTools();
-      hub.relay(notification, subscriptions);
+      hub.relay(notification, origin, subscriptions);
     },
     onRestarted: () => {
       forgetTools();
@@ -163,6 +165,7 @@ export function createS2SPProxy(input: S2SPProxyOptions): S2SPProxy {
     learnTool,
     subscribe: (session, uri) => subscriptions.subscribe(session, uri),
     unsubscribe: (session, uri) => subscriptions.unsubscribe(session, uri),
+    setLogLevel: (session, level) => hub.setLevel(session, level),
   };
 
   const newServer = (): Server => {
@@ -173,6 +176,7 @@ export function createS2SPProxy(input: S2SPProxyOptions): S2SPProxy {
     server.onclose = () => {
       previous?.();
       downstream.delete(server);
+      hub.closed(server);
       void subscriptions.drop(server);
     };
     return server;
@@ -186,6 +190,7 @@ export function createS2SPProxy(input: S2SPProxyOptions): S2SPProxy {
     createServer: newServer,
     onClosed: (server) => {
       downstream.delete(server);
+      hub.closed(server);
       void subscriptions.drop(server);
     },
     maxSessions: options.maxSessions,

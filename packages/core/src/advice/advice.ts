@@ -154,6 +154,10 @@ export const chooseShorterColumns =
 export const callWithoutSyncMode =
   'Call again without mode (async mode keeps the body on this server), or ask for fewer rows.';
 
+/** For a filter that would take too much work on a large table (conditions × rows). */
+export const useFewerFilterConditions =
+  'Call again with fewer filter conditions (one operator per column where one will do: a list of values is one condition), or without filter, selecting rows by _row_id instead.';
+
 /** For more rows than a consumer can take in one call. */
 export const selectFewerRows = 'Select fewer rows (pass row_ids or a filter) and call again.';
 

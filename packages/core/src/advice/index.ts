@@ -74,6 +74,7 @@ export {
   sendWholeBody,
   useDataPlanePaths,
   useDataPlaneUrl,
+  useFewerFilterConditions,
   useOwnHost,
   usePublicResourceUrl,
   useRowIdsFromResult,

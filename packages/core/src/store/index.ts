@@ -5,13 +5,15 @@
  * the refusal of a take that asks for more rows than the table has, the row encoding the memory
  * store keeps, and how a take's answer is built ({@link selectRows}) and read
  * ({@link takenRowBytes}, {@link collectBytes}). Run `describeBodyStoreContract` from
- * `@s2sp/core/testing` against your store.
+ * `@s2sp/core/testing` against your store. Also the one way a server filters a table's rows
+ * ({@link filterRows}, with its bound on the work).
  *
  * This file is part of the package's public API: adding an export here is an API change.
  *
  * @module
  */
 
+export { FILTER_LIMITS, filterRows } from '../row-filter.js';
 export type {
   BodyStore,
   BodyStoreStats,

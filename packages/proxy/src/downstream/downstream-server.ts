@@ -18,6 +18,7 @@ import {
   ListResourceTemplatesRequestSchema,
   ListToolsRequestSchema,
   type ListToolsResult,
+  type LoggingLevel,
   ReadResourceRequestSchema,
   Server,
   type ServerCapabilities,
@@ -25,7 +26,7 @@ import {
   SubscribeRequestSchema,
   UnsubscribeRequestSchema,
 } from '../mcp-sdk.js';
-import { callTool, progressRelay, type ToolCallContext } from '../tables/tool-call.js';
+import { callTool, forwardOptions, type ToolCallContext } from '../tables/tool-call.js';
 
 /** What a downstream server needs from the proxy. */
 export interface DownstreamContext extends ToolCallContext {
@@ -34,6 +35,8 @@ export interface DownstreamContext extends ToolCallContext {
   readonly unsubscribe: (session: object, uri: string) => Promise<void>;
   /** Notes which client (`clientKey`) a session serves, so its own list changes reach it. */
   readonly seenClient: (server: Server, client: string) => void;
+  /** A session's `logging/setLevel`, answered by the proxy (see notification-hub.ts). */
+  readonly setLogLevel: (session: Server, level: LoggingLevel) => Promise<void>;
 }
 
 /**
@@ -63,16 +66,19 @@ export function createDownstreamServer(context: DownstreamContext, info: Impleme
   const caps = downstreamCapabilities(context.upstream.capabilities());
   const instructions = context.upstream.instructions();
   const server = new Server(info, { capabilities: caps, ...(instructions && { instructions }) });
+  // What the upstream sends about this session's requests comes back to this session only.
+  const own: ToolCallContext = { ...context, caller: server };
 
   const forward = <T extends z.ZodObject>(schema: T) =>
     server.setRequestHandler(schema, async (request, extra) =>
-      context.upstream.request(request as never, { signal: extra.signal, ...progressRelay(extra) }),
+      context.upstream.request(request as never, forwardOptions(extra, server)),
     );
 
   if (caps.tools) {
     server.setRequestHandler(ListToolsRequestSchema, async (request, extra) => {
       const result = (await context.upstream.request(request, {
         signal: extra.signal,
+        caller: server,
       })) as ListToolsResult;
       // Each client sees its own listing: what its results taught the proxy, nobody else's.
       const client = clientKey(extra);
@@ -81,7 +87,7 @@ export function createDownstreamServer(context: DownstreamContext, info: Impleme
     });
     server.setRequestHandler(CallToolRequestSchema, (request, extra) => {
       context.seenClient(server, clientKey(extra));
-      return callTool(context, request.params, extra);
+      return callTool(own, request.params, extra);
     });
   }
   if (caps.resources) {
@@ -104,6 +110,12 @@ export function createDownstreamServer(context: DownstreamContext, info: Impleme
     forward(GetPromptRequestSchema);
   }
   if (caps.completions) forward(CompleteRequestSchema);
-  if (caps.logging) forward(SetLevelRequestSchema);
+  if (caps.logging) {
+    // Answered here, per session: forwarding it would let one session set everyone's level.
+    server.setRequestHandler(SetLevelRequestSchema, async (request) => {
+      await context.setLogLevel(server, request.params.level);
+      return {};
+    });
+  }
   return server;
 }

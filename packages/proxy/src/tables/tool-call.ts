@@ -20,7 +20,7 @@ import type {
   ServerNotification,
   ServerRequest,
 } from '../mcp-sdk.js';
-import type { Upstream } from '../upstream/upstream.js';
+import type { ForwardOptions, Upstream } from '../upstream/upstream.js';
 import { pickColumns } from './column-catalogue.js';
 import { MAX_ABSTRACT_BUDGET_TOKENS, type S2SPCall } from './s2sp-call.js';
 import { findTable } from './table-detect.js';
@@ -40,6 +40,11 @@ export interface ToolCallContext {
   readonly toolsChanged: (client: string) => void;
   /** Makes sure the registry has seen the upstream's definition of `name` (lists tools once). */
   readonly learnTool: (name: string) => Promise<void>;
+  /**
+   * The downstream session the call is made for (its `Server`), so that what the upstream sends
+   * about the call (log messages) goes to that session only.
+   */
+  readonly caller?: object;
 }
 
 type Extra = RequestHandlerExtra<ServerRequest, ServerNotification>;
@@ -77,6 +82,18 @@ export function progressRelay(
         .catch(() => {});
     },
   };
+}
+
+/**
+ * What a request forwarded upstream on behalf of one downstream request carries: its abort
+ * signal, its progress relay (the SDK routes progress by token to this request only) and the
+ * session it is made for.
+ *
+ * @param extra - the downstream request's signal, progress token and notification sender
+ * @param caller - the downstream session (its `Server`)
+ */
+export function forwardOptions(extra: Extra, caller: object | undefined): ForwardOptions {
+  return { signal: extra.signal, ...progressRelay(extra), ...(caller && { caller }) };
 }
 
 /**
@@ -191,7 +208,7 @@ async function callToolNow(
         method: 'tools/call',
         params: { ...params, ...(params.arguments !== undefined && { arguments: forwarded }) },
       },
-      { signal: extra.signal, ...progressRelay(extra) },
+      forwardOptions(extra, context.caller),
     )) as CallToolResult;
   } catch (error) {
     if (S2SPError.isInstance(error)) {

@@ -5,6 +5,7 @@
  * @module
  */
 
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { S2SPError } from '@s2sp/core';
 import { askUpstreamForLess, ifItPersists, retryShortly } from '@s2sp/core/advice';
 import type { Logger } from '@s2sp/server';
@@ -41,8 +42,11 @@ export interface UpstreamOptions {
   /** First restart delay, in ms; doubles per failed attempt up to {@link maxRestartDelayMs}. */
   readonly restartDelayMs: number;
   readonly maxRestartDelayMs: number;
-  /** Every notification the upstream sends (progress and cancellation are routed by the SDK). */
-  readonly onNotification: (notification: Notification) => void;
+  /**
+   * Every notification the upstream sends (progress and cancellation are routed by the SDK), with
+   * the downstream session it belongs to when that can be told (see {@link NotificationOrigin}).
+   */
+  readonly onNotification: (notification: Notification, origin: NotificationOrigin) => void;
   /** Called after a restarted upstream has finished initialisation. */
   readonly onRestarted: () => void;
   /** The child's standard error. Default: copied to the proxy's standard error. */
@@ -50,7 +54,26 @@ export interface UpstreamOptions {
 }
 
 /** What a forwarded request may carry. */
-export type ForwardOptions = Pick<RequestOptions, 'signal' | 'onprogress'>;
+export type ForwardOptions = Pick<RequestOptions, 'signal' | 'onprogress'> & {
+  /**
+   * The downstream session the request is made for (any object; the proxy passes its `Server`),
+   * so that a notification the upstream sends about this request reaches that session only.
+   */
+  readonly caller?: object;
+};
+
+/**
+ * Which downstream session an upstream notification belongs to.
+ *
+ * - `request`: it came on the Streamable HTTP response stream of a request made for `session`
+ *   (an MCP server sends a request's notifications there: the SDK's `relatedRequestId`).
+ * - `only-caller`: it cannot be told (stdio, or the standalone GET stream), but `session` was the
+ *   only one with a request in flight.
+ * - `unknown`: neither; no session may be assumed.
+ */
+export type NotificationOrigin =
+  | { readonly by: 'request' | 'only-caller'; readonly session: object }
+  | { readonly by: 'unknown'; readonly session?: undefined };
 
 /** The live upstream connection. */
 export interface Upstream {
@@ -93,6 +116,22 @@ export function createUpstream(options: UpstreamOptions): Upstream {
   let capabilities: ServerCapabilities = {};
   let serverInfo: Implementation | undefined;
   let instructions: string | undefined;
+  // The session each request is made for, carried through the SDK client's asynchronous work: the
+  // Streamable HTTP transport reads a request's response stream in a task started by that
+  // request's send, so a notification read from it is handled with that request's caller as the
+  // store. Notifications read elsewhere (stdio, the GET stream) have none.
+  const callers = new AsyncLocalStorage<object>();
+  // Requests in flight per caller, for notifications that cannot be attributed.
+  const inFlight = new Map<object, number>();
+  const originOf = (): NotificationOrigin => {
+    const session = callers.getStore();
+    if (session) return { by: 'request', session };
+    if (inFlight.size === 1) {
+      const [only] = inFlight.keys();
+      if (only) return { by: 'only-caller', session: only };
+    }
+    return { by: 'unknown' };
+  };
 
   const connectOnce = async (): Promise<void> => {
     const next = new Client(options.clientInfo, { capabilities: {} });
@@ -105,7 +144,8 @@ export function createUpstream(options: UpstreamOptions): Upstream {
           request: id === undefined ? 'unknown' : 'answered with payload_too_large',
         }),
     });
-    next.fallbackNotificationHandler = async (notification) => options.onNotification(notification);
+    next.fallbackNotificationHandler = async (notification) =>
+      options.onNotification(notification, originOf());
     next.onerror = (error) =>
       log.warn('upstream: protocol error', {
         upstream: label,
@@ -206,13 +246,17 @@ export function createUpstream(options: UpstreamOptions): Upstream {
     },
 
     async request(request, forward = {}) {
+      const { caller, ...sdkOptions } = forward;
       const active = await current();
-      try {
-        return (await active.request(request, ResultSchema, {
-          ...forward,
+      const send = () =>
+        active.request(request, ResultSchema, {
+          ...sdkOptions,
           timeout: options.requestTimeoutMs,
           resetTimeoutOnProgress: true,
-        })) as Record<string, unknown>;
+        });
+      if (caller) inFlight.set(caller, (inFlight.get(caller) ?? 0) + 1);
+      try {
+        return (await (caller ? callers.run(caller, send) : send())) as Record<string, unknown>;
       } catch (error) {
         const limit = error instanceof McpError ? oversizedLimit(error.data) : undefined;
         if (limit !== undefined) {
@@ -228,6 +272,12 @@ export function createUpstream(options: UpstreamOptions): Upstream {
           void active.close();
         }
         throw translateError(error, label, options.requestTimeoutMs, forward.signal, redact);
+      } finally {
+        if (caller) {
+          const left = (inFlight.get(caller) ?? 1) - 1;
+          if (left > 0) inFlight.set(caller, left);
+          else inFlight.delete(caller);
+        }
       }
     },
 

@@ -2,10 +2,10 @@ import {
   type FetchBodyOptions,
   fetchBody,
   type Logger,
-  matchesFilter,
   PROTOCOL,
   type RowWithId,
 } from '@s2sp/core';
+import { filterRows } from '@s2sp/core/store';
 import type { ConcurrencyLimit } from '../runtime/concurrency-limit.js';
 import {
   applyColumnMapping,
@@ -143,7 +143,7 @@ export function createConsumerRowResolver(options: {
       bodySource = request.resourceUrl !== undefined ? 'resource_url' : 'body_data';
     }
     const filter = request.filter;
-    if (filter) rows = rows.filter((row) => matchesFilter(row, filter));
+    if (filter) rows = filterRows(rows, filter);
     const info: ConsumerCallInfo = {
       // Handed off by row_ids, filter or as a whole table, no column is known to be abstract: the
       // handler then treats every column as body (the safe side for what it may quote back).

@@ -2,13 +2,12 @@ import {
   buildResourceUrl,
   generateToken,
   type Logger,
-  matchesFilter,
   S2SPError,
   type S2SPResult,
   tokenStorageKey,
 } from '@s2sp/core';
 import { callWithoutSyncMode } from '@s2sp/core/advice';
-import { type BodyStore, prepareTable, serializeTable } from '@s2sp/core/store';
+import { type BodyStore, filterRows, prepareTable, serializeTable } from '@s2sp/core/store';
 import { entryLabel } from '../logger.js';
 import type { CallToolResult } from '../mcp-sdk.js';
 import type { AdvertisedUrl } from '../runtime/advertised-url.js';
@@ -98,9 +97,7 @@ export async function buildTableResult(
     declared.length === 0 ? table.columns : [...new Set([...table.columns, ...declared])];
   assertKnownColumns(domains, known, table.rows.length);
   const whole = splitColumns(table, domains);
-  const split = filter
-    ? { ...whole, abstract: whole.abstract.filter((row) => matchesFilter(row, filter)) }
-    : whole;
+  const split = filter ? { ...whole, abstract: filterRows(whole.abstract, filter) } : whole;
   // What the model reads of the body columns: within a quarter of the budget, labelled if cut.
   const listed = fitBodyDomains(split.bodyDomains, budget);
 
