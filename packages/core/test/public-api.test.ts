@@ -30,7 +30,8 @@ describe("@s2sp/core's main entry", () => {
     );
     for (const moved of ['splitColumns', 'parseConsumerArguments', 'mergeRows', 'estimateTokens'])
       expect(names).not.toContain(moved);
-  });
+    // A whole TypeScript program is built: seconds on a loaded two-core machine.
+  }, 60_000);
 });
 
 describe('package boundaries', () => {
