@@ -83,21 +83,24 @@ describe('fitOutputSchema: combined schemas', () => {
   });
 
   describe.each(['$defs', 'definitions'] as const)('references into %s', (definitions) => {
-    it.each(VALIDATORS)('%s accepts a plain result and an S2SP result, and nothing else', (_, v) => {
-      const upstream = graphSchema(definitions);
-      // The upstream's schema is right about its own results.
-      expect(v.getValidator(upstream)(PLAIN).valid).toBe(true);
-      const validate = v.getValidator(fitted(upstream));
-      expect(validate(PLAIN)).toMatchObject({ valid: true });
-      expect(validate(S2SP_RESULT)).toMatchObject({ valid: true });
-      // Each rewritten reference still constrains what it pointed at.
-      expect(validate({ ...PLAIN, entities: [{ name: 'Ada' }] }).valid).toBe(false);
-      expect(validate({ ...PLAIN, primary: { name: 1, kind: 'x' } }).valid).toBe(false);
-      expect(validate({ ...PLAIN, default: 'seven' }).valid).toBe(false);
-      expect(validate({ ...PLAIN, tree: { children: [{ count: 0 }] } }).valid).toBe(false);
-      expect(validate({ ...S2SP_RESULT, abstract: [{ name: 'no row id' }] }).valid).toBe(false);
-      expect(validate({ ...PLAIN, extra: true }).valid).toBe(false);
-    });
+    it.each(VALIDATORS)(
+      '%s accepts a plain result and an S2SP result, and nothing else',
+      (_, v) => {
+        const upstream = graphSchema(definitions);
+        // The upstream's schema is right about its own results.
+        expect(v.getValidator(upstream)(PLAIN).valid).toBe(true);
+        const validate = v.getValidator(fitted(upstream));
+        expect(validate(PLAIN)).toMatchObject({ valid: true });
+        expect(validate(S2SP_RESULT)).toMatchObject({ valid: true });
+        // Each rewritten reference still constrains what it pointed at.
+        expect(validate({ ...PLAIN, entities: [{ name: 'Ada' }] }).valid).toBe(false);
+        expect(validate({ ...PLAIN, primary: { name: 1, kind: 'x' } }).valid).toBe(false);
+        expect(validate({ ...PLAIN, default: 'seven' }).valid).toBe(false);
+        expect(validate({ ...PLAIN, tree: { children: [{ count: 0 }] } }).valid).toBe(false);
+        expect(validate({ ...S2SP_RESULT, abstract: [{ name: 'no row id' }] }).valid).toBe(false);
+        expect(validate({ ...PLAIN, extra: true }).valid).toBe(false);
+      },
+    );
   });
 
   it('moves the body under anyOf/0 and keeps definitions, and $schema, at the root', () => {
