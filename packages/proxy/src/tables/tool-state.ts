@@ -16,7 +16,7 @@
  * @module
  */
 
-import { readFile, rename, writeFile } from 'node:fs/promises';
+import { open, rename, writeFile } from 'node:fs/promises';
 import type { Logger } from '@s2sp/server';
 import { z } from 'zod';
 import { MAX_CATALOGUE_COLUMNS, MAX_COLUMN_CHARS } from './column-catalogue.js';
@@ -71,6 +71,26 @@ const StateFileSchema = z.object({
 });
 
 type StateFile = z.infer<typeof StateFileSchema>;
+
+/**
+ * The file's first {@link MAX_STATE_BYTES} + 1 bytes: a wrong `--state` path (a log, a device)
+ * is never read whole into memory, and one byte more says it is too large.
+ */
+async function readCapped(path: string): Promise<Buffer> {
+  const file = await open(path, 'r');
+  try {
+    const buffer = Buffer.alloc(MAX_STATE_BYTES + 1);
+    let length = 0;
+    while (length < buffer.length) {
+      const { bytesRead } = await file.read(buffer, length, buffer.length - length, null);
+      if (bytesRead === 0) break;
+      length += bytesRead;
+    }
+    return buffer.subarray(0, length);
+  } finally {
+    await file.close();
+  }
+}
 
 /** Options for {@link createToolState}. */
 export interface ToolStateOptions {
@@ -163,9 +183,9 @@ export function createToolState(
 
   return {
     async load(learned) {
-      let text: string;
+      let bytes: Buffer;
       try {
-        text = await readFile(options.path, 'utf8');
+        bytes = await readCapped(options.path);
       } catch (error) {
         if ((error as NodeJS.ErrnoException).code !== 'ENOENT') {
           options.logger.warn('state: cannot read the state file; starting without it', {
@@ -176,8 +196,8 @@ export function createToolState(
       }
       let parsed: StateFile;
       try {
-        if (Buffer.byteLength(text) > MAX_STATE_BYTES) throw new Error('larger than 1 MiB');
-        parsed = StateFileSchema.parse(JSON.parse(text));
+        if (bytes.length > MAX_STATE_BYTES) throw new Error('it is larger than 1 MiB');
+        parsed = StateFileSchema.parse(JSON.parse(bytes.toString('utf8')));
       } catch (error) {
         options.logger.warn('state: the state file is not valid; starting without it', {
           error: (error as Error).message.slice(0, 200),
