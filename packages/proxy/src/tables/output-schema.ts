@@ -57,13 +57,11 @@ export type FittedOutputSchema =
 
 class Unfit extends Error {}
 
-/** Copies `node`, prefixing local references that do not point into the root's definitions. */
-function moveDown(
-  node: unknown,
-  depth: number,
-  budget: { nodes: number },
-  names = false,
-): unknown {
+/**
+ * Copies `node`, prefixing local references that do not point into the root's definitions.
+ * `names`: `node` maps names to schemas (`properties`, `$defs`…), so its keys are not keywords.
+ */
+function moveDown(node: unknown, depth: number, budget: { nodes: number }, names = false): unknown {
   if (--budget.nodes < 0) throw new Unfit(`it has more than ${MAX_NODES} schema nodes`);
   if (depth > MAX_DEPTH) throw new Unfit(`it is nested more than ${MAX_DEPTH} levels deep`);
   if (Array.isArray(node)) return node.map((item) => moveDown(item, depth + 1, budget));
