@@ -206,8 +206,9 @@ export function createS2SPProxy(input: S2SPProxyOptions): S2SPProxy {
       if (state) Object.assign(remembered, await state.load(learned));
       await upstream.start();
       // Listed once at start, so a tool whose outputSchema cannot be combined with S2SP's is
-      // reported now rather than at its first use.
-      await learnTool('');
+      // reported now rather than at its first use; without publicUrl, once listen() gives the
+      // data plane its address (listing describes tools with it).
+      if (seam) await learnTool('');
     },
     upstreamRestarts: () => upstream.restarts(),
 
@@ -221,6 +222,7 @@ export function createS2SPProxy(input: S2SPProxyOptions): S2SPProxy {
         );
       }
       openSeam(publicUrl ?? bound.url);
+      await learnTool('');
       const close = async () => {
         const index = listeners.indexOf(listener);
         if (index < 0) return;

@@ -37,6 +37,18 @@ const POSITIONAL = ['$id', 'id', '$anchor', '$dynamicRef', '$dynamicAnchor', '$r
 /** Schema nodes the rewrite walks at most: an upstream's schema is its text, not ours to trust. */
 const MAX_NODES = 20_000;
 const MAX_DEPTH = 64;
+/**
+ * Keywords whose value maps names to schemas: a property called `default` or `$ref` there is a
+ * schema like any other, not the keyword.
+ */
+const NAMED_SCHEMAS = [
+  'properties',
+  'patternProperties',
+  'definitions',
+  '$defs',
+  'dependentSchemas',
+  'dependencies',
+];
 
 /** Either the schema to list, or why the tool's schema cannot be combined with S2SP's. */
 export type FittedOutputSchema =
@@ -45,15 +57,22 @@ export type FittedOutputSchema =
 
 class Unfit extends Error {}
 
-/** Copies `node`, prefixing local references that do not point into the root's definitions. */
-function moveDown(node: unknown, depth: number, budget: { nodes: number }): unknown {
+/**
+ * Copies `node`, prefixing local references that do not point into the root's definitions.
+ * `names`: `node` maps names to schemas (`properties`, `$defs`…), so its keys are not keywords.
+ */
+function moveDown(node: unknown, depth: number, budget: { nodes: number }, names = false): unknown {
   if (--budget.nodes < 0) throw new Unfit(`it has more than ${MAX_NODES} schema nodes`);
   if (depth > MAX_DEPTH) throw new Unfit(`it is nested more than ${MAX_DEPTH} levels deep`);
   if (Array.isArray(node)) return node.map((item) => moveDown(item, depth + 1, budget));
   if (!isPlainObject(node)) return node;
   const out: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(node)) {
-    if (key === '$ref' && typeof value === 'string') {
+    if (names) {
+      out[key] = moveDown(value, depth + 1, budget);
+    } else if (NAMED_SCHEMAS.includes(key)) {
+      out[key] = moveDown(value, depth + 1, budget, true);
+    } else if (key === '$ref' && typeof value === 'string') {
       out[key] = movedRef(value);
     } else if (POSITIONAL.includes(key) && typeof value === 'string' && depth > 0) {
       throw new Unfit(`it uses "${key}" inside the schema`);
@@ -93,7 +112,7 @@ export function fitOutputSchema(upstream: OutputSchema): FittedOutputSchema {
   try {
     const budget = { nodes: MAX_NODES };
     const definitions = Object.fromEntries(
-      Object.entries(root).map(([key, value]) => [key, moveDown(value, 1, budget)]),
+      Object.entries(root).map(([key, value]) => [key, moveDown(value, 1, budget, true)]),
     );
     const moved = moveDown(body, 0, budget) as JsonSchema;
     return {

@@ -16,7 +16,7 @@
  * @module
  */
 
-import { readFile, rename, writeFile } from 'node:fs/promises';
+import { open, rename, writeFile } from 'node:fs/promises';
 import type { Logger } from '@s2sp/server';
 import { z } from 'zod';
 import { MAX_CATALOGUE_COLUMNS, MAX_COLUMN_CHARS } from './column-catalogue.js';
@@ -72,6 +72,26 @@ const StateFileSchema = z.object({
 
 type StateFile = z.infer<typeof StateFileSchema>;
 
+/**
+ * The file's first {@link MAX_STATE_BYTES} + 1 bytes: a wrong `--state` path (a log, a device)
+ * is never read whole into memory, and one byte more says it is too large.
+ */
+async function readCapped(path: string): Promise<Buffer> {
+  const file = await open(path, 'r');
+  try {
+    const buffer = Buffer.alloc(MAX_STATE_BYTES + 1);
+    let length = 0;
+    while (length < buffer.length) {
+      const { bytesRead } = await file.read(buffer, length, buffer.length - length, null);
+      if (bytesRead === 0) break;
+      length += bytesRead;
+    }
+    return buffer.subarray(0, length);
+  } finally {
+    await file.close();
+  }
+}
+
 /** Options for {@link createToolState}. */
 export interface ToolStateOptions {
   readonly path: string;
@@ -124,19 +144,26 @@ export function createToolState(
       .filter(([client]) => !client.startsWith('session:') && client.length <= 300)
       .reverse()
       .slice(0, MAX_STATE_CLIENTS);
-    for (let keep = clients.length; keep >= 0; keep--) {
-      const learned: StateFile['learned'] = {};
-      for (const [client, tools] of clients.slice(0, keep).reverse()) {
-        learned[client] = Object.fromEntries(
-          tools
-            .filter(([tool]) => tool.length <= 128)
-            .slice(-MAX_TOOLS)
-            .map(([tool, table]) => [tool, { total: table.total, columns: [...table.columns] }]),
-        );
-      }
-      const text = JSON.stringify({ version: 1, declared, learned } satisfies StateFile);
-      if (Buffer.byteLength(text) <= MAX_STATE_BYTES) return text;
+    // Each client's entry is measured once: serializing the whole file again for every client
+    // left out took tens of seconds, on the event loop, with 100 full catalogues.
+    let bytes = Buffer.byteLength(JSON.stringify({ version: 1, declared, learned: {} }));
+    const kept: [string, StateFile['learned'][string]][] = [];
+    for (const [client, tools] of clients) {
+      const entry = Object.fromEntries(
+        tools
+          .filter(([tool]) => tool.length <= 128)
+          .slice(-MAX_TOOLS)
+          .map(([tool, table]) => [tool, { total: table.total, columns: [...table.columns] }]),
+      );
+      // `"client":{…},`
+      bytes +=
+        Buffer.byteLength(JSON.stringify(client)) + Buffer.byteLength(JSON.stringify(entry)) + 2;
+      if (bytes > MAX_STATE_BYTES) break;
+      kept.push([client, entry]);
     }
+    const learned: StateFile['learned'] = Object.fromEntries(kept.reverse());
+    const text = JSON.stringify({ version: 1, declared, learned } satisfies StateFile);
+    if (Buffer.byteLength(text) <= MAX_STATE_BYTES) return text;
     return JSON.stringify({ version: 1, declared: {}, learned: {} } satisfies StateFile);
   };
 
@@ -156,9 +183,9 @@ export function createToolState(
 
   return {
     async load(learned) {
-      let text: string;
+      let bytes: Buffer;
       try {
-        text = await readFile(options.path, 'utf8');
+        bytes = await readCapped(options.path);
       } catch (error) {
         if ((error as NodeJS.ErrnoException).code !== 'ENOENT') {
           options.logger.warn('state: cannot read the state file; starting without it', {
@@ -169,8 +196,8 @@ export function createToolState(
       }
       let parsed: StateFile;
       try {
-        if (Buffer.byteLength(text) > MAX_STATE_BYTES) throw new Error('larger than 1 MiB');
-        parsed = StateFileSchema.parse(JSON.parse(text));
+        if (bytes.length > MAX_STATE_BYTES) throw new Error('it is larger than 1 MiB');
+        parsed = StateFileSchema.parse(JSON.parse(bytes.toString('utf8')));
       } catch (error) {
         options.logger.warn('state: the state file is not valid; starting without it', {
           error: (error as Error).message.slice(0, 200),
