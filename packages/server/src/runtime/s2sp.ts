@@ -20,6 +20,10 @@ import {
   shortResourceParameters,
 } from '../resource/resource-tool.js';
 import { answerTableCall } from '../resource/table-result.js';
+import { observeStore } from '../telemetry/metrics.js';
+import { loadOtel } from '../telemetry/otel.js';
+import { traceToolCallback } from '../telemetry/tool-span.js';
+import { traceStore } from '../telemetry/traced-store.js';
 import { type AdvertisedUrl, createAdvertisedUrl } from './advertised-url.js';
 import { s2spCapability } from './capability.js';
 import { createClientQuota } from './client-quota.js';
@@ -88,7 +92,11 @@ function register(
         ...(config.title && { title: config.title }),
         ...(config.annotations && { annotations: config.annotations }),
       },
-      callback as Parameters<McpServer['registerTool']>[2],
+      traceToolCallback(
+        name,
+        role,
+        callback as Parameters<typeof traceToolCallback>[2],
+      ) as Parameters<McpServer['registerTool']>[2],
     );
   } catch (cause) {
     // The SDK refuses a second tool of the same name on one server with a plain Error.
@@ -109,8 +117,11 @@ export function createS2SPInternals(
   factory?: string,
 ): S2SPInternals {
   const resolved = resolveOptions(options, loggerName, factory);
-  const { store, ttlMs, maxSyncBytes, logger, tokenBudget, abstractEncoding, toolGuidance } =
-    resolved;
+  // OpenTelemetry, when the application has it: spans around the store's put and take.
+  void loadOtel();
+  const store = traceStore(resolved.store);
+  const stopObserving = observeStore(store);
+  const { ttlMs, maxSyncBytes, logger, tokenBudget, abstractEncoding, toolGuidance } = resolved;
   const advertisedUrl = createAdvertisedUrl(resolved);
   const quota = createClientQuota({
     maxEntries: resolved.maxEntriesPerClient,
@@ -149,7 +160,8 @@ export function createS2SPInternals(
   });
 
   const s2sp: S2SP = {
-    store,
+    // The application's own store object, not the traced view of it.
+    store: resolved.store,
     dataPlane,
 
     registerResourceTool(mcp, name, config, handler) {
@@ -219,6 +231,7 @@ export function createS2SPInternals(
     instructions: s2spInstructions(ttlMs, abstractEncoding),
 
     async close() {
+      stopObserving();
       if (resolved.ownsStore) await store.close();
     },
   };
