@@ -10,7 +10,13 @@ import {
 import { createConsumerRowResolver } from '../consumer/consumer-rows.js';
 import { createConsumerToolCallback } from '../consumer/consumer-tool.js';
 import { createDataPlaneApp } from '../data-plane/data-plane.js';
-import type { McpServer, RegisteredTool, ToolAnnotations } from '../mcp-sdk.js';
+import type {
+  CallToolResult,
+  McpServer,
+  RegisteredTool,
+  ToolAnnotations,
+  ToolExtra,
+} from '../mcp-sdk.js';
 import { nullAsAbsent } from '../null-as-absent.js';
 import {
   createResourceToolCallback,
@@ -22,7 +28,7 @@ import {
 import { answerTableCall } from '../resource/table-result.js';
 import { observeStore } from '../telemetry/metrics.js';
 import { loadOtel } from '../telemetry/otel.js';
-import { traceToolCallback } from '../telemetry/tool-span.js';
+import { traceToolCall } from '../telemetry/tool-span.js';
 import { traceStore } from '../telemetry/traced-store.js';
 import { type AdvertisedUrl, createAdvertisedUrl } from './advertised-url.js';
 import { s2spCapability } from './capability.js';
@@ -92,10 +98,10 @@ function register(
         ...(config.title && { title: config.title }),
         ...(config.annotations && { annotations: config.annotations }),
       },
-      traceToolCallback(
+      traceToolCall(
         name,
+        callback as (args: unknown, extra: ToolExtra) => Promise<CallToolResult>,
         role,
-        callback as Parameters<typeof traceToolCallback>[2],
       ) as Parameters<McpServer['registerTool']>[2],
     );
   } catch (cause) {

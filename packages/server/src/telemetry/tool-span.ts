@@ -7,12 +7,10 @@
 
 import { PROTOCOL } from '@s2sp/core';
 import { readS2SPReceipt } from '@s2sp/core/receipt';
-import type { CallToolResult, ToolExtra } from '../mcp-sdk.js';
+import type { CallToolResult } from '../mcp-sdk.js';
 import { recordReceipt } from './metrics.js';
 import { otelIfLoaded } from './otel.js';
 import { extractContext, inSpan, markFailed } from './spans.js';
-
-type ToolCallback = (args: Record<string, unknown>, extra: ToolExtra) => Promise<CallToolResult>;
 
 function textBytes(result: CallToolResult): number {
   let bytes = 0;
@@ -44,17 +42,25 @@ function describeResult(result: CallToolResult): Record<string, string | number>
 
 /**
  * Wraps a tool's MCP callback in a `tools/call {name}` server span (the MCP semantic
- * conventions' name) whose parent is the context in the request's `_meta`, records the result's
- * rows, columns, bytes and mode on it, and counts its savings receipt. Without OpenTelemetry the
- * callback runs as it is.
+ * conventions' name) whose parent is the context in the request's `_meta.traceparent`, records
+ * the result's rows, columns, bytes and mode on it, and counts its savings receipt in the
+ * `s2sp.model.*` metrics. Without OpenTelemetry the callback runs as it is. S2SP's own resource
+ * and consumer tools are wrapped already; use it for tools you register yourself.
  *
- * @param role - `resource` or `consumer`, as attribute `s2sp.role`
+ * @param name - the tool's name, as registered
+ * @param callback - the tool's callback, as you would pass it to `registerTool`
+ * @param role - attribute `s2sp.role`: `resource`, `consumer`, or `tool` (default) for others
+ *
+ * @example
+ * ```ts
+ * mcp.registerTool('query', { inputSchema: { sql: z.string() } }, traceToolCall('query', async ({ sql }) => run(sql)));
+ * ```
  */
-export function traceToolCallback(
+export function traceToolCall<TArgs, TExtra extends { readonly _meta?: object | undefined }>(
   name: string,
-  role: 'resource' | 'consumer',
-  callback: ToolCallback,
-): ToolCallback {
+  callback: (args: TArgs, extra: TExtra) => CallToolResult | Promise<CallToolResult>,
+  role: 'resource' | 'consumer' | 'tool' = 'tool',
+): (args: TArgs, extra: TExtra) => Promise<CallToolResult> {
   return (args, extra) =>
     inSpan(
       `tools/call ${name}`,
@@ -66,7 +72,7 @@ export function traceToolCallback(
           's2sp.role': role,
         },
         parent: (api, active) =>
-          extractContext(api, active, extra._meta as Record<string, unknown> | undefined),
+          extractContext(api, active, extra?._meta as Record<string, unknown> | undefined),
       },
       async (span) => {
         const result = await callback(args, extra);
