@@ -1,7 +1,9 @@
 import { PROTOCOL, S2SPResultSchema } from '@s2sp/core';
 import { readS2SPReceipt } from '@s2sp/core/receipt';
+import { prepareTable, serializeTable } from '@s2sp/core/store';
 import { describe, expect, it } from 'vitest';
 import { createS2SP } from '../runtime/s2sp.js';
+import { plainResultTokens, RECEIPT_EXACT_CHARS } from './savings-receipt.js';
 import { estimateTokens } from './token-estimate.js';
 
 const rows = Array.from({ length: 40 }, (_, i) => ({
@@ -52,5 +54,21 @@ describe('the savings receipt in _meta', () => {
     const refused = await s2sp.resourceResult(rows, { abstract_domains: 'no_such_column' });
     expect(refused.isError).toBe(true);
     expect(readS2SPReceipt(refused)).toBeUndefined();
+  });
+
+  it('estimates the plain result exactly up to 1 MiB of JSON, and a larger one from its first rows', () => {
+    const small = prepareTable([{}, ...rows, {}]);
+    expect(plainResultTokens(small, serializeTable(small).rows)).toBe(
+      estimateTokens(JSON.stringify(small.rows)),
+    );
+    // Every fifth row empty: the plain length read from the stored rows must count `{}` right.
+    const many = Array.from({ length: 15_000 }, (_, i) =>
+      i % 5 === 0 ? {} : { ...rows[i % rows.length], seq: i },
+    );
+    const large = prepareTable(many);
+    const plain = JSON.stringify(many);
+    expect(plain.length).toBeGreaterThan(2 * RECEIPT_EXACT_CHARS);
+    const estimate = plainResultTokens(large, serializeTable(large).rows);
+    expect(Math.abs(estimate / estimateTokens(plain) - 1)).toBeLessThan(0.005);
   });
 });

@@ -202,7 +202,13 @@ export async function buildTableResult(
     ...(result.next_cursor !== undefined && { pages: 'yes' }),
   });
   const answer = s2spToolResult(result, runtime.abstractEncoding, declared);
-  const receipt = savingsReceipt(table, result, split.bodyDomains.length, modelTextOf(answer));
+  const receipt = savingsReceipt(
+    table,
+    result,
+    split.bodyDomains.length,
+    modelTextOf(answer),
+    stored.rows,
+  );
   return withReceipt(answer, receipt);
 }
 
