@@ -126,5 +126,7 @@ describe('tracing across the planes', () => {
     });
     expect(redemption?.attributes['s2sp.bytes']).toBeGreaterThan(0);
     expect(take.attributes['s2sp.found']).toBe(true);
+    // No span holds a token: no resource_url, no data-plane path with one.
+    expect(JSON.stringify(spans)).not.toMatch(/\/s2sp\/data\/[A-Za-z0-9_-]{43}/);
   });
 });
