@@ -7,6 +7,7 @@ export default defineConfig({
     'store/index': 'src/store/index.ts',
     json: 'src/json.ts',
     options: 'src/options.ts',
+    receipt: 'src/receipt.ts',
     'node/index': 'src/node/index.ts',
     'testing/index': 'src/testing/index.ts',
   },

@@ -7,12 +7,28 @@ import { createConsoleLogger } from '@s2sp/server';
 import { createChartServer } from './chart-server.js';
 import { loadConfig, USAGE } from './config.js';
 
+/**
+ * OpenTelemetry, when OTEL_EXPORTER_OTLP_ENDPOINT is set: the Node SDK with the OTLP exporters it
+ * configures from the standard OTEL_* variables. S2SP's spans and metrics go to the application's
+ * global providers, which this registers; without the variable nothing is loaded.
+ */
+async function startTelemetry(
+  serviceName: string,
+): Promise<{ shutdown(): Promise<void> } | undefined> {
+  if (!process.env.OTEL_EXPORTER_OTLP_ENDPOINT?.trim()) return undefined;
+  const { NodeSDK } = await import('@opentelemetry/sdk-node');
+  const sdk = new NodeSDK({ serviceName });
+  sdk.start();
+  return sdk;
+}
+
 async function main(): Promise<void> {
   const config = loadConfig(process.env, process.argv.slice(2));
   if (config.help) {
     process.stdout.write(USAGE);
     return;
   }
+  const telemetry = await startTelemetry(process.env.OTEL_SERVICE_NAME ?? 'chart-consumer');
   const logger = createConsoleLogger({ level: config.logLevel, name: 'chart-consumer' });
   if (!config.allowedOrigins && config.destinations === 'any') {
     logger.warn(
@@ -45,6 +61,7 @@ async function main(): Promise<void> {
     if (stopping) return;
     stopping = true;
     await chart.server.close();
+    await telemetry?.shutdown().catch(() => undefined);
     process.exit(0);
   };
   process.once('SIGINT', stop);

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { S2SPDispatcher, withS2SP } from '@s2sp/client';
+import { readS2SPReceipt } from '@s2sp/core/receipt';
 import { type ByteCounter, createCountingFetch } from './counting-fetch.js';
 import type { Pipeline } from './pipeline.js';
 import { countTokens } from './tokens.js';
@@ -37,6 +38,12 @@ export interface FlowReport {
   readonly pngBytes: number;
   /** Wall time of the flow, in milliseconds. */
   readonly ms: number;
+  /**
+   * The savings receipts (`_meta["s2sp/receipt"]`) of the flow's resource results: the servers'
+   * own estimate of the tokens saved, and the tokenizer's count of the same saving (the plain
+   * result's tokens minus those of the results the model read). Zero in the plain flow.
+   */
+  readonly receipt: { readonly tokensSaved: number; readonly countedSaved: number };
 }
 
 /** Everything the demo measured. */
@@ -120,7 +127,9 @@ export async function runAgent(
       read: readonly string[],
       written: readonly unknown[],
       chart: { rowsCharted: number; chartUrl: string; chartFile: string; pngBytes: number },
+      receipt: FlowReport['receipt'] = { tokensSaved: 0, countedSaved: 0 },
     ): FlowReport => ({
+      receipt,
       tokensRead: read.reduce((sum, text) => sum + countTokens(text), 0),
       tokensWritten: written.reduce(
         (sum: number, args) => sum + countTokens(JSON.stringify(args)),
@@ -219,6 +228,7 @@ export async function runAgent(
       };
       const read = [splitText];
       const written: unknown[] = [splitArgs];
+      let tokensSaved = readS2SPReceipt(splitResult)?.tokens_saved ?? 0;
       let kept = split.abstract;
       matched = kept.length;
       if (kept.length === 0) {
@@ -236,6 +246,7 @@ export async function runAgent(
         const whole = (all.structuredContent ?? JSON.parse(allText)) as typeof split;
         read.push(allText);
         written.push(allArgs);
+        tokensSaved += readS2SPReceipt(all)?.tokens_saved ?? 0;
         kept = whole.abstract;
         split.resource_url = whole.resource_url;
       }
@@ -250,7 +261,16 @@ export async function runAgent(
           ? { filter, resource_url: split.resource_url }
           : { abstract_data: JSON.stringify(kept), resource_url: split.resource_url };
       const chart = await draw(mode, consumer, chartArgs);
-      return measured(flowMark, [...read, chart.summaryText], [...written, chartArgs], chart);
+      // The tokenizer's count of what the receipts estimate: each resource result against the
+      // plain one it stands in for.
+      const countedSaved = read.reduce(
+        (sum, text) => sum + countTokens(plainText) - countTokens(text),
+        0,
+      );
+      return measured(flowMark, [...read, chart.summaryText], [...written, chartArgs], chart, {
+        tokensSaved,
+        countedSaved,
+      });
     };
 
     const asyncFlow = await runFlow('async');

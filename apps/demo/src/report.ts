@@ -38,6 +38,8 @@ export function formatReport(
       s.tokensWritten,
       `${fewer(s.tokensRead + s.tokensWritten, p.tokensRead + p.tokensWritten)}: the body stayed in the agent's SDK layer`,
     ),
+    `  receipt    S2SP results carry their savings in _meta "s2sp/receipt": ~${n(a.receipt.tokensSaved)} tokens saved (async), ~${n(s.receipt.tokensSaved)} (sync),`,
+    `             the servers' estimate; counted with o200k_base: ${n(a.receipt.countedSaved)} (async), ${n(s.receipt.countedSaved)} (sync)`,
     '',
     '  bytes (each flow includes the same chart summary coming back)',
     `    server to server, async      ${kb(a.serverToServerBytes).padStart(10)}   weather-alerts → chart-consumer, never through the agent`,

@@ -43,6 +43,12 @@ describe('pnpm demo', () => {
     // The model's view: S2SP reads and writes a small fraction of what plain MCP does.
     expect(report.async.tokensRead).toBeLessThan(report.plain.tokensRead / 10);
     expect(report.sync.tokensRead).toBeLessThan(report.plain.tokensRead / 10);
+    // The servers' savings receipts (_meta "s2sp/receipt") reach the agent in both modes.
+    expect(report.plain.receipt).toEqual({ tokensSaved: 0, countedSaved: 0 });
+    for (const flow of [report.async, report.sync]) {
+      expect(flow.receipt.tokensSaved).toBeGreaterThan(0);
+      expect(flow.receipt.countedSaved).toBeGreaterThan(0);
+    }
     expect(report.async.tokensWritten).toBeLessThan(report.plain.tokensWritten / 10);
 
     // Only async moves the body server to server; sync carries it through the agent instead.

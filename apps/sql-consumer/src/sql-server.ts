@@ -8,6 +8,7 @@ import {
   type Logger,
   type S2SPServer,
   silentLogger,
+  traceToolCall,
 } from '@s2sp/server';
 import type { EdgeEnvOptions } from '@s2sp/server/env';
 import type { SlopOptions } from '@s2sp/server/slop';
@@ -130,7 +131,7 @@ export function createSqlServer(options: SqlServerOptions = {}): SqlServer {
         },
         annotations: { readOnlyHint: true, openWorldHint: true },
       },
-      async (args, extra) => {
+      traceToolCall('query_tables', async (args, extra) => {
         const started = Date.now();
         try {
           const asTable = args.as_table === true;
@@ -239,7 +240,7 @@ export function createSqlServer(options: SqlServerOptions = {}): SqlServer {
           });
           return toolErrorResult(error);
         }
-      },
+      }),
     );
   });
   if (options.slop) server.mountSlop(options.slop);

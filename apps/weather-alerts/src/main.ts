@@ -21,6 +21,21 @@ function fail(error: unknown): never {
   process.exit(1);
 }
 
+/**
+ * OpenTelemetry, when OTEL_EXPORTER_OTLP_ENDPOINT is set: the Node SDK with the OTLP exporters it
+ * configures from the standard OTEL_* variables. S2SP's spans and metrics go to the application's
+ * global providers, which this registers; without the variable nothing is loaded.
+ */
+async function startTelemetry(
+  serviceName: string,
+): Promise<{ shutdown(): Promise<void> } | undefined> {
+  if (!process.env.OTEL_EXPORTER_OTLP_ENDPOINT?.trim()) return undefined;
+  const { NodeSDK } = await import('@opentelemetry/sdk-node');
+  const sdk = new NodeSDK({ serviceName });
+  sdk.start();
+  return sdk;
+}
+
 async function main(): Promise<void> {
   let config: ReturnType<typeof loadConfig>;
   try {
@@ -33,6 +48,7 @@ async function main(): Promise<void> {
     process.stderr.write(USAGE);
     return;
   }
+  const telemetry = await startTelemetry(process.env.OTEL_SERVICE_NAME ?? NAME);
   const logger = createConsoleLogger({ level: config.logLevel, name: NAME });
 
   let replay: NwsReplayServer | undefined;
@@ -88,6 +104,7 @@ async function main(): Promise<void> {
     await server.close();
     await store?.close();
     await replay?.close();
+    await telemetry?.shutdown().catch(() => undefined);
     process.exit(0);
   };
   process.once('SIGINT', stop);

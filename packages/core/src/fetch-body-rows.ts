@@ -4,10 +4,10 @@ import { DataPlaneResponseSchema } from './data-plane.js';
 import { S2SPError } from './errors.js';
 import {
   assertUsableResponse,
-  FETCH_HEADERS,
   type FetchBodyOptions,
   fetchFailure,
   prepareFetch,
+  requestHeaders,
   tooLarge,
 } from './fetch-body.js';
 import { formatIssues, isPlainObject, parseJsonText } from './json.js';
@@ -61,10 +61,10 @@ export async function* fetchBodyRows(
       if (options.signal?.aborted) throw options.signal.reason;
       response = await (options.fetch ?? globalThis.fetch)(target.href, {
         method: 'POST',
-        headers: {
-          ...FETCH_HEADERS,
-          accept: `${PROTOCOL.ndjsonMediaType}, application/json;q=0.5`,
-        },
+        headers: requestHeaders(
+          options.headers,
+          `${PROTOCOL.ndjsonMediaType}, application/json;q=0.5`,
+        ),
         body: requestBody,
         redirect: 'manual',
         signal: controller.signal,

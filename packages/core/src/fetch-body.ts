@@ -78,6 +78,12 @@ export interface FetchBodyOptions {
    * are parsed one at a time, so memory follows this, not `maxBytes`.
    */
   readonly maxRowBytes?: number;
+  /**
+   * Extra request headers, such as W3C Trace Context's `traceparent` (the server's consumer tools
+   * send it when OpenTelemetry is on). They cannot replace the headers the protocol fixes
+   * (`Content-Type`, `Accept`, `Accept-Encoding`).
+   */
+  readonly headers?: Readonly<Record<string, string>>;
 }
 
 /** The error of a response over the consumer's size limit. */
@@ -161,6 +167,19 @@ export const FETCH_HEADERS: Readonly<Record<string, string>> = Object.freeze({
   'content-type': 'application/json',
   'accept-encoding': 'identity',
 });
+
+/**
+ * The headers of a data-plane request: the caller's extra ones (lower-cased; any that would
+ * replace a fixed one are dropped), then {@link FETCH_HEADERS} and `Accept`.
+ */
+export function requestHeaders(
+  extra: Readonly<Record<string, string>> | undefined,
+  accept: string,
+): Record<string, string> {
+  const headers: Record<string, string> = {};
+  for (const [name, value] of Object.entries(extra ?? {})) headers[name.toLowerCase()] = value;
+  return { ...headers, ...FETCH_HEADERS, accept };
+}
 
 /** The error for a non-200 answer (never quoting the server's body). */
 export function statusError(status: number, origin: string): S2SPError {
@@ -264,7 +283,7 @@ export async function fetchBody(
     if (options.signal?.aborted) throw options.signal.reason;
     const response = await (options.fetch ?? globalThis.fetch)(target.href, {
       method: 'POST',
-      headers: { ...FETCH_HEADERS, accept: 'application/json' },
+      headers: requestHeaders(options.headers, 'application/json'),
       body: requestBody,
       // Never follow: a redirect could point the request (and its token) anywhere.
       redirect: 'manual',

@@ -11,6 +11,7 @@
  * - `@s2sp/core/testing`: the contract suite every body store must pass (needs vitest);
  * - `@s2sp/core/json`: reading JSON from a model or a peer safely, with errors it can act on;
  * - `@s2sp/core/options`: the one rule for numeric options;
+ * - `@s2sp/core/receipt`: the savings receipt S2SP results carry in `_meta`;
  * - `@s2sp/core/node`: the public-destinations-only `fetch` for consumers (Node only).
  *
  * This file is the package's public API: adding an export here is an API change.

@@ -54,4 +54,6 @@ export const PROTOCOL = Object.freeze({
   totalRowsHeader: 's2sp-total-rows',
   /** The `_meta` key under which a tool error carries its stable S2SP error code (§7). */
   errorCodeMeta: 's2sp/error-code',
+  /** The `_meta` key under which an S2SP result carries its savings receipt (§7.9). */
+  receiptMeta: 's2sp/receipt',
 });

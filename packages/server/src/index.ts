@@ -67,3 +67,5 @@ export {
   type S2SPServer,
   type S2SPServerOptions,
 } from './server.js';
+export { METRIC_NAMES } from './telemetry/metrics.js';
+export { traceToolCall } from './telemetry/tool-span.js';

@@ -7,6 +7,7 @@ import {
 } from '@s2sp/core';
 import { filterRows } from '@s2sp/core/store';
 import type { ConcurrencyLimit } from '../runtime/concurrency-limit.js';
+import { traceFetch } from '../telemetry/fetch-span.js';
 import {
   applyColumnMapping,
   type ConsumerArguments,
@@ -119,9 +120,9 @@ export function createConsumerRowResolver(options: {
       };
       const started = Date.now();
       const resourceUrl = request.resourceUrl;
-      const fetched = await (options.fetchLimit
-        ? options.fetchLimit.run(() => fetchBody(resourceUrl, fetchOptions))
-        : fetchBody(resourceUrl, fetchOptions));
+      const fetchRows = () =>
+        traceFetch(resourceUrl, (headers) => fetchBody(resourceUrl, { ...fetchOptions, headers }));
+      const fetched = await (options.fetchLimit ? options.fetchLimit.run(fetchRows) : fetchRows());
       logger.info('consumer tool: fetched body', {
         ...(resolveOptions.tool !== undefined && { tool: resolveOptions.tool }),
         rows: fetched.body.length,

@@ -14,6 +14,7 @@ import { EdgeOptionsSchema, LoggerSchema } from '../edge/edge-options.js';
 import { methodNotAllowed, notFoundResponse, s2spErrorToResponse } from '../edge/error-response.js';
 import { readRequestBody } from '../edge/request-body.js';
 import { entryLabel, silentLogger } from '../logger.js';
+import { dataPlaneSpan } from '../telemetry/data-plane-span.js';
 import {
   DEFAULT_MAX_REQUEST_BYTES,
   isJsonContentType,
@@ -149,6 +150,7 @@ export function mountDataPlane(app: Hono, options: DataPlaneOptions): Hono {
   const { store, maxRequestBytes, bodyTimeoutMs, maxRowIds } = parsed;
   const logger = parsed.logger ?? silentLogger;
 
+  app.use(`${PROTOCOL.dataPathPrefix}:token`, dataPlaneSpan());
   app.post(`${PROTOCOL.dataPathPrefix}:token`, async (c) => {
     // Consumers are servers. A browser page on another site must not be able to spend a token it
     // has seen (a no-cors POST needs no preflight), so its requests stop here, before the body.

@@ -21,6 +21,7 @@ import {
   serializePlainResult,
   serializeS2SPResult,
 } from './s2sp-result.js';
+import { modelTextOf, savingsReceipt, withReceipt } from './savings-receipt.js';
 import {
   type AbstractEncoding,
   assertWithinBudget,
@@ -119,7 +120,9 @@ export async function buildTableResult(
         `This sync-mode result is ${bytes} bytes, over the ${runtime.maxSyncBytes} the agent can carry. ${callWithoutSyncMode}`,
       );
     }
-    return { content: [{ type: 'text', text }], structuredContent: result };
+    const { body: _kept, ...read } = result;
+    const receipt = savingsReceipt(table, result, split.bodyDomains.length, JSON.stringify(read));
+    return withReceipt({ content: [{ type: 'text', text }], structuredContent: result }, receipt);
   }
   if (table.rows.length === 0) {
     // Nothing to fetch: no cache entry and no resource_url, the empty body inline (as in sync
@@ -195,7 +198,15 @@ export async function buildTableResult(
     rows: table.rows.length,
     ...(result.next_cursor !== undefined && { pages: 'yes' }),
   });
-  return s2spToolResult(result, runtime.abstractEncoding, declared);
+  const answer = s2spToolResult(result, runtime.abstractEncoding, declared);
+  const receipt = savingsReceipt(
+    table,
+    result,
+    split.bodyDomains.length,
+    modelTextOf(answer),
+    stored.rows,
+  );
+  return withReceipt(answer, receipt);
 }
 
 /**

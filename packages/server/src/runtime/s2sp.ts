@@ -10,7 +10,13 @@ import {
 import { createConsumerRowResolver } from '../consumer/consumer-rows.js';
 import { createConsumerToolCallback } from '../consumer/consumer-tool.js';
 import { createDataPlaneApp } from '../data-plane/data-plane.js';
-import type { McpServer, RegisteredTool, ToolAnnotations } from '../mcp-sdk.js';
+import type {
+  CallToolResult,
+  McpServer,
+  RegisteredTool,
+  ToolAnnotations,
+  ToolExtra,
+} from '../mcp-sdk.js';
 import { nullAsAbsent } from '../null-as-absent.js';
 import {
   createResourceToolCallback,
@@ -20,6 +26,10 @@ import {
   shortResourceParameters,
 } from '../resource/resource-tool.js';
 import { answerTableCall } from '../resource/table-result.js';
+import { observeStore } from '../telemetry/metrics.js';
+import { loadOtel } from '../telemetry/otel.js';
+import { traceToolCall } from '../telemetry/tool-span.js';
+import { traceStore } from '../telemetry/traced-store.js';
 import { type AdvertisedUrl, createAdvertisedUrl } from './advertised-url.js';
 import { s2spCapability } from './capability.js';
 import { createClientQuota } from './client-quota.js';
@@ -88,7 +98,11 @@ function register(
         ...(config.title && { title: config.title }),
         ...(config.annotations && { annotations: config.annotations }),
       },
-      callback as Parameters<McpServer['registerTool']>[2],
+      traceToolCall(
+        name,
+        callback as (args: unknown, extra: ToolExtra) => Promise<CallToolResult>,
+        role,
+      ) as Parameters<McpServer['registerTool']>[2],
     );
   } catch (cause) {
     // The SDK refuses a second tool of the same name on one server with a plain Error.
@@ -109,8 +123,11 @@ export function createS2SPInternals(
   factory?: string,
 ): S2SPInternals {
   const resolved = resolveOptions(options, loggerName, factory);
-  const { store, ttlMs, maxSyncBytes, logger, tokenBudget, abstractEncoding, toolGuidance } =
-    resolved;
+  // OpenTelemetry, when the application has it: spans around the store's put and take.
+  void loadOtel();
+  const store = traceStore(resolved.store);
+  const stopObserving = observeStore(store);
+  const { ttlMs, maxSyncBytes, logger, tokenBudget, abstractEncoding, toolGuidance } = resolved;
   const advertisedUrl = createAdvertisedUrl(resolved);
   const quota = createClientQuota({
     maxEntries: resolved.maxEntriesPerClient,
@@ -149,7 +166,8 @@ export function createS2SPInternals(
   });
 
   const s2sp: S2SP = {
-    store,
+    // The application's own store object, not the traced view of it.
+    store: resolved.store,
     dataPlane,
 
     registerResourceTool(mcp, name, config, handler) {
@@ -219,6 +237,7 @@ export function createS2SPInternals(
     instructions: s2spInstructions(ttlMs, abstractEncoding),
 
     async close() {
+      stopObserving();
       if (resolved.ownsStore) await store.close();
     },
   };

@@ -1,0 +1,84 @@
+/**
+ * The savings receipt of an S2SP result (PROTOCOL §7.9): what the model does not read, and the
+ * tokens that saves, estimated with the one estimator the token budget uses.
+ *
+ * @module
+ */
+
+import { PROTOCOL, type S2SPResult } from '@s2sp/core';
+import type { S2SPReceipt } from '@s2sp/core/receipt';
+import type { Table } from '@s2sp/core/store';
+import type { CallToolResult } from '../mcp-sdk.js';
+import { serializePlainResult } from './s2sp-result.js';
+import { estimateTokens } from './token-estimate.js';
+
+/**
+ * Characters of plain JSON up to which the receipt estimates the plain result exactly; a larger
+ * table is estimated from its first rows of about this size, scaled by its length, so that the
+ * receipt costs a bounded scan (the store already holds every row's JSON) and not a second pass
+ * over a table of any size.
+ */
+export const RECEIPT_EXACT_CHARS = 1 << 20;
+
+// `{"_row_id":` minus its `{`, which the plain row keeps.
+const ROW_ID_MEMBER = '"_row_id":'.length;
+
+/** The length of row `i`'s plain JSON, from its stored JSON (`serializeRow`'s layout). */
+function plainRowLength(stored: string, i: number): number {
+  const id = String(i).length;
+  // `{"_row_id":7}` was `{}`; otherwise `{"_row_id":7,` stands for `{`.
+  return stored.length === ROW_ID_MEMBER + id + 2 ? 2 : stored.length - ROW_ID_MEMBER - id - 1;
+}
+
+/**
+ * `estimateTokens` of the plain result (every row, every column): exact up to
+ * {@link RECEIPT_EXACT_CHARS} of JSON, else extrapolated from the first rows.
+ *
+ * @param stored - the rows' stored JSON, when at hand: it gives the plain length without
+ *   serialising the table again
+ */
+export function plainResultTokens(table: Table, stored?: readonly string[]): number {
+  if (!stored) return estimateTokens(serializePlainResult(table));
+  const lengths = stored.map(plainRowLength);
+  const total = lengths.reduce((sum, length) => sum + length, 0) + Math.max(2, lengths.length + 1);
+  if (total <= RECEIPT_EXACT_CHARS) return estimateTokens(serializePlainResult(table));
+  let rows = 0;
+  for (let chars = 0; rows < lengths.length && chars < RECEIPT_EXACT_CHARS; rows++)
+    chars += (lengths[rows] as number) + 1;
+  const sample = JSON.stringify(table.rows.slice(0, rows));
+  return Math.round((estimateTokens(sample) * total) / sample.length);
+}
+
+/**
+ * The receipt of `result` for `table`: rows the model does not see (total minus the abstract
+ * rows in this result), body columns, and the plain result's estimated tokens
+ * ({@link plainResultTokens}) minus `estimateTokens(modelText)`, what the model reads: the text
+ * block in async mode; in sync mode the object without `body`, which the agent's S2SP layer keeps
+ * from the model.
+ *
+ * @param stored - the rows' stored JSON (async mode), see {@link plainResultTokens}
+ */
+export function savingsReceipt(
+  table: Table,
+  result: S2SPResult,
+  bodyColumns: number,
+  modelText: string,
+  stored?: readonly string[],
+): S2SPReceipt {
+  return {
+    rows_withheld: table.rows.length - result.abstract.length,
+    columns_withheld: bodyColumns,
+    tokens_saved: plainResultTokens(table, stored) - estimateTokens(modelText),
+  };
+}
+
+/** The tool result with `receipt` under `_meta["s2sp/receipt"]`, beside any `_meta` it has. */
+export function withReceipt(result: CallToolResult, receipt: S2SPReceipt): CallToolResult {
+  return { ...result, _meta: { ...result._meta, [PROTOCOL.receiptMeta]: receipt } };
+}
+
+/** The text of a tool result's first text block (what the model reads). */
+export function modelTextOf(result: CallToolResult): string {
+  const block = result.content.find((item) => item.type === 'text');
+  return block?.type === 'text' ? block.text : '';
+}
