@@ -18,6 +18,7 @@ describe('paging through the proxy (PROTOCOL §7.2)', () => {
       'mode',
       'filter',
       'cursor',
+      'table',
     ]);
 
     const answer = await call(agent.client, 'big', { abstract_domains: 'city,population' });
@@ -142,6 +143,7 @@ describe("an upstream's own cursor (PROTOCOL §7.2, last bullets)", () => {
       'abstract_domains',
       'mode',
       'filter',
+      'table',
     ]);
 
     // Plain: exactly what the upstream made of its own cursor.

@@ -57,6 +57,7 @@ describe('@modelcontextprotocol/server-postgres through the proxy', () => {
       'mode',
       'filter',
       'cursor',
+      'table',
     ]);
 
     const all = JSON.parse(

@@ -45,6 +45,7 @@ describe('table tools through the proxy', () => {
       'mode',
       'filter',
       'cursor',
+      'table',
     ]);
     expect(declared?.outputSchema).toBeUndefined();
     expect(declared?.description).toContain('abstract_domains');
@@ -97,6 +98,7 @@ describe('table tools through the proxy', () => {
       'mode',
       'filter',
       'cursor',
+      'table',
     ]);
     expect(rows?.description).toContain('"id", "city", "state", "population", "notes"');
 

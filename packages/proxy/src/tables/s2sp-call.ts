@@ -43,8 +43,9 @@ export interface S2SPCall {
   /** Serves `/s2sp/data/:token` and `/s2sp/health`. */
   readonly dataPlane: Hono;
   /**
-   * JSON Schema properties a table tool gains: `abstract_domains`, `mode`, and the extensions
-   * `filter` and `cursor` (PROTOCOL §7), each unless the tool declares a parameter of that name.
+   * JSON Schema properties a table tool gains: `abstract_domains`, `mode`, the extensions
+   * `filter` and `cursor` (PROTOCOL §7) and the proxy's `table`, each unless the tool declares a
+   * parameter of that name.
    */
   readonly parameters: Readonly<Record<string, Record<string, unknown>>>;
   /** The S2SP guidance appended to a table tool's description. */
@@ -61,15 +62,32 @@ export interface S2SPCall {
   close(): Promise<void>;
 }
 
+/**
+ * The proxy's own parameter of table tools: which array of a result with several is the table
+ * (issue 30). Like `filter` and `cursor`, it is the proxy's only for a tool that does not declare
+ * a parameter of that name.
+ */
+export const TABLE_PARAMETER = 'table';
+/** Longest `table` argument: a member name or a JSON Pointer. */
+export const MAX_TABLE_ARGUMENT = 256;
+
 // Upstream schemas are JSON Schema, so the zod parameters are converted once, the way the SDK's
 // McpServer lists them.
-const PARAMETERS = (
-  z.toJSONSchema(z.object({ ...resourceParameters, ...resourceExtensionParameters }), {
-    io: 'input',
-  }) as {
-    properties: Record<string, Record<string, unknown>>;
-  }
-).properties;
+const PARAMETERS = {
+  ...(
+    z.toJSONSchema(z.object({ ...resourceParameters, ...resourceExtensionParameters }), {
+      io: 'input',
+    }) as {
+      properties: Record<string, Record<string, unknown>>;
+    }
+  ).properties,
+  [TABLE_PARAMETER]: {
+    type: 'string',
+    maxLength: MAX_TABLE_ARGUMENT,
+    description:
+      'With abstract_domains, when the result has several arrays of rows: the one to split, by member name or JSON Pointer (/result/items). The others are kept beside it.',
+  },
+};
 
 /**
  * Checks the S2SP arguments of a call (PROTOCOL §2, §7.2–7.3) before the upstream is called, so a
@@ -79,10 +97,13 @@ const PARAMETERS = (
  */
 
 /**
- * The S2SP extension parameters (`filter`, `cursor`): each is S2SP's only for a tool that does not
- * declare a parameter of that name itself (PROTOCOL §7.2).
+ * The S2SP extension parameters (`filter`, `cursor`) and the proxy's `table`: each is the proxy's
+ * only for a tool that does not declare a parameter of that name itself (PROTOCOL §7.2).
  */
-export const EXTENSION_PARAMETERS: readonly string[] = Object.keys(resourceExtensionParameters);
+export const EXTENSION_PARAMETERS: readonly string[] = [
+  ...Object.keys(resourceExtensionParameters),
+  TABLE_PARAMETER,
+];
 
 /** Creates the S2SP seam. */
 export function createS2SPCall(options: S2SPCallOptions): S2SPCall {

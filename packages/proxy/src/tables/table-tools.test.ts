@@ -90,11 +90,11 @@ describe('table tools', () => {
       'mode',
     ]);
     expect(both?.inputSchema.properties?.filter).toEqual({});
-    expect(tables.info('paged').extensions).toEqual(['filter']);
-    expect(tables.info('both').extensions).toEqual([]);
-    expect(tables.info('neither').extensions).toEqual(['filter', 'cursor']);
+    expect(tables.info('paged').extensions).toEqual(['filter', 'table']);
+    expect(tables.info('both').extensions).toEqual(['table']);
+    expect(tables.info('neither').extensions).toEqual(['filter', 'cursor', 'table']);
     // Not listed yet: nothing is known to clash.
-    expect(tables.info('unlisted').extensions).toEqual(['filter', 'cursor']);
+    expect(tables.info('unlisted').extensions).toEqual(['filter', 'cursor', 'table']);
   });
 
   it('learns a table tool and reports a changed listing only when the columns change', () => {

@@ -12,12 +12,15 @@ import { PROTOCOL } from '@s2sp/core';
 import type { Tool } from '../mcp-sdk.js';
 import { parseJsonPointer } from './json-pointer.js';
 import { EXTENSION_PARAMETERS } from './s2sp-call.js';
+import type { TableFormat } from './table-detect.js';
 
 /** A tool named as a table tool, optionally with where its rows are. */
 export interface TableToolRule {
   readonly name: string;
   /** JSON Pointer to the rows inside the result (`/rows`). Default: detected. */
   readonly pointer?: string;
+  /** The format the rows come in; only it is tried. Default: detected. */
+  readonly format?: TableFormat;
 }
 
 /** Options for {@link createTableTools}. */
@@ -42,6 +45,8 @@ export interface TableToolInfo {
   readonly blocked: boolean;
   /** Configured or declared location of the rows. */
   readonly pointer?: readonly string[];
+  /** Configured format of the rows. */
+  readonly format?: TableFormat;
   /** Columns declared by the tool's `outputSchema`. */
   readonly declaredColumns: readonly string[];
   /**
@@ -129,6 +134,7 @@ export function createTableTools(options: TableToolsOptions): TableTools {
       rule.pointer === undefined ? undefined : parseJsonPointer(rule.pointer),
     ]),
   );
+  const formats = new Map((options.include ?? []).map((rule) => [rule.name, rule.format]));
   const excluded = new Set(options.exclude ?? []);
   const detect = options.detect ?? true;
   const upstream = new Map<string, Tool>();
@@ -141,7 +147,9 @@ export function createTableTools(options: TableToolsOptions): TableTools {
     const declared = tool ? declaredTable(tool) : undefined;
     const blocked = excluded.has(name) || clash;
     const pointer = configured.get(name) ?? declared?.pointer;
+    const format = formats.get(name);
     return {
+      ...(format && { format }),
       table: !blocked && (configured.has(name) || declared !== undefined || observed.has(name)),
       blocked,
       ...(pointer && { pointer }),

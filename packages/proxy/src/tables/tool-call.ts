@@ -6,12 +6,14 @@
  */
 
 import { type Row, S2SPError } from '@s2sp/core';
+import { callToolPlainly, nameTheTable } from '@s2sp/core/advice';
 import {
   type ClientConcurrencyLimit,
   clientKey,
   type Logger,
   parseTableRequest,
   type TableRequest,
+  type TableResultContext,
 } from '@s2sp/server';
 import type {
   CallToolResult,
@@ -20,8 +22,8 @@ import type {
   ServerRequest,
 } from '../mcp-sdk.js';
 import type { Upstream } from '../upstream/upstream.js';
-import type { S2SPCall } from './s2sp-call.js';
-import { findTable } from './table-detect.js';
+import { MAX_TABLE_ARGUMENT, type S2SPCall, TABLE_PARAMETER } from './s2sp-call.js';
+import { describeBlocks, type FoundTable, findTable, MAX_KEPT_TEXT } from './table-detect.js';
 import type { TableTools } from './table-tools.js';
 
 /** What a call needs from the proxy. */
@@ -167,24 +169,97 @@ async function callToolNow(
 
   const inspect = !info.blocked && (domains.length > 0 || info.table || !result.isError);
   if (!inspect) return result;
+  const table = s2spArgs[TABLE_PARAMETER];
+  delete s2spArgs[TABLE_PARAMETER];
+  if (table !== undefined && (typeof table !== 'string' || table.length > MAX_TABLE_ARGUMENT)) {
+    return errorResult(
+      'invalid_request',
+      `table must be a member name or JSON Pointer of at most ${MAX_TABLE_ARGUMENT} characters. ${nameTheTable}`,
+    );
+  }
   const found = findTable(result, {
     maxTextLength: context.maxTextLength,
     ...(info.pointer && { pointer: info.pointer }),
+    ...(info.format && { format: info.format }),
+    ...(typeof table === 'string' && domains.length > 0 && { table }),
   });
+  const passThrough = domains.length === 0 || result.isError ? result : undefined;
+  // From here on only the rows are needed: dropping the upstream's result lets its text (tens of
+  // megabytes for a large table) be collected while the table is split and stored.
+  result = undefined as unknown as CallToolResult;
 
-  if (found.kind === 'table' && (found.rows.length > 0 || info.table)) {
+  // A 0-row result teaches no columns: it must not wipe those learned from earlier results.
+  if (found.kind === 'table' && found.rows.length > 0) {
     if (context.tables.observe(name, columnsOf(found.rows))) {
       context.logger.info('tool list: table columns learned', { tool: name });
       context.toolsChanged();
     }
   }
-  if (domains.length === 0) return result;
-  if (result.isError) return result;
+  if (passThrough) return passThrough;
   if (found.kind !== 'table') {
+    const listed = found.arrays ? ` ${nameTheTable}` : ` ${callToolPlainly}`;
     return errorResult(
       'invalid_rows',
-      `abstract_domains only works when "${name}" returns a table (a JSON array of objects), and this result is not one: ${found.reason}. Call "${name}" again without abstract_domains and mode to get its result as it is.`,
+      `abstract_domains needs a table from "${name}", and this result (${describeBlocks(found.blocks)}) has none the proxy can split: ${found.reason}.${listed}`,
     );
   }
-  return context.s2sp().resourceResult(found.rows, s2spArgs, resultContext);
+  const answer = await context.s2sp().resourceResult(found.rows, s2spArgs, resultContext);
+  if (answer.isError) return answer;
+  return withOtherParts(context, found, answer, resultContext);
+}
+
+/** Token budget of the abstract of another array stored beside the table. */
+const OTHER_ARRAY_TOKENS = 1_000;
+
+/** Rows of another array up to which it is returned as it was, not stored. */
+const MAX_KEPT_ARRAY_ROWS = 200;
+
+/**
+ * The parts of the upstream's result that are not the table, after the abstract: small text
+ * blocks as they were, other arrays (as they were when small, else stored beside the table with
+ * their own resource_url), and a note of what was left out.
+ */
+async function withOtherParts(
+  context: ToolCallContext,
+  found: FoundTable,
+  answer: CallToolResult,
+  resultContext: TableResultContext,
+): Promise<CallToolResult> {
+  const extra: CallToolResult['content'] = [...found.blocks.kept];
+  for (const other of found.others) {
+    const label = `${JSON.stringify(other.pointer)} (${other.rows.length.toLocaleString('en-US')} rows)`;
+    const json = other.rows.length <= MAX_KEPT_ARRAY_ROWS ? JSON.stringify(other.rows) : undefined;
+    if (json !== undefined && json.length <= MAX_KEPT_TEXT) {
+      extra.push({ type: 'text', text: `Also in the upstream's result, ${label}: ${json}` });
+      continue;
+    }
+    const [first] = columnsOf(other.rows);
+    const stored = await context.s2sp().resourceResult(
+      other.rows,
+      { abstract_domains: first ?? '' },
+      {
+        ...resultContext,
+        // Beside the table, the other array's abstract gets a small share of the budget.
+        tokenBudget: OTHER_ARRAY_TOKENS,
+      },
+    );
+    const [block] = stored.content;
+    extra.push({
+      type: 'text',
+      text: `Also in the upstream's result, ${label}, stored beside the table${stored.isError ? ' failed' : ''}: ${block?.type === 'text' ? block.text : ''}`,
+    });
+  }
+  const { repeats, dropped } = found.blocks;
+  if (repeats > 0 || dropped.length > 0) {
+    const parts = [
+      ...(repeats > 0 ? [`${repeats} block${repeats === 1 ? '' : 's'} repeating the table`] : []),
+      ...(dropped.length > 0 ? [describeBlocks(dropped)] : []),
+    ];
+    extra.push({
+      type: 'text',
+      text: `The proxy left out ${parts.join(' and ')} of the upstream's result. ${callToolPlainly}`,
+    });
+  }
+  if (extra.length === 0) return answer;
+  return { ...answer, content: [...answer.content, ...extra] };
 }
