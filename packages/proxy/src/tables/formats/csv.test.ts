@@ -17,12 +17,12 @@ describe('parseDelimited', () => {
     });
   });
 
-  it('reads TSV and skips blank lines', () => {
-    expect(parseDelimited('a\tb\n\n1\t2', '\t', limits)).toEqual({
+  it('reads TSV and skips blank lines; a quote inside a TSV field is text', () => {
+    expect(parseDelimited('a\tb\n\n1\t2 "x"', '\t', limits)).toEqual({
       ok: true,
       records: [
         ['a', 'b'],
-        ['1', '2'],
+        ['1', '2 "x"'],
       ],
     });
   });

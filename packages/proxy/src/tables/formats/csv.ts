@@ -1,6 +1,7 @@
 /**
  * Delimiter-separated text (CSV, RFC 4180; TSV with the same quoting): fields in double quotes
  * may hold the delimiter, line breaks and doubled quotes (`""`); records end at LF, CRLF or CR.
+ * In TSV a quote inside an unquoted field is text (`5" screen`); in CSV it is an error.
  * One pass over the text, no regular expressions, so its time is linear in the input.
  *
  * @module
@@ -20,6 +21,7 @@ export interface DelimitedLimits {
 const QUOTE = 34;
 const LF = 10;
 const CR = 13;
+const TAB = 9;
 
 /**
  * Splits `text` into records of fields. Blank lines are skipped; a final line break ends the last
@@ -101,7 +103,8 @@ export function parseDelimited(
     while (j < n) {
       const d = text.charCodeAt(j);
       if (d === sep || d === LF || d === CR) break;
-      if (d === QUOTE) {
+      // CSV (RFC 4180) allows no quote here; TSV writers leave quotes in text as they are.
+      if (d === QUOTE && sep !== TAB) {
         return { ok: false, reason: `line ${line} has a quote inside an unquoted field` };
       }
       j++;
