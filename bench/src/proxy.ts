@@ -191,7 +191,8 @@ const LARGE_SECTION =
 /** Resident memory of a process, from /proc (Linux): now and the peak since the last reset. */
 function residentKb(pid: number): { rss: number; peak: number } {
   const status = readFileSync(`/proc/${pid}/status`, 'utf8');
-  const field = (name: string) => Number(new RegExp(`^${name}:\\s+(\\d+) kB`, 'm').exec(status)?.[1]);
+  const field = (name: string) =>
+    Number(new RegExp(`^${name}:\\s+(\\d+) kB`, 'm').exec(status)?.[1]);
   return { rss: field('VmRSS'), peak: field('VmHWM') };
 }
 
@@ -215,8 +216,14 @@ export async function proxyLargeTableBenchmark(quick: boolean): Promise<BenchRow
   const out: BenchRow[] = [];
   const clients: Client[] = [];
   try {
+    // The SDK's stdio client refuses messages over 10 MiB unless told otherwise.
     const direct = await connect(
-      new StdioClientTransport({ command: process.execPath, args: [upstream], stderr: 'ignore' }),
+      new StdioClientTransport({
+        command: process.execPath,
+        args: [upstream],
+        stderr: 'ignore',
+        maxBufferSize: 1024 * 1024 * 1024,
+      }),
     );
     clients.push(direct);
     const transport = new StdioClientTransport({
@@ -225,18 +232,20 @@ export async function proxyLargeTableBenchmark(quick: boolean): Promise<BenchRow
         proxyMain,
         '--stdio',
         '--log-level',
-        'silent',
+        process.env.S2SP_BENCH_DEBUG ? 'info' : 'silent',
         '--table-tool',
         'rows',
         '--max-upstream-result-bytes',
         String(512 * 1024 * 1024),
         '--max-bytes-per-client',
         String(1024 * 1024 * 1024),
+        '--timeout',
+        '900',
         '--',
         process.execPath,
         upstream,
       ],
-      stderr: 'ignore',
+      stderr: process.env.S2SP_BENCH_DEBUG ? 'inherit' : 'ignore',
     });
     const viaProxy = await connect(transport);
     clients.push(viaProxy);
@@ -272,17 +281,28 @@ export async function proxyLargeTableBenchmark(quick: boolean): Promise<BenchRow
 
     // Warm the code paths on a small table, let the heap settle, then measure one large call.
     const split = { abstract_domains: 'event,severity' };
-    for (let i = 0; i < 3; i++) await viaProxy.callTool({ name: 'rows', arguments: { mb: 1, ...split } });
+    for (let i = 0; i < 3; i++)
+      await viaProxy.callTool({ name: 'rows', arguments: { mb: 1, ...split } });
     await new Promise((resolve) => setTimeout(resolve, 2_000));
-    const bytes = (
-      (await direct.callTool({ name: 'rows', arguments: { mb } })).content as { text: string }[]
-    )[0]?.text.length ?? 0;
+    // A loaded machine takes a while over tens of megabytes: no SDK time limit gets in the way.
+    const long = { timeout: 900_000 };
+    const bytes =
+      (
+        (await direct.callTool({ name: 'rows', arguments: { mb } }, undefined, long)).content as {
+          text: string;
+        }[]
+      )[0]?.text.length ?? 0;
     const idle = residentKb(pid);
     resetPeak(pid);
     const t = performance.now();
-    const result = await viaProxy.callTool({ name: 'rows', arguments: { mb, ...split } });
+    const result = await viaProxy.callTool(
+      { name: 'rows', arguments: { mb, ...split } },
+      undefined,
+      long,
+    );
     const ms = performance.now() - t;
-    if (result.isError) throw new Error(`large proxy call failed: ${JSON.stringify(result.content).slice(0, 300)}`);
+    if (result.isError)
+      throw new Error(`large proxy call failed: ${JSON.stringify(result.content).slice(0, 300)}`);
     const after = residentKb(pid);
     const peakAbove = (after.peak - idle.rss) * 1024;
     out.push({

@@ -21,7 +21,10 @@ function tableText(mb: number): string {
   return text;
 }
 
-const server = new Server({ name: 'bench-table-upstream', version: '1.0.0' }, { capabilities: { tools: {} } });
+const server = new Server(
+  { name: 'bench-table-upstream', version: '1.0.0' },
+  { capabilities: { tools: {} } },
+);
 server.setRequestHandler(ListToolsRequestSchema, async () => ({
   tools: [
     {

@@ -26,7 +26,8 @@ const CITIES = [
   { id: 2, city: 'Boston', state: 'MA', zip: '02108', population: 675647, note: 'harbor & bay' },
   { id: 3, city: 'Chicago', state: 'IL', zip: '60601', population: 2746388, note: 'lake' },
 ];
-const withIds = (rows: readonly object[]) => rows.map((row, i) => ({ _row_id: i, ...row }));
+const withIds = (rows: readonly unknown[]) =>
+  rows.map((row, i) => ({ _row_id: i, ...(row as object) }));
 
 async function redeem(url: string): Promise<unknown[]> {
   const response = await fetch(url, {

@@ -25,6 +25,7 @@ import type { CallToolResult } from '../mcp-sdk.js';
 import { parseDelimited } from './formats/csv.js';
 import { rowsFromHeader } from './formats/header-rows.js';
 import { findHtmlTable } from './formats/html-table.js';
+import { arrayElementTexts } from './formats/json-rows.js';
 import { parseJsonLines } from './formats/jsonl.js';
 import { findMarkdownTable } from './formats/markdown.js';
 import { parseJsonPointer, pointerTo, resolveJsonPointer } from './json-pointer.js';
@@ -81,6 +82,11 @@ export interface FoundTable {
   /** The non-empty arrays that are not the table. */
   readonly others: readonly OtherArray[];
   readonly blocks: OtherBlocks;
+  /**
+   * The JSON text of each row, as slices of the upstream's text, when the table is a compact
+   * top-level JSON array in a text block (for `attachRowJson`: stored without a copy).
+   */
+  readonly rowTexts?: () => string[] | undefined;
 }
 
 /** Why a result is not a table, in words an LLM can act on. */
@@ -442,8 +448,15 @@ export function findTable(
   const found = (
     rows: Row[],
     source: FoundTable['source'],
-    at: { pointer: string; format: TableFormat; arrays?: TableArray[]; others?: OtherArray[] },
+    at: {
+      pointer: string;
+      format: TableFormat;
+      arrays?: TableArray[];
+      others?: OtherArray[];
+      rowTexts?: () => string[] | undefined;
+    },
   ): FoundTable => ({
+    ...(at.rowTexts && { rowTexts: at.rowTexts }),
     kind: 'table',
     rows,
     pointer: at.pointer,
@@ -455,7 +468,7 @@ export function findTable(
   });
 
   if (format === undefined || format === 'json') {
-    const documents: [FoundTable['source'], () => unknown][] = [];
+    const documents: [FoundTable['source'], () => unknown, string?][] = [];
     if (result.structuredContent !== undefined) {
       documents.push(['structuredContent', () => result.structuredContent]);
     }
@@ -478,14 +491,21 @@ export function findTable(
             return undefined;
           }
         },
+        trimmed,
       ]);
     });
-    for (const [source, read] of documents) {
+    for (const [source, read, raw] of documents) {
       const document = read();
       if (document === undefined) continue;
       const inDocument = fromDocument(document, options);
       if (inDocument.kind === 'table') {
-        return found(inDocument.rows, source, { ...inDocument, format: 'json' });
+        // Compact JSON whose rows are the whole document: their texts can be reused as stored.
+        const reusable = raw !== undefined && inDocument.pointer === '' && !raw.includes('\n');
+        return found(inDocument.rows, source, {
+          ...inDocument,
+          format: 'json',
+          ...(reusable && { rowTexts: () => arrayElementTexts(raw) }),
+        });
       }
       if (inDocument.kind === 'not-table') return notTable(inDocument.reason, inDocument.arrays);
     }

@@ -7,6 +7,7 @@
 
 import { type Row, S2SPError } from '@s2sp/core';
 import { callToolPlainly, nameTheTable } from '@s2sp/core/advice';
+import { attachRowJson } from '@s2sp/core/store';
 import {
   type ClientConcurrencyLimit,
   clientKey,
@@ -203,6 +204,9 @@ async function callToolNow(
       `abstract_domains needs a table from "${name}", and this result (${describeBlocks(found.blocks)}) has none the proxy can split: ${found.reason}.${listed}`,
     );
   }
+  // The rows' own texts, when the upstream sent compact JSON: stored as they are, not re-stringified.
+  const texts = request.mode === 'async' ? found.rowTexts?.() : undefined;
+  if (texts) attachRowJson(found.rows, texts);
   const answer = await context.s2sp().resourceResult(found.rows, s2spArgs, resultContext);
   if (answer.isError) return answer;
   return withOtherParts(context, found, answer, resultContext);
