@@ -197,6 +197,19 @@ describe('findTable: text formats', () => {
     });
   });
 
+  it("reads a spreadsheet server's HTML sheet: an empty corner cell gets a name", () => {
+    const sheet =
+      '<h2>Sheet Data</h2>\n<table>\n<tr><th></th><th>A</th><th>B</th></tr>\n<tr><th>1</th><td>id</td><td>area</td></tr>\n<tr><th>2</th><td>1</td><td>County 1 &amp; &lt;north&gt;</td></tr>\n</table>\n<ul><li>notice</li></ul>';
+    expect(findTable(text(sheet), opts)).toMatchObject({
+      kind: 'table',
+      format: 'html',
+      rows: [
+        { column_1: 1, A: 'id', B: 'area' },
+        { column_1: 2, A: '1', B: 'County 1 & <north>' },
+      ],
+    });
+  });
+
   it('reads JSON Lines and names an invalid line', () => {
     expect(findTable(text('{"a":1}\n{"a":2}'), opts)).toMatchObject({
       format: 'jsonl',

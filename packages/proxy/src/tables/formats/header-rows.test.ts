@@ -44,9 +44,18 @@ describe('rowsFromHeader', () => {
       ok: false,
       reason: 'line 3 has 1 cells, the header 2',
     });
-    expect(rowsFromHeader(['a', ''], [], text)).toMatchObject({
+    expect(rowsFromHeader(['a', ' '], [], text)).toMatchObject({
       ok: false,
       reason: /header cell 2/,
+    });
+    expect(rowsFromHeader(['a', 3], [], text)).toMatchObject({
+      ok: false,
+      reason: /header cell 2/,
+    });
+    // An empty corner cell (a spreadsheet's, above its row numbers) is named, not refused.
+    expect(rowsFromHeader(['', 'a'], [['1', 'x']], text)).toEqual({
+      ok: true,
+      rows: [{ column_1: 1, a: 'x' }],
     });
     expect(rowsFromHeader(['a', 'a'], [], text)).toMatchObject({ ok: false, reason: /twice/ });
   });

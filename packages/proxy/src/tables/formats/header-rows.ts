@@ -27,7 +27,7 @@ export function isNumberText(text: string): boolean {
 /**
  * Builds rows from a header and records.
  *
- * @param header - column names: each must be non-empty and unique
+ * @param header - column names, unique (an empty one is named `column_<n>`)
  * @param records - one array per row, as long as the header
  * @param options.typeNumbers - text cells: a column whose every cell is a number becomes numbers;
  *   any other column (one empty or non-numeric cell) stays text
@@ -41,7 +41,9 @@ export function rowsFromHeader(
   const names: string[] = [];
   const seen = new Set<string>();
   for (const [i, cell] of header.entries()) {
-    const name = typeof cell === 'string' ? cell.trim() : undefined;
+    // An empty header cell (a spreadsheet's corner cell above its row numbers) gets a name.
+    const name =
+      cell === '' ? `column_${i + 1}` : typeof cell === 'string' ? cell.trim() : undefined;
     if (!name) return { ok: false, reason: `header cell ${i + 1} is not a column name` };
     if (seen.has(name)) {
       return {
