@@ -232,7 +232,7 @@ export async function proxyLargeTableBenchmark(quick: boolean): Promise<BenchRow
         proxyMain,
         '--stdio',
         '--log-level',
-        process.env.S2SP_BENCH_DEBUG ? 'info' : 'silent',
+        'silent',
         '--table-tool',
         'rows',
         '--max-upstream-result-bytes',
@@ -245,7 +245,7 @@ export async function proxyLargeTableBenchmark(quick: boolean): Promise<BenchRow
         process.execPath,
         upstream,
       ],
-      stderr: process.env.S2SP_BENCH_DEBUG ? 'inherit' : 'ignore',
+      stderr: 'ignore',
     });
     const viaProxy = await connect(transport);
     clients.push(viaProxy);
