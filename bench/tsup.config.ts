@@ -6,6 +6,7 @@ export default defineConfig({
     // Each server under test and the load generator run in processes of their own.
     'server-process': 'src/procs/server.ts',
     'load-process': 'src/procs/load.ts',
+    'table-upstream': 'src/procs/table-upstream.ts',
   },
   format: ['esm'],
   sourcemap: true,

@@ -1,5 +1,7 @@
+import { readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
@@ -179,6 +181,146 @@ export async function proxyBenchmark(quick: boolean): Promise<BenchRow[]> {
   } finally {
     await Promise.all(clients.map((client) => client.close().catch(() => {})));
     await pg.stop();
+  }
+  return out;
+}
+
+const LARGE_SECTION =
+  '7b. @s2sp/proxy: a large upstream table (memory) and the pass-through cost (a trivial upstream)';
+
+/** Resident memory of a process, from /proc (Linux): now and the peak since the last reset. */
+function residentKb(pid: number): { rss: number; peak: number } {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  const field = (name: string) =>
+    Number(new RegExp(`^${name}:\\s+(\\d+) kB`, 'm').exec(status)?.[1]);
+  return { rss: field('VmRSS'), peak: field('VmHWM') };
+}
+
+/** Starts the peak-RSS count over from the current RSS (Linux `clear_refs` 5). */
+function resetPeak(pid: number): void {
+  writeFileSync(`/proc/${pid}/clear_refs`, '5');
+}
+
+/**
+ * The proxy in its own process in front of a stdio upstream (bench/src/procs/table-upstream.ts):
+ * (1) the proxy's peak resident memory above its idle baseline while it splits and stores one
+ * ~50 MB table (`rows`, one text block of JSON, `abstract_domains=event,severity`), divided by the
+ * table's size; (2) the added latency of a pass-through call (`ping`, a few bytes) against the
+ * same upstream called directly. `S2SP_BENCH_PROXY_MAIN` runs another build of the proxy (to
+ * measure an older version the same way).
+ */
+export async function proxyLargeTableBenchmark(quick: boolean): Promise<BenchRow[]> {
+  const upstream = fileURLToPath(new URL('./table-upstream.js', import.meta.url));
+  const proxyMain = process.env.S2SP_BENCH_PROXY_MAIN ?? bin('@s2sp/proxy', 'dist/main.js');
+  const mb = quick ? 10 : 50;
+  const out: BenchRow[] = [];
+  const clients: Client[] = [];
+  try {
+    // The SDK's stdio client refuses messages over 10 MiB unless told otherwise.
+    const direct = await connect(
+      new StdioClientTransport({
+        command: process.execPath,
+        args: [upstream],
+        stderr: 'ignore',
+        maxBufferSize: 1024 * 1024 * 1024,
+      }),
+    );
+    clients.push(direct);
+    const transport = new StdioClientTransport({
+      command: process.execPath,
+      args: [
+        proxyMain,
+        '--stdio',
+        '--log-level',
+        'silent',
+        '--table-tool',
+        'rows',
+        '--max-upstream-result-bytes',
+        String(512 * 1024 * 1024),
+        '--max-bytes-per-client',
+        String(1024 * 1024 * 1024),
+        '--timeout',
+        '900',
+        '--',
+        process.execPath,
+        upstream,
+      ],
+      stderr: 'ignore',
+    });
+    const viaProxy = await connect(transport);
+    clients.push(viaProxy);
+    const pid = transport.pid;
+    if (pid === null) throw new Error('the proxy process has no pid');
+
+    // Pass-through: a few bytes, so the figure is the proxy's own cost per call.
+    const calls = quick ? 50 : 1000;
+    const ping = async (client: Client) => {
+      for (let i = 0; i < 20; i++) await client.callTool({ name: 'ping', arguments: {} });
+      const samples: number[] = [];
+      for (let i = 0; i < calls; i++) {
+        const t = performance.now();
+        await client.callTool({ name: 'ping', arguments: {} });
+        samples.push(performance.now() - t);
+      }
+      return latency(samples);
+    };
+    const base = await ping(direct);
+    const proxied = await ping(viaProxy);
+    out.push({
+      section: LARGE_SECTION,
+      name: `pass-through call (a 4-byte text result), stdio, ${calls} calls`,
+      values: {
+        'directly p50 ms': round(base.p50),
+        'through the proxy p50 ms': round(proxied.p50),
+        'added p50 ms': round(proxied.p50 - base.p50),
+        'added p99 ms': round(proxied.p99 - base.p99),
+      },
+      target: 'added p50 ≤ 1 ms',
+      met: proxied.p50 - base.p50 <= 1,
+    });
+
+    // Warm the code paths on a small table, let the heap settle, then measure one large call.
+    const split = { abstract_domains: 'event,severity' };
+    for (let i = 0; i < 3; i++)
+      await viaProxy.callTool({ name: 'rows', arguments: { mb: 1, ...split } });
+    await new Promise((resolve) => setTimeout(resolve, 2_000));
+    // A loaded machine takes a while over tens of megabytes: no SDK time limit gets in the way.
+    const long = { timeout: 900_000 };
+    const bytes =
+      (
+        (await direct.callTool({ name: 'rows', arguments: { mb } }, undefined, long)).content as {
+          text: string;
+        }[]
+      )[0]?.text.length ?? 0;
+    const idle = residentKb(pid);
+    resetPeak(pid);
+    const t = performance.now();
+    const result = await viaProxy.callTool(
+      { name: 'rows', arguments: { mb, ...split } },
+      undefined,
+      long,
+    );
+    const ms = performance.now() - t;
+    if (result.isError)
+      throw new Error(`large proxy call failed: ${JSON.stringify(result.content).slice(0, 300)}`);
+    const after = residentKb(pid);
+    const peakAbove = (after.peak - idle.rss) * 1024;
+    out.push({
+      section: LARGE_SECTION,
+      name: `one ${round(bytes / 1e6)} MB JSON table split and stored (abstract_domains=event,severity, memory store)`,
+      values: {
+        'table MB': round(bytes / 1e6),
+        'idle RSS MB': round((idle.rss * 1024) / 1e6),
+        'peak RSS above idle MB': round(peakAbove / 1e6),
+        'peak above idle / table size': round(peakAbove / bytes),
+        'RSS after, above idle MB': round(((after.rss - idle.rss) * 1024) / 1e6),
+        'call ms': round(ms),
+      },
+      target: 'peak above idle < 3 × table size',
+      met: peakAbove < 3 * bytes,
+    });
+  } finally {
+    await Promise.all(clients.map((client) => client.close().catch(() => {})));
   }
   return out;
 }

@@ -15,7 +15,7 @@ import { endToEndBenchmark } from './end-to-end.js';
 import { type ServerKind, startLab } from './lab.js';
 import { largeTablesBenchmark } from './large-tables.js';
 import { memoryBenchmark } from './memory.js';
-import { postgresAvailable, proxyBenchmark } from './proxy.js';
+import { postgresAvailable, proxyBenchmark, proxyLargeTableBenchmark } from './proxy.js';
 import { redisAvailable, startRedisStore } from './redis.js';
 import { type BenchReport, type BenchRow, formatMarkdown, formatTable } from './report.js';
 import { selectiveFetchBenchmark } from './selective.js';
@@ -80,6 +80,7 @@ async function main(): Promise<void> {
     ['end-to-end', () => endToEndBenchmark(quick)],
     ['control-plane', () => controlPlaneBenchmark(quick)],
     ['proxy', () => (postgresAvailable() ? proxyBenchmark(quick) : [])],
+    ['proxy-large', () => proxyLargeTableBenchmark(quick)],
     ['large-tables', () => largeTablesBenchmark(quick)],
     ['sql-tables', () => sqlTablesBenchmark(quick, stores)],
     ['sql-arrow', () => sqlArrowBenchmark(quick)],

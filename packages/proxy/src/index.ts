@@ -16,7 +16,13 @@ export type {
   S2SPProxy,
   S2SPProxyOptions,
 } from './proxy-types.js';
-export { type FoundTable, findTable, type NotATable } from './tables/table-detect.js';
+export {
+  type FoundTable,
+  findTable,
+  type NotATable,
+  type TableArray,
+  type TableFormat,
+} from './tables/table-detect.js';
 export type { TableToolRule } from './tables/table-tools.js';
 export type { HttpUpstream, StdioUpstream, UpstreamTarget } from './upstream/upstream-target.js';
 export { PROXY_VERSION } from './version.js';

@@ -17,6 +17,7 @@ import {
 import { EdgeOptionsSchema, S2SPOptionsSchema } from '@s2sp/server/env';
 import { z } from 'zod';
 import type { S2SPProxyOptions } from './proxy-types.js';
+import { TABLE_FORMATS } from './tables/table-detect.js';
 import type { TableToolRule } from './tables/table-tools.js';
 import type { UpstreamTarget } from './upstream/upstream-target.js';
 
@@ -76,10 +77,20 @@ export const S2SPProxyOptionsSchema = z.object({
       'Streamable HTTP sessions one client may hold; its next `initialize` closes its own session idle the longest.',
   }),
   tableTools: z
-    .array(z.custom<TableToolRule>((value) => isObject(value) && typeof value.name === 'string'))
+    .array(
+      z.custom<TableToolRule>(
+        (value) =>
+          isObject(value) &&
+          typeof value.name === 'string' &&
+          (value.format === undefined ||
+            (TABLE_FORMATS as readonly unknown[]).includes(value.format)),
+      ),
+    )
     .readonly()
     .default([])
-    .describe('Tools that are table tools from the start (`{ name, pointer? }`).'),
+    .describe(
+      'Tools that are table tools from the start (`{ name, pointer?, format? }`; format one of json, jsonl, csv, tsv, markdown, html).',
+    ),
   excludeTools: stringList().default([]).describe('Tools that never get S2SP treatment.'),
   stateFile: z.string().min(1).optional().meta({
     flag: '--state',

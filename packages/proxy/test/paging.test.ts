@@ -19,6 +19,7 @@ describe('paging through the proxy (PROTOCOL §7.2)', () => {
       'filter',
       'cursor',
       'abstract_budget_tokens',
+      'table',
     ]);
 
     const answer = await call(agent.client, 'big', { abstract_domains: 'city,population' });
@@ -145,6 +146,7 @@ describe("an upstream's own cursor (issue 30.3: S2SP's is prefixed)", () => {
       'filter',
       's2sp_cursor',
       'abstract_budget_tokens',
+      'table',
     ]);
     expect(tool?.description).toContain("s2sp_cursor (S2SP's cursor)");
 

@@ -58,6 +58,7 @@ describe('@modelcontextprotocol/server-postgres through the proxy', () => {
       'filter',
       'cursor',
       'abstract_budget_tokens',
+      'table',
     ]);
 
     const all = JSON.parse(

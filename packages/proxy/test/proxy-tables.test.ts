@@ -47,6 +47,7 @@ describe('table tools through the proxy', () => {
       'filter',
       'cursor',
       'abstract_budget_tokens',
+      'table',
     ]);
     expect(declared?.outputSchema?.anyOf).toEqual([
       upstream.tools.find((t) => t.name === 'declared')?.outputSchema,
@@ -105,6 +106,7 @@ describe('table tools through the proxy', () => {
       'filter',
       'cursor',
       'abstract_budget_tokens',
+      'table',
     ]);
     expect(rows?.description).toMatch(
       /"id" ~\d+, "city" ~\d+, "state" ~\d+, "population" ~\d+, "notes" ~\d+\./,

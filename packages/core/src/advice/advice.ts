@@ -192,6 +192,17 @@ export function askUpstreamForLess(limit: string): string {
   return `Call the tool again with arguments that make it return less (a narrower query, a lower limit, one page at a time); the operator can raise ${limit}.`;
 }
 
+/**
+ * For a table call whose result holds no table the proxy can split (or one it left parts of out):
+ * the plain call returns the upstream's result untouched.
+ */
+export const callToolPlainly =
+  'Call the tool again without abstract_domains and mode to get its result as the upstream server returns it.';
+
+/** For a result with several arrays of rows and no `table` argument naming one. */
+export const nameTheTable =
+  'Call the tool again with table set to one of these names (or a JSON Pointer such as /result/items), and abstract_domains naming columns of that array.';
+
 /** For a client that holds as many live entries as it may. */
 export const redeemOrWait =
   'Pass the resource_urls you have to a consumer tool, read or drop the pages you started, wait until they expire, or call with mode="sync"; the operator can raise maxEntriesPerClient or maxBytesPerClient.';

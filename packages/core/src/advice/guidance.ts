@@ -107,4 +107,6 @@ export const PROXY_TABLE_TEXT = Object.freeze({
   catalogue:
     'Columns with their estimated tokens per row in the abstract (from your earlier calls)',
   declaredColumns: 'Columns (from the tool’s declared output schema)',
+  table:
+    'With abstract_domains, when the result has several arrays of rows: the one to split, by member name or JSON Pointer (/result/items). The others are kept beside it.',
 });

@@ -35,7 +35,14 @@ export {
   storeFullError,
   tooManyRowIds,
 } from './memory-store.js';
-export { prepareTable, projectRow, serializeRow, serializeTable, type Table } from './table.js';
+export {
+  attachRowJson,
+  prepareTable,
+  projectRow,
+  serializeRow,
+  serializeTable,
+  type Table,
+} from './table.js';
 export {
   chunksOf,
   type JoinedTable,

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { S2SPError } from '../errors.js';
-import { prepareTable, projectRow, serializeRow } from './table.js';
+import { attachRowJson, prepareTable, projectRow, serializeRow, serializeTable } from './table.js';
 
 function codeOf(fn: () => unknown): string | undefined {
   try {
@@ -80,5 +80,32 @@ describe('projectRow', () => {
     expect(Object.getPrototypeOf(row)).toBe(Object.prototype);
     expect(Object.keys(row)).toEqual(['_row_id', '__proto__', 'a']);
     expect(JSON.stringify(row)).toBe('{"_row_id":0,"__proto__":{"polluted":true},"a":1}');
+  });
+});
+
+describe('attachRowJson', () => {
+  it('reuses the texts rows were parsed from, and ignores texts that do not fit', () => {
+    const texts = ['{"a":1, "b":"x"}', '{ }', '{"a":2}'];
+    const rows = texts.map((t) => JSON.parse(t));
+    attachRowJson(rows, texts);
+    const stored = serializeTable(prepareTable(rows));
+    expect(stored.rows).toEqual([
+      '{"_row_id":0,"a":1, "b":"x"}',
+      '{"_row_id":1}',
+      '{"_row_id":2,"a":2}',
+    ]);
+    expect(stored.rows.map((r) => JSON.parse(r))).toEqual(
+      rows.map((row, i) => ({ _row_id: i, ...row })),
+    );
+    // A line break (NDJSON needs one row a line) or a wrong count: stringified as usual.
+    const pretty = [{ a: 1 }];
+    attachRowJson(pretty, ['{\n  "a": 1\n}']);
+    expect(serializeTable(prepareTable(pretty)).rows).toEqual(['{"_row_id":0,"a":1}']);
+    const short = [{ a: 1 }, { a: 2 }];
+    attachRowJson(short, ['{"a":9}']);
+    expect(serializeTable(prepareTable(short)).rows).toEqual([
+      '{"_row_id":0,"a":1}',
+      '{"_row_id":1,"a":2}',
+    ]);
   });
 });

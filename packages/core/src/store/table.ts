@@ -87,11 +87,41 @@ export function serializeRow(row: Row, rowId: number): string {
   return json.length === 2 ? `{"_row_id":${rowId}}` : `{"_row_id":${rowId},${json.slice(1)}`;
 }
 
+// Row texts a caller already holds, by rows array (see attachRowJson).
+const rowTexts = new WeakMap<readonly Row[], readonly string[]>();
+
+/**
+ * Hands {@link serializeTable} the JSON text each row was parsed from (one JSON object per row, in
+ * order, with no line break), so that it reuses those texts rather than stringifying the rows
+ * again. For a caller that parsed a large table from text (the proxy): the texts can be slices of
+ * the document it parsed, which costs no copy of the table. Texts that do not fit (a different
+ * count, a line break) are ignored and the rows are stringified as usual.
+ *
+ * @param rows - the very array later given to `prepareTable`
+ * @param json - `JSON.parse(json[i])` must equal `rows[i]`
+ */
+export function attachRowJson(rows: readonly Row[], json: readonly string[]): void {
+  if (json.length === rows.length) rowTexts.set(rows, json);
+}
+
+function rowFromText(row: Row, text: string, rowId: number): string {
+  if (text.includes('\n') || text.includes('\r')) return serializeRow(row, rowId);
+  for (const _ in row) return `{"_row_id":${rowId},${text.slice(text.indexOf('{') + 1)}`;
+  return `{"_row_id":${rowId}}`;
+}
+
 /**
  * Serialises a table's full rows (every column plus `_row_id`) for the body store, once.
  *
  * @throws S2SPError `invalid_rows` if a row holds a value JSON cannot represent (BigInt, a cycle)
  */
 export function serializeTable(table: Table): StoredTable {
-  return { columns: table.columns, rows: table.rows.map((row, i) => serializeRow(row, i)) };
+  const texts = rowTexts.get(table.rows);
+  return {
+    columns: table.columns,
+    rows: table.rows.map((row, i) => {
+      const text = texts?.[i];
+      return text === undefined ? serializeRow(row, i) : rowFromText(row, text, i);
+    }),
+  };
 }

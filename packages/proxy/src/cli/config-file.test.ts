@@ -5,12 +5,15 @@ import { parseConfigFile } from './config-file.js';
 describe('parseConfigFile', () => {
   it('reads YAML and JSON with every form of table tool', () => {
     const yaml =
-      'tableTools:\n  - query\n  - search:/results\n  - { name: list, pointer: /items }\nexcludeTools: [get_file]\ndetect: false\ntokenBudget: 4000\n';
+      'tableTools:\n  - query\n  - search:/results\n  - { name: list, pointer: /items }\n  - export:csv\n  - { name: page, format: markdown }\n  - { name: deep, pointer: /a, format: json }\nexcludeTools: [get_file]\ndetect: false\ntokenBudget: 4000\n';
     expect(parseConfigFile(yaml, 'proxy.yaml')).toEqual({
       tableTools: [
         { name: 'query' },
         { name: 'search', pointer: '/results' },
         { name: 'list', pointer: '/items' },
+        { name: 'export', format: 'csv' },
+        { name: 'page', format: 'markdown' },
+        { name: 'deep', pointer: '/a', format: 'json' },
       ],
       excludeTools: ['get_file'],
       detect: false,
@@ -63,6 +66,8 @@ describe('parseConfigFile', () => {
       'tables: [a]',
       'tableTools: query',
       'tableTools: ["q:rows"]',
+      'tableTools: [{ name: q, format: xml }]',
+      'tableTools: [{ name: q, pointer: /a, format: csv }]',
       'detect: [',
       'excludeTools: [1]',
       'tokenBudget: 0',

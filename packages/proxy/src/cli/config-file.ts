@@ -7,6 +7,7 @@
  *   - query                     # a name
  *   - search:/results           # NAME:POINTER
  *   - { name: list_issues, pointer: /items }
+ *   - { name: export_csv, format: csv }       # or export_csv:csv; formats: json jsonl csv tsv markdown html
  * excludeTools: [get_file]
  * detect: true
  * tokenBudget: 8000            # a larger table tool response is paged
@@ -27,13 +28,21 @@ import {
 import { parse as parseYaml } from 'yaml';
 import { z } from 'zod';
 import { S2SPProxyOptionsSchema } from '../proxy-options.js';
+import { TABLE_FORMATS } from '../tables/table-detect.js';
 import type { TableToolRule } from '../tables/table-tools.js';
 import { parseTableToolRule } from './cli-args.js';
 
 const ConfigFileSchema = z.strictObject({
   tableTools: z
     .array(
-      z.union([z.string(), z.strictObject({ name: z.string(), pointer: z.string().optional() })]),
+      z.union([
+        z.string(),
+        z.strictObject({
+          name: z.string(),
+          pointer: z.string().optional(),
+          format: z.enum(TABLE_FORMATS).optional(),
+        }),
+      ]),
     )
     .optional(),
   excludeTools: z.array(z.string()).optional(),
@@ -78,7 +87,7 @@ export function parseConfigFile(text: string, source: string): ProxyConfigFile {
     const issue = parsed.error.issues[0];
     throw configError(
       source,
-      `${issue?.path.join('.') || 'the file'}: ${issue?.message}. Expected { tableTools: ["name" or "name:/pointer" or {name, pointer}], excludeTools: ["name"], detect: true|false, tokenBudget: 8000, authTokens: ["…"], allowedHosts: ["host"], allowedBrowserOrigins: ["https://…"], bodyTimeoutMs: 10000 }.`,
+      `${issue?.path.join('.') || 'the file'}: ${issue?.message}. Expected { tableTools: ["name" or "name:/pointer" or "name:/pointer:format" or {name, pointer, format}], excludeTools: ["name"], detect: true|false, tokenBudget: 8000, authTokens: ["…"], allowedHosts: ["host"], allowedBrowserOrigins: ["https://…"], bodyTimeoutMs: 10000 }.`,
     );
   }
   const tableTools = (parsed.data.tableTools ?? []).map((entry) =>
@@ -86,7 +95,7 @@ export function parseConfigFile(text: string, source: string): ProxyConfigFile {
       ? parseTableToolRule(source, entry)
       : parseTableToolRule(
           source,
-          entry.pointer === undefined ? entry.name : `${entry.name}:${entry.pointer}`,
+          [entry.name, entry.pointer, entry.format].filter((part) => part !== undefined).join(':'),
         ),
   );
   return {

@@ -63,8 +63,16 @@ export interface S2SPCall {
 export const MAX_ABSTRACT_BUDGET_TOKENS = 1_000_000;
 
 /**
+ * The proxy's own parameter of table tools: which array of a result with several is the table
+ * (issue 30).
+ */
+export const TABLE_PARAMETER = 'table';
+/** Longest `table` argument: a member name or a JSON Pointer. */
+export const MAX_TABLE_ARGUMENT = 256;
+
+/**
  * The JSON Schema properties a table tool gains: `abstract_domains`, `mode`, the extensions
- * `filter` and `cursor` (PROTOCOL §7), and the proxy's own `abstract_budget_tokens`. A tool that
+ * `filter` and `cursor` (PROTOCOL §7), and the proxy's own `abstract_budget_tokens` and `table`. A tool that
  * declares a parameter of one of these names keeps its own, and the proxy's is listed under a
  * prefixed name (see `parameterNames`). Upstream schemas are JSON Schema, so the zod parameters
  * are converted once, the way the SDK's McpServer lists them.
@@ -83,10 +91,21 @@ export const S2SP_PARAMETERS: Readonly<Record<string, Record<string, unknown>>> 
     maximum: MAX_ABSTRACT_BUDGET_TOKENS,
     description: PROXY_TABLE_TEXT.abstract_budget_tokens,
   },
+  [TABLE_PARAMETER]: {
+    type: 'string',
+    maxLength: MAX_TABLE_ARGUMENT,
+    description: PROXY_TABLE_TEXT.table,
+  },
 };
 
-/** The S2SP extension parameters (`filter`, `cursor`; PROTOCOL §7.2). */
-export const EXTENSION_PARAMETERS: readonly string[] = Object.keys(resourceExtensionParameters);
+/**
+ * The S2SP extension parameters (`filter`, `cursor`) and the proxy's `table`: each is the proxy's
+ * only for a tool that does not declare a parameter of that name itself (PROTOCOL §7.2).
+ */
+export const EXTENSION_PARAMETERS: readonly string[] = [
+  ...Object.keys(resourceExtensionParameters),
+  TABLE_PARAMETER,
+];
 
 /** Creates the S2SP seam. */
 export function createS2SPCall(options: S2SPCallOptions): S2SPCall {

@@ -1,36 +1,134 @@
 import { describe, expect, it } from 'vitest';
 import type { CallToolResult } from '../mcp-sdk.js';
 import { parseJsonPointer } from './json-pointer.js';
-import { findTable } from './table-detect.js';
+import { describeBlocks, findTable, MAX_KEPT_TEXT } from './table-detect.js';
 
 const opts = { maxTextLength: 1_000_000 };
-const text = (value: unknown): CallToolResult => ({
-  content: [
-    { type: 'text', text: typeof value === 'string' ? value : JSON.stringify(value, null, 2) },
-  ],
+const block = (value: unknown) => ({
+  type: 'text' as const,
+  text: typeof value === 'string' ? value : JSON.stringify(value, null, 2),
 });
+const text = (...values: unknown[]): CallToolResult => ({ content: values.map(block) });
+const ROWS = [{ id: 1 }, { id: 2, name: 'b' }];
 
-describe('findTable', () => {
+describe('findTable: JSON', () => {
   it('finds an array of objects in one text block (server-postgres style)', () => {
-    const found = findTable(text([{ id: 1 }, { id: 2, name: 'b' }]), opts);
-    expect(found).toEqual({ kind: 'table', rows: [{ id: 1 }, { id: 2, name: 'b' }], pointer: '' });
+    expect(findTable(text(ROWS), opts)).toMatchObject({
+      kind: 'table',
+      rows: ROWS,
+      pointer: '',
+      format: 'json',
+      source: 0,
+      arrays: [{ pointer: '', rows: 2 }],
+      others: [],
+      blocks: { kept: [], repeats: 0, dropped: [] },
+    });
   });
 
-  it('finds the one array-of-objects member of an object, in structuredContent first', () => {
+  it('finds the table in one block among several, keeping small notes after it', () => {
+    const found = findTable(text('Showing 2 of 1,200.', ROWS, 'Execution time: 3 ms'), opts);
+    expect(found).toMatchObject({ kind: 'table', rows: ROWS, source: 1 });
+    expect(
+      found.kind === 'table' && found.blocks.kept.map((b) => b.type === 'text' && b.text),
+    ).toEqual(['Showing 2 of 1,200.', 'Execution time: 3 ms']);
+  });
+
+  it('finds rows under a key, nested, beside counts and cursors', () => {
+    expect(findTable(text({ rows: ROWS, rowCount: 2 }), opts)).toMatchObject({
+      rows: ROWS,
+      pointer: '/rows',
+    });
+    expect(
+      findTable(text({ result: { items: ROWS, tags: ['x'] }, next_cursor: null }), opts),
+    ).toMatchObject({ rows: ROWS, pointer: '/result/items' });
+    expect(findTable(text({ 'a/b': ROWS }), opts)).toMatchObject({ pointer: '/a~1b' });
+    // Five levels down is deeper than the rule looks.
+    expect(findTable(text({ a: { b: { c: { d: { e: ROWS } } } } }), opts).kind).toBe('not-table');
+  });
+
+  it('turns a header plus arrays into rows of objects; refuses ragged ones', () => {
+    const doc = {
+      columns: [{ name: 'id', type: 'int' }, 'name'],
+      rows: [
+        [1, 'a'],
+        [2, null],
+      ],
+      rowCount: 2,
+    };
+    expect(findTable(text(doc), opts)).toMatchObject({
+      kind: 'table',
+      rows: [
+        { id: 1, name: 'a' },
+        { id: 2, name: null },
+      ],
+      pointer: '',
+    });
+    const ragged = findTable(text({ columns: ['id', 'name'], rows: [[1, 'a'], [2]] }), opts);
+    expect(ragged).toMatchObject({ kind: 'not-table', reason: /row 1 has 1 cells, the header 2/ });
+  });
+
+  it('treats [] and a wrapper holding only an empty array as zero rows', () => {
+    expect(findTable(text([]), opts)).toMatchObject({ kind: 'table', rows: [], pointer: '' });
+    expect(findTable(text({ data: [], total: 0 }), opts)).toMatchObject({
+      kind: 'table',
+      rows: [],
+      pointer: '/data',
+    });
+    expect(findTable(text([1, 2]), opts).kind).toBe('not-table');
+  });
+
+  it('lists several arrays with their row counts; table picks one and keeps the others', () => {
+    const doc = { entities: ROWS, relations: [{ from: 1, to: 2 }] };
+    const ambiguous = findTable(text(doc), opts);
+    expect(ambiguous).toMatchObject({
+      kind: 'not-table',
+      arrays: [
+        { pointer: '/entities', rows: 2 },
+        { pointer: '/relations', rows: 1 },
+      ],
+    });
+    expect(ambiguous.kind === 'not-table' && ambiguous.reason).toContain('"/relations" (1 rows)');
+    for (const table of ['relations', '/relations']) {
+      expect(findTable(text(doc), { ...opts, table })).toMatchObject({
+        kind: 'table',
+        rows: [{ from: 1, to: 2 }],
+        pointer: '/relations',
+        others: [{ pointer: '/entities', rows: ROWS }],
+      });
+    }
+    expect(findTable(text(doc), { ...opts, table: 'edges' })).toMatchObject({
+      kind: 'not-table',
+      reason: 'the result has no array named "edges"',
+      arrays: [{ pointer: '/entities' }, { pointer: '/relations' }],
+    });
+  });
+
+  it('takes structuredContent first and drops a text block that repeats it', () => {
     const result: CallToolResult = {
-      content: [{ type: 'text', text: 'ignored' }],
-      structuredContent: { rows: [{ a: 1 }], count: 1, tags: ['x'] },
+      content: [block(ROWS), block('2 rows')],
+      structuredContent: { items: ROWS },
     };
     expect(findTable(result, opts)).toMatchObject({
       kind: 'table',
-      rows: [{ a: 1 }],
-      pointer: '/rows',
+      source: 'structuredContent',
+      pointer: '/items',
+      blocks: { kept: [block('2 rows')], repeats: 1, dropped: [] },
     });
-    expect(findTable(text({ 'a/b': [{ a: 1 }] }), opts)).toMatchObject({ pointer: '/a~1b' });
   });
 
-  it('treats an empty array as an empty table', () => {
-    expect(findTable(text([]), opts)).toMatchObject({ kind: 'table', rows: [] });
+  it('describes the blocks it drops: large text that is not the table, images', () => {
+    const big = 'x'.repeat(MAX_KEPT_TEXT + 1);
+    const result: CallToolResult = {
+      content: [block(ROWS), block(big), { type: 'image', data: 'AAAA', mimeType: 'image/png' }],
+    };
+    const found = findTable(result, opts);
+    expect(found.kind === 'table' && found.blocks.dropped).toEqual([
+      { index: 1, type: 'text', chars: MAX_KEPT_TEXT + 1 },
+      { index: 2, type: 'image', chars: 4 },
+    ]);
+    expect(describeBlocks(found.kind === 'table' ? found.blocks.dropped : [])).toBe(
+      '2 content blocks: text (2,001 characters), image (4 characters)',
+    );
   });
 
   it('follows a configured pointer', () => {
@@ -41,30 +139,132 @@ describe('findTable', () => {
       kind: 'table',
       rows: [{ a: 1 }],
       pointer: '/data/items',
+      others: [{ pointer: '/other', rows: [{ b: 2 }] }],
     });
     expect(findTable(text(doc), { ...opts, pointer: parseJsonPointer('/missing') }).kind).toBe(
       'not-table',
     );
   });
+});
 
-  it('says why a result is not a table', () => {
+describe('findTable: text formats', () => {
+  it('reads CSV and TSV, typing only the columns numeric in every row', () => {
+    const csv = 'id,zip,name\n1,02134,"Smith, J"\n2,10001,Lee\n';
+    expect(findTable(text(csv), opts)).toMatchObject({
+      kind: 'table',
+      format: 'csv',
+      rows: [
+        { id: 1, zip: '02134', name: 'Smith, J' },
+        { id: 2, zip: '10001', name: 'Lee' },
+      ],
+    });
+    expect(findTable(text('a\tb\n1\tx'), opts)).toMatchObject({
+      format: 'tsv',
+      rows: [{ a: 1, b: 'x' }],
+    });
+    expect(findTable(text('a,b\n1,2\n3'), opts)).toMatchObject({
+      kind: 'not-table',
+      reason: 'block 0: as csv, line 3 has 1 cells, the header 2',
+    });
+  });
+
+  it('reads a Markdown table inside prose, and refuses a wrong column count', () => {
+    const md = 'Found 2 stations:\n\n| id | name |\n|----|------|\n| 1 | A |\n| 2 | B |\n\nDone.';
+    expect(findTable(text(md), opts)).toMatchObject({
+      kind: 'table',
+      format: 'markdown',
+      source: 0,
+      rows: [
+        { id: 1, name: 'A' },
+        { id: 2, name: 'B' },
+      ],
+    });
+    expect(findTable(text('| a | b |\n|---|---|\n| 1 |'), opts)).toMatchObject({
+      kind: 'not-table',
+      reason: /line 3 of the Markdown table has 1 cells/,
+    });
+  });
+
+  it('reads an HTML table and refuses colspan', () => {
+    const html = '<table><tr><th>id</th><th>v</th></tr><tr><td>1</td><td>x</td></tr></table>';
+    expect(findTable(text(html), opts)).toMatchObject({
+      format: 'html',
+      rows: [{ id: 1, v: 'x' }],
+    });
+    expect(findTable(text('<table><tr><td colspan="2">a</td></tr></table>'), opts)).toMatchObject({
+      kind: 'not-table',
+      reason: /colspan/,
+    });
+  });
+
+  it("reads a spreadsheet server's HTML sheet: an empty corner cell gets a name", () => {
+    const sheet =
+      '<h2>Sheet Data</h2>\n<table>\n<tr><th></th><th>A</th><th>B</th></tr>\n<tr><th>1</th><td>id</td><td>area</td></tr>\n<tr><th>2</th><td>1</td><td>County 1 &amp; &lt;north&gt;</td></tr>\n</table>\n<ul><li>notice</li></ul>';
+    expect(findTable(text(sheet), opts)).toMatchObject({
+      kind: 'table',
+      format: 'html',
+      rows: [
+        { column_1: 1, A: 'id', B: 'area' },
+        { column_1: 2, A: '1', B: 'County 1 & <north>' },
+      ],
+    });
+  });
+
+  it('reads JSON Lines and names an invalid line', () => {
+    expect(findTable(text('{"a":1}\n{"a":2}'), opts)).toMatchObject({
+      format: 'jsonl',
+      rows: [{ a: 1 }, { a: 2 }],
+    });
+    expect(findTable(text('{"a":1}\n{"a":'), opts)).toMatchObject({
+      kind: 'not-table',
+      reason: /line 2 is not valid JSON/,
+    });
+  });
+
+  it('prefers a JSON table in a later block over CSV-like prose in an earlier one', () => {
+    expect(findTable(text('took 3 ms, 2 rows\nnext, page', ROWS), opts)).toMatchObject({
+      format: 'json',
+      source: 1,
+    });
+  });
+
+  it('tries only a configured format', () => {
+    expect(findTable(text('a;b'), { ...opts, format: 'csv' })).toMatchObject({
+      kind: 'table',
+      rows: [],
+      format: 'csv',
+    });
+    expect(findTable(text(ROWS), { ...opts, format: 'csv' }).kind).toBe('not-table');
+    expect(findTable(text('x\ty'), { ...opts, format: 'markdown' })).toMatchObject({
+      kind: 'not-table',
+      reason: 'block 0: the text has no Markdown table',
+    });
+  });
+});
+
+describe('findTable: not a table', () => {
+  it('says why, and what the blocks were', () => {
     const cases: [CallToolResult, RegExp][] = [
       [{ content: [{ type: 'text', text: '[1]' }], isError: true }, /error/],
-      [text('hello'), /not JSON/],
+      [text('hello'), /holds no table/],
       [text('[{"a":'), /not valid JSON/],
-      [text([1, 2]), /not a JSON array of objects/],
-      [text([{ a: 1 }, null]), /not a JSON array of objects/],
-      [text({ a: [{ x: 1 }], b: [{ y: 1 }] }), /2 arrays of objects/],
-      [{ content: [] }, /0 content blocks/],
-      [{ content: [{ type: 'image', data: '', mimeType: 'image/png' }] }, /image block/],
+      [{ content: [] }, /no content blocks/],
+      [{ content: [{ type: 'image', data: '', mimeType: 'image/png' }] }, /holds no table/],
     ];
     for (const [result, reason] of cases) {
       const found = findTable(result, opts);
       expect(found.kind).toBe('not-table');
       expect(found.kind === 'not-table' && found.reason).toMatch(reason);
     }
+    expect(findTable(text('hello', 'x'.repeat(10)), opts)).toMatchObject({
+      blocks: [
+        { index: 0, type: 'text', chars: 5 },
+        { index: 1, type: 'text', chars: 10 },
+      ],
+    });
     expect(findTable(text([{ a: 'x'.repeat(100) }]), { maxTextLength: 50 })).toMatchObject({
       kind: 'not-table',
+      reason: /more than the 50/,
     });
   });
 });

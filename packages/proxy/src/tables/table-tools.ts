@@ -27,12 +27,15 @@ import { parseJsonPointer } from './json-pointer.js';
 import { createLearnedColumns, type LearnedColumns, type LearnedTable } from './learned-columns.js';
 import { fitOutputSchema } from './output-schema.js';
 import { EXTENSION_PARAMETERS } from './s2sp-call.js';
+import type { TableFormat } from './table-detect.js';
 
 /** A tool named as a table tool, optionally with where its rows are. */
 export interface TableToolRule {
   readonly name: string;
   /** JSON Pointer to the rows inside the result (`/rows`). Default: detected. */
   readonly pointer?: string;
+  /** The format the rows come in; only it is tried. Default: detected. */
+  readonly format?: TableFormat;
 }
 
 /** What the proxy knows of a tool from its declared schema or the operator (kept by `--state`). */
@@ -73,6 +76,8 @@ export interface TableToolInfo {
   readonly blocked: boolean;
   /** Configured or declared location of the rows. */
   readonly pointer?: readonly string[];
+  /** Configured format of the rows. */
+  readonly format?: TableFormat;
   /** Columns declared by the tool's `outputSchema`. */
   readonly declaredColumns: readonly string[];
   /**
@@ -193,6 +198,7 @@ export function createTableTools(options: TableToolsOptions): TableTools {
       rule.pointer === undefined ? undefined : parseJsonPointer(rule.pointer),
     ]),
   );
+  const formats = new Map((options.include ?? []).map((rule) => [rule.name, rule.format]));
   const excluded = new Set(options.exclude ?? []);
   const detect = options.detect ?? true;
   const upstream = new Map<string, Tool>();
@@ -215,7 +221,9 @@ export function createTableTools(options: TableToolsOptions): TableTools {
       (writes(tool) || (tool.outputSchema !== undefined && declaredArrays(tool).length === 0));
     const blocked = excluded.has(name) || notATable;
     const pointer = configured.get(name) ?? declared?.pointer;
+    const format = formats.get(name);
     return {
+      ...(format && { format }),
       table:
         !blocked &&
         (configured.has(name) || declared !== undefined || learned.get(client, name) !== undefined),

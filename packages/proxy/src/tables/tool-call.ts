@@ -6,13 +6,15 @@
  */
 
 import { parseRowFilter, type Row, S2SPError } from '@s2sp/core';
-import { raiseAbstractBudget } from '@s2sp/core/advice';
+import { callToolPlainly, nameTheTable, raiseAbstractBudget } from '@s2sp/core/advice';
+import { attachRowJson } from '@s2sp/core/store';
 import {
   type ClientConcurrencyLimit,
   clientKey,
   type Logger,
   parseTableRequest,
   type TableRequest,
+  type TableResultContext,
 } from '@s2sp/server';
 import type {
   CallToolResult,
@@ -22,8 +24,8 @@ import type {
 } from '../mcp-sdk.js';
 import type { ForwardOptions, Upstream } from '../upstream/upstream.js';
 import { pickColumns } from './column-catalogue.js';
-import { MAX_ABSTRACT_BUDGET_TOKENS, type S2SPCall } from './s2sp-call.js';
-import { findTable } from './table-detect.js';
+import { MAX_ABSTRACT_BUDGET_TOKENS, MAX_TABLE_ARGUMENT, type S2SPCall } from './s2sp-call.js';
+import { describeBlocks, type FoundTable, findTable, MAX_KEPT_TEXT } from './table-detect.js';
 import type { TableTools } from './table-tools.js';
 
 /** What a call needs from the proxy. */
@@ -161,7 +163,7 @@ async function callToolNow(
       delete own[listed];
     }
   }
-  const { abstract_budget_tokens, ...tableArgs } = s2spArgs;
+  const { abstract_budget_tokens, table, ...tableArgs } = s2spArgs;
   let request: TableRequest = { domains: [], mode: 'async' };
   let budget: number | undefined;
   /** Columns a budget call's filter names: they must be in the abstract it picks. */
@@ -220,25 +222,38 @@ async function callToolNow(
 
   const inspect = !info.blocked && (s2spCall || info.table || !result.isError);
   if (!inspect) return result;
+  if (table !== undefined && (typeof table !== 'string' || table.length > MAX_TABLE_ARGUMENT)) {
+    return errorResult(
+      'invalid_request',
+      `${info.names.table ?? 'table'} must be a member name or JSON Pointer of at most ${MAX_TABLE_ARGUMENT} characters. ${nameTheTable}`,
+    );
+  }
   const found = findTable(result, {
     maxTextLength: context.maxTextLength,
     ...(info.pointer && { pointer: info.pointer }),
+    ...(info.format && { format: info.format }),
+    ...(typeof table === 'string' && s2spCall && { table }),
   });
+  const passThrough = !s2spCall || result.isError ? result : undefined;
+  // From here on only the rows are needed: dropping the upstream's result lets its text (tens of
+  // megabytes for a large table) be collected while the table is split and stored.
+  result = undefined as unknown as CallToolResult;
 
   const columns = found.kind === 'table' ? columnsOf(found.rows) : [];
-  if (found.kind === 'table' && (found.rows.length > 0 || info.table)) {
+  // A 0-row result teaches no columns: it must not wipe those learned from earlier results.
+  if (found.kind === 'table' && found.rows.length > 0) {
     // Learned for this client only: column names may be text another client chose.
     if (context.tables.observe(client, name, found.rows, columns)) {
       context.logger.info('tool list: table columns learned', { tool: name });
       context.toolsChanged(client);
     }
   }
-  if (!s2spCall) return result;
-  if (result.isError) return result;
+  if (passThrough) return passThrough;
   if (found.kind !== 'table') {
+    const listed = found.arrays ? ` ${nameTheTable}` : ` ${callToolPlainly}`;
     return errorResult(
       'invalid_rows',
-      `abstract_domains only works when "${name}" returns a table (a JSON array of objects), and this result is not one: ${found.reason}. Call "${name}" again without abstract_domains and mode to get its result as it is.`,
+      `${info.names.abstract_domains} needs a table from "${name}", and this result (${describeBlocks(found.blocks)}) has none the proxy can split: ${found.reason}.${listed}`,
     );
   }
   if (budget !== undefined) {
@@ -251,5 +266,66 @@ async function callToolNow(
     }
     tableArgs.abstract_domains = picked.columns;
   }
-  return context.s2sp().resourceResult(found.rows, tableArgs, resultContext);
+  // The rows' own texts, when the upstream sent compact JSON: stored as they are, not re-stringified.
+  const texts = request.mode === 'async' ? found.rowTexts?.() : undefined;
+  if (texts) attachRowJson(found.rows, texts);
+  const answer = await context.s2sp().resourceResult(found.rows, tableArgs, resultContext);
+  if (answer.isError) return answer;
+  return withOtherParts(context, found, answer, resultContext);
+}
+
+/** Token budget of the abstract of another array stored beside the table. */
+const OTHER_ARRAY_TOKENS = 1_000;
+
+/** Rows of another array up to which it is returned as it was, not stored. */
+const MAX_KEPT_ARRAY_ROWS = 200;
+
+/**
+ * The parts of the upstream's result that are not the table, after the abstract: small text
+ * blocks as they were, other arrays (as they were when small, else stored beside the table with
+ * their own resource_url), and a note of what was left out.
+ */
+async function withOtherParts(
+  context: ToolCallContext,
+  found: FoundTable,
+  answer: CallToolResult,
+  resultContext: TableResultContext,
+): Promise<CallToolResult> {
+  const extra: CallToolResult['content'] = [...found.blocks.kept];
+  for (const other of found.others) {
+    const label = `${JSON.stringify(other.pointer)} (${other.rows.length.toLocaleString('en-US')} rows)`;
+    const json = other.rows.length <= MAX_KEPT_ARRAY_ROWS ? JSON.stringify(other.rows) : undefined;
+    if (json !== undefined && json.length <= MAX_KEPT_TEXT) {
+      extra.push({ type: 'text', text: `Also in the upstream's result, ${label}: ${json}` });
+      continue;
+    }
+    const [first] = columnsOf(other.rows);
+    const stored = await context.s2sp().resourceResult(
+      other.rows,
+      { abstract_domains: first ?? '' },
+      {
+        ...resultContext,
+        // Beside the table, the other array's abstract gets a small share of the budget.
+        tokenBudget: OTHER_ARRAY_TOKENS,
+      },
+    );
+    const [block] = stored.content;
+    extra.push({
+      type: 'text',
+      text: `Also in the upstream's result, ${label}, stored beside the table${stored.isError ? ' failed' : ''}: ${block?.type === 'text' ? block.text : ''}`,
+    });
+  }
+  const { repeats, dropped } = found.blocks;
+  if (repeats > 0 || dropped.length > 0) {
+    const parts = [
+      ...(repeats > 0 ? [`${repeats} block${repeats === 1 ? '' : 's'} repeating the table`] : []),
+      ...(dropped.length > 0 ? [describeBlocks(dropped)] : []),
+    ];
+    extra.push({
+      type: 'text',
+      text: `The proxy left out ${parts.join(' and ')} of the upstream's result. ${callToolPlainly}`,
+    });
+  }
+  if (extra.length === 0) return answer;
+  return { ...answer, content: [...answer.content, ...extra] };
 }

@@ -14,6 +14,7 @@
  */
 
 import { randomUUID } from 'node:crypto';
+import { StringDecoder } from 'node:string_decoder';
 import type { JSONRPCMessage } from '../mcp-sdk.js';
 import { deserializeMessage } from '../mcp-sdk.js';
 
@@ -211,12 +212,16 @@ export function idFromEnds(head: string, tail: string): RequestId | undefined {
 export class BoundedLineBuffer {
   readonly #limit: number;
   readonly #onDropped: (id: RequestId | undefined) => void;
-  #parts: Buffer[] = [];
+  // A line is decoded as its bytes arrive (a newline byte never falls inside a UTF-8 sequence):
+  // holding the chunks to concatenate and decode at the end would keep three copies of a large
+  // answer at once (the chunks, their concatenation, the string) instead of two (issue 30).
+  #decoder = new StringDecoder('utf8');
+  #parts: string[] = [];
   #size = 0;
   #dropping = false;
   #head = '';
   #tail = Buffer.alloc(0);
-  #ready: (Buffer | JSONRPCMessage)[] = [];
+  #ready: (string | JSONRPCMessage)[] = [];
 
   /**
    * @param limit - the most bytes one line may have
@@ -246,12 +251,12 @@ export class BoundedLineBuffer {
       this.#tail = Buffer.concat([this.#tail, part]).subarray(-KEEP);
       return;
     }
-    this.#parts.push(part);
+    this.#parts.push(this.#decoder.write(part));
     this.#size += part.length;
     if (this.#size <= this.#limit) return;
-    const line = Buffer.concat(this.#parts);
-    this.#head = line.subarray(0, KEEP).toString('utf8');
-    this.#tail = Buffer.from(line.subarray(-KEEP));
+    const line = this.#parts.join('') + this.#decoder.end();
+    this.#head = line.slice(0, KEEP);
+    this.#tail = Buffer.from(line.slice(-KEEP));
     this.#parts = [];
     this.#size = 0;
     this.#dropping = true;
@@ -267,7 +272,7 @@ export class BoundedLineBuffer {
       this.#tail = Buffer.alloc(0);
       return;
     }
-    this.#ready.push(Buffer.concat(this.#parts));
+    this.#ready.push(this.#parts.join('') + this.#decoder.end());
     this.#parts = [];
     this.#size = 0;
   }
@@ -279,12 +284,13 @@ export class BoundedLineBuffer {
   readMessage(): JSONRPCMessage | null {
     const next = this.#ready.shift();
     if (next === undefined) return null;
-    if (!Buffer.isBuffer(next)) return next;
-    return deserializeMessage(next.toString('utf8').replace(/\r$/, ''));
+    if (typeof next !== 'string') return next;
+    return deserializeMessage(next.endsWith('\r') ? next.slice(0, -1) : next);
   }
 
   /** Forgets everything buffered. */
   clear(): void {
+    this.#decoder = new StringDecoder('utf8');
     this.#parts = [];
     this.#size = 0;
     this.#dropping = false;

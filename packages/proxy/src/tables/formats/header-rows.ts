@@ -1,0 +1,80 @@
+/**
+ * A header plus records of values → rows of objects, the one shape every non-JSON format (CSV,
+ * TSV, Markdown, HTML) and the JSON `{"columns": [...], "rows": [[...]]}` shape end in.
+ *
+ * @module
+ */
+
+import type { Row } from '@s2sp/core';
+import { setColumn } from '@s2sp/core/json';
+
+/** Rows, or why the records do not make a table. */
+export type HeaderRows =
+  | { readonly ok: true; readonly rows: Row[] }
+  | { readonly ok: false; readonly reason: string };
+
+// A JSON number without leading zeros ("007" is an identifier, not 7).
+const NUMBER = /^-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?$/;
+
+/** True when `text` is a number that survives the trip to a JS number (not a 20-digit id). */
+export function isNumberText(text: string): boolean {
+  if (text.length > 32 || !NUMBER.test(text)) return false;
+  const value = Number(text);
+  if (!Number.isFinite(value)) return false;
+  return /[.eE]/.test(text) || Number.isSafeInteger(value);
+}
+
+/**
+ * Builds rows from a header and records.
+ *
+ * @param header - column names, unique (an empty one is named `column_<n>`)
+ * @param records - one array per row, as long as the header
+ * @param options.typeNumbers - text cells: a column whose every cell is a number becomes numbers;
+ *   any other column (one empty or non-numeric cell) stays text
+ * @param options.firstLine - the line (or row) number of `records[0]`, for messages
+ */
+export function rowsFromHeader(
+  header: readonly unknown[],
+  records: readonly (readonly unknown[])[],
+  options: { readonly typeNumbers: boolean; readonly firstLine: number; readonly unit: string },
+): HeaderRows {
+  const names: string[] = [];
+  const seen = new Set<string>();
+  for (const [i, cell] of header.entries()) {
+    // An empty header cell (a spreadsheet's corner cell above its row numbers) gets a name.
+    const name =
+      cell === '' ? `column_${i + 1}` : typeof cell === 'string' ? cell.trim() : undefined;
+    if (!name) return { ok: false, reason: `header cell ${i + 1} is not a column name` };
+    if (seen.has(name)) {
+      return {
+        ok: false,
+        reason: `the header names the column ${JSON.stringify(name.slice(0, 64))} twice`,
+      };
+    }
+    seen.add(name);
+    names.push(name);
+  }
+  for (const [i, record] of records.entries()) {
+    if (record.length !== names.length) {
+      return {
+        ok: false,
+        reason: `${options.unit} ${options.firstLine + i} has ${record.length} cells, the header ${names.length}`,
+      };
+    }
+  }
+  const numeric = names.map(
+    (_, c) =>
+      options.typeNumbers &&
+      records.length > 0 &&
+      records.every((record) => typeof record[c] === 'string' && isNumberText(record[c] as string)),
+  );
+  const rows = records.map((record) => {
+    const row: Row = {};
+    for (let c = 0; c < names.length; c++) {
+      const value = record[c];
+      setColumn(row, names[c] as string, numeric[c] ? Number(value) : (value as Row[string]));
+    }
+    return row;
+  });
+  return { ok: true, rows };
+}
