@@ -189,6 +189,7 @@ describe('table tools through the proxy', () => {
       'filter',
       'cursor',
       'abstract_budget_tokens',
+      'table',
     ]);
     // Its own abstract_domains goes upstream untouched; mode is S2SP's, so it is not forwarded.
     const own = await call(agent.client, 'own_params', { abstract_domains: 'a,b', mode: 'sync' });
