@@ -52,8 +52,9 @@ export interface RealServerSpec {
 
 // A text table's cells in order, each as printed: the column names of a table whose header
 // has an empty cell (a row-number column) are the detector's choice, the values are not.
+// An empty cell is the text of a null.
 const asText = (rows: readonly Record<string, unknown>[]) =>
-  rows.map((row) => Object.values(row).map((value) => String(value)));
+  rows.map((row) => Object.values(row).map((value) => String(value ?? '')));
 
 /** The three comparisons for one server spec; throws (through `expect`) on the first mismatch. */
 export async function checkRealServer(spec: RealServerSpec): Promise<void> {
