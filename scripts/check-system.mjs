@@ -1,4 +1,5 @@
-// The system programs the tests start themselves (redis-server, Chromium, PostgreSQL's initdb),
+// The system programs the tests start themselves (redis-server, Chromium, PostgreSQL's initdb,
+// MariaDB's mariadbd for the proxy's real-server matrix),
 // checked before `pnpm test` builds anything. This is the one list of them: `.ci/run` calls this
 // script too.
 //
@@ -30,6 +31,21 @@ const missing = [
     () => existsSync(process.env.CHROMIUM_PATH ?? '/usr/bin/chromium') || onPath('chromium'),
   ],
   ['PostgreSQL (initdb)', 'postgresql', hasInitdb],
+  // The core packages only: the server and its client, without a service that starts at install.
+  [
+    'MariaDB (mariadbd)',
+    'mariadb-server-core',
+    () =>
+      Boolean(process.env.MARIADB_URL) ||
+      existsSync(join(process.env.MARIADB_BIN ?? '/usr/sbin', 'mariadbd')),
+  ],
+  [
+    'the MariaDB client (mariadb)',
+    'mariadb-client-core',
+    () =>
+      Boolean(process.env.MARIADB_URL) ||
+      existsSync(join(process.env.MARIADB_BIN ?? '/usr/bin', 'mariadb')),
+  ],
 ].filter(([, , present]) => !present());
 
 if (missing.length > 0) {

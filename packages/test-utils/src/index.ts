@@ -126,6 +126,7 @@ export function captureLines(): { lines: string[]; write: (line: string) => void
   const lines: string[] = [];
   return { lines, write: (line) => lines.push(line) };
 }
+export { type MariaDbTestServer, startMariaDb } from './mariadb.js';
 export { type PostgresTestServer, postgresBinDir, startPostgres } from './postgres.js';
 export {
   freePort,
