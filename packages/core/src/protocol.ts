@@ -54,4 +54,11 @@ export const PROTOCOL = Object.freeze({
   totalRowsHeader: 's2sp-total-rows',
   /** The `_meta` key under which a tool error carries its stable S2SP error code (§7). */
   errorCodeMeta: 's2sp/error-code',
+  /**
+   * Request header of a retry-safe redemption (§7 extension, see `packages/core/PROTOCOL.md`
+   * §7.9): a random value of at least 128 bits the consumer chooses, so that for a short grace
+   * window it, and only it, can redeem the same token with the same request again after a dropped
+   * reply. Peers without the extension ignore it.
+   */
+  idempotencyKeyHeader: 'idempotency-key',
 });

@@ -68,6 +68,7 @@ export {
   selectSyncRowsById,
   sendBearerToken,
   sendDataPlaneRequest,
+  sendIdempotencyKey,
   sendJson,
   sendToolArguments,
   sendWholeBody,
