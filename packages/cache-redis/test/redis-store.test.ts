@@ -396,7 +396,7 @@ describe('takes with many row ids (issue 20 item 7)', () => {
 describe('repeatable takes (PROTOCOL §7.9)', () => {
   const retry = (key: string, graceMs = 60_000) => ({ retry: { key, graceMs } });
 
-  it('repeats a claimed large table for its key, keeps its keys for the window (a claimed table's blocks a claim hold longer)', async () => {
+  it('repeats a claimed large table for its key, keeps its keys for the window (the blocks a claim hold longer)', async () => {
     const prefix = uniquePrefix();
     const store = createRedisBodyStore({ url: redis.url, keyPrefix: prefix, logger: quietLogger });
     try {
