@@ -16,6 +16,7 @@ import { createMemoryStore, prepareTable, serializeTable } from '@s2sp/core/stor
 import { type Fault, type FaultProxy, startFaultProxy } from '@s2sp/test-utils';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createDataPlaneApp } from '../src/http/index.js';
+import { createS2SPServer, silentLogger } from '../src/index.js';
 
 // Loopback data planes: these tests opt out of public destinations only.
 const fetchBody = (url: string, options: FetchBodyOptions = {}) =>
@@ -194,5 +195,41 @@ describe('retries against other servers', () => {
     answers = [{ status: 500, body: '{}' }];
     expect(await codeOf(fetchBody(fakeUrl))).toBe('not_found');
     expect(fakeKeys).toHaveLength(2);
+  });
+});
+
+describe('consumer tools through the same proxy', () => {
+  const consumerWith = (fetchRetries?: number) =>
+    createS2SPServer({
+      name: 'consumer',
+      version: '1',
+      logger: silentLogger,
+      consumer: {
+        allowedOrigins: [proxy.url],
+        ...(fetchRetries !== undefined && { fetchRetries }),
+      },
+    });
+
+  it('get the rows of a redemption whose first answer was dropped (default retries)', async () => {
+    const consumer = consumerWith();
+    plan = ['drop'];
+    const { rows: resolved } = await consumer.s2sp.resolveConsumerRows({
+      resource_url: await cached(),
+      row_ids: [7, 3],
+    });
+    expect(resolved).toEqual([expected[7], expected[3]]);
+    expect(keys).toHaveLength(2);
+    await consumer.close();
+  });
+
+  it('lose them with consumer.fetchRetries: 0', async () => {
+    const consumer = consumerWith(0);
+    plan = ['drop'];
+    const resource_url = await cached();
+    expect(await codeOf(consumer.s2sp.resolveConsumerRows({ resource_url, row_ids: [7] }))).toBe(
+      'upstream_error',
+    );
+    expect(keys).toEqual([undefined]);
+    await consumer.close();
   });
 });
