@@ -107,6 +107,10 @@ const GROUPS = {
     title: 'row_ids and store quotas',
     how: 'A data plane on a real `redis-server` (in process, `app.request()`): oversized `row_ids` requests, then Redis `SLOWLOG` with every command logged during the largest accepted request. 1 000 zero-row async calls through MCP; empty tables put into 10 MiB budgets (memory and Redis) until `store_full`; one MCP client (one socket address) making async calls with default settings, then a second client from another address (`::1`).',
   },
+  33: {
+    title: 'Retry-safe redemption',
+    how: 'A data plane (memory store) on a loopback port behind a loopback TCP proxy (`startFaultProxy` in `@s2sp/test-utils`) that, for 10 % of the requests (a seeded draw), resets the connection at the first byte of the answer or passes the headers and half of the body and closes — always after the data plane has taken the entry. Redemptions of 3 of 5 rows through `fetchBody`, 64 in flight, each checked against its own rows; the proxy faults any one `Idempotency-Key` at most 3 times (the retry budget), so the figure measures whether a retry gets the rows, not the odds of four faults in a row. Then the same without retries. Then a Redis store: every first reply dropped, Redis SIGKILLed and restarted, each redemption repeated with its key.',
+  },
 };
 
 const RESIDUAL_RISKS = `## Residual risks the tests cannot remove
@@ -126,7 +130,11 @@ const RESIDUAL_RISKS = `## Residual risks the tests cannot remove
   Redis-clock deadline, so a command that reaches Redis late changes nothing (figure 8); only an
   answer lost on the way back stays ambiguous, and then the client's retry gets 404 for rows it
   never received (figure 9.4) and must call the resource tool again; the 503 says so rather than
-  promising the token is unused (figure 9.5).
+  promising the token is unused (figure 9.5). Between the data plane and its consumer, a lost
+  answer is covered by retry-safe redemption (PROTOCOL §7.10, figure 33) for consumers that send
+  an \`Idempotency-Key\` (\`fetchBody\` does): the retry gets the same rows within 60 s. A
+  consumer without it (the Python reference) still loses them, and on Redis without persistence
+  a Redis crash in the window loses them too.
 - **A pipelined redemption followed by garbage looks failed but was served.** HTTP/1.1 lets a
   client send a valid redemption and, on the same connection before the answer, bytes that are not
   a request. The data plane redeems the first (the token is used up, its 200 is written), then the

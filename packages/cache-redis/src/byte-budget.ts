@@ -57,6 +57,19 @@ return 1
 `,
 );
 
+/**
+ * Moves a reservation's expiry to `ms` from now (Redis's clock), for an entry kept for the grace
+ * window of a repeatable take (PROTOCOL §7.10). A missing reservation is left missing.
+ *
+ * KEYS as for {@link BUDGET_RESERVE}. ARGV: [1] the member, [2] ms from now.
+ */
+export const BUDGET_HOLD = luaScript(
+  'budget-hold',
+  `${LUA_EFFECTS}${LUA_NOW}redis.call('ZADD', KEYS[1], 'XX', now + tonumber(ARGV[2]), ARGV[1])
+return 1
+`,
+);
+
 /** Reserves and releases room in the shared byte budget. */
 export interface ByteBudget {
   /**
@@ -66,6 +79,8 @@ export interface ByteBudget {
   reserve(key: string, size: number, ttlMs: number): Promise<void>;
   /** Gives a reservation back; a missing one is ignored. */
   release(key: string, size: number): Promise<void>;
+  /** Keeps a reservation for `ms` from now, then drops it; a missing one is ignored. */
+  hold(key: string, size: number, ms: number): Promise<void>;
 }
 
 /**
@@ -101,6 +116,9 @@ export function createByteBudget(
     },
     async release(key, size) {
       await call(runScript(connection, BUDGET_RELEASE, keys, [`${key}:${size}`, String(size)]));
+    },
+    async hold(key, size, ms) {
+      await call(runScript(connection, BUDGET_HOLD, keys, [`${key}:${size}`, String(ms)]));
     },
   };
 }

@@ -6,7 +6,13 @@
  */
 
 import { S2SPError } from '@s2sp/core';
-import { chunksOf, encodeRows, type TakenRows, tooManyRowIds } from '@s2sp/core/store';
+import {
+  chunksOf,
+  encodeRows,
+  type TakenRows,
+  type TakeRetry,
+  tooManyRowIds,
+} from '@s2sp/core/store';
 import {
   EXPIRE_BLOCKS,
   INLINE_DROP_BLOCKS,
@@ -43,6 +49,11 @@ export interface TakeEntryOptions {
    */
   readonly selecting?: number;
   readonly commandTimeoutMs: number;
+  /**
+   * A repeatable take (PROTOCOL §7.10): the entry is marked instead of removed, and its blocks
+   * are left to the grace window's expiry.
+   */
+  readonly retry?: TakeRetry;
 }
 
 /** A taken entry and its size (for the budget). */
@@ -163,7 +174,7 @@ async function* readClaimed(
     throw toStoreError(error, 'take');
   } finally {
     for (const pending of inFlight) pending.catch(() => {});
-    expireBlocks(options, meta.blocks, 0);
+    if (!options.retry) expireBlocks(options, meta.blocks, 0);
   }
 }
 
@@ -203,9 +214,10 @@ export async function takeEntry(options: TakeEntryOptions): Promise<Taken | unde
   const { connection, clock, redisKey, rowIds, commandTimeoutMs, selecting } = options;
   const giveUpAt = Date.now() + commandTimeoutMs;
   const deadline = await withTimeout(clock.deadline(giveUpAt, commandTimeoutMs), commandTimeoutMs);
+  const which = rowIds ? 'some' : 'all';
   const args = [
     String(deadline),
-    rowIds ? 'some' : 'all',
+    options.retry ? `${which} ${options.retry.graceMs} ${options.retry.key}` : which,
     String(CLAIM_HOLD_MS),
     String(INLINE_BYTES),
     ...(rowIds ?? []).map((id) => String(id)),
@@ -223,7 +235,7 @@ export async function takeEntry(options: TakeEntryOptions): Promise<Taken | unde
   if (!Array.isArray(reply) || reply.length < 7) throw corrupt('an unexpected reply to a take');
   const meta = parseMeta(reply);
   const base = { columns: meta.columns, tableRows: meta.tableRows };
-  if (rowIds || Number(reply[0]) === TAKE_INLINE)
+  if (!options.retry && (rowIds || Number(reply[0]) === TAKE_INLINE))
     expireBlocks(options, meta.blocks, INLINE_DROP_BLOCKS);
   if (rowIds) {
     const slots = reply.slice(7).map(bytes);
@@ -269,7 +281,7 @@ export async function takeEntry(options: TakeEntryOptions): Promise<Taken | unde
   } catch (error) {
     // Nobody will read the blocks: drop them now rather than at the end of the hold.
     for (const pending of first) pending.catch(() => {});
-    expireBlocks(options, meta.blocks, 0);
+    if (!options.retry) expireBlocks(options, meta.blocks, 0);
     throw error;
   }
   return {

@@ -96,7 +96,7 @@ export const TAKE_CLAIMED = 0;
  * it, because this script reads the metadata and removes it in one step.
  *
  * KEYS[1] the entry's main key. ARGV: [1] deadline in Redis milliseconds (0: none), [2] "all" or
- * "some", [3] how long a claimed entry's blocks stay for the reader, in ms, [4] the largest
+ * "some" (for a repeatable take, PROTOCOL §7.10: followed by " <grace ms> <retry key>"), [3] how long a claimed entry's blocks stay for the reader, in ms, [4] the largest
  * whole table (joined bytes) answered inline, [5…] the row ids (with "some"), or [5] optionally
  * how many rows the caller will select itself (with "all"). More ids than the table has rows:
  * `[TAKE_TOO_MANY, row count]`, nothing changed.
@@ -116,6 +116,12 @@ export const TAKE_CLAIMED = 0;
  *   the take single-use, whatever the table's size — and the blocks and offsets get a short TTL;
  *   the caller reads the blocks with plain GETs (binary, outside any script, so Redis is never
  *   blocked copying a large table) and then removes them.
+ *
+ * A repeatable take marks the entry instead of removing it: field `#g` holds its retry key, and
+ * every key of the entry expires after the grace window (blocks of a claimed table the claim hold
+ * later, so a repeat begun in the window can read them). The mark is set in this same step, so
+ * the first take still wins alone; a marked entry answers only a take with the same retry key,
+ * as a repeat that changes nothing, and nil to any other.
  */
 export const TAKE = luaScript(
   'take-blocks',
@@ -124,19 +130,33 @@ local deadline = tonumber(ARGV[1])
 if deadline > 0 then
   ${LUA_NOW}  if now > deadline then return ${TAKE_LATE} end
 end
-local meta = redis.call('HMGET', key, '#c', '#n', '#b', '#k', '#j', '#s')
+local meta = redis.call('HMGET', key, '#c', '#n', '#b', '#k', '#j', '#s', '#g')
 -- No block count: not an entry of this layout (0.1.x wrote pages); leave it to its TTL.
 if not meta[1] or not meta[4] then return nil end
+local mode, grace, retry = ARGV[2], nil, nil
+if #mode > 4 then mode, grace, retry = string.match(mode, '^(%a+) (%d+) (.+)$') end
+-- Taken already by a repeatable take: only its own key may repeat it.
+if meta[7] and meta[7] ~= retry then return nil end
 local n, blocks, size = tonumber(meta[2]), tonumber(meta[4]), tonumber(meta[6])
 -- How many rows the caller wants: the ids given ("some"), or a count passed with "all" by a
 -- caller that selects many rows itself. More than the table has: refused, nothing changed.
 local asked = #ARGV - 4
-if ARGV[2] == 'all' then asked = tonumber(ARGV[5] or '0') end
+if mode == 'all' then asked = tonumber(ARGV[5] or '0') end
 if asked > n then return {${TAKE_TOO_MANY}, meta[2]} end
+local claim = mode == 'all' and tonumber(meta[5]) > tonumber(ARGV[4])
+if retry and not meta[7] then
+  redis.call('HSET', key, '#g', retry)
+  redis.call('PEXPIRE', key, grace)
+  local hold = tonumber(grace)
+  if claim then hold = hold + tonumber(ARGV[3]) end
+  redis.call('PEXPIRE', key .. ':o', hold)
+  for i = 0, blocks - 1 do redis.call('PEXPIRE', key .. ':' .. i, hold) end
+end
 local out = {${TAKE_INLINE}, meta[1], meta[2], meta[3], meta[4], meta[5], meta[6]}
-if ARGV[2] == 'all' then
-  if tonumber(meta[5]) > tonumber(ARGV[4]) then
+if mode == 'all' then
+  if claim then
     out[1] = ${TAKE_CLAIMED}
+    if retry then return out end
     redis.call('UNLINK', key)
     redis.call('PEXPIRE', key .. ':o', ARGV[3])
     for i = 0, blocks - 1 do redis.call('PEXPIRE', key .. ':' .. i, ARGV[3]) end
@@ -175,7 +195,7 @@ else
 end
 -- Freeing a 1 MiB string costs Redis ~85 µs, synchronously even with UNLINK: a large table's
 -- blocks are left to the caller, who expires them after it has the answer (EXPIRE_BLOCKS).
-drop(key, 0, math.min(blocks, ${INLINE_DROP_BLOCKS}), true)
+if not retry then drop(key, 0, math.min(blocks, ${INLINE_DROP_BLOCKS}), true) end
 return out
 `,
 );

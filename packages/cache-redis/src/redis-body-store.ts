@@ -16,6 +16,7 @@ import {
   selectRows,
   storedTableSize,
   type TakenRows,
+  type TakeOptions,
 } from '@s2sp/core/store';
 import { type ByteBudget, createByteBudget } from './byte-budget.js';
 import { takeEntry } from './entry-reader.js';
@@ -185,9 +186,18 @@ export function createRedisBodyStore(options: RedisBodyStoreOptions): RedisBodyS
       }
     },
 
-    async take(key: string, rowIds?: readonly number[]): Promise<TakenRows | undefined> {
+    async take(
+      key: string,
+      rowIds?: readonly number[],
+      options?: TakeOptions,
+    ): Promise<TakenRows | undefined> {
       assertOpen();
       assertValidStorageKey(key);
+      const retry = options?.retry;
+      if (retry) {
+        assertValidTtl(retry.graceMs);
+        assertValidStorageKey(retry.key);
+      }
       await started();
       try {
         // Many ids: claim the whole entry and cut the rows here. The script's work then follows
@@ -200,13 +210,18 @@ export function createRedisBodyStore(options: RedisBodyStoreOptions): RedisBodyS
           rowIds: many ? undefined : rowIds,
           ...(many && { selecting: rowIds.length }),
           commandTimeoutMs,
+          ...(retry && { retry }),
         });
         if (!taken) return undefined;
         // The entry is already gone; a release that fails only delays the budget until expiry.
-        if (budget)
-          await budget
-            .release(key, chargedEntryBytes(taken.bytes, taken.result.tableRows))
-            .catch(() => {});
+        // A repeatable take's entry stays for its grace window, and so does its reservation.
+        if (budget) {
+          const charged = chargedEntryBytes(taken.bytes, taken.result.tableRows);
+          await (retry
+            ? budget.hold(key, charged, retry.graceMs)
+            : budget.release(key, charged)
+          ).catch(() => {});
+        }
         if (!many) return taken.result;
         // The whole table is read into one buffer here, then cut like the memory store cuts.
         const { columns, ends, chunks } = taken.result;

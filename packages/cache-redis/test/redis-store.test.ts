@@ -392,3 +392,80 @@ describe('takes with many row ids (issue 20 item 7)', () => {
     }
   });
 });
+
+describe('repeatable takes (PROTOCOL §7.10)', () => {
+  const retry = (key: string, graceMs = 60_000) => ({ retry: { key, graceMs } });
+
+  it('repeats a claimed large table for its key, keeps its keys for the window (the blocks a claim hold longer)', async () => {
+    const prefix = uniquePrefix();
+    const store = createRedisBodyStore({ url: redis.url, keyPrefix: prefix, logger: quietLogger });
+    try {
+      const table = wideTable(5000);
+      const key = await tokenStorageKey(generateToken());
+      await store.put(key, table, { ttlMs: 60_000 });
+      const keys = await keysUnder(prefix);
+      expect((await readTaken(await store.take(key, undefined, retry('r1', 1500))))?.rows).toEqual(
+        table.rows,
+      );
+      expect(await store.take(key)).toBeUndefined();
+      expect(await store.take(key, undefined, retry('r2', 1500))).toBeUndefined();
+      expect((await readTaken(await store.take(key, undefined, retry('r1', 1500))))?.rows).toEqual(
+        table.rows,
+      );
+      expect(await keysUnder(prefix)).toEqual(keys);
+      // The metadata goes with the window; the blocks of a claimed table a claim hold later.
+      await eventually(
+        'the metadata expires with the window',
+        async () => !(await keysUnder(prefix)).includes(`${prefix}{${key}}`),
+      );
+      expect(await store.take(key, undefined, retry('r1', 1500))).toBeUndefined();
+      expect(await admin.pTTL(`${prefix}{${key}}:0`)).toBeGreaterThan(60_000);
+    } finally {
+      await store.close();
+    }
+  });
+
+  it('keeps a repeatable entry in the shared budget for its window, then gives it back', async () => {
+    const prefix = uniquePrefix();
+    const store = createRedisBodyStore({
+      url: redis.url,
+      keyPrefix: prefix,
+      maxBytes: 2000,
+      logger: quietLogger,
+    });
+    try {
+      const table = makeStoredTable(5); // charged about 1 450 with overhead: one fits
+      await store.put('one', table, { ttlMs: 60_000 });
+      expect((await store.take('one', [1], retry('r', 300)))?.tableRows).toBe(5);
+      const error = await store.put('two', table, { ttlMs: 60_000 }).catch((e: unknown) => e);
+      expect(S2SPError.isInstance(error) && error.code).toBe('store_full');
+      await eventually('the window ends', async () =>
+        store.put('two', table, { ttlMs: 60_000 }).then(
+          () => true,
+          () => false,
+        ),
+      );
+    } finally {
+      await store.close();
+    }
+  });
+
+  it('refuses a retry key or grace window it cannot store, with invalid_config, leaving the entry', async () => {
+    const store = createRedisBodyStore({
+      url: redis.url,
+      keyPrefix: uniquePrefix(),
+      logger: quietLogger,
+    });
+    try {
+      const key = await tokenStorageKey(generateToken());
+      await store.put(key, makeStoredTable(2), { ttlMs: 60_000 });
+      for (const bad of [retry('has space'), retry('x'.repeat(129)), retry('ok', 0)]) {
+        const error = await store.take(key, undefined, bad).catch((e: unknown) => e);
+        expect(S2SPError.isInstance(error) && error.code).toBe('invalid_config');
+      }
+      expect((await store.take(key))?.tableRows).toBe(2);
+    } finally {
+      await store.close();
+    }
+  });
+});

@@ -3,13 +3,15 @@ import { readBodyCapped } from './body-reader.js';
 import { DataPlaneResponseSchema } from './data-plane.js';
 import { S2SPError } from './errors.js';
 import {
-  assertUsableResponse,
+  assertUsableAttempt,
   type FetchBodyOptions,
   fetchFailure,
+  type PreparedFetch,
   prepareFetch,
   requestHeaders,
   tooLarge,
 } from './fetch-body.js';
+import { attemptFailure, backoff, RetryableFailure, retryDelayMs } from './fetch-retry.js';
 import { formatIssues, isPlainObject, parseJsonText } from './json.js';
 import { PROTOCOL } from './protocol.js';
 import type { RowWithId } from './resource-result.js';
@@ -45,15 +47,70 @@ export async function* fetchBodyRows(
   resourceUrl: string,
   options: FetchBodyOptions = {},
 ): AsyncGenerator<RowWithId> {
-  const { target, timeoutMs, maxBytes, maxRowBytes, requestBody } = prepareFetch(
-    resourceUrl,
-    options,
-  );
+  const prepared = prepareFetch(resourceUrl, options);
+  const { target, timeoutMs, retries } = prepared;
 
   const controller = new AbortController();
   const timer = setTimeout(() => controller.abort(), timeoutMs);
   const onAbort = () => controller.abort();
   options.signal?.addEventListener('abort', onAbort, { once: true });
+  const failure = (cause: unknown): S2SPError =>
+    fetchFailure(cause, {
+      cancelled: options.signal?.aborted === true,
+      timedOut: controller.signal.aborted,
+      origin: target.origin,
+      timeoutMs,
+    });
+  // Rows already yielded: a repeat (PROTOCOL §7.10) answers the same rows in the same order, so
+  // those are skipped, and the last one skipped must be the last one yielded.
+  let yielded = 0;
+  let lastRowId = -1;
+  try {
+    for (let attempt = 0; ; attempt++) {
+      let seen = 0;
+      try {
+        for await (const row of readAttempt(prepared, options, controller, failure)) {
+          seen++;
+          if (seen < yielded) continue;
+          if (seen === yielded) {
+            if (row._row_id !== lastRowId)
+              throw upstream(target.origin, 'answered a retry with other rows than before.');
+            continue;
+          }
+          yielded = seen;
+          lastRowId = row._row_id;
+          yield row;
+        }
+        if (seen < yielded)
+          throw upstream(target.origin, 'answered a retry with fewer rows than before.');
+        return;
+      } catch (error) {
+        if (!(error instanceof RetryableFailure)) throw error;
+        if (attempt >= retries) throw error.failure;
+        await backoff(retryDelayMs(attempt), controller.signal).catch((cause: unknown) => {
+          throw failure(cause);
+        });
+      }
+    }
+  } finally {
+    clearTimeout(timer);
+    options.signal?.removeEventListener('abort', onAbort);
+    controller.abort();
+  }
+}
+
+/**
+ * One attempt of {@link fetchBodyRows}: its rows as they arrive. A broken connection, a cut body
+ * or a 5xx fails with {@link RetryableFailure}; everything else with its `S2SPError`.
+ */
+async function* readAttempt(
+  prepared: PreparedFetch,
+  options: FetchBodyOptions,
+  controller: AbortController,
+  failure: (cause: unknown) => S2SPError,
+): AsyncGenerator<RowWithId> {
+  const { target, maxBytes, maxRowBytes, requestBody, headers } = prepared;
+  const transport = (cause: unknown) => attemptFailure(cause, controller.signal.aborted, failure);
   let reader: ReadableStreamDefaultReader<Uint8Array> | undefined;
   try {
     let response: Response;
@@ -63,6 +120,7 @@ export async function* fetchBodyRows(
         method: 'POST',
         headers: requestHeaders(
           options.headers,
+          headers,
           `${PROTOCOL.ndjsonMediaType}, application/json;q=0.5`,
         ),
         body: requestBody,
@@ -70,14 +128,14 @@ export async function* fetchBodyRows(
         signal: controller.signal,
       });
     } catch (cause) {
-      throw failure(cause);
+      throw transport(cause);
     }
-    await assertUsableResponse(response, target.origin);
+    await assertUsableAttempt(response, target.origin);
     const type = (response.headers.get('content-type') ?? '').split(';')[0]?.trim().toLowerCase();
     if (type !== PROTOCOL.ndjsonMediaType) {
       // A plain JSON answer: read it whole, within the limit, as fetchBody does.
       const bytes = await readBodyCapped(response, maxBytes).catch((cause) => {
-        throw failure(cause);
+        throw transport(cause);
       });
       if (!bytes) throw tooLarge(maxBytes);
       const json = parseJsonText(new TextDecoder().decode(bytes), () =>
@@ -119,7 +177,7 @@ export async function* fetchBodyRows(
       try {
         chunk = await reader.read();
       } catch (cause) {
-        throw failure(cause);
+        throw transport(cause);
       }
       if (chunk.done) break;
       const bytes = chunk.value;
@@ -154,7 +212,16 @@ export async function* fetchBodyRows(
         carry.push(bytes.slice(start));
       }
     }
+    // A body cut inside a row: the row is incomplete, and a repeat may bring it whole.
+    const cut = Number.isSafeInteger(declared) && rows + (carried > 0 ? 1 : 0) !== declared;
     if (carried > 0) {
+      if (cut)
+        throw new RetryableFailure(
+          upstream(
+            target.origin,
+            `sent ${rows} of the ${declared} rows it announced (the stream was cut).`,
+          ),
+        );
       rows++;
       const line = new Uint8Array(carried);
       let at = 0;
@@ -165,24 +232,14 @@ export async function* fetchBodyRows(
       yield parseLine(line);
     }
     if (Number.isSafeInteger(declared) && rows !== declared)
-      throw upstream(
-        target.origin,
-        `sent ${rows} of the ${declared} rows it announced (the stream was cut).`,
+      throw new RetryableFailure(
+        upstream(
+          target.origin,
+          `sent ${rows} of the ${declared} rows it announced (the stream was cut).`,
+        ),
       );
   } finally {
-    clearTimeout(timer);
-    options.signal?.removeEventListener('abort', onAbort);
     // Stops the transfer when the caller stopped early or something failed.
     reader?.cancel().catch(() => {});
-    controller.abort();
-  }
-
-  function failure(cause: unknown): S2SPError {
-    return fetchFailure(cause, {
-      cancelled: options.signal?.aborted === true,
-      timedOut: controller.signal.aborted,
-      origin: target.origin,
-      timeoutMs,
-    });
   }
 }

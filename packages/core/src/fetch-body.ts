@@ -11,9 +11,17 @@ import { readBodyCapped } from './body-reader.js';
 import { type DataPlaneResponse, DataPlaneResponseSchema } from './data-plane.js';
 import { assertPublicDestination } from './destination.js';
 import { S2SPError } from './errors.js';
+import {
+  attemptFailure,
+  DEFAULT_FETCH_RETRIES,
+  newIdempotencyKey,
+  RetryableFailure,
+  withRetries,
+} from './fetch-retry.js';
 import { formatIssues, parseJsonText } from './json.js';
-import { byteSize, positiveNumber } from './options/option-kinds.js';
+import { byteSize, positiveInteger, positiveNumber } from './options/option-kinds.js';
 import { parseOptions } from './options/parse-options.js';
+import { PROTOCOL } from './protocol.js';
 import { parseResourceUrl } from './token.js';
 
 /** Default time limit of a data-plane fetch: 30 s (PROTOCOL §4). */
@@ -37,6 +45,11 @@ export const FetchBodyLimitsSchema = z.object({
   maxRowBytes: byteSize()
     .default(16 * 1024 * 1024)
     .describe('fetchBodyRows only: the largest single row accepted.'),
+  retries: positiveInteger({ min: 0, max: 10 })
+    .default(DEFAULT_FETCH_RETRIES)
+    .describe(
+      'Times to try again, with an Idempotency-Key (PROTOCOL §7.10), after a broken connection, a cut body or a 5xx; 0 sends no key and never retries.',
+    ),
 });
 
 /** Options for {@link fetchBody}. */
@@ -84,6 +97,17 @@ export interface FetchBodyOptions {
    * (`Content-Type`, `Accept`, `Accept-Encoding`).
    */
   readonly headers?: Readonly<Record<string, string>>;
+  /**
+   * How many times to try again when an attempt fails in a way a repeat can cure: the
+   * connection broke (before or during the body), the body was cut short, or the server answered
+   * 5xx. Each attempt sends the same random `Idempotency-Key` (PROTOCOL §7.10), so a data plane
+   * with the extension answers a repeat with the same rows even though the first attempt used
+   * the token; one without it answers 404 as for any used token. Never retried: 4xx answers,
+   * invalid answers, `signal`, and `timeoutMs` (which bounds all attempts together). Waits
+   * between attempts with exponential backoff and jitter (up to 50, 100, 200… ms, at most 1 s).
+   * Default 3; 0 sends no key and tries once.
+   */
+  readonly retries?: number;
 }
 
 /** The error of a response over the consumer's size limit. */
@@ -170,15 +194,17 @@ export const FETCH_HEADERS: Readonly<Record<string, string>> = Object.freeze({
 
 /**
  * The headers of a data-plane request: the caller's extra ones (lower-cased; any that would
- * replace a fixed one are dropped), then {@link FETCH_HEADERS} and `Accept`.
+ * replace a fixed one are dropped), then the fixed ones ({@link FETCH_HEADERS}, and the
+ * `Idempotency-Key` of a fetch that retries) and `Accept`.
  */
 export function requestHeaders(
   extra: Readonly<Record<string, string>> | undefined,
+  fixed: Readonly<Record<string, string>>,
   accept: string,
 ): Record<string, string> {
   const headers: Record<string, string> = {};
   for (const [name, value] of Object.entries(extra ?? {})) headers[name.toLowerCase()] = value;
-  return { ...headers, ...FETCH_HEADERS, accept };
+  return { ...headers, ...fixed, accept };
 }
 
 /** The error for a non-200 answer (never quoting the server's body). */
@@ -213,6 +239,13 @@ export interface PreparedFetch {
   readonly maxRowBytes: number;
   /** `{"row_ids":[…],"columns":[…]}` (each only when given), as JSON text. */
   readonly requestBody: string;
+  /** How many times to try again (see {@link FetchBodyOptions.retries}). */
+  readonly retries: number;
+  /**
+   * Headers every attempt sends besides `Accept`: {@link FETCH_HEADERS}, and the
+   * `Idempotency-Key` when `retries` is above 0.
+   */
+  readonly headers: Readonly<Record<string, string>>;
 }
 
 /**
@@ -230,15 +263,48 @@ export function prepareFetch(resourceUrl: string, options: FetchBodyOptions): Pr
   // An allow-listed origin is trusted whatever its address; without a list, public only.
   if (!options.allowedOrigins)
     assertPublicDestination(new URL(target.origin).hostname, options.destinations ?? 'public');
-  const { timeoutMs, maxBytes, maxRowBytes } = parseOptions(
+  const { timeoutMs, maxBytes, maxRowBytes, retries } = parseOptions(
     FetchBodyLimitsSchema,
-    { timeoutMs: options.timeoutMs, maxBytes: options.maxBytes, maxRowBytes: options.maxRowBytes },
+    {
+      timeoutMs: options.timeoutMs,
+      maxBytes: options.maxBytes,
+      maxRowBytes: options.maxRowBytes,
+      retries: options.retries,
+    },
     { factory: 'fetchBody' },
   );
   const request: { row_ids?: readonly number[]; columns?: readonly string[] } = {};
   if (options.rowIds && options.rowIds.length > 0) request.row_ids = [...new Set(options.rowIds)];
   if (options.columns && options.columns.length > 0) request.columns = options.columns;
-  return { target, timeoutMs, maxBytes, maxRowBytes, requestBody: JSON.stringify(request) };
+  // One key for every attempt of this fetch: that is what lets the data plane repeat its answer.
+  const headers =
+    retries > 0
+      ? { ...FETCH_HEADERS, [PROTOCOL.idempotencyKeyHeader]: newIdempotencyKey() }
+      : FETCH_HEADERS;
+  return {
+    target,
+    timeoutMs,
+    maxBytes,
+    maxRowBytes,
+    requestBody: JSON.stringify(request),
+    retries,
+    headers,
+  };
+}
+
+/**
+ * Refuses a 5xx answer as {@link assertUsableResponse} does, but as a failure a retry may cure
+ * (it came before any body, and the data plane leaves a token it could not serve unused, or
+ * repeats its answer to the same `Idempotency-Key`).
+ *
+ * @throws RetryableFailure for a 5xx, else what {@link assertUsableResponse} throws
+ */
+export async function assertUsableAttempt(response: Response, origin: string): Promise<void> {
+  if (response.status >= 500 && response.status < 600) {
+    await response.body?.cancel().catch(() => {});
+    throw new RetryableFailure(statusError(response.status, origin));
+  }
+  await assertUsableResponse(response, origin);
 }
 
 /**
@@ -265,7 +331,10 @@ export async function fetchBody(
   resourceUrl: string,
   options: FetchBodyOptions = {},
 ): Promise<DataPlaneResponse> {
-  const { target, timeoutMs, maxBytes, requestBody } = prepareFetch(resourceUrl, options);
+  const { target, timeoutMs, maxBytes, requestBody, retries, headers } = prepareFetch(
+    resourceUrl,
+    options,
+  );
 
   const controller = new AbortController();
   const timer = setTimeout(() => controller.abort(), timeoutMs);
@@ -278,19 +347,31 @@ export async function fetchBody(
       origin: target.origin,
       timeoutMs,
     });
+  // A broken connection or a cut body may be retried; what the caller stopped may not.
+  const transport = (cause: unknown) => attemptFailure(cause, controller.signal.aborted, failure);
 
-  try {
-    if (options.signal?.aborted) throw options.signal.reason;
-    const response = await (options.fetch ?? globalThis.fetch)(target.href, {
-      method: 'POST',
-      headers: requestHeaders(options.headers, 'application/json'),
-      body: requestBody,
-      // Never follow: a redirect could point the request (and its token) anywhere.
-      redirect: 'manual',
-      signal: controller.signal,
-    });
-    await assertUsableResponse(response, target.origin);
-    const bytes = await readBodyCapped(response, maxBytes);
+  const attempt = async (): Promise<DataPlaneResponse> => {
+    if (options.signal?.aborted) throw failure(options.signal.reason);
+    let response: Response;
+    let bytes: Uint8Array | undefined;
+    try {
+      response = await (options.fetch ?? globalThis.fetch)(target.href, {
+        method: 'POST',
+        headers: requestHeaders(options.headers, headers, 'application/json'),
+        body: requestBody,
+        // Never follow: a redirect could point the request (and its token) anywhere.
+        redirect: 'manual',
+        signal: controller.signal,
+      });
+    } catch (cause) {
+      throw transport(cause);
+    }
+    await assertUsableAttempt(response, target.origin);
+    try {
+      bytes = await readBodyCapped(response, maxBytes);
+    } catch (cause) {
+      throw transport(cause);
+    }
     if (!bytes) {
       controller.abort();
       throw tooLarge(maxBytes);
@@ -314,6 +395,10 @@ export async function fetchBody(
     // Return the parsed JSON itself, not zod's copy: zod assigns loose members, which would turn
     // a "__proto__" column into a prototype.
     return json as DataPlaneResponse;
+  };
+
+  try {
+    return await withRetries(retries, controller.signal, attempt, failure);
   } catch (cause) {
     throw failure(cause);
   } finally {

@@ -56,4 +56,11 @@ export const PROTOCOL = Object.freeze({
   errorCodeMeta: 's2sp/error-code',
   /** The `_meta` key under which an S2SP result carries its savings receipt (§7.9). */
   receiptMeta: 's2sp/receipt',
+  /**
+   * Request header of a retry-safe redemption (§7 extension, see `packages/core/PROTOCOL.md`
+   * §7.10): a random value of at least 128 bits the consumer chooses, so that for a short grace
+   * window it, and only it, can redeem the same token with the same request again after a dropped
+   * reply. Peers without the extension ignore it.
+   */
+  idempotencyKeyHeader: 'idempotency-key',
 });

@@ -152,3 +152,9 @@ export function thrownCode(run: () => unknown): string | undefined {
   }
   return undefined;
 }
+export {
+  type Fault,
+  type FaultProxy,
+  type ProxiedRequest,
+  startFaultProxy,
+} from './fault-proxy.js';

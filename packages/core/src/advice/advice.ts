@@ -283,6 +283,10 @@ export const sendDataPlaneRequest =
 export const sendJson =
   'Send the request body as Content-Type: application/json (charset=utf-8 at most).';
 
+/** For a data-plane request whose `Idempotency-Key` header is not a usable key (PROTOCOL §7.10). */
+export const sendIdempotencyKey =
+  'Send an Idempotency-Key of 22 to 128 characters from A-Z a-z 0-9 - _ holding at least 128 random bits (such as 32 random bytes in base64url), or no Idempotency-Key at all.';
+
 /** For a SLOP tool call whose body is not a JSON object. */
 export const sendToolArguments =
   'Send the tool arguments as one JSON object, with Content-Type: application/json.';

@@ -71,6 +71,7 @@ export {
   selectSyncRowsById,
   sendBearerToken,
   sendDataPlaneRequest,
+  sendIdempotencyKey,
   sendJson,
   sendToolArguments,
   sendWholeBody,

@@ -82,13 +82,43 @@ export interface PutOptions {
 }
 
 /**
+ * A take that may be repeated (PROTOCOL §7.10, retry-safe redemption): instead of deleting the
+ * entry, the winning take keeps it for `graceMs` under `key`, and for that window a take with the
+ * same `key` gets the same rows again, while every other take (another key, or none) gets
+ * `undefined`, as for any used entry.
+ */
+export interface TakeRetry {
+  /**
+   * What a repeat must match: a digest of the consumer's `Idempotency-Key` and of its request
+   * (rows, columns, format), 1 to 128 letters, digits or `_ . : -` (the data plane passes 64 hex
+   * digits). The store compares it, nothing more.
+   */
+  readonly key: string;
+  /**
+   * How long the taken entry stays for repeats, in ms, from the first take (a repeat does not
+   * extend it). It counts against the store's budgets until then.
+   */
+  readonly graceMs: number;
+}
+
+/** Options for {@link BodyStore.take}. */
+export interface TakeOptions {
+  /**
+   * Keep the entry for repeats of this take (see {@link TakeRetry}). A store without the
+   * extension may ignore it; repeats then get `undefined`, as before.
+   */
+  readonly retry?: TakeRetry;
+}
+
+/**
  * Storage for async-mode bodies. Keys are SHA-256 hex digests of tokens (see
  * {@link tokenStorageKey}): a store never sees a live token.
  *
  * Every implementation must guarantee:
  * - `take` is atomic and single-use: of any number of concurrent calls for one key, across every
  *   process sharing the store, exactly one gets the entry; the entry is gone afterwards, whichever
- *   rows were asked for;
+ *   rows were asked for — except, with {@link TakeOptions.retry}, for repeats of that one take
+ *   within its grace window;
  * - an expired entry is never returned, and its memory is reclaimed without any further request;
  * - `put` never evicts a live entry to make room: when full it throws an `S2SPError` with code
  *   `store_full`; when the backing service is down, code `unavailable`.
@@ -110,8 +140,16 @@ export interface BodyStore {
    * @throws S2SPError `invalid_request` (the built-in stores; optional for others)
    *   when `rowIds` has more ids than the table has rows — the entry is then untouched, and a
    *   request cannot make the store do more work than the table is big (use {@link tooManyRowIds})
+   * @param options - `retry`: keep the entry for repeats of this take (PROTOCOL §7.10). Of
+   *   concurrent takes still exactly one wins; the others, and every later take without the same
+   *   `retry.key`, get `undefined`. A repeat within `retry.graceMs` gets the same rows, in fresh
+   *   bytes (the taker of the first answer may have changed its own).
    */
-  take(key: string, rowIds?: readonly number[]): Promise<TakenRows | undefined>;
+  take(
+    key: string,
+    rowIds?: readonly number[],
+    options?: TakeOptions,
+  ): Promise<TakenRows | undefined>;
   /** Current counters. */
   stats(): Promise<BodyStoreStats>;
   /** Releases timers and connections. The store must not be used afterwards. */

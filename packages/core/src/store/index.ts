@@ -20,6 +20,8 @@ export type {
   PutOptions,
   StoredTable,
   TakenRows,
+  TakeOptions,
+  TakeRetry,
 } from './body-store.js';
 export { collectBytes, concatBytes } from './bytes.js';
 export {

@@ -9,6 +9,8 @@ import type {
   PutOptions,
   StoredTable,
   TakenRows,
+  TakeOptions,
+  TakeRetry,
 } from './body-store.js';
 import { selectRows } from './taken-rows.js';
 
@@ -48,6 +50,20 @@ interface Entry {
   readonly charged: number;
   readonly expiresAt: number;
   readonly timer: ReturnType<typeof setTimeout>;
+  /** Set once a take with `retry` has won: only a take with this key may repeat it. */
+  readonly retryKey?: string;
+}
+
+/**
+ * The rows of a repeatable take, in bytes of their own: the entry stays for repeats, and the
+ * taker may change what it gets (the data plane does, for NDJSON).
+ */
+async function* copiedChunks(chunks: AsyncIterable<Uint8Array>): AsyncGenerator<Uint8Array> {
+  for await (const chunk of chunks) yield chunk.slice();
+}
+
+function repeatable(taken: TakenRows): TakenRows {
+  return { ...taken, chunks: copiedChunks(taken.chunks) };
 }
 
 const encoder = new TextEncoder();
@@ -212,6 +228,43 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): BodyStore {
     return entry;
   };
 
+  const arm = (key: string, ms: number) => {
+    const timer = setTimeout(() => remove(key), ms);
+    // unref is Node/Bun/Deno only; in browsers there is no process to keep alive.
+    (timer as { unref?: () => void }).unref?.();
+    return timer;
+  };
+
+  // A take under PROTOCOL §7.10: the winner marks the entry instead of removing it, and it stays,
+  // charged as before, for the grace window; only takes with the winner's key see it again. All
+  // of it before the first await, like a plain take.
+  const takeRepeatable = (
+    key: string,
+    live: Entry | undefined,
+    rowIds: readonly number[] | undefined,
+    retry: TakeRetry | undefined,
+  ): TakenRows | undefined => {
+    if (!live || Date.now() >= live.expiresAt) return undefined;
+    if (live.retryKey !== undefined) {
+      if (retry?.key !== live.retryKey) return undefined;
+      // The same key means the same request (the key digests it), so the same ids.
+      if (rowIds && rowIds.length > live.ends.length) return undefined;
+      return repeatable(selectRows(live, rowIds));
+    }
+    if (!retry) return undefined;
+    assertValidTtl(retry.graceMs);
+    if (rowIds && rowIds.length > live.ends.length)
+      throw tooManyRowIds(rowIds.length, live.ends.length);
+    clearTimeout(live.timer);
+    entries.set(key, {
+      ...live,
+      retryKey: retry.key,
+      expiresAt: Date.now() + retry.graceMs,
+      timer: arm(key, retry.graceMs),
+    });
+    return repeatable(selectRows(live, rowIds));
+  };
+
   return {
     async put(key: string, table: StoredTable, { ttlMs }: PutOptions): Promise<void> {
       if (closed) throw new S2SPError('invalid_config', 'This memory store has been closed.');
@@ -230,9 +283,7 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): BodyStore {
       if (charged + cost > maxBytes) {
         throw storeFullError(charged, maxBytes, cost);
       }
-      const timer = setTimeout(() => remove(key), ttlMs);
-      // unref is Node/Bun/Deno only; in browsers there is no process to keep alive.
-      (timer as { unref?: () => void }).unref?.();
+      const timer = arm(key, ttlMs);
       entries.set(key, {
         columns: table.columns,
         joined,
@@ -247,9 +298,15 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): BodyStore {
       rows += ends.length;
     },
 
-    async take(key: string, rowIds?: readonly number[]): Promise<TakenRows | undefined> {
+    async take(
+      key: string,
+      rowIds?: readonly number[],
+      options?: TakeOptions,
+    ): Promise<TakenRows | undefined> {
       // Read and delete happen before the first await: no other take can interleave.
       const live = entries.get(key);
+      if (live?.retryKey !== undefined || options?.retry)
+        return takeRepeatable(key, live, rowIds, options?.retry);
       if (live && rowIds && rowIds.length > live.ends.length && Date.now() < live.expiresAt)
         throw tooManyRowIds(rowIds.length, live.ends.length);
       const entry = remove(key);

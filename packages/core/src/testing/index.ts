@@ -23,6 +23,12 @@ export interface BodyStoreContractOptions {
    * refuses new entries without evicting live ones. Omit if the store has no budget.
    */
   readonly makeBoundedStore?: (maxBytes: number) => Promise<BodyStore>;
+  /**
+   * Whether the store implements repeatable takes (`TakeOptions.retry`, PROTOCOL §7.10). Default
+   * true: the built-in stores do. A store that ignores the option passes `false`; the suite then
+   * checks that a take with it is still single use.
+   */
+  readonly repeatableTakes?: boolean;
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -297,6 +303,93 @@ export function describeBodyStoreContract(
       }
       expect((await store.stats()).entries).toBe(0);
     });
+
+    const retry = (key: string, graceMs = 60_000) => ({ retry: { key, graceMs } });
+    if (options.repeatableTakes === false)
+      it('stays single use for a take with a retry key, which it does not implement', async () => {
+        const key = await freshKey();
+        await store.put(key, makeStoredTable(3), { ttlMs: 60_000 });
+        expect((await store.take(key, [1], retry('k1')))?.tableRows).toBe(3);
+        expect(await store.take(key, [1], retry('k1'))).toBeUndefined();
+      });
+    else
+      describe('repeatable takes (PROTOCOL §7.10)', () => {
+        it('gives the same rows again to a take with the same retry key, and nothing to any other take', async () => {
+          const key = await freshKey();
+          const table = makeStoredTable(6);
+          await store.put(key, table, { ttlMs: 60_000 });
+          const selected = [table.rows[1], table.rows[4]];
+          const first = await store.take(key, [1, 4], retry('k1'));
+          // The taker may change its bytes (NDJSON does, in place); a repeat is not affected.
+          for await (const chunk of first?.chunks ?? []) chunk.fill(0x20);
+          expect((await readTaken(await store.take(key, [1, 4], retry('k1'))))?.rows).toEqual(
+            selected,
+          );
+          expect(await store.take(key, [1, 4], retry('k2'))).toBeUndefined();
+          expect(await store.take(key, [1, 4])).toBeUndefined();
+          expect(await store.take(key)).toBeUndefined();
+          // Takes that were refused leave the repeat possible.
+          const again = await readTaken(await store.take(key, [1, 4], retry('k1')));
+          expect(again?.rows).toEqual(selected);
+          expect(again?.tableRows).toBe(6);
+        });
+
+        it('repeats a whole-table take byte for byte', async () => {
+          const key = await freshKey();
+          const table = makeStoredTable(5);
+          await store.put(key, table, { ttlMs: 60_000 });
+          for (let i = 0; i < 3; i++) {
+            const read = await readTaken(await store.take(key, undefined, retry('whole')));
+            expect(read?.rows).toEqual(table.rows);
+            expect(read?.missing).toEqual([]);
+          }
+        });
+
+        it('gives no repeat to a take that was not itself made with a retry key', async () => {
+          const key = await freshKey();
+          await store.put(key, makeStoredTable(3), { ttlMs: 60_000 });
+          expect((await store.take(key))?.tableRows).toBe(3);
+          expect(await store.take(key, undefined, retry('late'))).toBeUndefined();
+          expect((await store.stats()).entries).toBe(0);
+        });
+
+        it('gives the entry to exactly one of 50 concurrent takes with different keys, and repeats only for it', async () => {
+          const key = await freshKey();
+          await store.put(key, makeStoredTable(20), { ttlMs: 60_000 });
+          const results = await Promise.all(
+            Array.from({ length: 50 }, async (_, i) => ({
+              i,
+              read: await readTaken(await store.take(key, [1, 2], retry(`key-${i}`))),
+            })),
+          );
+          const winners = results.filter((r) => r.read !== undefined);
+          expect(winners).toHaveLength(1);
+          const winner = (winners[0] as { i: number }).i;
+          for (let i = 0; i < 50; i++) {
+            const read = await readTaken(await store.take(key, [1, 2], retry(`key-${i}`)));
+            expect(read?.rows.length).toBe(i === winner ? 2 : undefined);
+          }
+        });
+
+        it('keeps and counts the entry for the grace window only, then reclaims it without any request', async () => {
+          const key = await freshKey();
+          await store.put(key, makeStoredTable(4), { ttlMs: 60_000 });
+          expect((await store.take(key, undefined, retry('g', shortTtlMs)))?.tableRows).toBe(4);
+          expect((await store.stats()).entries).toBe(1);
+          expect((await store.stats()).rows).toBe(4);
+          await sleep(shortTtlMs + reclaimWithinMs);
+          expect(await store.stats()).toEqual({ entries: 0, rows: 0, bytes: 0 });
+          expect(await store.take(key, undefined, retry('g', shortTtlMs))).toBeUndefined();
+        });
+
+        it('still refuses more row ids than the table has rows, leaving the entry', async () => {
+          const key = await freshKey();
+          await store.put(key, makeStoredTable(2), { ttlMs: 60_000 });
+          const refused = await store.take(key, [0, 1, 2], retry('r')).catch((e: unknown) => e);
+          expect(S2SPError.isInstance(refused) && refused.code).toBe('invalid_request');
+          expect((await readTaken(await store.take(key, [1])))?.rows).toHaveLength(1);
+        });
+      });
 
     if (options.makeBoundedStore) {
       const makeBounded = options.makeBoundedStore;

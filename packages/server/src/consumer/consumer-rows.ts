@@ -116,6 +116,7 @@ export function createConsumerRowResolver(options: {
         ...(options.fetch.maxResponseBytes !== undefined && {
           maxBytes: options.fetch.maxResponseBytes,
         }),
+        ...(options.fetch.fetchRetries !== undefined && { retries: options.fetch.fetchRetries }),
         ...(customFetch && { fetch: customFetch }),
       };
       const started = Date.now();

@@ -89,6 +89,12 @@ export interface ConsumerFetchOptions {
   readonly timeoutMs?: number;
   /** Largest data-plane response accepted. Default 64 MiB. */
   readonly maxResponseBytes?: number;
+  /**
+   * How many times a data-plane fetch tries again, with its `Idempotency-Key`, after a broken
+   * connection, a body cut short or a 5xx (PROTOCOL §7.10; `retries` of `fetchBody`). Default 3;
+   * 0 sends no key and tries once.
+   */
+  readonly fetchRetries?: number;
   /** The `fetch` to use. Default `globalThis.fetch`. */
   readonly fetch?: typeof fetch;
   /**
@@ -161,6 +167,9 @@ export const ConsumerFetchOptionsSchema = z.object({
   timeoutMs: FetchBodyLimitsSchema.shape.timeoutMs,
   maxResponseBytes: FetchBodyLimitsSchema.shape.maxBytes.describe(
     'Largest data-plane response. Compressed answers are refused (`Accept-Encoding: identity`).',
+  ),
+  fetchRetries: FetchBodyLimitsSchema.shape.retries.describe(
+    'Times a data-plane fetch tries again, with its Idempotency-Key, after a broken connection, a cut body or a 5xx (PROTOCOL §7.10); 0 sends no key and tries once.',
   ),
   fetch: z
     .custom<typeof fetch>((value) => typeof value === 'function')

@@ -261,3 +261,117 @@ describe('data plane row_ids limits (issue 20)', () => {
     );
   });
 });
+
+describe('data plane: retry-safe redemption (PROTOCOL §7.10)', () => {
+  const KEY = 'k'.repeat(22);
+  const withKey = (key: string, extra: Record<string, string> = {}) => ({
+    'content-type': 'application/json',
+    'idempotency-key': key,
+    ...extra,
+  });
+
+  it('answers the same key with the same request again, with the same rows', async () => {
+    const token = await cached();
+    const body = '{"row_ids":[2,0],"columns":["event"]}';
+    const first = await post(token, body, withKey(KEY));
+    expect(first.status).toBe(200);
+    const expected = await first.json();
+    for (let i = 0; i < 3; i++) {
+      const again = await post(token, body, withKey(KEY));
+      expect(again.status).toBe(200);
+      expect(await again.json()).toEqual(expected);
+    }
+  });
+
+  it('repeats an NDJSON answer byte for byte (its commas were rewritten in place the first time)', async () => {
+    const token = await cached();
+    const headers = withKey(KEY, { accept: 'application/x-ndjson' });
+    const first = await (await post(token, '{}', headers)).text();
+    expect(first.split('\n')).toHaveLength(4);
+    expect(await (await post(token, '{}', headers)).text()).toBe(first);
+  });
+
+  it('answers another key, no key, or the same key with another request or format as a used token', async () => {
+    const token = await cached();
+    expect((await post(token, '{"row_ids":[1]}', withKey(KEY))).status).toBe(200);
+    const refused = [
+      await post(token, '{"row_ids":[1]}', withKey('j'.repeat(22))),
+      await post(token, '{"row_ids":[1]}'),
+      await post(token, '{"row_ids":[0]}', withKey(KEY)),
+      await post(token, '{"row_ids":[1],"columns":["event"]}', withKey(KEY)),
+      await post(token, '{"row_ids":[1]}', withKey(KEY, { accept: 'application/x-ndjson' })),
+    ];
+    for (const response of refused) {
+      expect(response.status).toBe(404);
+      expect((await response.json()).error.code).toBe('not_found');
+    }
+    expect((await post(token, '{"row_ids":[1]}', withKey(KEY))).status).toBe(200);
+  });
+
+  it('treats the same ids in another order or with duplicates as the same request', async () => {
+    const token = await cached();
+    expect((await post(token, '{"row_ids":[2,0]}', withKey(KEY))).status).toBe(200);
+    expect((await post(token, '{"row_ids":[0,2,2]}', withKey(KEY))).status).toBe(200);
+  });
+
+  it('gives a key nothing when the token was redeemed without one', async () => {
+    const token = await cached();
+    expect((await post(token)).status).toBe(200);
+    expect((await post(token, '{}', withKey(KEY))).status).toBe(404);
+  });
+
+  it('ends the repeats after the grace window', async () => {
+    const graceApp = createDataPlaneApp({ store, retryGraceMs: 50 });
+    const token = await cached();
+    const request = () =>
+      graceApp.request(`/s2sp/data/${token}`, {
+        method: 'POST',
+        body: '{}',
+        headers: withKey(KEY),
+      });
+    expect((await request()).status).toBe(200);
+    expect((await request()).status).toBe(200);
+    await sleep(120);
+    expect((await request()).status).toBe(404);
+    expect((await store.stats()).entries).toBe(0);
+  });
+
+  it('refuses a bad key with 400 invalid_request, before the token is used', async () => {
+    const token = await cached();
+    for (const bad of [
+      'short',
+      'a'.repeat(31),
+      `${'a'.repeat(21)}=`,
+      'x'.repeat(129),
+      'é'.repeat(30),
+    ]) {
+      const response = await post(token, '{}', withKey(bad));
+      expect(response.status).toBe(400);
+      expect((await response.json()).error.code).toBe('invalid_request');
+    }
+    expect((await post(token)).status).toBe(200);
+  });
+
+  it('ignores the header when the extension is off', async () => {
+    const plainApp = createDataPlaneApp({ store, retryGraceMs: 0 });
+    const token = await cached();
+    const request = (key: string) =>
+      plainApp.request(`/s2sp/data/${token}`, {
+        method: 'POST',
+        body: '{}',
+        headers: withKey(key),
+      });
+    expect((await request('bad')).status).toBe(200);
+    expect((await request(KEY)).status).toBe(404);
+  });
+
+  it('tells onTaken how long the entry stays for repeats', async () => {
+    const seen: (number | undefined)[] = [];
+    const hooked = createDataPlaneApp({ store, onTaken: (_key, graceMs) => seen.push(graceMs) });
+    const send = async (headers: Record<string, string>) =>
+      hooked.request(`/s2sp/data/${await cached()}`, { method: 'POST', body: '{}', headers });
+    await send(withKey(KEY));
+    await send({ 'content-type': 'application/json' });
+    expect(seen).toEqual([60_000, undefined]);
+  });
+});

@@ -5,7 +5,7 @@ import {
   sendDataPlaneRequest,
   sendJson,
 } from '@s2sp/core/advice';
-import { byteSize, parseOptions, positiveInteger } from '@s2sp/core/options';
+import { byteSize, milliseconds, parseOptions, positiveInteger } from '@s2sp/core/options';
 import { type BodyStore, collectBytes } from '@s2sp/core/store';
 import { Hono } from 'hono';
 import { z } from 'zod';
@@ -20,7 +20,9 @@ import {
   isJsonContentType,
   isJsonWhitespace,
   parseDataPlaneRequest,
+  parseIdempotencyKey,
   requestedRowIds,
+  retryDigest,
 } from './request.js';
 import { negotiateFormat, renderDataPlaneBody } from './response-body.js';
 
@@ -40,9 +42,22 @@ export interface DataPlaneOptions {
    * cause; the stores also refuse more ids than the table has rows.
    */
   readonly maxRowIds?: number;
-  /** Called with the storage key of every entry a request took (for per-client quotas). */
-  readonly onTaken?: (key: string) => void;
+  /**
+   * Called with the storage key of every entry a request took (for per-client quotas); with
+   * `graceMs` when the entry stays that long for repeats of a retry-safe redemption.
+   */
+  readonly onTaken?: (key: string, graceMs?: number) => void;
+  /**
+   * How long a redemption sent with an `Idempotency-Key` can be repeated by that consumer, with
+   * that key and the same request (PROTOCOL §7.10), in ms. The entry stays in the store, counted
+   * against its budgets, for that long after the first take. Default 60 000; 0 turns the
+   * extension off (the header is then ignored, as by a peer without it).
+   */
+  readonly retryGraceMs?: number;
 }
+
+/** Default of {@link DataPlaneOptions.retryGraceMs}: 60 s. */
+export const DEFAULT_RETRY_GRACE_MS = 60_000;
 
 /** Default of {@link DataPlaneOptions.maxRowIds}. */
 export const DEFAULT_MAX_ROW_IDS = PROTOCOL.maxRequestRowIds;
@@ -61,7 +76,10 @@ export const DataPlaneOptionsSchema = z.object({
   logger: LoggerSchema.optional(),
   bodyTimeoutMs: EdgeOptionsSchema.shape.requestBodyTimeoutMs,
   maxRowIds: positiveInteger().default(DEFAULT_MAX_ROW_IDS),
-  onTaken: z.custom<(key: string) => void>((value) => typeof value === 'function').optional(),
+  onTaken: z
+    .custom<(key: string, graceMs?: number) => void>((value) => typeof value === 'function')
+    .optional(),
+  retryGraceMs: milliseconds({ min: 0, max: 10 * 60_000 }).default(DEFAULT_RETRY_GRACE_MS),
 } satisfies Record<keyof DataPlaneOptions, z.ZodType>);
 
 /** Response bodies up to this size are sent as one buffer. */
@@ -147,7 +165,7 @@ async function readLimited(
  */
 export function mountDataPlane(app: Hono, options: DataPlaneOptions): Hono {
   const parsed = parseOptions(DataPlaneOptionsSchema, options, { factory: 'createDataPlaneApp' });
-  const { store, maxRequestBytes, bodyTimeoutMs, maxRowIds } = parsed;
+  const { store, maxRequestBytes, bodyTimeoutMs, maxRowIds, retryGraceMs } = parsed;
   const logger = parsed.logger ?? silentLogger;
 
   app.use(`${PROTOCOL.dataPathPrefix}:token`, dataPlaneSpan());
@@ -167,6 +185,10 @@ export function mountDataPlane(app: Hono, options: DataPlaneOptions): Hono {
       );
     }
     const request = parseDataPlaneRequest(text);
+    const idempotencyKey =
+      retryGraceMs > 0
+        ? parseIdempotencyKey(c.req.header(PROTOCOL.idempotencyKeyHeader))
+        : undefined;
     const token = c.req.param('token');
     if (!isTokenShape(token)) throw new S2SPError('not_found', GONE);
 
@@ -179,13 +201,23 @@ export function mountDataPlane(app: Hono, options: DataPlaneOptions): Hono {
         `row_ids lists ${rowIds.length} distinct ids; this data plane takes at most ${maxRowIds}. ${askForFewerRowIds}`,
       );
     }
-    const taken = await store.take(key, rowIds);
+    const format = negotiateFormat(c.req.header('accept'));
+    // A retry-safe redemption (PROTOCOL §7.10) is its own branch: without the header nothing
+    // changes, not even the cost.
+    const retry =
+      idempotencyKey === undefined
+        ? undefined
+        : {
+            key: await retryDigest(idempotencyKey, rowIds, request, format),
+            graceMs: retryGraceMs,
+          };
+    const taken = await (retry ? store.take(key, rowIds, { retry }) : store.take(key, rowIds));
     if (!taken) {
       logger.debug('data plane: no entry', { entry: entryLabel(key) });
       throw new S2SPError('not_found', GONE);
     }
-    options.onTaken?.(key);
-    const format = negotiateFormat(c.req.header('accept'));
+    if (retry) options.onTaken?.(key, retry.graceMs);
+    else options.onTaken?.(key);
     const rendered = await renderDataPlaneBody(taken, request, format);
     logger.info('data plane: redeemed', {
       entry: entryLabel(key),

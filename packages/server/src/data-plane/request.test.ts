@@ -1,6 +1,12 @@
 import { S2SPError } from '@s2sp/core';
 import { describe, expect, it } from 'vitest';
-import { isJsonContentType, parseDataPlaneRequest, requestedRowIds } from './request.js';
+import {
+  isJsonContentType,
+  parseDataPlaneRequest,
+  parseIdempotencyKey,
+  requestedRowIds,
+  retryDigest,
+} from './request.js';
 
 function rejection(text: string): S2SPError {
   try {
@@ -88,5 +94,60 @@ describe('requestedRowIds', () => {
     expect(requestedRowIds({ row_ids: [] })).toBeUndefined();
     expect(requestedRowIds({ row_ids: null })).toBeUndefined();
     expect(requestedRowIds({ row_ids: [5, 0, 5, 2] })).toEqual([0, 2, 5]);
+  });
+});
+
+describe('parseIdempotencyKey', () => {
+  it.each([
+    ['base64url of 16 bytes', 'AAECAwQFBgcICQoLDA0ODw'],
+    ['32 hex digits', '0123456789abcdef0123456789ABCDEF'],
+    ['a UUID', '123e4567-e89b-12d3-a456-426614174000'],
+    ['128 characters', 'A'.repeat(128)],
+  ])('accepts %s', (_label, key) => {
+    expect(parseIdempotencyKey(key)).toBe(key);
+  });
+
+  it('is absent when the header is', () => {
+    expect(parseIdempotencyKey(undefined)).toBeUndefined();
+    expect(parseIdempotencyKey(null)).toBeUndefined();
+  });
+
+  it.each([
+    ['empty', ''],
+    ['21 characters', 'A'.repeat(21)],
+    ['22 hex digits (88 bits)', '0123456789abcdef012345'],
+    ['31 hex digits', '0'.repeat(31)],
+    ['129 characters', 'A'.repeat(129)],
+    ['padding', `${'A'.repeat(22)}=`],
+    ['a space', `${'A'.repeat(11)} ${'A'.repeat(11)}`],
+    ['non-ASCII', 'é'.repeat(22)],
+  ])('refuses %s with invalid_request', (_label, key) => {
+    let code: string | undefined;
+    try {
+      parseIdempotencyKey(key);
+    } catch (error) {
+      code = S2SPError.isInstance(error) ? error.code : 'other';
+    }
+    expect(code).toBe('invalid_request');
+  });
+});
+
+describe('retryDigest', () => {
+  it('differs with the key, the ids, the columns and the format, and only with them', async () => {
+    const key = 'A'.repeat(22);
+    const base = await retryDigest(key, [0, 2], { columns: ['a'] }, 'json');
+    expect(base).toMatch(/^[0-9a-f]{64}$/);
+    expect(await retryDigest(key, [0, 2], { columns: ['a'], row_ids: [2, 0] }, 'json')).toBe(base);
+    for (const other of [
+      await retryDigest('B'.repeat(22), [0, 2], { columns: ['a'] }, 'json'),
+      await retryDigest(key, [0], { columns: ['a'] }, 'json'),
+      await retryDigest(key, undefined, { columns: ['a'] }, 'json'),
+      await retryDigest(key, [0, 2], {}, 'json'),
+      await retryDigest(key, [0, 2], { columns: ['a'] }, 'ndjson'),
+    ])
+      expect(other).not.toBe(base);
+    expect(await retryDigest(key, undefined, { columns: [] }, 'json')).toBe(
+      await retryDigest(key, undefined, {}, 'json'),
+    );
   });
 });

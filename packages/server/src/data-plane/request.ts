@@ -5,8 +5,13 @@
  * @module
  */
 
-import { type DataPlaneRequest, DataPlaneRequestSchema, S2SPError } from '@s2sp/core';
-import { sendDataPlaneRequest } from '@s2sp/core/advice';
+import {
+  type DataPlaneRequest,
+  DataPlaneRequestSchema,
+  S2SPError,
+  tokenStorageKey,
+} from '@s2sp/core';
+import { sendDataPlaneRequest, sendIdempotencyKey } from '@s2sp/core/advice';
 import { describeType, formatIssues, isPlainObject, parseJsonText } from '@s2sp/core/json';
 
 /** Default maximum size of a data-plane request body: 1 MiB. */
@@ -81,4 +86,50 @@ export function requestedRowIds(request: DataPlaneRequest): number[] | undefined
   const ids = request.row_ids;
   if (!ids || ids.length === 0) return undefined;
   return [...new Set(ids)].sort((a, b) => a - b);
+}
+
+// base64url's alphabet (a UUID's hex and dashes fit too), 22 to 128 characters: 22 base64url
+// characters carry 132 bits. Hex carries 4 bits a character, so a key of hex digits alone needs 32.
+const IDEMPOTENCY_KEY = /^[A-Za-z0-9_-]{22,128}$/;
+const HEX_ONLY = /^[0-9A-Fa-f]+$/;
+
+/**
+ * Checks the `Idempotency-Key` header of a retry-safe redemption (PROTOCOL §7.10): absent, or 22
+ * to 128 characters from `A-Z a-z 0-9 - _` holding at least 128 bits (32 characters when they are
+ * all hex digits). Checked before the token is looked up, so a bad key never uses the token.
+ *
+ * @param header - the header's value, if any
+ * @returns the key, or `undefined` when there is none
+ * @throws S2SPError `invalid_request` for a key that is not one (the value is not echoed)
+ */
+export function parseIdempotencyKey(header: string | null | undefined): string | undefined {
+  if (header === undefined || header === null) return undefined;
+  if (!IDEMPOTENCY_KEY.test(header) || (HEX_ONLY.test(header) && header.length < 32)) {
+    throw new S2SPError(
+      'invalid_request',
+      `The Idempotency-Key header is not a usable key (${header.length} characters). ${sendIdempotencyKey}`,
+    );
+  }
+  return header;
+}
+
+/**
+ * What a repeat of a redemption must match in the store (`TakeRetry.key`): SHA-256 hex of the
+ * idempotency key and of the request as the data plane reads it (the ids deduplicated and sorted,
+ * the columns as named, the format). The same key with another request gets another digest, so
+ * the store answers it as a used token. The key itself never reaches the store.
+ *
+ * @param idempotencyKey - from {@link parseIdempotencyKey}
+ * @param rowIds - from {@link requestedRowIds}
+ * @param request - the parsed request
+ * @param format - the negotiated response format
+ */
+export function retryDigest(
+  idempotencyKey: string,
+  rowIds: readonly number[] | undefined,
+  request: DataPlaneRequest,
+  format: string,
+): Promise<string> {
+  const columns = request.columns && request.columns.length > 0 ? request.columns : null;
+  return tokenStorageKey(JSON.stringify([idempotencyKey, format, rowIds ?? null, columns]));
 }

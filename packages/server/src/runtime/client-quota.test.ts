@@ -37,6 +37,17 @@ describe('createClientQuota', () => {
     quota.reserve('a', 'k3', 60_000);
   });
 
+  it('keeps counting an entry held for repeats (PROTOCOL §7.10) until the hold ends', async () => {
+    const quota = createClientQuota({ maxEntries: 1 });
+    quota.reserve('a', 'k1', 60_000);
+    quota.hold('k1', 30);
+    expect(codeOf(() => quota.reserve('a', 'k2', 60_000))).toBe('store_full');
+    quota.hold('unknown', 30);
+    await new Promise((resolve) => setTimeout(resolve, 60));
+    expect(quota.count('a')).toBe(0);
+    expect(codeOf(() => quota.reserve('a', 'k2', 60_000))).toBe('no error');
+  });
+
   it('refuses a bad limit with invalid_config', () => {
     expect(codeOf(() => createClientQuota({ maxEntries: 0 }))).toBe('invalid_config');
   });

@@ -79,6 +79,12 @@ export interface ClientQuota {
   reserve(client: string, key: string, ttlMs: number, bytes?: number): void;
   /** The entry under `key` was taken: it no longer counts. */
   release(key: string): void;
+  /**
+   * The entry under `key` was taken by a retry-safe redemption (PROTOCOL §7.10) and stays in the
+   * store for repeats: it counts for `ms` more (from now), then no longer. A key not counted is
+   * ignored.
+   */
+  hold(key: string, ms: number): void;
   /** Entries counted against `client` now. */
   count(client: string): number;
   /** Bytes counted against `client` now. */
@@ -141,6 +147,14 @@ export function createClientQuota(
       byKey.set(key, { client, bytes, timer });
     },
     release,
+    hold(key, ms) {
+      const held = byKey.get(key);
+      if (!held) return;
+      clearTimeout(held.timer);
+      const timer = setTimeout(() => release(key), ms);
+      (timer as { unref?: () => void }).unref?.();
+      byKey.set(key, { ...held, timer });
+    },
     count: (client) => byClient.get(client)?.keys.size ?? 0,
     bytes: (client) => byClient.get(client)?.bytes ?? 0,
   };

@@ -162,7 +162,9 @@ export function createS2SPInternals(
     bodyTimeoutMs: resolved.requestBodyTimeoutMs,
     maxRequestBytes: resolved.maxDataRequestBytes,
     maxRowIds: resolved.maxDataRowIds,
-    onTaken: (key) => quota.release(key),
+    // A retry-safe redemption keeps the entry for its grace window: the client's quota too.
+    onTaken: (key, graceMs) =>
+      graceMs === undefined ? quota.release(key) : quota.hold(key, graceMs),
   });
 
   const s2sp: S2SP = {
