@@ -4,6 +4,7 @@
  * variables (see config.ts). MCP on Streamable HTTP at /mcp (or stdio), charts at /charts.
  */
 import { createConsoleLogger } from '@s2sp/server';
+import { stopOnSignals } from '@s2sp/server/node';
 import { createChartServer } from './chart-server.js';
 import { loadConfig, USAGE } from './config.js';
 
@@ -40,15 +41,8 @@ async function main(): Promise<void> {
   const listening = await chart.server.listen({ port: config.port, host: config.host });
   chart.setBaseUrl(listening.url);
   logger.info('charts', { url: `${config.publicUrl ?? listening.url}/charts` });
-  let stopping = false;
-  const stop = async () => {
-    if (stopping) return;
-    stopping = true;
-    await chart.server.close();
-    process.exit(0);
-  };
-  process.once('SIGINT', stop);
-  process.once('SIGTERM', stop);
+  // SIGTERM drains: running tool calls and redemptions finish (S2SP_SHUTDOWN_GRACE_MS).
+  const stop = stopOnSignals(() => chart.server.shutdown(), { logger });
   if (config.stdio) {
     await chart.server.connectStdio();
     // The MCP client owns a stdio server's lifetime: stop when it closes our input.

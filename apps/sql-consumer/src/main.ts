@@ -5,6 +5,7 @@
  * `as_table` answers at /s2sp/data.
  */
 import { createConsoleLogger } from '@s2sp/server';
+import { stopOnSignals } from '@s2sp/server/node';
 import { loadConfig, USAGE } from './config.js';
 import { createSqlServer } from './sql-server.js';
 
@@ -39,15 +40,8 @@ async function main(): Promise<void> {
   });
   const listening = await sql.server.listen({ port: config.port, host: config.host });
   logger.info('mcp', { url: listening.mcpUrl });
-  let stopping = false;
-  const stop = async () => {
-    if (stopping) return;
-    stopping = true;
-    await sql.server.close();
-    process.exit(0);
-  };
-  process.once('SIGINT', stop);
-  process.once('SIGTERM', stop);
+  // SIGTERM drains: running tool calls and redemptions finish (S2SP_SHUTDOWN_GRACE_MS).
+  const stop = stopOnSignals(() => sql.server.shutdown(), { logger });
   if (config.stdio) {
     await sql.server.connectStdio();
     // The MCP client owns a stdio server's lifetime: stop when it closes our input.

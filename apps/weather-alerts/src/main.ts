@@ -8,6 +8,7 @@ import type { BodyStore } from '@s2sp/core/store';
  */
 import { createConsoleLogger } from '@s2sp/server';
 import { configErrorVariable } from '@s2sp/server/env';
+import { stopOnSignals } from '@s2sp/server/node';
 import { loadConfig, USAGE } from './config.js';
 import { createRedisStore } from './redis-store.js';
 import { type NwsReplayServer, startNwsReplayServer } from './replay/replay-server.js';
@@ -81,17 +82,16 @@ async function main(): Promise<void> {
     dataPlaneOnly: config.stdio,
   });
 
-  let stopping = false;
-  const stop = async () => {
-    if (stopping) return;
-    stopping = true;
-    await server.close();
-    await store?.close();
-    await replay?.close();
-    process.exit(0);
-  };
-  process.once('SIGINT', stop);
-  process.once('SIGTERM', stop);
+  // SIGTERM drains: running redemptions and tool calls finish (S2SP_SHUTDOWN_GRACE_MS), new
+  // requests get 503; Redis keeps its entries for the other replicas.
+  const stop = stopOnSignals(
+    async () => {
+      await server.shutdown();
+      await store?.close();
+      await replay?.close();
+    },
+    { logger },
+  );
 
   if (config.stdio) {
     await server.connectStdio();

@@ -61,4 +61,5 @@ export {
   type ListenOptions,
   type S2SPServer,
   type S2SPServerOptions,
+  type ShutdownOptions,
 } from './server.js';
