@@ -107,6 +107,10 @@ const GROUPS = {
     title: 'row_ids and store quotas',
     how: 'A data plane on a real `redis-server` (in process, `app.request()`): oversized `row_ids` requests, then Redis `SLOWLOG` with every command logged during the largest accepted request. 1 000 zero-row async calls through MCP; empty tables put into 10 MiB budgets (memory and Redis) until `store_full`; one MCP client (one socket address) making async calls with default settings, then a second client from another address (`::1`).',
   },
+  33: {
+    title: 'Graceful shutdown',
+    how: 'Two replica processes (`test/fixtures/replica.mjs`, SIGTERM handled by `stopOnSignals` from `@s2sp/server/node`, as the apps and `s2sp-proxy` do) on one `redis-server`. A load balancer in the test process sends each redemption to replica A, and to B once A refuses a connection or answers 503 with `Retry-After`; A gets the signal when a third of the tokens are redeemed. A redemption is lost when it ends in a connection error or a truncated body; each lost one is retried on B to see whether its rows were consumed.',
+  },
 };
 
 const RESIDUAL_RISKS = `## Residual risks the tests cannot remove

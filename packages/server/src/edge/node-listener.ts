@@ -52,6 +52,9 @@ export interface NodeListener extends AsyncDisposable {
   shutdown(options?: ShutdownOptions): Promise<void>;
 }
 
+/** How long a draining listener must see no new request before it closes its connections. */
+const QUIET_MS = 250;
+
 const WILDCARD_HOSTS = new Set(['0.0.0.0', '::', '[::]']);
 
 function formatHost(host: string): string {
@@ -105,19 +108,21 @@ export async function listenOnNode(
     );
   };
   const http = serve({ fetch: guarded, port, hostname: host, serverOptions }) as Server;
-  // Requests whose answer has not been sent to the end: what shutdown() waits for.
-  let running = 0;
-  let onIdle: (() => void) | undefined;
+  // Answers not yet sent to the end: what shutdown() waits for.
+  const running = new Set<ServerResponse>();
+  let lastRequestAt = 0;
+  let onChange: (() => void) | undefined;
   http.on('request', (request: IncomingMessage, response: ServerResponse) => {
+    lastRequestAt = performance.now();
     // A request that started while draining must not keep its connection open afterwards.
     if (draining) response.shouldKeepAlive = false;
     // An MCP session's standing event stream (GET, text/event-stream) is not work to wait for:
     // it would hold every shutdown for the whole grace period.
     if (request.method === 'GET' && request.headers.accept?.includes('text/event-stream')) return;
-    running++;
+    running.add(response);
     response.once('close', () => {
-      running--;
-      if (running === 0) onIdle?.();
+      running.delete(response);
+      onChange?.();
     });
   });
   await new Promise<void>((resolve, reject) => {
@@ -141,22 +146,44 @@ export async function listenOnNode(
   const shutdown = ({ graceMs = shutdownGraceMs }: ShutdownOptions = {}): Promise<void> => {
     closing ??= (async () => {
       draining = true;
-      // Stops accepting connections (Node also closes the idle kept-alive ones); resolves once
-      // every connection is gone.
-      const closed = new Promise<void>((resolve) => http.close(() => resolve()));
-      if (graceMs > 0 && running > 0) {
-        let timer: ReturnType<typeof setTimeout> | undefined;
-        // A connection that served its last answer goes idle; close those as they appear.
-        const sweep = setInterval(() => http.closeIdleConnections(), 100);
-        await new Promise<void>((resolve) => {
-          onIdle = resolve;
-          timer = setTimeout(resolve, graceMs);
-        });
-        clearInterval(sweep);
-        clearTimeout(timer);
+      if (graceMs > 0) {
+        // Stops accepting connections but, unlike http.Server's close(), leaves the idle
+        // kept-alive ones open while the running requests finish: a request a client sends on
+        // one meanwhile gets a 503 it knows to retry, instead of a connection closed under it.
+        const { Server: NetServer } = await import('node:net');
+        const stopped = new Promise<void>((resolve) =>
+          NetServer.prototype.close.call(http, () => resolve()),
+        );
+        // An answer that has not started yet says `Connection: close`, so its client opens a
+        // new connection next time — which is refused, and it goes elsewhere.
+        for (const response of running) if (!response.headersSent) response.shouldKeepAlive = false;
+        const deadline = performance.now() + graceMs;
+        // Done when nothing runs and no request came for QUIET_MS: a client that just read an
+        // answer on a kept-alive connection and sends its next request there gets the 503
+        // rather than a connection closed as it writes.
+        for (;;) {
+          const now = performance.now();
+          if (now >= deadline) break;
+          if (running.size === 0 && now - lastRequestAt >= QUIET_MS) break;
+          const wait = running.size > 0 ? deadline - now : lastRequestAt + QUIET_MS - now;
+          let timer: ReturnType<typeof setTimeout> | undefined;
+          await new Promise<void>((resolve) => {
+            onChange = () => {
+              if (running.size === 0) resolve();
+            };
+            timer = setTimeout(resolve, Math.max(1, Math.min(wait, deadline - now)));
+          });
+          onChange = undefined;
+          clearTimeout(timer);
+        }
+        http.closeAllConnections();
+        await stopped;
       }
-      http.closeAllConnections();
-      await closed;
+      // http.Server's own close, also after the above: it stops its connection-checking timer.
+      await new Promise<void>((resolve) => {
+        http.close(() => resolve());
+        http.closeAllConnections();
+      });
     })();
     return closing;
   };
