@@ -10,6 +10,7 @@ import {
   prepareFetch,
   tooLarge,
 } from './fetch-body.js';
+import { progressThrottle } from './fetch-progress.js';
 import { formatIssues, isPlainObject, parseJsonText } from './json.js';
 import { PROTOCOL } from './protocol.js';
 import type { RowWithId } from './resource-result.js';
@@ -76,7 +77,10 @@ export async function* fetchBodyRows(
     const type = (response.headers.get('content-type') ?? '').split(';')[0]?.trim().toLowerCase();
     if (type !== PROTOCOL.ndjsonMediaType) {
       // A plain JSON answer: read it whole, within the limit, as fetchBody does.
-      const bytes = await readBodyCapped(response, maxBytes).catch((cause) => {
+      const progress = progressThrottle(options.onProgress);
+      const bytes = await readBodyCapped(response, maxBytes, (read) =>
+        progress.update(read, 0),
+      ).catch((cause) => {
         throw failure(cause);
       });
       if (!bytes) throw tooLarge(maxBytes);
@@ -89,6 +93,7 @@ export async function* fetchBodyRows(
           target.origin,
           `answered with an invalid data-plane response (${formatIssues(parsed.error)}).`,
         );
+      progress.finish(bytes.byteLength, (json as { body: RowWithId[] }).body.length);
       yield* (json as { body: RowWithId[] }).body;
       return;
     }
@@ -100,6 +105,7 @@ export async function* fetchBodyRows(
     let carried = 0;
     let total = 0;
     let rows = 0;
+    const progress = progressThrottle(options.onProgress);
     const parseLine = (line: Uint8Array): RowWithId => {
       let row: unknown;
       try {
@@ -123,6 +129,7 @@ export async function* fetchBodyRows(
       }
       if (chunk.done) break;
       const bytes = chunk.value;
+      progress.update(total, rows);
       total += bytes.byteLength;
       if (total > maxBytes) throw tooLarge(maxBytes);
       let start = 0;
@@ -169,6 +176,7 @@ export async function* fetchBodyRows(
         target.origin,
         `sent ${rows} of the ${declared} rows it announced (the stream was cut).`,
       );
+    progress.finish(total, rows);
   } finally {
     clearTimeout(timer);
     options.signal?.removeEventListener('abort', onAbort);

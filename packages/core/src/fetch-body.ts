@@ -11,6 +11,7 @@ import { readBodyCapped } from './body-reader.js';
 import { type DataPlaneResponse, DataPlaneResponseSchema } from './data-plane.js';
 import { assertPublicDestination } from './destination.js';
 import { S2SPError } from './errors.js';
+import { type FetchProgress, progressThrottle } from './fetch-progress.js';
 import { formatIssues, parseJsonText } from './json.js';
 import { byteSize, positiveNumber } from './options/option-kinds.js';
 import { parseOptions } from './options/parse-options.js';
@@ -73,6 +74,12 @@ export interface FetchBodyOptions {
   readonly destinations?: 'public' | 'any';
   /** The `fetch` to use (for a custom dispatcher or agent). Default `globalThis.fetch`. */
   readonly fetch?: typeof fetch;
+  /**
+   * Called as the body arrives — at most every 250 ms or every MiB, with bytes increasing — and
+   * once at the end (`done: true`) with the final bytes and rows: for a progress line or MCP
+   * progress notifications during a large fetch. Not called when the fetch fails.
+   */
+  readonly onProgress?: (progress: FetchProgress) => void;
   /**
    * {@link fetchBodyRows} only: the largest single row accepted, in bytes. Default 16 MiB. Rows
    * are parsed one at a time, so memory follows this, not `maxBytes`.
@@ -271,7 +278,8 @@ export async function fetchBody(
       signal: controller.signal,
     });
     await assertUsableResponse(response, target.origin);
-    const bytes = await readBodyCapped(response, maxBytes);
+    const progress = progressThrottle(options.onProgress);
+    const bytes = await readBodyCapped(response, maxBytes, (read) => progress.update(read, 0));
     if (!bytes) {
       controller.abort();
       throw tooLarge(maxBytes);
@@ -292,6 +300,7 @@ export async function fetchBody(
         `The resource server at ${target.origin} answered with an invalid data-plane response (${formatIssues(parsed.error)}). ${callResourceToolAgain}`,
       );
     }
+    progress.finish(bytes.byteLength, (json as DataPlaneResponse).body.length);
     // Return the parsed JSON itself, not zod's copy: zod assigns loose members, which would turn
     // a "__proto__" column into a prototype.
     return json as DataPlaneResponse;
