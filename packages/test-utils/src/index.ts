@@ -151,3 +151,4 @@ export function thrownCode(run: () => unknown): string | undefined {
   }
   return undefined;
 }
+export { type ProgressLine, type ProgressLineOptions, startProgressLine } from './progress-line.js';
