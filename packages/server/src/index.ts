@@ -52,6 +52,7 @@ export {
   createClientConcurrencyLimit,
   createConcurrencyLimit,
 } from './runtime/concurrency-limit.js';
+export { type ToolProgress, toolProgress } from './runtime/mcp-progress.js';
 export type { S2SPOptions } from './runtime/options.js';
 export { createS2SP } from './runtime/s2sp.js';
 export type { S2SP } from './runtime/s2sp-types.js';

@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { generateToken, S2SPResultSchema } from '@s2sp/core';
 import { connectMcpClient } from '@s2sp/test-utils';
 import { describe, expect, it } from 'vitest';
-import { createS2SPServer, silentLogger } from '../src/index.js';
+import { createS2SPServer, silentLogger, toolProgress } from '../src/index.js';
 
 /** A table of about 6 MiB: enough for several 1 MiB progress steps. */
 const ROWS = 24_000;
@@ -92,6 +92,35 @@ describe('MCP progress from a consumer tool', () => {
     expect(result.isError).toBeFalsy();
     expect(servers.handled()).toBe(ROWS / 2);
     expect(notifications).toEqual([]);
+  });
+});
+
+describe('toolProgress in a resource tool paging its upstream', () => {
+  it('sends each page as progress, increasing (a repeat is dropped), with the total', async () => {
+    const server = createS2SPServer({ name: 'pages', version: '1', logger: silentLogger });
+    server.resourceTool('paged', { description: 'A table read in pages.' }, (_args, extra) => {
+      const progress = toolProgress(extra);
+      const rows: { kind: string; n: number }[] = [];
+      for (let page = 0; page < 5; page++) {
+        for (let i = 0; i < 100; i++) rows.push({ kind: i % 2 ? 'odd' : 'even', n: rows.length });
+        progress(rows.length, 500, `${rows.length} rows fetched`);
+        progress(rows.length, 500);
+      }
+      return rows;
+    });
+    await using listening = await server.listen();
+    await using agent = await connectMcpClient(listening.mcpUrl);
+    const seen: Progress[] = [];
+    const result = await agent.client.callTool(
+      { name: 'paged', arguments: { abstract_domains: 'kind' } },
+      undefined,
+      { onprogress: (progress) => seen.push(progress) },
+    );
+    expect(S2SPResultSchema.parse(result.structuredContent).total_rows).toBe(500);
+    expect(seen.map((p) => [p.progress, p.total])).toEqual(
+      [100, 200, 300, 400, 500].map((n) => [n, 500]),
+    );
+    await server.close();
   });
 });
 
