@@ -4,6 +4,10 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     projects: ['packages/*', 'apps/*', 'integration/*', 'reliability'],
-    reporters: ['default', './scripts/vitest-summary-reporter.ts'],
+    reporters: [
+      'default',
+      './scripts/vitest-summary-reporter.ts',
+      './scripts/vitest-progress-reporter.ts',
+    ],
   },
 });

@@ -8,6 +8,7 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, totalmem } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { createMemoryStore } from '@s2sp/core/store';
+import { startProgressLine } from '@s2sp/test-utils';
 import { APPENDIX } from './appendix.js';
 import { controlPlaneBenchmark } from './control-plane.js';
 import { dataPlaneBenchmark } from './data-plane.js';
@@ -93,7 +94,13 @@ async function main(): Promise<void> {
       if (!wanted(name)) continue;
       const t = performance.now();
       process.stdout.write(`running ${name}…`);
-      rows.push(...(await run()));
+      // A section can take minutes: on a terminal its seconds count up on the same line.
+      const progress = startProgressLine(`running ${name}…`);
+      try {
+        rows.push(...(await run()));
+      } finally {
+        progress.stop();
+      }
       process.stdout.write(` ${Math.round(performance.now() - t)} ms\n`);
     }
   } finally {

@@ -111,6 +111,10 @@ const GROUPS = {
     title: 'Retry-safe redemption',
     how: 'A data plane (memory store) on a loopback port behind a loopback TCP proxy (`startFaultProxy` in `@s2sp/test-utils`) that, for 10 % of the requests (a seeded draw), resets the connection at the first byte of the answer or passes the headers and half of the body and closes — always after the data plane has taken the entry. Redemptions of 3 of 5 rows through `fetchBody`, 64 in flight, each checked against its own rows; the proxy faults any one `Idempotency-Key` at most 3 times (the retry budget), so the figure measures whether a retry gets the rows, not the odds of four faults in a row. Then the same without retries. Then a Redis store: every first reply dropped, Redis SIGKILLed and restarted, each redemption repeated with its key.',
   },
+  34: {
+    title: 'Graceful shutdown',
+    how: 'Two replica processes (`test/fixtures/replica.mjs`, SIGTERM handled by `stopOnSignals` from `@s2sp/server/node`, as the apps and `s2sp-proxy` do) on one `redis-server`. A load balancer in the test process sends each redemption to replica A, and to B once A refuses a connection or answers 503 with `Retry-After`; A gets the signal when a third of the tokens are redeemed. A redemption is lost when it ends in a connection error or a truncated body; each lost one is retried on B to see whether its rows were consumed.',
+  },
 };
 
 const RESIDUAL_RISKS = `## Residual risks the tests cannot remove

@@ -4,23 +4,9 @@
  * variables (see config.ts). MCP on Streamable HTTP at /mcp (or stdio), charts at /charts.
  */
 import { createConsoleLogger } from '@s2sp/server';
+import { startTelemetryFromEnv, stopOnSignals } from '@s2sp/server/node';
 import { createChartServer } from './chart-server.js';
 import { loadConfig, USAGE } from './config.js';
-
-/**
- * OpenTelemetry, when OTEL_EXPORTER_OTLP_ENDPOINT is set: the Node SDK with the OTLP exporters it
- * configures from the standard OTEL_* variables. S2SP's spans and metrics go to the application's
- * global providers, which this registers; without the variable nothing is loaded.
- */
-async function startTelemetry(
-  serviceName: string,
-): Promise<{ shutdown(): Promise<void> } | undefined> {
-  if (!process.env.OTEL_EXPORTER_OTLP_ENDPOINT?.trim()) return undefined;
-  const { NodeSDK } = await import('@opentelemetry/sdk-node');
-  const sdk = new NodeSDK({ serviceName });
-  sdk.start();
-  return sdk;
-}
 
 async function main(): Promise<void> {
   const config = loadConfig(process.env, process.argv.slice(2));
@@ -28,7 +14,7 @@ async function main(): Promise<void> {
     process.stdout.write(USAGE);
     return;
   }
-  const telemetry = await startTelemetry(process.env.OTEL_SERVICE_NAME ?? 'chart-consumer');
+  const telemetry = await startTelemetryFromEnv({ serviceName: 'chart-consumer' });
   const logger = createConsoleLogger({ level: config.logLevel, name: 'chart-consumer' });
   if (!config.allowedOrigins && config.destinations === 'any') {
     logger.warn(
@@ -56,16 +42,14 @@ async function main(): Promise<void> {
   const listening = await chart.server.listen({ port: config.port, host: config.host });
   chart.setBaseUrl(listening.url);
   logger.info('charts', { url: `${config.publicUrl ?? listening.url}/charts` });
-  let stopping = false;
-  const stop = async () => {
-    if (stopping) return;
-    stopping = true;
-    await chart.server.close();
-    await telemetry?.shutdown().catch(() => undefined);
-    process.exit(0);
-  };
-  process.once('SIGINT', stop);
-  process.once('SIGTERM', stop);
+  // SIGTERM drains: running tool calls and redemptions finish (S2SP_SHUTDOWN_GRACE_MS).
+  const stop = stopOnSignals(
+    async () => {
+      await chart.server.shutdown();
+      await telemetry?.shutdown();
+    },
+    { logger },
+  );
   if (config.stdio) {
     await chart.server.connectStdio();
     // The MCP client owns a stdio server's lifetime: stop when it closes our input.

@@ -5,23 +5,9 @@
  * `as_table` answers at /s2sp/data.
  */
 import { createConsoleLogger } from '@s2sp/server';
+import { startTelemetryFromEnv, stopOnSignals } from '@s2sp/server/node';
 import { loadConfig, USAGE } from './config.js';
 import { createSqlServer } from './sql-server.js';
-
-/**
- * OpenTelemetry, when OTEL_EXPORTER_OTLP_ENDPOINT is set: the Node SDK with the OTLP exporters it
- * configures from the standard OTEL_* variables. S2SP's spans and metrics go to the application's
- * global providers, which this registers; without the variable nothing is loaded.
- */
-async function startTelemetry(
-  serviceName: string,
-): Promise<{ shutdown(): Promise<void> } | undefined> {
-  if (!process.env.OTEL_EXPORTER_OTLP_ENDPOINT?.trim()) return undefined;
-  const { NodeSDK } = await import('@opentelemetry/sdk-node');
-  const sdk = new NodeSDK({ serviceName });
-  sdk.start();
-  return sdk;
-}
 
 async function main(): Promise<void> {
   const config = loadConfig(process.env, process.argv.slice(2));
@@ -29,7 +15,7 @@ async function main(): Promise<void> {
     process.stdout.write(USAGE);
     return;
   }
-  const telemetry = await startTelemetry(process.env.OTEL_SERVICE_NAME ?? 'sql-consumer');
+  const telemetry = await startTelemetryFromEnv({ serviceName: 'sql-consumer' });
   const logger = createConsoleLogger({ level: config.logLevel, name: 'sql-consumer' });
   if (!config.allowedOrigins && config.destinations === 'any') {
     logger.warn(
@@ -55,16 +41,14 @@ async function main(): Promise<void> {
   });
   const listening = await sql.server.listen({ port: config.port, host: config.host });
   logger.info('mcp', { url: listening.mcpUrl });
-  let stopping = false;
-  const stop = async () => {
-    if (stopping) return;
-    stopping = true;
-    await sql.server.close();
-    await telemetry?.shutdown().catch(() => undefined);
-    process.exit(0);
-  };
-  process.once('SIGINT', stop);
-  process.once('SIGTERM', stop);
+  // SIGTERM drains: running tool calls and redemptions finish (S2SP_SHUTDOWN_GRACE_MS).
+  const stop = stopOnSignals(
+    async () => {
+      await sql.server.shutdown();
+      await telemetry?.shutdown();
+    },
+    { logger },
+  );
   if (config.stdio) {
     await sql.server.connectStdio();
     // The MCP client owns a stdio server's lifetime: stop when it closes our input.

@@ -8,6 +8,7 @@ import type { BodyStore } from '@s2sp/core/store';
  */
 import { createConsoleLogger } from '@s2sp/server';
 import { configErrorVariable } from '@s2sp/server/env';
+import { startTelemetryFromEnv, stopOnSignals } from '@s2sp/server/node';
 import { loadConfig, USAGE } from './config.js';
 import { createRedisStore } from './redis-store.js';
 import { type NwsReplayServer, startNwsReplayServer } from './replay/replay-server.js';
@@ -19,21 +20,6 @@ function fail(error: unknown): never {
   const message = error instanceof Error ? error.message : String(error);
   process.stderr.write(`${NAME}: ${message}\n`);
   process.exit(1);
-}
-
-/**
- * OpenTelemetry, when OTEL_EXPORTER_OTLP_ENDPOINT is set: the Node SDK with the OTLP exporters it
- * configures from the standard OTEL_* variables. S2SP's spans and metrics go to the application's
- * global providers, which this registers; without the variable nothing is loaded.
- */
-async function startTelemetry(
-  serviceName: string,
-): Promise<{ shutdown(): Promise<void> } | undefined> {
-  if (!process.env.OTEL_EXPORTER_OTLP_ENDPOINT?.trim()) return undefined;
-  const { NodeSDK } = await import('@opentelemetry/sdk-node');
-  const sdk = new NodeSDK({ serviceName });
-  sdk.start();
-  return sdk;
 }
 
 async function main(): Promise<void> {
@@ -48,7 +34,7 @@ async function main(): Promise<void> {
     process.stderr.write(USAGE);
     return;
   }
-  const telemetry = await startTelemetry(process.env.OTEL_SERVICE_NAME ?? NAME);
+  const telemetry = await startTelemetryFromEnv({ serviceName: NAME });
   const logger = createConsoleLogger({ level: config.logLevel, name: NAME });
 
   let replay: NwsReplayServer | undefined;
@@ -97,18 +83,17 @@ async function main(): Promise<void> {
     dataPlaneOnly: config.stdio,
   });
 
-  let stopping = false;
-  const stop = async () => {
-    if (stopping) return;
-    stopping = true;
-    await server.close();
-    await store?.close();
-    await replay?.close();
-    await telemetry?.shutdown().catch(() => undefined);
-    process.exit(0);
-  };
-  process.once('SIGINT', stop);
-  process.once('SIGTERM', stop);
+  // SIGTERM drains: running redemptions and tool calls finish (S2SP_SHUTDOWN_GRACE_MS), new
+  // requests get 503; Redis keeps its entries for the other replicas.
+  const stop = stopOnSignals(
+    async () => {
+      await server.shutdown();
+      await store?.close();
+      await replay?.close();
+      await telemetry?.shutdown();
+    },
+    { logger },
+  );
 
   if (config.stdio) {
     await server.connectStdio();

@@ -13,12 +13,15 @@ export interface BodyCarrier {
  *
  * @param message - a `Request` or `Response`
  * @param maxBytes - the most bytes accepted
+ * @param onRead - called before each chunk is counted with the bytes read until then (for
+ *   progress reports; see `progressThrottle`)
  * @returns the body's bytes, or `undefined` when it is over the limit (the caller reports it,
  *   with advice that fits its side of the exchange)
  */
 export async function readBodyCapped(
   message: BodyCarrier,
   maxBytes: number,
+  onRead?: (bytesBefore: number) => void,
 ): Promise<Uint8Array | undefined> {
   const declared = Number(message.headers.get('content-length'));
   if (Number.isFinite(declared) && declared > maxBytes) {
@@ -32,6 +35,7 @@ export async function readBodyCapped(
   for (;;) {
     const { done, value } = await reader.read();
     if (done) break;
+    onRead?.(size);
     size += value.byteLength;
     if (size > maxBytes) {
       await reader.cancel().catch(() => {});

@@ -11,6 +11,7 @@ import {
   requestHeaders,
   tooLarge,
 } from './fetch-body.js';
+import { progressThrottle } from './fetch-progress.js';
 import { attemptFailure, backoff, RetryableFailure, retryDelayMs } from './fetch-retry.js';
 import { formatIssues, isPlainObject, parseJsonText } from './json.js';
 import { PROTOCOL } from './protocol.js';
@@ -134,7 +135,10 @@ async function* readAttempt(
     const type = (response.headers.get('content-type') ?? '').split(';')[0]?.trim().toLowerCase();
     if (type !== PROTOCOL.ndjsonMediaType) {
       // A plain JSON answer: read it whole, within the limit, as fetchBody does.
-      const bytes = await readBodyCapped(response, maxBytes).catch((cause) => {
+      const progress = progressThrottle(options.onProgress);
+      const bytes = await readBodyCapped(response, maxBytes, (read) =>
+        progress.update(read, 0),
+      ).catch((cause) => {
         throw transport(cause);
       });
       if (!bytes) throw tooLarge(maxBytes);
@@ -147,6 +151,7 @@ async function* readAttempt(
           target.origin,
           `answered with an invalid data-plane response (${formatIssues(parsed.error)}).`,
         );
+      progress.finish(bytes.byteLength, (json as { body: RowWithId[] }).body.length);
       yield* (json as { body: RowWithId[] }).body;
       return;
     }
@@ -158,6 +163,7 @@ async function* readAttempt(
     let carried = 0;
     let total = 0;
     let rows = 0;
+    const progress = progressThrottle(options.onProgress);
     const parseLine = (line: Uint8Array): RowWithId => {
       let row: unknown;
       try {
@@ -181,6 +187,7 @@ async function* readAttempt(
       }
       if (chunk.done) break;
       const bytes = chunk.value;
+      progress.update(total, rows);
       total += bytes.byteLength;
       if (total > maxBytes) throw tooLarge(maxBytes);
       let start = 0;
@@ -238,6 +245,7 @@ async function* readAttempt(
           `sent ${rows} of the ${declared} rows it announced (the stream was cut).`,
         ),
       );
+    progress.finish(total, rows);
   } finally {
     // Stops the transfer when the caller stopped early or something failed.
     reader?.cancel().catch(() => {});

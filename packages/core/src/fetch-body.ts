@@ -11,6 +11,7 @@ import { readBodyCapped } from './body-reader.js';
 import { type DataPlaneResponse, DataPlaneResponseSchema } from './data-plane.js';
 import { assertPublicDestination } from './destination.js';
 import { S2SPError } from './errors.js';
+import { type FetchProgress, progressThrottle } from './fetch-progress.js';
 import {
   attemptFailure,
   DEFAULT_FETCH_RETRIES,
@@ -86,6 +87,12 @@ export interface FetchBodyOptions {
   readonly destinations?: 'public' | 'any';
   /** The `fetch` to use (for a custom dispatcher or agent). Default `globalThis.fetch`. */
   readonly fetch?: typeof fetch;
+  /**
+   * Called as the body arrives — at most every 250 ms or every MiB, with bytes increasing — and
+   * once at the end (`done: true`) with the final bytes and rows: for a progress line or MCP
+   * progress notifications during a large fetch. Not called when the fetch fails.
+   */
+  readonly onProgress?: (progress: FetchProgress) => void;
   /**
    * {@link fetchBodyRows} only: the largest single row accepted, in bytes. Default 16 MiB. Rows
    * are parsed one at a time, so memory follows this, not `maxBytes`.
@@ -350,6 +357,8 @@ export async function fetchBody(
   // A broken connection or a cut body may be retried; what the caller stopped may not.
   const transport = (cause: unknown) => attemptFailure(cause, controller.signal.aborted, failure);
 
+  // One throttle for every attempt: what it reports only ever increases, as MCP progress must.
+  const progress = progressThrottle(options.onProgress);
   const attempt = async (): Promise<DataPlaneResponse> => {
     if (options.signal?.aborted) throw failure(options.signal.reason);
     let response: Response;
@@ -368,7 +377,7 @@ export async function fetchBody(
     }
     await assertUsableAttempt(response, target.origin);
     try {
-      bytes = await readBodyCapped(response, maxBytes);
+      bytes = await readBodyCapped(response, maxBytes, (read) => progress.update(read, 0));
     } catch (cause) {
       throw transport(cause);
     }
@@ -392,6 +401,7 @@ export async function fetchBody(
         `The resource server at ${target.origin} answered with an invalid data-plane response (${formatIssues(parsed.error)}). ${callResourceToolAgain}`,
       );
     }
+    progress.finish(bytes.byteLength, (json as DataPlaneResponse).body.length);
     // Return the parsed JSON itself, not zod's copy: zod assigns loose members, which would turn
     // a "__proto__" column into a prototype.
     return json as DataPlaneResponse;

@@ -14,6 +14,7 @@ import {
   type EdgeEnvOptions,
   loadEdgeEnv,
 } from '@s2sp/server/env';
+import { stopOnSignals } from '@s2sp/server/node';
 import { parseCliArgs, USAGE } from './cli/cli-args.js';
 import { parseConfigFile } from './cli/config-file.js';
 import { createS2SPProxy } from './proxy.js';
@@ -105,16 +106,15 @@ async function main(): Promise<void> {
     ...(options.logLevel === 'silent' && { onUpstreamStderr: () => {} }),
   });
 
-  let stopping = false;
-  const stop = async (status = 0) => {
-    if (stopping) return;
-    stopping = true;
-    await proxy.close().catch(() => {});
-    await store?.close().catch(() => {});
-    process.exit(status);
-  };
-  process.once('SIGINT', () => void stop());
-  process.once('SIGTERM', () => void stop());
+  // SIGTERM drains: running tool calls and redemptions finish (S2SP_SHUTDOWN_GRACE_MS), new
+  // requests get 503; Redis keeps its entries for the other replicas.
+  const stop = stopOnSignals(
+    async () => {
+      await proxy.shutdown().catch(() => {});
+      await store?.close().catch(() => {});
+    },
+    { logger },
+  );
 
   try {
     await proxy.start();

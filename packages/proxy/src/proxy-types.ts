@@ -5,7 +5,7 @@
  */
 
 import type { BodyStore } from '@s2sp/core/store';
-import type { Logger } from '@s2sp/server';
+import type { Logger, ShutdownOptions } from '@s2sp/server';
 import type { S2SPEdgeOptions } from '@s2sp/server/http';
 import type { Hono } from 'hono';
 import type { Server, Transport } from './mcp-sdk.js';
@@ -106,6 +106,11 @@ export interface ProxyListener extends AsyncDisposable {
   readonly mcpUrl: string;
   readonly port: number;
   close(): Promise<void>;
+  /**
+   * Drains the listener: new requests get 503 `unavailable` with `Retry-After`, running ones get
+   * up to `graceMs` (default `shutdownGraceMs`) to finish; then it closes.
+   */
+  shutdown(options?: ShutdownOptions): Promise<void>;
 }
 
 /** A running proxy. Created by {@link createS2SPProxy}. */
@@ -123,4 +128,10 @@ export interface S2SPProxy {
   /** How often the upstream was restarted after a crash. */
   upstreamRestarts(): number;
   close(): Promise<void>;
+  /**
+   * The graceful {@link S2SPProxy.close}, for SIGTERM: the listeners drain first (running tool
+   * calls and redemptions finish within `graceMs`, default `shutdownGraceMs`; new requests get
+   * 503), then sessions, the upstream and the store connection close. Stored entries stay.
+   */
+  shutdown(options?: ShutdownOptions): Promise<void>;
 }

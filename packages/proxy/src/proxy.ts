@@ -234,6 +234,10 @@ export function createS2SPProxy(input: S2SPProxyOptions): S2SPProxy {
         mcpUrl: `${bound.url}/mcp`,
         port: bound.port,
         close,
+        async shutdown(shutdownOptions) {
+          await bound.shutdown(shutdownOptions);
+          await close();
+        },
         [Symbol.asyncDispose]: close,
       };
       listeners.push(listener);
@@ -252,6 +256,12 @@ export function createS2SPProxy(input: S2SPProxyOptions): S2SPProxy {
 
     connectStdio() {
       return this.connect(new StdioServerTransport());
+    },
+
+    async shutdown(shutdownOptions) {
+      // The listeners drain first, while sessions and the upstream still serve the running calls.
+      await Promise.all([...listeners].map((listener) => listener.shutdown(shutdownOptions)));
+      await this.close();
     },
 
     async close() {

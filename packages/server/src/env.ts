@@ -32,7 +32,7 @@ export { S2SPServerOptionsSchema } from './server-options.js';
  */
 export type EdgeEnvOptions = Pick<
   S2SPEdgeOptions,
-  'allowedHosts' | 'allowedBrowserOrigins' | 'auth' | 'requestBodyTimeoutMs'
+  'allowedHosts' | 'allowedBrowserOrigins' | 'auth' | 'requestBodyTimeoutMs' | 'shutdownGraceMs'
 >;
 
 /** An environment, such as `process.env`. */
@@ -136,7 +136,8 @@ export interface ServerEnv {
    * answer besides loopback names and the `S2SP_PUBLIC_URL` host; `*` turns the check off),
    * `S2SP_ALLOWED_BROWSER_ORIGINS` (origins of browser pages that may call), `S2SP_AUTH_TOKENS`
    * (comma-separated bearer tokens, each at least 16 characters, required on `/mcp`, SLOP and
-   * A2S) and `S2SP_BODY_TIMEOUT_MS` (request-body read timeout, default 10000).
+   * A2S), `S2SP_BODY_TIMEOUT_MS` (request-body read timeout, default 10000) and
+   * `S2SP_SHUTDOWN_GRACE_MS` (time running requests get on SIGTERM, default 10000).
    */
   readonly edge: EdgeEnvOptions;
 }
@@ -147,12 +148,13 @@ const EDGE_SETTINGS = EdgeOptionsSchema.pick({
   allowedBrowserOrigins: true,
   auth: true,
   requestBodyTimeoutMs: true,
+  shutdownGraceMs: true,
 });
 
 /**
  * Reads the HTTP edge's settings, the one reader of them for every server, the proxy and the
- * apps: `S2SP_ALLOWED_HOSTS`, `S2SP_ALLOWED_BROWSER_ORIGINS`, `S2SP_AUTH_TOKENS` and
- * `S2SP_BODY_TIMEOUT_MS` (see {@link ServerEnv.edge}). The variables are the `env` names on the
+ * apps: `S2SP_ALLOWED_HOSTS`, `S2SP_ALLOWED_BROWSER_ORIGINS`, `S2SP_AUTH_TOKENS`,
+ * `S2SP_BODY_TIMEOUT_MS` and `S2SP_SHUTDOWN_GRACE_MS` (see {@link ServerEnv.edge}). The variables are the `env` names on the
  * edge's options schema, and each value is checked by its option's own rule.
  *
  * @param env - the environment (`process.env`)

@@ -57,6 +57,7 @@ export {
   createClientConcurrencyLimit,
   createConcurrencyLimit,
 } from './runtime/concurrency-limit.js';
+export { type ToolProgress, toolProgress } from './runtime/mcp-progress.js';
 export type { S2SPOptions } from './runtime/options.js';
 export { createS2SP } from './runtime/s2sp.js';
 export type { S2SP } from './runtime/s2sp-types.js';
@@ -66,6 +67,7 @@ export {
   type ListenOptions,
   type S2SPServer,
   type S2SPServerOptions,
+  type ShutdownOptions,
 } from './server.js';
 export { METRIC_NAMES } from './telemetry/metrics.js';
 export { traceToolCall } from './telemetry/tool-span.js';

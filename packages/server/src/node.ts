@@ -1,6 +1,7 @@
 /**
  * `@s2sp/server/node`: serving the data plane from Node HTTP stacks that are not Hono — Express,
- * Connect, Fastify's `middie`, or a plain `node:http` server.
+ * Connect, Fastify's `middie`, or a plain `node:http` server — and stopping a Node program on
+ * SIGTERM without losing the requests it is serving.
  *
  * @module
  */
@@ -53,3 +54,10 @@ export function toNodeHandler(
     void listener(req, res);
   };
 }
+
+export { type StopOnSignalsOptions, stopOnSignals } from './runtime/stop-on-signals.js';
+export {
+  type StartedTelemetry,
+  type StartTelemetryOptions,
+  startTelemetryFromEnv,
+} from './telemetry/node-sdk.js';

@@ -4,7 +4,7 @@ import type { z } from 'zod';
 import type { A2SCapability } from './a2s/index.js';
 import type { ConsumerToolConfig, ConsumerToolHandler } from './consumer/consumer-tool.js';
 import type { S2SPEdgeOptions } from './edge/edge-options.js';
-import type { ListenOptions } from './edge/node-listener.js';
+import type { ListenOptions, ShutdownOptions } from './edge/node-listener.js';
 import type { McpServer, Transport } from './mcp-sdk.js';
 import type { ResourceToolConfig, ResourceToolHandler } from './resource/resource-tool.js';
 import type { S2SPOptions } from './runtime/options.js';
@@ -40,6 +40,11 @@ export interface ListeningServer extends AsyncDisposable {
   readonly port: number;
   /** Stops accepting connections and closes open ones. */
   close(): Promise<void>;
+  /**
+   * Drains the listener (see `NodeListener.shutdown`): new requests get 503 `unavailable` with
+   * `Retry-After`, running ones get up to `graceMs` (default `shutdownGraceMs`) to finish.
+   */
+  shutdown(options?: ShutdownOptions): Promise<void>;
 }
 
 /**
@@ -116,4 +121,12 @@ export interface S2SPServer {
   ): S2SPServer;
   /** Closes every listener, and the store when the server created it. */
   close(): Promise<void>;
+  /**
+   * The graceful {@link S2SPServer.close}, for SIGTERM: every listener stops taking requests
+   * (new ones get 503 `unavailable` with `Retry-After`) and lets the running ones — data-plane
+   * redemptions, MCP tool calls — finish for up to `graceMs` (default: the `shutdownGraceMs`
+   * option, 10 s); then the listeners and the store connection close. Entries in a shared store
+   * stay for the other replicas.
+   */
+  shutdown(options?: ShutdownOptions): Promise<void>;
 }

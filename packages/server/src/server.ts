@@ -12,7 +12,7 @@ import { S2SPServerOptionsSchema } from './server-options.js';
 import type { ListeningServer, S2SPServer, S2SPServerOptions } from './server-types.js';
 import { mountSlop } from './slop.js';
 
-export type { ListenOptions } from './edge/node-listener.js';
+export type { ListenOptions, ShutdownOptions } from './edge/node-listener.js';
 export type { ListeningServer, S2SPServer, S2SPServerOptions } from './server-types.js';
 
 /**
@@ -144,6 +144,10 @@ export function createS2SPServer(options: S2SPServerOptions): S2SPServer {
         mcpUrl: `${listener.url}${mcpPath}`,
         port: listener.port,
         close,
+        async shutdown(shutdownOptions) {
+          await listener.shutdown(shutdownOptions);
+          listeners.delete(handle);
+        },
         [Symbol.asyncDispose]: close,
       };
       listeners.add(handle);
@@ -183,6 +187,11 @@ export function createS2SPServer(options: S2SPServerOptions): S2SPServer {
 
     async close() {
       await Promise.all([...listeners].map((listener) => listener.close()));
+      await s2sp.close();
+    },
+
+    async shutdown(shutdownOptions) {
+      await Promise.all([...listeners].map((listener) => listener.shutdown(shutdownOptions)));
       await s2sp.close();
     },
   };

@@ -158,3 +158,4 @@ export {
   type ProxiedRequest,
   startFaultProxy,
 } from './fault-proxy.js';
+export { type ProgressLine, type ProgressLineOptions, startProgressLine } from './progress-line.js';

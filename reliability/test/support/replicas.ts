@@ -79,6 +79,8 @@ export interface ReplicaConfig {
   /** Rows of the replica's table (its `get_rows` tool and every minted entry). Default 8. */
   readonly rows?: number;
   readonly maxCacheBytes?: number;
+  /** The server's `shutdownGraceMs` (what SIGTERM gives running requests). Default 10 000. */
+  readonly shutdownGraceMs?: number;
   /** Start node with `--expose-gc`, for heap figures. */
   readonly exposeGc?: boolean;
 }

@@ -27,6 +27,11 @@ export interface ResolveConsumerRowsOptions {
    * `abstract_data`, or `row_ids`/`filter`, §7.4). Default `false`.
    */
   readonly wholeTable?: boolean;
+  /**
+   * Progress of the data-plane fetch (bytes, then rows), throttled; see
+   * `FetchBodyOptions.onProgress`. A consumer tool passes MCP progress here when the client asked.
+   */
+  readonly onProgress?: FetchBodyOptions['onProgress'];
 }
 
 /** The rows consumer arguments stand for, and what S2SP knows about them. */
@@ -109,6 +114,7 @@ export function createConsumerRowResolver(options: {
       const fetchOptions: FetchBodyOptions = {
         ...(ask && { rowIds: ask }),
         ...(resolveOptions.signal && { signal: resolveOptions.signal }),
+        ...(resolveOptions.onProgress && { onProgress: resolveOptions.onProgress }),
         ...(options.fetch.allowedOrigins && { allowedOrigins: options.fetch.allowedOrigins }),
         ...(options.fetch.pathPrefixes && { pathPrefixes: options.fetch.pathPrefixes }),
         ...(options.fetch.destinations && { destinations: options.fetch.destinations }),

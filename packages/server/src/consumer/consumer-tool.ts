@@ -11,6 +11,7 @@ import { z } from 'zod';
 import type { CallToolResult, ToolAnnotations, ToolExtra } from '../mcp-sdk.js';
 import { assertNoReservedParameters } from '../resource/resource-tool.js';
 import { ConcurrencyLimitOptionsSchema } from '../runtime/concurrency-limit.js';
+import { mcpProgress } from '../runtime/mcp-progress.js';
 import { errorResult, textResult } from '../tool-result.js';
 import { consumerExtensionsFor } from './consumer-parameters.js';
 import type { ConsumerRowResolver } from './consumer-rows.js';
@@ -220,10 +221,12 @@ export function createConsumerToolCallback<TShape extends z.ZodRawShape>(
       selection[key] = own[key];
       delete own[key];
     }
+    // MCP progress while the body arrives, when the client sent a progressToken.
+    const onProgress = mcpProgress(extra, 'fetching the body');
     try {
       const { rows, info } = await resolve(
         { abstract_data, resource_url, body_data, column_mapping, ...selection },
-        { signal: extra.signal, tool: name },
+        { signal: extra.signal, tool: name, ...(onProgress && { onProgress }) },
       );
       return toCallToolResult(
         await handler(rows, own as z.infer<z.ZodObject<TShape>>, extra, info),

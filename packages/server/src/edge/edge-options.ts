@@ -48,6 +48,12 @@ export interface S2SPEdgeOptions {
    * (Node's default is 60 s). Default 10 000.
    */
   readonly requestBodyTimeoutMs?: number;
+  /**
+   * Longest a listener's `shutdown()` (SIGTERM) lets the requests already running finish, in ms,
+   * before it cuts them; new requests meanwhile get 503 `unavailable` with `Retry-After`.
+   * Default 10 000.
+   */
+  readonly shutdownGraceMs?: number;
   /** Largest MCP request body over Streamable HTTP, in bytes. Default 4 MiB (the SDK's default). */
   readonly maxMcpRequestBytes?: number;
   /**
@@ -72,6 +78,7 @@ export interface ResolvedEdgeOptions {
   readonly allowedOrigins: readonly string[];
   readonly auth: BearerAuthOptions | undefined;
   readonly requestBodyTimeoutMs: number;
+  readonly shutdownGraceMs: number;
   readonly maxMcpRequestBytes: number;
   readonly maxMcpBatchSize: number;
   readonly publicUrl: string | undefined;
@@ -80,6 +87,9 @@ export interface ResolvedEdgeOptions {
 
 /** The option names {@link resolveEdgeOptions} reports, overridable by a caller's own names. */
 export type EdgeOptionNames = Partial<Record<Exclude<keyof S2SPEdgeOptions, 'logger'>, string>>;
+
+/** How long `shutdown()` lets running requests finish unless told otherwise: 10 s. */
+export const DEFAULT_SHUTDOWN_GRACE_MS = 10_000;
 
 const HOST_PATTERN = /^[A-Za-z0-9.:[\]%-]+$/;
 
@@ -168,6 +178,11 @@ export const EdgeOptionsSchema = z.object({
       key: 'bodyTimeoutMs',
       description: 'Time for the body after the headers, and for the headers on `listen()`.',
     }),
+  shutdownGraceMs: milliseconds({ min: 0, max: 600_000 }).default(DEFAULT_SHUTDOWN_GRACE_MS).meta({
+    env: 'S2SP_SHUTDOWN_GRACE_MS',
+    description:
+      'On `shutdown()` (SIGTERM): time the running requests get to finish; new ones get 503.',
+  }),
   maxMcpRequestBytes: byteSize()
     .default(4 * 1024 * 1024)
     .describe('Largest MCP request body (413 beyond).'),
@@ -208,6 +223,7 @@ export function resolveEdgeOptions(
     // The caller's own object, so a verifier keeps its identity.
     auth: options.auth,
     requestBodyTimeoutMs: parsed.requestBodyTimeoutMs,
+    shutdownGraceMs: parsed.shutdownGraceMs,
     maxMcpRequestBytes: parsed.maxMcpRequestBytes,
     maxMcpBatchSize: parsed.maxMcpBatchSize,
     publicUrl: parsed.publicUrl,

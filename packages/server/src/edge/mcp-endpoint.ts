@@ -27,27 +27,39 @@ export function mountStatelessMcp(app: Hono, options: StatelessMcpOptions): void
     if (!read.ok) return read.response;
     const parsedBody = read.body;
     const protection = options.edge.transportProtection(c.req.raw);
+    // A call that asked for progress (`_meta.progressToken`) is answered as an event stream, so
+    // its progress notifications reach the client before the result; every other one as JSON.
+    const streamed = asksForProgress(parsedBody);
     const transport = new WebStandardStreamableHTTPServerTransport({
       sessionIdGenerator: undefined,
-      enableJsonResponse: true,
+      enableJsonResponse: !streamed,
       maxRequestBodySize: options.edge.options.maxMcpRequestBytes,
       enableDnsRebindingProtection: true,
       ...protection,
     });
     const authInfo = options.edge.authInfo(c);
     const mcp = options.createMcpServer();
+    let closed = false;
+    const close = async () => {
+      if (closed) return;
+      closed = true;
+      await transport.close();
+      await mcp.close();
+    };
+    let response: Response | undefined;
     try {
       await mcp.connect(transport);
-      // With JSON responses the body is complete when handleRequest resolves, so closing here
-      // cannot cut a stream short.
-      return await transport.handleRequest(options.edge.clientRequest(c), {
+      response = await transport.handleRequest(options.edge.clientRequest(c), {
         parsedBody,
         ...(authInfo && { authInfo }),
       });
     } finally {
-      await transport.close();
-      await mcp.close();
+      // With JSON responses the body is complete when handleRequest resolves, so closing here
+      // cannot cut a stream short; an event stream closes them when it ends or is cancelled.
+      if (!streamed || !response?.body) await close();
     }
+    if (!streamed || !response.body) return response;
+    return new Response(whenEnded(response.body, close), response);
   });
   app.on(['GET', 'DELETE'], options.path, (c) =>
     c.json(
@@ -63,4 +75,40 @@ export function mountStatelessMcp(app: Hono, options: StatelessMcpOptions): void
       { allow: 'POST' },
     ),
   );
+}
+
+/** Whether a JSON-RPC message (or a batch) is a request with `params._meta.progressToken`. */
+function asksForProgress(body: unknown): boolean {
+  const messages = Array.isArray(body) ? body : [body];
+  return messages.some((message) => {
+    const meta = (message as { params?: { _meta?: { progressToken?: unknown } } } | null)?.params
+      ?._meta;
+    return meta?.progressToken !== undefined;
+  });
+}
+
+/** `body`, calling `onEnd` once when it has been read to the end, failed or been cancelled. */
+function whenEnded(
+  body: ReadableStream<Uint8Array>,
+  onEnd: () => Promise<void>,
+): ReadableStream<Uint8Array> {
+  const reader = body.getReader();
+  return new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      try {
+        const { done, value } = await reader.read();
+        if (done) {
+          controller.close();
+          await onEnd();
+        } else controller.enqueue(value);
+      } catch (error) {
+        controller.error(error);
+        await onEnd();
+      }
+    },
+    async cancel(reason) {
+      await reader.cancel(reason).catch(() => {});
+      await onEnd();
+    },
+  });
 }

@@ -1,4 +1,7 @@
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import { S2SPError } from '@s2sp/core';
+import { retryShortly } from '@s2sp/core/advice';
+import { s2spErrorToResponse } from './error-response.js';
 
 /** Options for {@link S2SPServer.listen}. */
 export interface ListenOptions {
@@ -13,7 +16,22 @@ export interface ListenOptions {
   readonly dataPlaneOnly?: boolean;
 }
 
-/** An HTTP listener of a Fetch handler on Node; close it with `close()` or `await using`. */
+/** Options for {@link NodeListener.shutdown}. */
+export interface ShutdownOptions {
+  /**
+   * Longest the requests already running may take to finish, in ms; what is still open then is
+   * cut. 0 cuts them at once, as `close()` does.
+   */
+  readonly graceMs?: number;
+}
+
+/** Seconds a client is told to wait (`Retry-After`) by a listener that is shutting down. */
+export const SHUTDOWN_RETRY_AFTER_SECONDS = 1;
+
+/**
+ * An HTTP listener of a Fetch handler on Node; close it with `close()` or `await using`, or drain
+ * it with `shutdown()`.
+ */
 export interface NodeListener extends AsyncDisposable {
   /** Base URL to advertise: `http://host:port`, with `127.0.0.1` for a wildcard bind. */
   readonly url: string;
@@ -25,7 +43,17 @@ export interface NodeListener extends AsyncDisposable {
   readonly hosts: readonly string[];
   /** Stops accepting connections and closes open ones. */
   close(): Promise<void>;
+  /**
+   * Graceful stop, for SIGTERM: stops accepting connections, answers any new request on an open
+   * one with 503 `unavailable` and `Retry-After` (and closes that connection), lets the requests
+   * already running finish — a data-plane redemption streaming its body, an MCP tool call — for
+   * up to `graceMs`, then closes what is left. Resolves when the listener is closed.
+   */
+  shutdown(options?: ShutdownOptions): Promise<void>;
 }
+
+/** How long a draining listener must see no new request before it closes its connections. */
+const QUIET_MS = 250;
 
 const WILDCARD_HOSTS = new Set(['0.0.0.0', '::', '[::]']);
 
@@ -37,13 +65,17 @@ function formatHost(host: string): string {
  * Serves a Fetch handler over HTTP on Node with `@hono/node-server` (loaded on first use, so the
  * package's main entry needs no Node), with errors that say what to change.
  *
- * @param limits - `headersTimeoutMs`: most time a client may take to send its request headers
+ * @param limits - `headersTimeoutMs`: most time a client may take to send its request headers;
+ *   `shutdownGraceMs`: the bound of `shutdown()` when it is given none (default 0)
  * @throws S2SPError `invalid_config` for a bad port, or one that is taken
  */
 export async function listenOnNode(
   fetch: (request: Request) => Response | Promise<Response>,
   { port = 0, host = '127.0.0.1' }: ListenOptions = {},
-  { headersTimeoutMs }: { readonly headersTimeoutMs?: number } = {},
+  {
+    headersTimeoutMs,
+    shutdownGraceMs = 0,
+  }: { readonly headersTimeoutMs?: number; readonly shutdownGraceMs?: number } = {},
 ): Promise<NodeListener> {
   if (!Number.isInteger(port) || port < 0 || port > 65535) {
     throw new S2SPError(
@@ -61,7 +93,38 @@ export async function listenOnNode(
           headersTimeout: headersTimeoutMs,
           connectionsCheckingInterval: Math.min(1000, headersTimeoutMs),
         };
-  const http = serve({ fetch, port, hostname: host, serverOptions });
+  // Set by shutdown(): from then on a request that still reaches us (on a kept-alive connection)
+  // is answered 503 at once, so that a client or a load balancer retries it elsewhere.
+  let draining = false;
+  const guarded = (request: Request, env: unknown): Response | Promise<Response> => {
+    if (!draining)
+      return (fetch as (r: Request, e: unknown) => Response | Promise<Response>)(request, env);
+    return s2spErrorToResponse(
+      new S2SPError(
+        'unavailable',
+        `This server is shutting down and takes no new requests. ${retryShortly}`,
+      ),
+      { 'retry-after': String(SHUTDOWN_RETRY_AFTER_SECONDS), connection: 'close' },
+    );
+  };
+  const http = serve({ fetch: guarded, port, hostname: host, serverOptions }) as Server;
+  // Answers not yet sent to the end: what shutdown() waits for.
+  const running = new Set<ServerResponse>();
+  let lastRequestAt = 0;
+  let onChange: (() => void) | undefined;
+  http.on('request', (request: IncomingMessage, response: ServerResponse) => {
+    lastRequestAt = performance.now();
+    // A request that started while draining must not keep its connection open afterwards.
+    if (draining) response.shouldKeepAlive = false;
+    // An MCP session's standing event stream (GET, text/event-stream) is not work to wait for:
+    // it would hold every shutdown for the whole grace period.
+    if (request.method === 'GET' && request.headers.accept?.includes('text/event-stream')) return;
+    running.add(response);
+    response.once('close', () => {
+      running.delete(response);
+      onChange?.();
+    });
+  });
   await new Promise<void>((resolve, reject) => {
     http.once('listening', resolve);
     http.once('error', (error: NodeJS.ErrnoException) => {
@@ -79,21 +142,59 @@ export async function listenOnNode(
   const address = http.address();
   const boundPort = typeof address === 'object' && address ? address.port : port;
   const wildcard = WILDCARD_HOSTS.has(host);
-  let closed = false;
-  const close = async () => {
-    if (closed) return;
-    closed = true;
-    await new Promise<void>((resolve) => {
-      http.close(() => resolve());
-      if ('closeAllConnections' in http) http.closeAllConnections();
-    });
+  let closing: Promise<void> | undefined;
+  const shutdown = ({ graceMs = shutdownGraceMs }: ShutdownOptions = {}): Promise<void> => {
+    closing ??= (async () => {
+      draining = true;
+      if (graceMs > 0) {
+        // Stops accepting connections but, unlike http.Server's close(), leaves the idle
+        // kept-alive ones open while the running requests finish: a request a client sends on
+        // one meanwhile gets a 503 it knows to retry, instead of a connection closed under it.
+        const { Server: NetServer } = await import('node:net');
+        const stopped = new Promise<void>((resolve) =>
+          NetServer.prototype.close.call(http, () => resolve()),
+        );
+        // An answer that has not started yet says `Connection: close`, so its client opens a
+        // new connection next time — which is refused, and it goes elsewhere.
+        for (const response of running) if (!response.headersSent) response.shouldKeepAlive = false;
+        const deadline = performance.now() + graceMs;
+        // Done when nothing runs and no request came for QUIET_MS: a client that just read an
+        // answer on a kept-alive connection and sends its next request there gets the 503
+        // rather than a connection closed as it writes.
+        for (;;) {
+          const now = performance.now();
+          if (now >= deadline) break;
+          if (running.size === 0 && now - lastRequestAt >= QUIET_MS) break;
+          const wait = running.size > 0 ? deadline - now : lastRequestAt + QUIET_MS - now;
+          let timer: ReturnType<typeof setTimeout> | undefined;
+          await new Promise<void>((resolve) => {
+            onChange = () => {
+              if (running.size === 0) resolve();
+            };
+            timer = setTimeout(resolve, Math.max(1, Math.min(wait, deadline - now)));
+          });
+          onChange = undefined;
+          clearTimeout(timer);
+        }
+        http.closeAllConnections();
+        await stopped;
+      }
+      // http.Server's own close, also after the above: it stops its connection-checking timer.
+      await new Promise<void>((resolve) => {
+        http.close(() => resolve());
+        http.closeAllConnections();
+      });
+    })();
+    return closing;
   };
+  const close = () => shutdown({ graceMs: 0 });
   return {
     url: `http://${formatHost(wildcard ? '127.0.0.1' : host)}:${boundPort}`,
     port: boundPort,
     wildcard,
     hosts: [`${formatHost(host)}:${boundPort}`],
     close,
+    shutdown,
     [Symbol.asyncDispose]: close,
   };
 }

@@ -62,7 +62,7 @@ export interface S2SPEdge {
   transportProtection(request: Request): TransportRebindingProtection;
   /**
    * Serves `app` on Node (`@hono/node-server`) with the header read timeout
-   * (`requestBodyTimeoutMs`), and adds the bound address to the hosts the guard accepts.
+   * (`requestBodyTimeoutMs`) and the bound of its graceful `shutdown()` (`shutdownGraceMs`), and adds the bound address to the hosts the guard accepts.
    *
    * @throws S2SPError `invalid_config` for a bad or taken port
    */
@@ -169,6 +169,7 @@ export function createS2SPEdge(options: S2SPEdgeOptions = {}): S2SPEdge {
     async listen(app, listenOptions) {
       const listener = await listenOnNode(app.fetch, listenOptions, {
         headersTimeoutMs: resolved.requestBodyTimeoutMs,
+        shutdownGraceMs: resolved.shutdownGraceMs,
       });
       listenerHosts.push(...listener.hosts);
       return listener;

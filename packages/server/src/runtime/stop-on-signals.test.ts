@@ -1,0 +1,53 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { stopOnSignals } from './stop-on-signals.js';
+
+// SIGUSR2, not SIGTERM: the listeners stay on this test process, which must not stop on a real
+// SIGTERM the way the helper makes a program stop.
+const SIGNAL = 'SIGUSR2';
+
+afterEach(() => {
+  process.removeAllListeners(SIGNAL);
+});
+
+describe('stopOnSignals', () => {
+  it('runs stop once on the first signal, then exits 0; a second signal exits 1 at once', async () => {
+    const exits: number[] = [];
+    let stops = 0;
+    let finish: () => void = () => {};
+    const stopDone = new Promise<void>((resolve) => {
+      finish = resolve;
+    });
+    stopOnSignals(
+      async () => {
+        stops++;
+        await stopDone;
+      },
+      { signals: [SIGNAL], exit: (code) => exits.push(code) },
+    );
+    process.emit(SIGNAL, SIGNAL);
+    expect(stops).toBe(1);
+    expect(exits).toEqual([]);
+    process.emit(SIGNAL, SIGNAL);
+    expect(stops).toBe(1);
+    expect(exits).toEqual([1]);
+    finish();
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(exits).toEqual([1, 0]);
+  });
+
+  it('exits 1 when stop fails, and the returned function stops the same way once', async () => {
+    const exits: number[] = [];
+    let stops = 0;
+    const stop = stopOnSignals(
+      async () => {
+        stops++;
+        throw new Error('store gone');
+      },
+      { signals: [SIGNAL], exit: (code) => exits.push(code) },
+    );
+    await stop();
+    await stop();
+    expect(stops).toBe(1);
+    expect(exits).toEqual([1]);
+  });
+});
