@@ -28,6 +28,7 @@ const HOW: Record<ServerKind, string> = {
     'server process (node:http, node-redis GET of the body as a Buffer) + client process + redis-server',
   memory: 'server process (data plane, memory store) + client process',
   redis: 'server process (data plane, Redis store) + client process + redis-server',
+  python: 'server process (the Python reference: Starlette on uvicorn) + client process',
 };
 
 function values(r: Repeated, size: number, bodyBytes: number): Record<string, number | string> {
