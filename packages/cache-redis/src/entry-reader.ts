@@ -259,11 +259,9 @@ export async function takeEntry(options: TakeEntryOptions): Promise<Taken | unde
     };
   }
   if (mode !== TAKE_CLAIMED) throw corrupt('an unexpected reply to a take');
-  // The offsets (unless the answer holds them) and the first blocks are asked for together; the
-  // blocks are read as the response is written (see readClaimed), so a table of any size passes
-  // through in pieces.
-  const offsets =
-    reply.length > 7 ? Promise.resolve(reply[7]) : getBlock(options, offsetsKey(redisKey));
+  // The offsets and the first blocks are asked for together; the blocks are read as the
+  // response is written (see readClaimed), so a table of any size passes through in pieces.
+  const offsets = getBlock(options, offsetsKey(redisKey));
   const first = Array.from({ length: Math.min(READ_AHEAD, meta.blocks) }, (_, i) =>
     getBlock(options, blockKey(redisKey, i)),
   );

@@ -84,9 +84,6 @@ export const INLINE_DROP_BLOCKS = 16;
 /** Most bytes of row offsets one GETRANGE of {@link TAKE} reads for several ids (16k rows). */
 const OFFSET_WINDOW = 65_536;
 
-/** Row offsets up to this size (16k rows) come in a claiming {@link TAKE}'s own answer. */
-export const CLAIM_OFFSETS_BYTES = 65_536;
-
 /** What {@link TAKE} answers when it ran after its deadline (and changed nothing). */
 export const TAKE_LATE = -1;
 
@@ -123,8 +120,7 @@ export const TAKE_CLAIMED = 0;
  *   table. Then the metadata is removed and the rest expires within a millisecond.
  * - "all" of a small table: mode 1, then the offsets and the blocks; the metadata is removed and
  *   the rest expires within a millisecond.
- * - "all" of a larger one: mode 0 (claimed), then the offsets when they are at most
- *   {@link CLAIM_OFFSETS_BYTES}. Only the metadata is removed — the step that makes
+ * - "all" of a larger one: mode 0 (claimed). Only the metadata is removed — the step that makes
  *   the take single-use, whatever the table's size — and the blocks and offsets get a short TTL;
  *   the caller reads the blocks with plain GETs (binary, outside any script, so Redis is never
  *   blocked copying a large table) and then removes them.
@@ -150,13 +146,7 @@ if ARGV[2] == 'all' then
   if tonumber(meta[5]) > tonumber(ARGV[4]) then
     out[1] = ${TAKE_CLAIMED}
     redis.call('UNLINK', key)
-    -- Small offsets come in this answer, which saves the reader a command.
-    if n * 4 <= ${CLAIM_OFFSETS_BYTES} then
-      out[#out + 1] = redis.call('GET', key .. ':o')
-      redis.call('PEXPIRE', key .. ':o', 1)
-    else
-      redis.call('PEXPIRE', key .. ':o', ARGV[3])
-    end
+    redis.call('PEXPIRE', key .. ':o', ARGV[3])
     for i = 0, blocks - 1 do redis.call('PEXPIRE', key .. ':' .. i, ARGV[3]) end
     return out
   end
