@@ -3,7 +3,7 @@ import { type ChildHandle, startChild } from './child.js';
 import type { LoadResult } from './http-load.js';
 
 /** Which server a measurement is made against. */
-export type ServerKind = 'floor' | 'raw-redis' | 'memory' | 'redis';
+export type ServerKind = 'floor' | 'raw-redis' | 'memory' | 'redis' | 'python';
 
 /** A server process of the lab. */
 export interface LabServer {
@@ -69,7 +69,7 @@ export async function startLab(kinds: readonly ServerKind[], redisUrl?: string):
       },
       async load(kind, options) {
         const s = server(kind);
-        const dataPlane = kind === 'memory' || kind === 'redis';
+        const dataPlane = kind === 'memory' || kind === 'redis' || kind === 'python';
         const paths = dataPlane
           ? (await s.process.call<string[]>({ op: 'mint', count: options.requests })).map(
               (token) => `/s2sp/data/${token}`,

@@ -17,6 +17,7 @@ import { type ServerKind, startLab } from './lab.js';
 import { largeTablesBenchmark } from './large-tables.js';
 import { memoryBenchmark } from './memory.js';
 import { postgresAvailable, proxyBenchmark, proxyLargeTableBenchmark } from './proxy.js';
+import { pythonReferenceMissing } from './python-reference.js';
 import { redisAvailable, startRedisStore } from './redis.js';
 import { type BenchReport, type BenchRow, formatMarkdown, formatTable } from './report.js';
 import { selectiveFetchBenchmark } from './selective.js';
@@ -71,6 +72,11 @@ async function main(): Promise<void> {
     ? ['floor', 'raw-redis', 'memory', 'redis']
     : ['floor', 'memory'];
   const needLab = wanted('data-plane') || wanted('selective') || wanted('streaming');
+  // The Python reference, side by side in the selective section, when it is here (never in CI).
+  const pythonMissing = wanted('selective') ? pythonReferenceMissing() : undefined;
+  if (wanted('selective') && !pythonMissing) kinds.push('python');
+  else if (pythonMissing)
+    notes.push(`Python reference rows are missing (section 3): ${pythonMissing}.`);
   const lab = needLab ? await startLab(kinds, redis?.server.url) : undefined;
   const sections: [string, () => Promise<BenchRow[]> | BenchRow[]][] = [
     ['tokens', () => tokenBenchmark()],

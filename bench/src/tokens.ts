@@ -1,7 +1,7 @@
 import type { S2SPResult } from '@s2sp/core';
 import { prepareTable } from '@s2sp/core/store';
 import { createS2SP, type S2SP } from '@s2sp/server';
-import { nwsAlertFixtures } from './data.js';
+import { createRandom, nwsAlertFixtures } from './data.js';
 import type { BenchRow } from './report.js';
 import { round } from './stats.js';
 import { countTokens, pythonPrettyJson } from './tokenizer.js';
@@ -152,6 +152,7 @@ export async function tokenBenchmark(): Promise<BenchRow[]> {
     }
   }
   rows.push(...(await largerSetRows()));
+  rows.push(...(await liveShapedRows()));
   await closeTokenRuntimes();
   return rows;
 }
@@ -167,6 +168,7 @@ async function largerSetRows(): Promise<BenchRow[]> {
   const out: BenchRow[] = [];
   for (const count of [33, 61]) {
     const cycled = Array.from({ length: count }, (_, i) => alerts[i % alerts.length] as object);
+    out.push(...(await versusReference(`recorded sets cycled to ${count} alerts`, cycled, 4)));
     const table = prepareTable(cycled);
     const { text, result } = await s2spText(runtimes.json, cycled, domains);
     const split = { abstract: result.abstract, bodyDomains: result.body_domains };
@@ -203,6 +205,112 @@ async function largerSetRows(): Promise<BenchRow[]> {
       target: 'compact ≤ 0.35× the Python reference',
       met: compact / theirs <= 0.35,
     });
+  }
+  return out;
+}
+
+/** NWS event names by season or region: live alert sets mix them in very different shares. */
+const EVENT_MIXES: Record<string, readonly string[]> = {
+  winter: [
+    'Winter Storm Warning',
+    'Winter Weather Advisory',
+    'Wind Chill Advisory',
+    'Freeze Warning',
+    'Frost Advisory',
+    'Lake Effect Snow Warning',
+    'Special Weather Statement',
+  ],
+  coastal: [
+    'Small Craft Advisory',
+    'Rip Current Statement',
+    'Beach Hazards Statement',
+    'Coastal Flood Advisory',
+    'Gale Warning',
+    'Tropical Storm Watch',
+    'Hurricane Warning',
+  ],
+  convective: [
+    'Severe Thunderstorm Warning',
+    'Tornado Warning',
+    'Flash Flood Warning',
+    'Flood Watch',
+    'Special Weather Statement',
+    'Severe Thunderstorm Watch',
+  ],
+  fire: ['Red Flag Warning', 'Fire Weather Watch', 'Air Quality Alert', 'Excessive Heat Warning'],
+};
+
+/**
+ * Live-shaped alert sets: the recorded alerts as templates (every property kept), with the event
+ * and its CAP severity, urgency and certainty drawn from one mix, deterministic for a seed.
+ */
+function liveShapedAlerts(count: number, mix: readonly string[], seed: number): object[] {
+  const random = createRandom(seed);
+  const pick = <T>(list: readonly T[]): T => list[Math.floor(random() * list.length)] as T;
+  const templates = nwsAlertFixtures().flatMap((set) => set.rows);
+  return Array.from({ length: count }, (_, i) => ({
+    ...(templates[i % templates.length] as object),
+    event: pick(mix),
+    severity: pick(['Minor', 'Moderate', 'Severe', 'Extreme', 'Unknown']),
+    urgency: pick(['Immediate', 'Expected', 'Future', 'Unknown']),
+    certainty: pick(['Observed', 'Likely', 'Possible', 'Unknown']),
+  }));
+}
+
+/**
+ * Default JSON against the reference's pretty-printed response for `alerts` with 2 (and, up to
+ * `maxColumns`, 4) abstract columns.
+ */
+async function versusReference(
+  label: string,
+  alerts: readonly object[],
+  maxColumns: number,
+): Promise<BenchRow[]> {
+  const out: BenchRow[] = [];
+  for (const domains of DOMAIN_SETS.filter((d) => d.length >= 2 && d.length <= maxColumns)) {
+    if (domains.length === 2 && label.startsWith('recorded')) continue; // measured above
+    const { text, result } = await s2spText(runtimes.json, alerts, domains);
+    const ours = countTokens(text).o200k_base;
+    const theirs = countTokens(
+      pythonPrettyJson({
+        total_rows: alerts.length,
+        columns: prepareTable(alerts).columns,
+        abstract_domains: domains,
+        body_domains: result.body_domains,
+        resource_url: result.resource_url,
+        abstract: result.abstract,
+      }),
+    ).o200k_base;
+    // One abstract row as each side prints it (PROTOCOL §2 compact JSON against Python's
+    // indent=2): the ratio the whole response tends to as the rows grow.
+    const rowTokens = (print: (rows: unknown) => string) =>
+      countTokens(print(result.abstract)).o200k_base - countTokens(print([])).o200k_base;
+    const perRow = rowTokens(JSON.stringify) / rowTokens((rows) => pythonPrettyJson({ rows }));
+    out.push({
+      section: SECTION,
+      name: `${label}: default JSON vs the reference, ${domains.length} columns`,
+      values: {
+        o200k: ours,
+        reference: theirs,
+        '× reference': round(ours / theirs),
+        'rows only ×': round(perRow),
+      },
+      target: 'default JSON ≤ 0.55× the Python reference',
+      met: ours / theirs <= 0.55,
+    });
+  }
+  return out;
+}
+
+/** Live-shaped sets of 33, 45, 61 and 70 alerts in four event mixes, 2 and 4 columns. */
+export async function liveShapedRows(): Promise<BenchRow[]> {
+  const out: BenchRow[] = [];
+  let seed = 7;
+  for (const [mix, events] of Object.entries(EVENT_MIXES)) {
+    for (const count of [33, 45, 61, 70]) {
+      const alerts = liveShapedAlerts(count, events, seed++);
+      out.push(...(await versusReference(`live-shaped, ${mix} mix, ${count} alerts`, alerts, 4)));
+    }
   }
   return out;
 }

@@ -6,6 +6,7 @@
  * Requests from the parent: `prepare` (build the table of a size, deterministic), `mint` (cache
  * it under fresh tokens), `reset` (drop every entry), `memory` (this process's memory usage).
  */
+import { writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { memoryUsage } from 'node:process';
@@ -23,6 +24,7 @@ import { createDataPlaneApp } from '@s2sp/server/http';
 import { createClient, RESP_TYPES } from 'redis';
 import { serveParent } from '../child.js';
 import { generateRows } from '../data.js';
+import { type PythonReference, startPythonReference } from '../python-reference.js';
 
 const [kind, redisUrl = ''] = process.argv.slice(2);
 let table: StoredTable | undefined;
@@ -44,6 +46,9 @@ const redis =
     ? createClient({ url: redisUrl }).withTypeMapping({ [RESP_TYPES.BLOB_STRING]: Buffer })
     : undefined;
 const RAW_KEY = `bench-raw-${process.pid}`;
+// `python`: this process only drives the reference's own server, which the client hits directly.
+let python: PythonReference | undefined;
+const PYTHON_ROWS = `/tmp/s2sp-bench-python-rows-${process.pid}.json`;
 
 function listen(server: Server): Promise<number> {
   return new Promise((resolve) =>
@@ -52,6 +57,11 @@ function listen(server: Server): Promise<number> {
 }
 
 async function start(): Promise<number> {
+  if (kind === 'python') {
+    python = await startPythonReference();
+    process.on('exit', () => python?.close());
+    return python.port;
+  }
   if (kind === 'floor' || kind === 'raw-redis') {
     if (redis) await redis.connect();
     const server = createServer((req, res) => {
@@ -92,6 +102,11 @@ serveParent(async (message) => {
       );
       if (redis)
         await redis.set(RAW_KEY, Buffer.from(body.buffer, body.byteOffset, body.byteLength));
+      if (python) {
+        // The same rows, each with its _row_id, as the reference's resource tool caches them.
+        writeFileSync(PYTHON_ROWS, `[${table.rows.join(',')}]`);
+        await python.call({ op: 'prepare', file: PYTHON_ROWS });
+      }
       return body.byteLength;
     }
     case 'prepare-big': {
@@ -112,6 +127,7 @@ serveParent(async (message) => {
       return true;
     }
     case 'mint': {
+      if (python) return python.call({ op: 'mint', count: message.count });
       if (!store || !table) throw new Error('mint needs a data-plane server and a prepared table');
       const tokens = Array.from({ length: message.count as number }, generateToken);
       for (const token of tokens)
@@ -120,6 +136,7 @@ serveParent(async (message) => {
     }
     case 'reset': {
       if (redis) await redis.del(RAW_KEY);
+      if (python) await python.call({ op: 'reset' });
       table = undefined;
       body = new Uint8Array(0);
       return true;

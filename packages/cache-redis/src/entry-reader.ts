@@ -213,7 +213,9 @@ function getBlock(options: TakeEntryOptions, key: string): Promise<unknown> {
 export async function takeEntry(options: TakeEntryOptions): Promise<Taken | undefined> {
   const { connection, clock, redisKey, rowIds, commandTimeoutMs, selecting } = options;
   const giveUpAt = Date.now() + commandTimeoutMs;
-  const deadline = await withTimeout(clock.deadline(giveUpAt, commandTimeoutMs), commandTimeoutMs);
+  const deadline =
+    clock.knownDeadline(giveUpAt, commandTimeoutMs) ??
+    (await withTimeout(clock.deadline(giveUpAt, commandTimeoutMs), commandTimeoutMs));
   const which = rowIds ? 'some' : 'all';
   const args = [
     String(deadline),

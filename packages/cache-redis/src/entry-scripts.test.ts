@@ -88,10 +88,17 @@ const take = (key: string, args: string[], hold = '60000', inline = String(1 << 
   ) as Promise<unknown[] | number | null>;
 
 /**
- * After a take: only blocks past INLINE_DROP_BLOCKS are left, and EXPIRE_BLOCKS (what the store
- * sends next) makes them go within milliseconds.
+ * After a take: the metadata is gone at once; the offsets and the first INLINE_DROP_BLOCKS blocks
+ * within milliseconds; the blocks past them keep their TTL until EXPIRE_BLOCKS (what the store
+ * sends next) makes them go within milliseconds too.
  */
 async function expectGoneAfterExpiry(key: string, blocks: number): Promise<void> {
+  expect(await client.exists(key)).toBe(0);
+  for (const k of [`${key}:o`, `${key}:0`]) {
+    const ttl = await client.pTTL(k);
+    expect(ttl).toBeLessThanOrEqual(1);
+  }
+  await new Promise((resolve) => setTimeout(resolve, 20));
   const left = (await client.keys(`${key}*`)).sort();
   const expected = Array.from(
     { length: Math.max(0, blocks - INLINE_DROP_BLOCKS) },
@@ -115,7 +122,9 @@ const rows = [
 describe('PUT_BLOCKS and TAKE', () => {
   it('writes blocks, offsets and metadata with the TTL, and takes rows from them once', async () => {
     const key = freshKey();
-    const e = entry(rows, 7); // blocks of 7 bytes: rows and characters are cut
+    // Blocks of 4 bytes: rows and characters are cut, and there are more than INLINE_DROP_BLOCKS.
+    const e = entry(rows, 4);
+    expect(e.blocks.length).toBeGreaterThan(INLINE_DROP_BLOCKS);
     await put(key, e, '10', 0, e.blocks.slice(0, 5));
     // Not visible before the last chunk has written the metadata.
     expect(await take(key, ['0', 'all'])).toBeNull();
@@ -126,7 +135,7 @@ describe('PUT_BLOCKS and TAKE', () => {
       '#b': '99',
       '#k': String(e.blocks.length),
       '#j': String(e.joined.length),
-      '#s': '7',
+      '#s': '4',
     });
     for (const k of [key, `${key}:o`, `${key}:0`, `${key}:${e.blocks.length - 1}`]) {
       const ttl = await client.pTTL(k);
@@ -183,6 +192,16 @@ describe('PUT_BLOCKS and TAKE', () => {
     const ids = Array.from({ length: 700 }, (_, i) => (i * 7) % 3000);
     const reply = (await take(key, ['0', 'some', ...ids.map(String)])) as unknown[];
     expect(texts(reply.slice(7))).toEqual(ids.map((i) => many[i]));
+  });
+
+  it('reads the right rows when their offsets lie further apart than one offsets read', async () => {
+    const key = freshKey();
+    const many = Array.from({ length: 20_000 }, (_, i) => JSON.stringify({ _row_id: i }));
+    await put(key, entry(many, 1 << 16));
+    // 16 384 rows of offsets fill one read: ids on both sides of that edge, then back down.
+    const ids = [0, 1, 16_383, 16_384, 16_385, 19_999, 5, 20_000, 16_384];
+    const reply = (await take(key, ['0', 'some', ...ids.map(String)])) as unknown[];
+    expect(texts(reply.slice(7))).toEqual(ids.map((i) => many[i] ?? null));
   });
 
   it('refuses to publish an entry with a missing chunk, and removes it', async () => {

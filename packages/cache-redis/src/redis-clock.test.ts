@@ -46,6 +46,17 @@ describe('RedisClock', () => {
     expect(await clock.deadline(giveUpAt, 1000)).toBe(giveUpAt + 10_000 - 261);
   });
 
+  it('gives the same deadline without waiting once the offset is known, and none before', async () => {
+    const { clock, now, timeCalls } = setup();
+    const giveUpAt = now() + 1000;
+    expect(clock.knownDeadline(giveUpAt, 1000)).toBeUndefined();
+    expect(timeCalls()).toBe(0);
+    await clock.deadline(giveUpAt, 1000);
+    expect(clock.knownDeadline(giveUpAt, 1000)).toBe(giveUpAt + 10_000 - 261);
+    clock.reset();
+    expect(clock.knownDeadline(giveUpAt, 1000)).toBeUndefined();
+  });
+
   it('keeps a small margin for a short timeout', async () => {
     const { clock, now } = setup();
     const giveUpAt = now() + 100;

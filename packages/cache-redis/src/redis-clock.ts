@@ -68,8 +68,17 @@ export class RedisClock {
    */
   async deadline(giveUpAt: number, timeoutMs: number): Promise<number> {
     if (this.#offset === undefined) await this.#measure();
-    else if (this.now() - this.#measuredAt > this.refreshMs) this.#measure().catch(() => {});
+    return this.knownDeadline(giveUpAt, timeoutMs) as number;
+  }
+
+  /**
+   * {@link RedisClock.deadline} without waiting: `undefined` while the offset is not known yet.
+   * A take calls it first, so the usual case costs no timer and no promise.
+   */
+  knownDeadline(giveUpAt: number, timeoutMs: number): number | undefined {
+    if (this.#offset === undefined) return undefined;
+    if (this.now() - this.#measuredAt > this.refreshMs) this.#measure().catch(() => {});
     const margin = Math.min(timeoutMs / 4, 250) + this.#uncertainty + 1;
-    return Math.floor(giveUpAt + (this.#offset ?? 0) - margin);
+    return Math.floor(giveUpAt + this.#offset - margin);
   }
 }

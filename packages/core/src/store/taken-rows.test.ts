@@ -56,13 +56,32 @@ describe('selectRows', () => {
     expect([...taken.ends]).toEqual([13, bytes.byteLength]);
   });
 
-  it('copies scattered rows once into one buffer, and lists the ids the table lacks', async () => {
+  it('hands scattered rows over as views of runs with commas between, and lists the ids the table lacks', async () => {
     const encoded = table();
     const taken = selectRows(encoded, [0, 2, 3, 4, 9]);
     expect(taken.tableRows).toBe(4);
     expect(taken.missing).toEqual([4, 9]);
+    const pieces: Uint8Array[] = [];
+    for await (const piece of selectRows(table(), [0, 2, 3]).chunks) pieces.push(piece);
+    expect(pieces.map(decode)).toEqual([rows[0], ',', `${rows[2]},${rows[3]}`]);
     const read = await readTaken(taken);
     expect(read?.rows).toEqual([rows[0], rows[2], rows[3]]);
+    expect(taken.byteLength).toBe(
+      read?.rows.reduce((n, r) => n + new TextEncoder().encode(r).byteLength + 1, -1),
+    );
+  });
+
+  it('keeps the views on the table and gives each take commas of its own', async () => {
+    const encoded = table();
+    const pieces: Uint8Array[] = [];
+    for await (const piece of selectRows(encoded, [0, 3]).chunks) pieces.push(piece);
+    expect(pieces[0]?.buffer).toBe(encoded.joined.buffer);
+    expect(pieces[2]?.buffer).toBe(encoded.joined.buffer);
+    expect(pieces[1]?.buffer).not.toBe(encoded.joined.buffer);
+    (pieces[1] as Uint8Array)[0] = 10;
+    const again: Uint8Array[] = [];
+    for await (const piece of selectRows(table(), [0, 3]).chunks) again.push(piece);
+    expect(decode(again[1] as Uint8Array)).toBe(',');
   });
 
   it('returns nothing but missing ids when the table has none of them', async () => {

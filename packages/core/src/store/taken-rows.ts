@@ -39,7 +39,7 @@ export interface JoinedTable {
 /**
  * The answer of a take from a table held as joined bytes: all rows, or those `rowIds` asks for.
  * All rows, or any run of consecutive ids, are handed over as a view of `joined` (no copy);
- * scattered ids are copied once into one buffer, so the reader gets one piece either way. The
+ * scattered ids as one view per run, with a comma piece between runs (no copy either). The
  * taker may change the bytes, so `joined` must not be used again.
  *
  * @param table - the encoded table
@@ -75,25 +75,20 @@ export function selectRows(table: JoinedTable, rowIds?: readonly number[]): Take
     if (last && picked[i - 1] === id - 1) last[1] = to;
     else runs.push([from, to]);
   });
-  let bytes: Uint8Array;
-  if (runs.length <= 1) {
-    const [from, to] = runs[0] ?? [0, 0];
-    bytes = joined.subarray(from, to);
-  } else {
-    bytes = new Uint8Array(size);
-    let position = 0;
-    for (const [from, to] of runs) {
-      if (position > 0) bytes[position++] = COMMA;
-      bytes.set(joined.subarray(from, to), position);
-      position += to - from;
-    }
-  }
+  // Each run is a view of `joined`; the commas between runs are bytes of their own (the taker
+  // may turn them into newlines), so a few scattered rows cost no copy and no large allocation.
+  const commas = new Uint8Array(Math.max(0, runs.length - 1)).fill(COMMA);
+  const pieces: Uint8Array[] = [];
+  runs.forEach(([from, to], i) => {
+    if (i > 0) pieces.push(commas.subarray(i - 1, i));
+    pieces.push(joined.subarray(from, to));
+  });
   return {
     ...base,
     missing,
-    byteLength: bytes.byteLength,
+    byteLength: size,
     ends: selectedEnds,
-    chunks: chunksOf([bytes]),
+    chunks: chunksOf(pieces),
   };
 }
 

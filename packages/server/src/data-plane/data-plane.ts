@@ -124,6 +124,11 @@ function storeFailed(logger: Logger, error: unknown): void {
 // One body for unknown, expired and used tokens alike, so a 404 says nothing about which.
 const GONE = resourceUrlGone;
 
+// ignoreBOM keeps a byte order mark in the text, where JSON.parse refuses it: a body of only
+// U+FEFF must be a 400 that keeps the token, not an empty body that uses it. One decoder for all
+// requests: without `stream` each decode starts afresh.
+const UTF8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+
 async function readLimited(
   request: Request,
   env: unknown,
@@ -138,9 +143,7 @@ async function readLimited(
     );
   }
   try {
-    // ignoreBOM keeps a byte order mark in the text, where JSON.parse refuses it: a body of only
-    // U+FEFF must be a 400 that keeps the token, not an empty body that uses it.
-    return new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(bytes);
+    return UTF8.decode(bytes);
   } catch {
     throw new S2SPError(
       'invalid_request',

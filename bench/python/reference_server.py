@@ -1,0 +1,80 @@
+"""The Python reference's data plane (mcp-sd/python-sdk, src/mcp_sd/direct_channel.py), driven by
+the benchmark: `python3 reference_server.py <path to direct_channel.py>`.
+
+It serves the reference's own `DirectChannel` app (Starlette on uvicorn) on a free loopback
+port, and reads one JSON command a line on stdin, answering one JSON line on stdout:
+  {"op": "prepare", "file": <JSON array of rows with _row_id>}   -> {"ok": true, "rows": n}
+  {"op": "mint", "count": n}  -> {"ok": true, "value": [tokens]}  (cache entries as server.py makes)
+  {"op": "reset"}             -> {"ok": true}
+The first line written is {"port": n}. Nothing of the reference is copied here: its file is
+loaded from where the benchmark was told it is (it is not part of this repository).
+"""
+
+import asyncio
+import importlib.util
+import json
+import logging
+import os
+import secrets
+import sys
+import time
+
+logging.disable(logging.INFO)
+FRESH_ROWS = os.environ.get("S2SP_PY_FRESH_ROWS") == "1"
+
+
+def load_channel(path):
+    spec = importlib.util.spec_from_file_location("direct_channel", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module.DirectChannel
+
+
+async def main():
+    DirectChannel = load_channel(sys.argv[1])
+    channel = DirectChannel(port=0, host="127.0.0.1")
+    cache = {}
+    # What S2SPServer does: the channel serves the server's shared cache.
+    channel._data_cache = cache
+    await channel.start()
+    if not channel._actual_port:
+        raise SystemExit("the reference's data plane did not start")
+    out = sys.stdout
+    out.write(json.dumps({"port": channel.port}) + "\n")
+    out.flush()
+    rows = []
+    loop = asyncio.get_running_loop()
+    while True:
+        line = await loop.run_in_executor(None, sys.stdin.readline)
+        if not line:
+            break
+        command = json.loads(line)
+        op = command.get("op")
+        reply = {"ok": True}
+        if op == "prepare":
+            with open(command["file"], encoding="utf-8") as f:
+                rows = json.load(f)
+            reply["rows"] = len(rows)
+        elif op == "mint":
+            tokens = [secrets.token_urlsafe(32) for _ in range(int(command["count"]))]
+            now = time.time()
+            # The entry server.py caches for an async-mode call (the fields the data plane reads).
+            # By default every token shares one list of rows: the reference's best case, as the
+            # issue measured it. In real use each call's rows are objects of their own, which the
+            # data plane's `del` frees inside the request; S2SP_PY_FRESH_ROWS=1 models that with
+            # fresh dicts per token (their values still shared, so freeing costs less than real).
+            for token in tokens:
+                data = [dict(row) for row in rows] if FRESH_ROWS else rows
+                cache[token] = {"data": data, "timestamp": now}
+            reply["value"] = tokens
+        elif op == "reset":
+            cache.clear()
+            rows = []
+        else:
+            reply = {"ok": False, "error": f"unknown op {op}"}
+        out.write(json.dumps(reply) + "\n")
+        out.flush()
+    await channel.stop()
+
+
+asyncio.run(main())
