@@ -1,17 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-
-/** A small, fast, seeded PRNG (mulberry32): the same seed gives the same tables on every run. */
-export function createRandom(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { seededRandom } from '@s2sp/test-utils';
 
 const WORDS = [
   'wind',
@@ -44,7 +33,7 @@ const EVENTS = [
  * objects, like an NWS alert. Deterministic for a seed.
  */
 export function generateRows(count: number, seed = 42): Record<string, unknown>[] {
-  const random = createRandom(seed);
+  const random = seededRandom(seed);
   const pick = <T>(list: readonly T[]): T => list[Math.floor(random() * list.length)] as T;
   const text = (words: number) => Array.from({ length: words }, () => pick(WORDS)).join(' ');
   return Array.from({ length: count }, (_, i) => ({

@@ -1,7 +1,8 @@
 import type { S2SPResult } from '@s2sp/core';
 import { prepareTable } from '@s2sp/core/store';
 import { createS2SP, type S2SP } from '@s2sp/server';
-import { createRandom, nwsAlertFixtures } from './data.js';
+import { seededRandom } from '@s2sp/test-utils';
+import { nwsAlertFixtures } from './data.js';
 import type { BenchRow } from './report.js';
 import { round } from './stats.js';
 import { countTokens, pythonPrettyJson } from './tokenizer.js';
@@ -245,7 +246,7 @@ const EVENT_MIXES: Record<string, readonly string[]> = {
  * and its CAP severity, urgency and certainty drawn from one mix, deterministic for a seed.
  */
 function liveShapedAlerts(count: number, mix: readonly string[], seed: number): object[] {
-  const random = createRandom(seed);
+  const random = seededRandom(seed);
   const pick = <T>(list: readonly T[]): T => list[Math.floor(random() * list.length)] as T;
   const templates = nwsAlertFixtures().flatMap((set) => set.rows);
   return Array.from({ length: count }, (_, i) => ({

@@ -16,7 +16,13 @@ import { fetchBody, generateToken, S2SPError, tokenStorageKey } from '@s2sp/core
 import { type BodyStore, createMemoryStore, prepareTable, serializeTable } from '@s2sp/core/store';
 import { silentLogger } from '@s2sp/server';
 import { createDataPlaneApp, createS2SPEdge } from '@s2sp/server/http';
-import { type Fault, type FaultProxy, startFaultProxy, startRedis } from '@s2sp/test-utils';
+import {
+  type Fault,
+  type FaultProxy,
+  seededRandom,
+  startFaultProxy,
+  startRedis,
+} from '@s2sp/test-utils';
 import { describe, expect, it } from 'vitest';
 import { recordFigure } from '../src/figures.js';
 import { bySize } from '../src/run-mode.js';
@@ -29,18 +35,6 @@ const CONCURRENCY = 64;
 const RUN_TIMEOUT_MS = 300_000;
 const FAULT_RATE = 0.1;
 const RETRIES = 3;
-
-/** A small seeded generator (mulberry32), so every run draws the same faults in the same order. */
-function seeded(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** The rows of redemption `n`: its own, so a mix-up between tokens would show. */
 const rowsOf = (n: number) =>
@@ -65,7 +59,7 @@ async function pooled(count: number, concurrency: number, task: (i: number) => P
 
 /** A proxy that faults FAULT_RATE of the requests, and any one Idempotency-Key at most RETRIES times. */
 async function faultingProxy(port: number, seed: number): Promise<FaultProxy> {
-  const random = seeded(seed);
+  const random = seededRandom(seed);
   const faultsPerKey = new Map<string, number>();
   return startFaultProxy(port, ({ idempotencyKey }) => {
     const draw = random();

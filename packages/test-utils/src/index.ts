@@ -3,6 +3,7 @@
  * be left running, and request counting. Source-only (never built or published).
  */
 export { type DocumentedOption, readmeFlagsDiff, readmeOptionsDiff } from './readme-options.js';
+export { seededRandom } from './seeded-random.js';
 
 import { once } from 'node:events';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';

@@ -1,0 +1,17 @@
+/**
+ * A small, fast, seeded PRNG (mulberry32): the same seed gives the same draws on every run, so a
+ * benchmark builds the same tables and a fault-injection test draws the same faults.
+ *
+ * @param seed - any 32-bit integer
+ * @returns numbers in [0, 1)
+ */
+export function seededRandom(seed: number): () => number {
+  let state = seed >>> 0;
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
