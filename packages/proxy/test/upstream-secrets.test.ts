@@ -74,6 +74,11 @@ describe('upstream URL credentials', () => {
     expect(redactTarget('bad password s3cr3t-pa55word, token=tok-0123456789abcdef', target)).toBe(
       'bad password …, …',
     );
+    // An upstream echoing the Authorization header it got: the Basic credential is the password.
+    const basic = Buffer.from('upstream-user:s3cr3t-pa55word').toString('base64');
+    expect(redactTarget(`bad credentials (Basic ${basic})`, target)).toBe(
+      'bad credentials (Basic …)',
+    );
     expect(redactTarget('nothing here', { kind: 'stdio', command: 'x' })).toBe('nothing here');
   });
 });

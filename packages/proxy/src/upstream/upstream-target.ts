@@ -73,7 +73,10 @@ export function redactTarget(text: string, target: UpstreamTarget): string {
   }
   const safe = `${url.origin}${url.pathname}`;
   let out = text.replaceAll(target.url, safe).replaceAll(url.href, safe);
-  const secrets = [url.search, url.search.slice(1), url.password, url.username]
+  // An upstream that echoes request headers in its error quotes the Basic credential: it is the
+  // password, base64-encoded.
+  const basic = basicCredential(url);
+  const secrets = [url.search, url.search.slice(1), url.password, url.username, basic ?? '']
     .flatMap((part) => {
       try {
         return [part, decodeURIComponent(part)];
@@ -99,15 +102,20 @@ export function httpRequestTarget(target: HttpUpstream): {
   const headers: Record<string, string> = { ...(target.headers ?? {}) };
   if (url.username !== '' || url.password !== '') {
     const hasAuth = Object.keys(headers).some((name) => name.toLowerCase() === 'authorization');
-    if (!hasAuth) {
-      const user = decodeURIComponent(url.username);
-      const password = decodeURIComponent(url.password);
-      headers.Authorization = `Basic ${Buffer.from(`${user}:${password}`).toString('base64')}`;
-    }
+    const basic = basicCredential(url);
+    if (!hasAuth && basic) headers.Authorization = `Basic ${basic}`;
     url.username = '';
     url.password = '';
   }
   return { url, headers };
+}
+
+/** The base64 `user:password` of a URL's credentials, as an `Authorization: Basic` header sends it. */
+function basicCredential(url: URL): string | undefined {
+  if (url.username === '' && url.password === '') return undefined;
+  const user = decodeURIComponent(url.username);
+  const password = decodeURIComponent(url.password);
+  return Buffer.from(`${user}:${password}`).toString('base64');
 }
 
 function processEnvironment(): Record<string, string> {
