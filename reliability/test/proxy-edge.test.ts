@@ -6,12 +6,12 @@ import { request as httpRequest } from 'node:http';
 import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { createS2SPProxy, type S2SPProxyOptions } from '@s2sp/proxy';
-import { silentLogger } from '@s2sp/server';
+import type { S2SPProxyOptions } from '@s2sp/proxy';
 import { loadEdgeEnv } from '@s2sp/server/env';
 import { describe, expect, it } from 'vitest';
 import { recordFigure } from '../src/figures.js';
 import { send, slowBody, slowHeaders } from './support/edge-probes.js';
+import { startQuietProxy } from './support/proxy.js';
 
 const UPSTREAM = {
   kind: 'stdio' as const,
@@ -37,14 +37,7 @@ const INITIALIZE = JSON.stringify({
 });
 
 async function startProxy(options: Partial<S2SPProxyOptions> = {}) {
-  const proxy = createS2SPProxy({
-    upstream: UPSTREAM,
-    logger: silentLogger,
-    onUpstreamStderr: () => {},
-    ...options,
-  });
-  await proxy.start();
-  const listener = await proxy.listen({ host: '127.0.0.1' });
+  const { proxy, listener } = await startQuietProxy({ upstream: UPSTREAM, ...options });
   const host = `127.0.0.1:${listener.port}`;
   /** Mints a token through /mcp with the SDK client; returns its data-plane path. */
   const mint = async (headers: Record<string, string> = {}) => {

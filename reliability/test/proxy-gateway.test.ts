@@ -4,13 +4,14 @@
 import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { createS2SPProxy, type S2SPProxyOptions } from '@s2sp/proxy';
+import type { S2SPProxyOptions } from '@s2sp/proxy';
 import { createS2SP, estimateTokens, silentLogger } from '@s2sp/server';
 import { EdgeOptionsSchema } from '@s2sp/server/env';
 import { createS2SPEdge } from '@s2sp/server/http';
 import { describe, expect, it } from 'vitest';
 import { rawCall, rawSession } from '../../packages/proxy/test/raw-mcp.js';
 import { recordFigure } from '../src/figures.js';
+import { startQuietProxy } from './support/proxy.js';
 
 const UPSTREAM = {
   kind: 'stdio' as const,
@@ -21,17 +22,8 @@ const UPSTREAM = {
 };
 const TOKENS = ['gateway-client-one-0123456789', 'gateway-client-two-0123456789'];
 
-async function startProxy(options: Partial<S2SPProxyOptions> = {}) {
-  const proxy = createS2SPProxy({
-    upstream: UPSTREAM,
-    logger: silentLogger,
-    onUpstreamStderr: () => {},
-    ...options,
-  });
-  await proxy.start();
-  const listener = await proxy.listen({ host: '127.0.0.1' });
-  return { proxy, listener, [Symbol.asyncDispose]: () => proxy.close() };
-}
+const startProxy = (options: Partial<S2SPProxyOptions> = {}) =>
+  startQuietProxy({ upstream: UPSTREAM, ...options });
 
 type ToolResult = {
   isError?: boolean;

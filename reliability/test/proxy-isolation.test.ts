@@ -8,11 +8,11 @@ import { fileURLToPath } from 'node:url';
 import type { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { LoggingMessageNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { FILTER_LIMITS } from '@s2sp/core/store';
-import { createS2SPProxy, type S2SPProxyOptions } from '@s2sp/proxy';
-import { silentLogger } from '@s2sp/server';
+import type { S2SPProxyOptions } from '@s2sp/proxy';
 import { connectMcpClient, startHttpServer, type TestMcpClient } from '@s2sp/test-utils';
 import { describe, expect, it } from 'vitest';
 import { recordFigure } from '../src/figures.js';
+import { startQuietProxy } from './support/proxy.js';
 
 const path = (relative: string) => fileURLToPath(new URL(relative, import.meta.url));
 const PROXY_BIN = path('../../packages/proxy/bin/s2sp-proxy.js');
@@ -20,17 +20,11 @@ const TABLE_SERVER = path('../../packages/proxy/test/fixtures/table-server.mjs')
 const NOTIFY_SERVER = path('../../packages/proxy/test/fixtures/notify-server.mjs');
 const MiB = 1024 * 1024;
 
-async function startProxy(options: Partial<S2SPProxyOptions> = {}) {
-  const proxy = createS2SPProxy({
+const startProxy = (options: Partial<S2SPProxyOptions> = {}) =>
+  startQuietProxy({
     upstream: { kind: 'stdio', command: process.execPath, args: [TABLE_SERVER] },
-    logger: silentLogger,
-    onUpstreamStderr: () => {},
     ...options,
   });
-  await proxy.start();
-  const listener = await proxy.listen({ host: '127.0.0.1' });
-  return { proxy, listener, [Symbol.asyncDispose]: () => proxy.close() };
-}
 
 type ToolResult = Awaited<ReturnType<TestMcpClient['call']>>;
 const codeOf = (result: ToolResult) =>

@@ -12,13 +12,13 @@ import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
-import { createS2SPProxy, type S2SPProxyOptions } from '@s2sp/proxy';
-import { silentLogger } from '@s2sp/server';
+import type { S2SPProxyOptions } from '@s2sp/proxy';
 import { type PostgresTestServer, startPostgres } from '@s2sp/test-utils';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rawPost, rawSession } from '../../packages/proxy/test/raw-mcp.js';
 import { recordFigure } from '../src/figures.js';
 import { send } from './support/edge-probes.js';
+import { startQuietProxy } from './support/proxy.js';
 
 const TABLE_SERVER = {
   kind: 'stdio' as const,
@@ -44,17 +44,8 @@ const MCP_HEADERS = {
   accept: 'application/json, text/event-stream',
 };
 
-async function startProxy(options: Partial<S2SPProxyOptions>, host = '127.0.0.1') {
-  const proxy = createS2SPProxy({
-    upstream: TABLE_SERVER,
-    logger: silentLogger,
-    onUpstreamStderr: () => {},
-    ...options,
-  });
-  await proxy.start();
-  const listener = await proxy.listen({ host });
-  return { proxy, listener, [Symbol.asyncDispose]: () => proxy.close() };
-}
+const startProxy = (options: Partial<S2SPProxyOptions>, host = '127.0.0.1') =>
+  startQuietProxy({ upstream: TABLE_SERVER, ...options }, host);
 
 /** The SDK client, with a bearer token, counting the tools/list_changed it is sent. */
 async function sdkClient(mcpUrl: string, token?: string) {
