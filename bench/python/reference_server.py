@@ -6,6 +6,9 @@ port, and reads one JSON command a line on stdin, answering one JSON line on std
   {"op": "prepare", "file": <JSON array of rows with _row_id>}   -> {"ok": true, "rows": n}
   {"op": "mint", "count": n}  -> {"ok": true, "value": [tokens]}  (cache entries as server.py makes)
   {"op": "reset"}             -> {"ok": true}
+  {"op": "fetch", "url": u, "row_ids": [...], "columns": [...]}
+                              -> {"ok": true, "value": rows}  (the reference's consumer client,
+                                 DirectChannel.fetch_data, redeeming a resource_url of ours)
 The first line written is {"port": n}. Nothing of the reference is copied here: its file is
 loaded from where the benchmark was told it is (it is not part of this repository).
 """
@@ -67,6 +70,13 @@ async def main():
                 data = [dict(row) for row in rows] if FRESH_ROWS else rows
                 cache[token] = {"data": data, "timestamp": now}
             reply["value"] = tokens
+        elif op == "fetch":
+            try:
+                reply["value"] = await DirectChannel.fetch_data(
+                    command["url"], row_ids=command.get("row_ids"), columns=command.get("columns")
+                )
+            except Exception as error:  # reported to the benchmark, which fails the check
+                reply = {"ok": False, "error": f"{type(error).__name__}: {error}"}
         elif op == "reset":
             cache.clear()
             rows = []

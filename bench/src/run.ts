@@ -17,6 +17,7 @@ import { type ServerKind, startLab } from './lab.js';
 import { largeTablesBenchmark } from './large-tables.js';
 import { memoryBenchmark } from './memory.js';
 import { postgresAvailable, proxyBenchmark, proxyLargeTableBenchmark } from './proxy.js';
+import { pythonInteropCheck } from './python-interop.js';
 import { pythonReferenceMissing } from './python-reference.js';
 import { redisAvailable, startRedisStore } from './redis.js';
 import { type BenchReport, type BenchRow, formatMarkdown, formatTable } from './report.js';
@@ -91,6 +92,8 @@ async function main(): Promise<void> {
     ['large-tables', () => largeTablesBenchmark(quick)],
     ['sql-tables', () => sqlTablesBenchmark(quick, stores)],
     ['sql-arrow', () => sqlArrowBenchmark(quick)],
+    // Not a speed: the Python reference and ours redeem each other's tokens (skipped without it).
+    ['interop', () => pythonInteropCheck()],
   ];
   if (wanted('proxy') && !postgresAvailable()) {
     notes.push('Proxy rows are missing: PostgreSQL was not found (apt-get install postgresql).');

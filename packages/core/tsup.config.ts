@@ -8,6 +8,7 @@ export default defineConfig({
     json: 'src/json.ts',
     options: 'src/options.ts',
     receipt: 'src/receipt.ts',
+    otel: 'src/otel.ts',
     'node/index': 'src/node/index.ts',
     'testing/index': 'src/testing/index.ts',
   },
@@ -16,6 +17,6 @@ export default defineConfig({
   sourcemap: true,
   clean: true,
   target: 'es2022',
-  // vitest is only needed by the optional `./testing` entry; never bundle it.
-  external: ['vitest'],
+  // Optional peers, never bundled: vitest for `./testing`, the OpenTelemetry API for `./otel`.
+  external: ['vitest', '@opentelemetry/api'],
 });

@@ -26,6 +26,8 @@ export interface ChartConfig {
   readonly pathPrefixes: string[] | undefined;
   /** Data-plane fetches at once, and renders at once. */
   readonly maxConcurrentFetches: number;
+  /** `S2SP_FETCH_RETRIES`: retries of a data-plane fetch whose answer was lost (default 3). */
+  readonly fetchRetries: number;
   readonly maxConcurrentRenders: number;
   readonly chartDir: string | undefined;
   readonly logLevel: LogLevel;
@@ -47,7 +49,7 @@ Options:
 Environment:
   PORT (default 3002), HOST, S2SP_ALLOWED_ORIGINS (origins draw_chart may fetch from, e.g.
   http://127.0.0.1:3001), S2SP_CONSUMER_DESTINATIONS (public|any), S2SP_PATH_PREFIXES,
-  S2SP_MAX_CONCURRENT_FETCHES, CHART_MAX_CONCURRENT_RENDERS, S2SP_PUBLIC_URL, CHART_DIR,
+  S2SP_MAX_CONCURRENT_FETCHES, S2SP_FETCH_RETRIES, CHART_MAX_CONCURRENT_RENDERS, S2SP_PUBLIC_URL, CHART_DIR,
   LOG_LEVEL, SLOP, SLOP_BEARER_TOKENS, SLOP_REQUIRE_SCOPES, S2SP_ALLOWED_HOSTS,
   S2SP_ALLOWED_BROWSER_ORIGINS, S2SP_AUTH_TOKENS, S2SP_BODY_TIMEOUT_MS (see README.md).
 `;
@@ -59,7 +61,7 @@ const FLAGS = new Set(['--stdio', '--help', '-h']);
  * `S2SP_PUBLIC_URL`, `LOG_LEVEL`, `SLOP`…; see `loadServerEnv`), plus `S2SP_ALLOWED_ORIGINS`
  * (comma-separated origins `draw_chart` may fetch from, each optionally with a path prefix),
  * `S2SP_CONSUMER_DESTINATIONS` (`public`, the default, or `any`), `S2SP_PATH_PREFIXES`,
- * `S2SP_MAX_CONCURRENT_FETCHES` (default 4), `CHART_MAX_CONCURRENT_RENDERS` (default 2),
+ * `S2SP_MAX_CONCURRENT_FETCHES` (default 4), `S2SP_FETCH_RETRIES` (default 3), `CHART_MAX_CONCURRENT_RENDERS` (default 2),
  * `CHART_DIR`, `--stdio` and `--help`.
  *
  * @throws S2SPError `invalid_config` naming the variable when a value is invalid

@@ -33,6 +33,7 @@ async function main(): Promise<void> {
     fetch: {
       destinations: config.destinations,
       maxConcurrentFetches: config.maxConcurrentFetches,
+      fetchRetries: config.fetchRetries,
       ...(config.pathPrefixes && { pathPrefixes: config.pathPrefixes }),
     },
     ...(config.chartDir && { chartDir: config.chartDir }),

@@ -15,6 +15,7 @@ describe('loadConfig', () => {
       destinations: 'public',
       pathPrefixes: undefined,
       maxConcurrentFetches: 4,
+      fetchRetries: 3,
       limits: DEFAULT_SQL_LIMITS,
       logLevel: 'info',
       slop: undefined,
@@ -32,6 +33,7 @@ describe('loadConfig', () => {
         S2SP_CONSUMER_DESTINATIONS: 'any',
         S2SP_PATH_PREFIXES: '/api',
         S2SP_MAX_CONCURRENT_FETCHES: '8',
+        S2SP_FETCH_RETRIES: '0',
         SQL_MAX_ROWS: '50',
         SQL_TOKEN_BUDGET: '2000',
         SQL_MAX_TABLE_ROWS: '1000',
@@ -52,6 +54,7 @@ describe('loadConfig', () => {
       destinations: 'any',
       pathPrefixes: ['/api'],
       maxConcurrentFetches: 8,
+      fetchRetries: 0,
       limits: {
         ...DEFAULT_SQL_LIMITS,
         maxResultRows: 50,

@@ -26,6 +26,8 @@ export interface SqlConfig {
   readonly pathPrefixes: string[] | undefined;
   /** Data-plane fetches at once. */
   readonly maxConcurrentFetches: number;
+  /** `S2SP_FETCH_RETRIES`: retries of a data-plane fetch whose answer was lost (default 3). */
+  readonly fetchRetries: number;
   /** The query limits (`SQL_*`). */
   readonly limits: SqlLimits;
   readonly logLevel: LogLevel;
@@ -48,7 +50,7 @@ Options:
 Environment:
   PORT (default 3003), HOST, S2SP_ALLOWED_ORIGINS (origins query_tables may fetch from, e.g.
   http://127.0.0.1:3001), S2SP_CONSUMER_DESTINATIONS (public|any), S2SP_PATH_PREFIXES,
-  S2SP_MAX_CONCURRENT_FETCHES, S2SP_PUBLIC_URL, LOG_LEVEL, SQL_MAX_ROWS, SQL_TOKEN_BUDGET,
+  S2SP_MAX_CONCURRENT_FETCHES, S2SP_FETCH_RETRIES, S2SP_PUBLIC_URL, LOG_LEVEL, SQL_MAX_ROWS, SQL_TOKEN_BUDGET,
   SQL_MAX_TABLE_ROWS, SQL_TIMEOUT_MS, SQL_MEMORY_LIMIT_MB, SQL_THREADS,
   SQL_MAX_CONCURRENT_QUERIES, SLOP, SLOP_BEARER_TOKENS, SLOP_REQUIRE_SCOPES, S2SP_ALLOWED_HOSTS,
   S2SP_ALLOWED_BROWSER_ORIGINS, S2SP_AUTH_TOKENS, S2SP_BODY_TIMEOUT_MS (see README.md).
@@ -78,7 +80,7 @@ function limitsOf(env: Env): SqlLimits {
  * Reads the settings: the common ones of every S2SP server (`PORT`, default 3003, `HOST`,
  * `S2SP_PUBLIC_URL`, `LOG_LEVEL`, `SLOP`…; see `loadServerEnv`), the consumer fetch settings as
  * chart-consumer reads them (`S2SP_ALLOWED_ORIGINS`, `S2SP_CONSUMER_DESTINATIONS`,
- * `S2SP_PATH_PREFIXES`, `S2SP_MAX_CONCURRENT_FETCHES`, default 4), the query limits (`SQL_*`,
+ * `S2SP_PATH_PREFIXES`, `S2SP_MAX_CONCURRENT_FETCHES`, default 4; `S2SP_FETCH_RETRIES`, default 3), the query limits (`SQL_*`,
  * see {@link SqlLimits}), `--stdio` and `--help`.
  *
  * @throws S2SPError `invalid_config` naming the variable when a value is invalid

@@ -47,6 +47,8 @@ export interface WeatherConfig {
   readonly publicUrl: string | undefined;
   /** `S2SP_TTL_SECONDS`: `resource_url` lifetime. Default 600. */
   readonly ttlSeconds: number;
+  /** `S2SP_RETRY_GRACE_MS`: how long a retry-safe redemption can be repeated (PROTOCOL §7.10). Default 60 000. */
+  readonly retryGraceMs: number;
   /** `REDIS_URL`: keep async bodies in Redis (`@s2sp/cache-redis`) instead of memory. */
   readonly redisUrl: string | undefined;
   /**
@@ -79,7 +81,7 @@ Options:
 
 Environment:
   PORT, HOST, NWS_BASE_URL, NWS_USER_AGENT, NWS_TIMEOUT_SECONDS, NWS_CACHE_SECONDS, NWS_REPLAY,
-  NWS_FIXTURES_DIR, S2SP_PUBLIC_URL, S2SP_TTL_SECONDS, REDIS_URL, S2SP_REDIS_PREFIX,
+  NWS_FIXTURES_DIR, S2SP_PUBLIC_URL, S2SP_TTL_SECONDS, S2SP_RETRY_GRACE_MS, REDIS_URL, S2SP_REDIS_PREFIX,
   LOG_LEVEL, SLOP, SLOP_BEARER_TOKENS, SLOP_REQUIRE_SCOPES, S2SP_ALLOWED_HOSTS, S2SP_ALLOWED_BROWSER_ORIGINS,
   S2SP_AUTH_TOKENS, S2SP_BODY_TIMEOUT_MS (see README.md).
 `;

@@ -71,6 +71,7 @@ async function main(): Promise<void> {
       cacheTtlMs: config.nwsCacheTtlMs,
     },
     ttlSeconds: config.ttlSeconds,
+    retryGraceMs: config.retryGraceMs,
     ...(config.publicUrl && { publicUrl: config.publicUrl }),
     ...(store && { store }),
     ...(config.slop && { slop: config.slop }),

@@ -31,6 +31,8 @@ export interface WeatherServerOptions {
   readonly store?: BodyStore;
   /** `resource_url` lifetime in seconds. Default 600. */
   readonly ttlSeconds?: number;
+  /** How long a redemption with an `Idempotency-Key` can be repeated (PROTOCOL §7.10), in ms. Default 60 000. */
+  readonly retryGraceMs?: number;
   /** Base URL advertised in `resource_url`s when consumers reach this server by another address. */
   readonly publicUrl?: string;
   /** Extra `Host` values whose requests may set the advertised base. */
@@ -93,6 +95,7 @@ export function createWeatherServer(options: WeatherServerOptions = {}): S2SPSer
     toolGuidance: 'instructions',
     ...(options.abstractEncoding && { abstractEncoding: options.abstractEncoding }),
     ttlSeconds,
+    ...(options.retryGraceMs !== undefined && { retryGraceMs: options.retryGraceMs }),
     ...(options.logger && { logger: options.logger }),
     ...(options.store && { store: options.store }),
     ...(options.publicUrl && { publicUrl: options.publicUrl }),

@@ -1,3 +1,4 @@
+import { withTraceContext } from './trace-context.js';
 import { dispatcherOf, rewriteCall, type WithS2SPOptions } from './with-s2sp-options.js';
 
 /** The part of the MCP SDK `Client` this wrapper touches. */
@@ -24,6 +25,10 @@ export interface CallToolCapable {
  * the call is answered with `forbidden` (in `_meta["s2sp/error-code"]`) and the handle stays
  * usable.
  *
+ * With `@opentelemetry/api` installed and a span active, every call carries the span's
+ * `traceparent` (and `tracestate`) in `_meta`, so the server's tool span joins the agent's trace;
+ * a `_meta.traceparent` of your own is kept.
+ *
  * @param client - a connected `Client` from `@modelcontextprotocol/sdk`
  * @param options - a shared dispatcher
  * @example
@@ -39,16 +44,18 @@ export function withS2SP<TClient extends CallToolCapable>(
 ): TClient {
   const dispatcher = dispatcherOf(options);
   const callTool = async (
-    params: { name: string; arguments?: Record<string, unknown> },
+    params: { name: string; arguments?: Record<string, unknown>; _meta?: unknown },
     ...rest: unknown[]
   ) => {
     const call = await rewriteCall(dispatcher, params.name, params.arguments ?? {}, () =>
       client.getServerCapabilities(),
     );
     if ('error' in call) return call.error;
+    // One trace from the agent into the server: its tool span continues the active span.
+    const meta = await withTraceContext(params._meta);
     const result = await (client.callTool as (...a: unknown[]) => Promise<unknown>).call(
       client,
-      { ...params, arguments: call.args },
+      { ...params, arguments: call.args, ...(meta && { _meta: meta }) },
       ...rest,
     );
     return dispatcher.onToolResult(params.name, result);

@@ -6,6 +6,7 @@ import {
   envHttpUrl,
   envList,
   envNumber,
+  loadConsumerEnv,
   loadEdgeEnv,
   loadServerEnv,
 } from './env.js';
@@ -17,6 +18,7 @@ describe('loadServerEnv', () => {
       host: '127.0.0.1',
       publicUrl: undefined,
       ttlSeconds: 600,
+      retryGraceMs: 60_000,
       redisUrl: undefined,
       logLevel: 'info',
       slop: undefined,
@@ -31,6 +33,7 @@ describe('loadServerEnv', () => {
         HOST: '::',
         S2SP_PUBLIC_URL: 'https://data.example.com/weather/',
         S2SP_TTL_SECONDS: '60',
+        S2SP_RETRY_GRACE_MS: '0',
         REDIS_URL: 'redis://127.0.0.1:6379',
         LOG_LEVEL: 'DEBUG',
         SLOP: 'yes',
@@ -45,6 +48,7 @@ describe('loadServerEnv', () => {
       host: '::',
       publicUrl: 'https://data.example.com/weather',
       ttlSeconds: 60,
+      retryGraceMs: 0,
       redisUrl: 'redis://127.0.0.1:6379',
       logLevel: 'debug',
       slop: { bearerTokens: ['aaaaaaaaaaaaaaaa', 'bbbbbbbbbbbbbbbb'], requireScopes: true },
@@ -66,6 +70,9 @@ describe('loadServerEnv', () => {
     [{ S2SP_PUBLIC_URL: 'ftp://x' }, 'S2SP_PUBLIC_URL', /http or https/],
     [{ S2SP_PUBLIC_URL: 'https://u:p@x' }, 'S2SP_PUBLIC_URL', /credentials/],
     [{ S2SP_TTL_SECONDS: '0' }, 'S2SP_TTL_SECONDS', /from 1 to 86400/],
+    [{ S2SP_RETRY_GRACE_MS: '600001' }, 'S2SP_RETRY_GRACE_MS', /600000|600 000/],
+    [{ S2SP_RETRY_GRACE_MS: '-1' }, 'S2SP_RETRY_GRACE_MS', /./],
+    [{ S2SP_RETRY_GRACE_MS: 'soon' }, 'S2SP_RETRY_GRACE_MS', /./],
     [{ REDIS_URL: 'http://x' }, 'REDIS_URL', /redis:\/\//],
     [{ LOG_LEVEL: 'loud' }, 'LOG_LEVEL', /one of debug, info/],
     [{ SLOP: 'maybe' }, 'SLOP', /one of 1, true/],
@@ -131,5 +138,24 @@ describe('loadEdgeEnv', () => {
       caught = error;
     }
     expect(configErrorVariable(caught)).toBe(variable);
+  });
+});
+
+describe('loadConsumerEnv', () => {
+  it('reads S2SP_FETCH_RETRIES, default 3', () => {
+    expect(loadConsumerEnv({}).fetchRetries).toBe(3);
+    expect(loadConsumerEnv({ S2SP_FETCH_RETRIES: '0' }).fetchRetries).toBe(0);
+    expect(loadConsumerEnv({ S2SP_FETCH_RETRIES: ' 10 ' }).fetchRetries).toBe(10);
+  });
+
+  it.each([['11'], ['-1'], ['1.5'], ['many']])('names S2SP_FETCH_RETRIES for %j', (value) => {
+    let caught: unknown;
+    try {
+      loadConsumerEnv({ S2SP_FETCH_RETRIES: value });
+    } catch (error) {
+      caught = error;
+    }
+    expect(S2SPError.isInstance(caught) && caught.code).toBe('invalid_config');
+    expect(configErrorVariable(caught)).toBe('S2SP_FETCH_RETRIES');
   });
 });

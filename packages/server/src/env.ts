@@ -121,6 +121,11 @@ export interface ServerEnv {
   readonly publicUrl: string | undefined;
   /** `S2SP_TTL_SECONDS`: `resource_url` lifetime. Default 600. */
   readonly ttlSeconds: number;
+  /**
+   * `S2SP_RETRY_GRACE_MS`: how long a redemption with an `Idempotency-Key` can be repeated
+   * (PROTOCOL §7.10), 0 to 600 000 ms; 0 turns it off. Default 60 000. Pass it as `retryGraceMs`.
+   */
+  readonly retryGraceMs: number;
   /** `REDIS_URL`: keep bodies in Redis (`@s2sp/cache-redis`) instead of memory. */
   readonly redisUrl: string | undefined;
   /** `LOG_LEVEL`: debug, info (default), warn, error or silent. */
@@ -215,12 +220,16 @@ export function edgeOptionsFrom(settings: EdgeSettings, names: EdgeOptionNames):
   return options as EdgeEnvOptions;
 }
 
-const SERVER_SETTINGS = S2SPOptionsSchema.pick({ publicUrl: true, ttlSeconds: true }).extend({
+const SERVER_SETTINGS = S2SPOptionsSchema.pick({
+  publicUrl: true,
+  ttlSeconds: true,
+  retryGraceMs: true,
+}).extend({
   ttlSeconds: S2SPOptionsSchema.shape.ttlSeconds.meta({ env: undefined }),
 });
 
 /**
- * Reads `PORT`, `HOST`, `S2SP_PUBLIC_URL`, `S2SP_TTL_SECONDS`, `REDIS_URL`, `LOG_LEVEL`, `SLOP`,
+ * Reads `PORT`, `HOST`, `S2SP_PUBLIC_URL`, `S2SP_TTL_SECONDS`, `S2SP_RETRY_GRACE_MS`, `REDIS_URL`, `LOG_LEVEL`, `SLOP`,
  * `SLOP_BEARER_TOKENS`, `SLOP_REQUIRE_SCOPES` and the HTTP edge's settings (see
  * {@link loadEdgeEnv}).
  *
@@ -229,7 +238,7 @@ const SERVER_SETTINGS = S2SPOptionsSchema.pick({ publicUrl: true, ttlSeconds: tr
  * @throws S2SPError `invalid_config` (see {@link configError}) naming the variable, for any value that cannot work
  */
 export function loadServerEnv(env: Env, defaults: { port: number }): ServerEnv {
-  // S2SP_PUBLIC_URL: the `env` name on createS2SP's options schema.
+  // S2SP_PUBLIC_URL, S2SP_RETRY_GRACE_MS: the `env` names on createS2SP's options schema.
   const runtime = SERVER_SETTINGS.parse(
     optionsFromEnv(SERVER_SETTINGS, env, { factory: 'environment' }).options,
   );
@@ -283,6 +292,7 @@ export function loadServerEnv(env: Env, defaults: { port: number }): ServerEnv {
       max: 86_400,
       integer: true,
     }),
+    retryGraceMs: runtime.retryGraceMs,
     redisUrl,
     logLevel,
     slop,
@@ -300,11 +310,14 @@ export interface ConsumerEnv {
   readonly pathPrefixes: string[] | undefined;
   /** `S2SP_MAX_CONCURRENT_FETCHES`: data-plane fetches at once (default 4). */
   readonly maxConcurrentFetches: number;
+  /** `S2SP_FETCH_RETRIES`: retries of a data-plane fetch after a dropped reply, 0 to 10 (default 3). */
+  readonly fetchRetries: number;
 }
 
 /**
  * Reads the consumer settings every consumer app shares: `S2SP_ALLOWED_ORIGINS`,
- * `S2SP_CONSUMER_DESTINATIONS`, `S2SP_PATH_PREFIXES` and `S2SP_MAX_CONCURRENT_FETCHES`. Spread the
+ * `S2SP_CONSUMER_DESTINATIONS`, `S2SP_PATH_PREFIXES`, `S2SP_MAX_CONCURRENT_FETCHES` and
+ * `S2SP_FETCH_RETRIES`. Spread the
  * result into `consumer` of `createS2SP` / `createS2SPServer`.
  *
  * @param env - usually `process.env`
@@ -324,6 +337,7 @@ export function loadConsumerEnv(env: Env): ConsumerEnv {
     destinations: parsed.destinations,
     pathPrefixes: parsed.pathPrefixes && [...parsed.pathPrefixes],
     maxConcurrentFetches: parsed.maxConcurrentFetches,
+    fetchRetries: parsed.fetchRetries,
   };
 }
 
@@ -333,4 +347,5 @@ const CONSUMER_SETTINGS = ConsumerFetchOptionsSchema.pick({
   destinations: true,
   pathPrefixes: true,
   maxConcurrentFetches: true,
+  fetchRetries: true,
 });

@@ -1,7 +1,8 @@
-import { S2SPError } from '@s2sp/core';
+import { generateToken, S2SPError, tokenStorageKey } from '@s2sp/core';
+import { createMemoryStore, prepareTable, serializeTable } from '@s2sp/core/store';
 import { describe, expect, it } from 'vitest';
 import { createS2SPEdge } from './edge/s2sp-edge.js';
-import { loadConsumerEnv, loadEdgeEnv } from './env.js';
+import { loadConsumerEnv, loadEdgeEnv, loadServerEnv } from './env.js';
 import { silentLogger } from './logger.js';
 import { resolveOptions } from './runtime/options.js';
 import { createS2SP } from './runtime/s2sp.js';
@@ -86,11 +87,58 @@ describe('createS2SP, createS2SPServer and createS2SPEdge options', () => {
       S2SP_ALLOWED_ORIGINS: 'http://127.0.0.1:3001/',
       S2SP_CONSUMER_DESTINATIONS: 'ANY',
       S2SP_MAX_CONCURRENT_FETCHES: '8',
+      S2SP_FETCH_RETRIES: '0',
     });
     expect(resolveOptions({ logger: silentLogger, consumer }).consumer).toMatchObject({
       allowedOrigins: ['http://127.0.0.1:3001'],
       destinations: 'any',
       maxConcurrentFetches: 8,
+      fetchRetries: 0,
     });
+    const { retryGraceMs } = loadServerEnv({ S2SP_RETRY_GRACE_MS: '2500' }, { port: 0 });
+    expect(resolveOptions({ logger: silentLogger, retryGraceMs }).retryGraceMs).toBe(2500);
   });
+
+  it.each([[-1], [600_001], [1.5], ['60000']])(
+    'createS2SPServer refuses retryGraceMs %j',
+    (retryGraceMs) => {
+      expect(
+        dataOf(() => createS2SPServer({ name: 'x', version: '1', retryGraceMs } as never)),
+      ).toEqual(['invalid_config', { option: 'retryGraceMs' }]);
+    },
+  );
+
+  it.each([
+    [undefined, 200],
+    [0, 404],
+  ])(
+    "createS2SPServer's data plane with retryGraceMs %j answers a repeat with %i",
+    async (retryGraceMs, repeat) => {
+      const store = createMemoryStore();
+      const server = createS2SPServer({
+        name: 'x',
+        version: '1',
+        logger: silentLogger,
+        store,
+        ...(retryGraceMs !== undefined && { retryGraceMs }),
+      });
+      const token = generateToken();
+      await store.put(await tokenStorageKey(token), serializeTable(prepareTable([{ a: 1 }])), {
+        ttlMs: 60_000,
+      });
+      const redeem = () =>
+        server.s2sp.dataPlane.request(`/s2sp/data/${token}`, {
+          method: 'POST',
+          body: '{}',
+          headers: {
+            'content-type': 'application/json',
+            'idempotency-key': 'k'.repeat(43),
+          },
+        });
+      expect((await redeem()).status).toBe(200);
+      expect((await redeem()).status).toBe(repeat);
+      await server.close();
+      await store.close();
+    },
+  );
 });

@@ -6,7 +6,7 @@
  */
 
 import { PROTOCOL } from '@s2sp/core';
-import { clientKey, s2spCapability } from '@s2sp/server';
+import { clientKey, s2spCapability, traceToolCall } from '@s2sp/server';
 import type { z } from 'zod';
 import {
   CallToolRequestSchema,
@@ -56,6 +56,9 @@ export function downstreamCapabilities(upstream: ServerCapabilities): ServerCapa
   };
 }
 
+/** Longest tool name a span is named with (MCP's own limit for tool names is 128). */
+const MAX_SPAN_TOOL_NAME = 128;
+
 /**
  * Creates one downstream `Server` (one per HTTP session, or the stdio connection).
  *
@@ -87,7 +90,15 @@ export function createDownstreamServer(context: DownstreamContext, info: Impleme
     });
     server.setRequestHandler(CallToolRequestSchema, (request, extra) => {
       context.seenClient(server, clientKey(extra));
-      return callTool(own, request.params, extra);
+      // The proxy's own `tools/call` span, a child of the caller's `_meta.traceparent`; the call
+      // upstream carries this span's context on. The name is the caller's: capped for the span.
+      const traced = traceToolCall(
+        request.params.name.slice(0, MAX_SPAN_TOOL_NAME),
+        (params: typeof request.params, callExtra: typeof extra) =>
+          callTool(own, params, callExtra),
+        'resource',
+      );
+      return traced(request.params, extra);
     });
   }
   if (caps.resources) {

@@ -7,6 +7,7 @@
 
 import { parseRowFilter, type Row, S2SPError } from '@s2sp/core';
 import { callToolPlainly, nameTheTable, raiseAbstractBudget } from '@s2sp/core/advice';
+import { otelIfLoaded, traceHeaders } from '@s2sp/core/otel';
 import { attachRowJson } from '@s2sp/core/store';
 import {
   type ClientConcurrencyLimit,
@@ -203,12 +204,21 @@ async function callToolNow(
   const forwarded =
     info.blocked || Object.values(s2spArgs).every((value) => value === undefined) ? args : own;
 
+  // One trace across agent, proxy and upstream: the upstream's tool span is a child of the
+  // proxy's (the active span here), not of the caller's. Without OpenTelemetry the caller's
+  // `_meta` goes on as it came.
+  const trace = traceHeaders(otelIfLoaded());
+  const meta = Object.keys(trace).length > 0 ? { ...params._meta, ...trace } : params._meta;
   let result: CallToolResult;
   try {
     result = (await context.upstream.request(
       {
         method: 'tools/call',
-        params: { ...params, ...(params.arguments !== undefined && { arguments: forwarded }) },
+        params: {
+          ...params,
+          ...(params.arguments !== undefined && { arguments: forwarded }),
+          ...(meta && { _meta: meta }),
+        },
       },
       forwardOptions(extra, context.caller),
     )) as CallToolResult;

@@ -169,9 +169,11 @@ export const ConsumerFetchOptionsSchema = z.object({
   maxResponseBytes: FetchBodyLimitsSchema.shape.maxBytes.describe(
     'Largest data-plane response. Compressed answers are refused (`Accept-Encoding: identity`).',
   ),
-  fetchRetries: FetchBodyLimitsSchema.shape.retries.describe(
-    'Times a data-plane fetch tries again, with its Idempotency-Key, after a broken connection, a cut body or a 5xx (PROTOCOL §7.10); 0 sends no key and tries once.',
-  ),
+  fetchRetries: FetchBodyLimitsSchema.shape.retries.meta({
+    env: 'S2SP_FETCH_RETRIES',
+    description:
+      'Times a data-plane fetch tries again, with its Idempotency-Key, after a broken connection, a cut body or a 5xx (PROTOCOL §7.10); 0 sends no key and tries once.',
+  }),
   fetch: z
     .custom<typeof fetch>((value) => typeof value === 'function')
     .optional()

@@ -13,6 +13,7 @@ import {
   type ConsumerFetchOptions,
   ConsumerFetchOptionsSchema,
 } from '../consumer/consumer-tool.js';
+import { DataPlaneOptionsSchema } from '../data-plane/data-plane.js';
 import { EdgeOptionsSchema, HostValueSchema, LoggerSchema } from '../edge/edge-options.js';
 import { createConsoleLogger } from '../logger.js';
 import type { AbstractEncoding } from '../resource/table-pages.js';
@@ -50,6 +51,12 @@ export interface S2SPOptions {
   readonly maxSyncBytes?: number;
   /** Largest data-plane request body. Default 1 MiB. */
   readonly maxDataRequestBytes?: number;
+  /**
+   * How long a redemption sent with an `Idempotency-Key` can be repeated by its consumer after a
+   * dropped reply (PROTOCOL §7.10), in ms: the entry stays in the store, counted against the
+   * budgets, that long after the first take. Default 60 000; 0 turns the extension off.
+   */
+  readonly retryGraceMs?: number;
   /**
    * Longest a request body may take to arrive once its headers are in, in ms: on the data plane,
    * and with `createS2SPServer` on `/mcp` and SLOP too. A slower body gets 408
@@ -140,6 +147,11 @@ export const S2SPOptionsSchema = z.object({
   maxDataRequestBytes: byteSize()
     .default(1024 * 1024)
     .describe('Largest data-plane request body (413 beyond).'),
+  retryGraceMs: DataPlaneOptionsSchema.shape.retryGraceMs.meta({
+    env: 'S2SP_RETRY_GRACE_MS',
+    description:
+      'How long a redemption with an `Idempotency-Key` can be repeated after a dropped reply, in ms (0 to 600 000; PROTOCOL §7.10); the entry stays in the store that long. 0 turns it off.',
+  }),
   requestBodyTimeoutMs: EdgeOptionsSchema.shape.requestBodyTimeoutMs,
   maxEntriesPerClient: MaxEntriesPerClientSchema,
   maxBytesPerClient: MaxBytesPerClientSchema,
@@ -176,6 +188,7 @@ export interface ResolvedOptions {
   readonly ttlMs: number;
   readonly maxSyncBytes: number;
   readonly maxDataRequestBytes: number;
+  readonly retryGraceMs: number;
   readonly requestBodyTimeoutMs: number;
   readonly maxEntriesPerClient: number;
   readonly maxBytesPerClient?: number | undefined;

@@ -162,6 +162,7 @@ export function createS2SPInternals(
     bodyTimeoutMs: resolved.requestBodyTimeoutMs,
     maxRequestBytes: resolved.maxDataRequestBytes,
     maxRowIds: resolved.maxDataRowIds,
+    retryGraceMs: resolved.retryGraceMs,
     // A retry-safe redemption keeps the entry for its grace window: the client's quota too.
     onTaken: (key, graceMs) =>
       graceMs === undefined ? quota.release(key) : quota.hold(key, graceMs),

@@ -24,7 +24,7 @@ export interface SpanStart {
 
 /**
  * Runs `work` inside a new span named `name`, the span being the active one for everything
- * `work` awaits (so nested S2SP spans, and a `traceparent` injected by {@link traceHeaders}, are
+ * `work` awaits (so nested S2SP spans, and a `traceparent` injected by `traceHeaders`, are
  * its children).
  *
  * @param work - receives the span only when it is recording: compute attributes only then
@@ -65,32 +65,5 @@ export function markFailed(api: OtelApi, span: Span, code: string): void {
   span.setStatus({ code: api.SpanStatusCode.ERROR });
 }
 
-/**
- * The W3C Trace Context headers (`traceparent`, and `tracestate` when set) of the active span,
- * written by the application's configured propagator; empty without OpenTelemetry or without an
- * active span. Synchronous: call it inside {@link inSpan}, whose await loaded the API.
- */
-export function traceHeaders(api: OtelApi | undefined): Record<string, string> {
-  const carrier: Record<string, string> = {};
-  if (api) api.propagation.inject(api.context.active(), carrier);
-  return carrier;
-}
-
-/**
- * The context a peer carried in a plain object (MCP `_meta`, HTTP headers as a record), read by
- * the application's configured propagator, on top of `active`.
- */
-export function extractContext(
-  api: OtelApi,
-  active: Context,
-  carrier: Readonly<Record<string, unknown>> | undefined,
-): Context {
-  if (!carrier) return active;
-  return api.propagation.extract(active, carrier, {
-    keys: (value) => Object.keys(value),
-    get: (value, key) => {
-      const found = value[key];
-      return typeof found === 'string' ? found : undefined;
-    },
-  });
-}
+// One copy of the carrier helpers, in core, shared with @s2sp/client.
+export { extractContext, traceHeaders } from '@s2sp/core/otel';

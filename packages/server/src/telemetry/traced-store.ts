@@ -31,12 +31,13 @@ export function traceStore(store: BodyStore): BodyStore {
             target.put(key, table, options),
           );
       if (property === 'take')
-        return (key: string, rowIds?: readonly number[]) =>
+        // Every argument goes through: the third one makes a take repeatable (PROTOCOL §7.10).
+        return (...[key, rowIds, options]: Parameters<BodyStore['take']>) =>
           inSpan(
             's2sp.store.take',
             rowIds ? { attributes: { 's2sp.requested_rows': rowIds.length } } : {},
             async (span) => {
-              const taken = await target.take(key, rowIds);
+              const taken = await target.take(key, rowIds, options);
               span?.setAttribute('s2sp.found', taken !== undefined);
               if (taken) span?.setAttribute('s2sp.rows', taken.ends.length);
               return taken;

@@ -1,0 +1,139 @@
+// The agent's trace continues into the server: withS2SP puts the active span's W3C trace context
+// in `_meta` of every tool call, sent to a real loopback MCP server over Streamable HTTP.
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { context, propagation, trace } from '@opentelemetry/api';
+import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
+import { W3CTraceContextPropagator } from '@opentelemetry/core';
+import {
+  BasicTracerProvider,
+  InMemorySpanExporter,
+  SimpleSpanProcessor,
+} from '@opentelemetry/sdk-trace-base';
+import { resetOtelForTests } from '@s2sp/core/otel';
+import {
+  createS2SPServer,
+  type ListeningServer,
+  type S2SPServer,
+  silentLogger,
+  traceToolCall,
+} from '@s2sp/server';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { withS2SP } from '../src/wrap-mcp-client.js';
+
+let server: S2SPServer;
+let listening: ListeningServer;
+/** `_meta` of every call the server's `echo` tool received. */
+const seen: (Record<string, unknown> | undefined)[] = [];
+
+beforeAll(async () => {
+  server = createS2SPServer({ name: 'traced', version: '1', logger: silentLogger });
+  server.use((mcp) =>
+    mcp.registerTool(
+      'echo',
+      { description: 'Records the call.', inputSchema: {} },
+      // The server's tool span continues the trace it finds in _meta.
+      traceToolCall('echo', (_args, extra) => {
+        seen.push(extra._meta as Record<string, unknown> | undefined);
+        return { content: [{ type: 'text' as const, text: 'ok' }] };
+      }),
+    ),
+  );
+  listening = await server.listen();
+});
+
+afterEach(() => {
+  seen.length = 0;
+  trace.disable();
+  context.disable();
+  propagation.disable();
+  resetOtelForTests();
+});
+
+afterAll(async () => {
+  await server.close();
+});
+
+async function connect(): Promise<Client> {
+  const client = new Client({ name: 'agent', version: '1' });
+  await client.connect(new StreamableHTTPClientTransport(new URL(listening.mcpUrl)));
+  return withS2SP(client);
+}
+
+const exporter = new InMemorySpanExporter();
+
+function registerSdk(): void {
+  exporter.reset();
+  context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());
+  propagation.setGlobalPropagator(new W3CTraceContextPropagator());
+  trace.setGlobalTracerProvider(
+    new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] }),
+  );
+}
+
+describe('withS2SP and trace context', () => {
+  it('sends the active span’s traceparent in _meta, keeping the caller’s own entries', async () => {
+    registerSdk();
+    const client = await connect();
+    try {
+      const tracer = trace.getTracer('agent');
+      const span = tracer.startSpan('agent turn');
+      await context.with(trace.setSpan(context.active(), span), () =>
+        client.callTool({ name: 'echo', arguments: {}, _meta: { progressToken: 7 } }),
+      );
+      span.end();
+      const { traceId, spanId } = span.spanContext();
+      expect(seen).toHaveLength(1);
+      expect(seen[0]?.traceparent).toBe(`00-${traceId}-${spanId}-01`);
+      expect(seen[0]?.progressToken).toBe(7);
+      // One trace: the server's tool span is the agent span's child.
+      const toolSpan = exporter.getFinishedSpans().find((s) => s.name === 'tools/call echo');
+      expect(toolSpan?.spanContext().traceId).toBe(traceId);
+      expect(toolSpan?.parentSpanContext?.spanId).toBe(spanId);
+    } finally {
+      await client.close();
+    }
+  });
+
+  it('keeps a traceparent the caller set itself', async () => {
+    registerSdk();
+    const client = await connect();
+    const own = '00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01';
+    try {
+      const span = trace.getTracer('agent').startSpan('agent turn');
+      await context.with(trace.setSpan(context.active(), span), () =>
+        client.callTool({ name: 'echo', arguments: {}, _meta: { traceparent: own } }),
+      );
+      span.end();
+      expect(seen[0]?.traceparent).toBe(own);
+    } finally {
+      await client.close();
+    }
+  });
+
+  it('adds nothing outside a span, and nothing without OpenTelemetry', async () => {
+    registerSdk();
+    let client = await connect();
+    try {
+      await client.callTool({ name: 'echo', arguments: {} });
+    } finally {
+      await client.close();
+    }
+    resetOtelForTests();
+    // `@opentelemetry/api` "not installed": the shared loader finds nothing.
+    const { loadOtel } = await import('@s2sp/core/otel');
+    await loadOtel(() => Promise.reject(new Error('Cannot find module')));
+    client = await connect();
+    try {
+      const span = trace.getTracer('agent').startSpan('agent turn');
+      await context.with(trace.setSpan(context.active(), span), () =>
+        client.callTool({ name: 'echo', arguments: {} }),
+      );
+      span.end();
+    } finally {
+      await client.close();
+    }
+    expect(seen).toHaveLength(2);
+    expect(seen.map((meta) => meta?.traceparent)).toEqual([undefined, undefined]);
+  });
+});
