@@ -27,10 +27,19 @@ export const MAX_CATALOGUE_COLUMNS = 50;
 /** Characters of a column name shown or kept: names are the upstream's (or a client's) text. */
 export const MAX_COLUMN_CHARS = 64;
 
+/**
+ * The rows of a table of `length` rows that the catalogue and the budget measure (every row of a
+ * small table): a table read without its other values keeps these whole.
+ */
+export function sampledRows(length: number): number[] {
+  const count = Math.min(length, CATALOGUE_SAMPLE_ROWS);
+  const step = length / count;
+  return Array.from({ length: count }, (_, i) => Math.floor(i * step));
+}
+
 function sample(rows: readonly Row[]): readonly Row[] {
   if (rows.length <= CATALOGUE_SAMPLE_ROWS) return rows;
-  const step = rows.length / CATALOGUE_SAMPLE_ROWS;
-  return Array.from({ length: CATALOGUE_SAMPLE_ROWS }, (_, i) => rows[Math.floor(i * step)] as Row);
+  return sampledRows(rows.length).map((i) => rows[i] as Row);
 }
 
 /** Tokens one `"name":value,` costs in every sampled row, summed. */
