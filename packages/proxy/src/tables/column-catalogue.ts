@@ -164,3 +164,18 @@ export function declaredColumnsSentence(columns: readonly string[]): string {
   const listed = columns.slice(0, MAX_CATALOGUE_COLUMNS);
   return `\n\n${PROXY_TABLE_TEXT.declaredColumns}: ${listed.map(shown).join(', ')}${more(columns.length, listed.length)}.`;
 }
+
+/**
+ * The sentence listing the arrays of rows of a tool's last result (several: the model names one
+ * with `table`). Their names are the upstream's data: quoted, cut and labelled as such.
+ *
+ * @param arrays - at most a few (see `MAX_LISTED_ARRAYS`)
+ * @param total - how many the result had
+ */
+export function arraysSentence(
+  arrays: readonly { readonly pointer: string; readonly rows: number }[],
+  total = arrays.length,
+): string {
+  const items = arrays.map((a) => `${shown(a.pointer)} (${a.rows.toLocaleString('en-US')} rows)`);
+  return `\n\n${PROXY_TABLE_TEXT.arrays}: ${items.join(', ')}${more(total, arrays.length)}.`;
+}

@@ -244,6 +244,13 @@ async function callToolNow(
   // megabytes for a large table) be collected while the table is split and stored.
   result = undefined as unknown as CallToolResult;
 
+  // The arrays of rows the result had, for this client's description (the model names one).
+  if (found.kind === 'table' || found.arrays) {
+    if (context.tables.observeArrays(client, name, found.arrays ?? [])) {
+      context.logger.info('tool list: result arrays learned', { tool: name });
+      context.toolsChanged(client);
+    }
+  }
   const columns = found.kind === 'table' ? columnsOf(found.rows) : [];
   // A 0-row result teaches no columns: it must not wipe those learned from earlier results.
   if (found.kind === 'table' && found.rows.length > 0) {
