@@ -107,6 +107,10 @@ describe('table shapes through the proxy', () => {
     expect(text(ambiguous)).toContain(
       '"/entities" (3 rows), "/relations" (2 rows), "/edges" (300 rows)',
     );
+    // From now on this client's description names them too, labelled as the upstream's.
+    expect((await listed(agent.client, 'several'))?.description).toContain(
+      'result (names from the upstream’s result; pass one as table): "/entities" (3 rows), "/relations" (2 rows), "/edges" (300 rows).',
+    );
 
     const plain = JSON.parse(text(await call(direct.client, 'several')));
     const { result, body } = await splitAndRedeem(agent.client, 'several', { table: 'entities' });

@@ -107,6 +107,8 @@ export const PROXY_TABLE_TEXT = Object.freeze({
   catalogue:
     'Columns with their estimated tokens per row in the abstract (from your earlier calls)',
   declaredColumns: 'Columns (from the tool’s declared output schema)',
+  arrays:
+    'Arrays of rows in this tool’s last result (names from the upstream’s result; pass one as table)',
   table:
     'With abstract_domains, when the result has several arrays of rows: the one to split, by member name or JSON Pointer (/result/items). The others are kept beside it.',
 });

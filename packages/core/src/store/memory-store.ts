@@ -12,6 +12,7 @@ import type {
   TakeOptions,
   TakeRetry,
 } from './body-store.js';
+import { encodedRowTails } from './table.js';
 import { selectRows } from './taken-rows.js';
 
 /**
@@ -92,6 +93,17 @@ export function encodeRows(rows: readonly (string | Uint8Array)[]): {
     buffer = next;
     grown = true;
   };
+  const tails = encodedRowTails(rows as readonly string[]);
+  const write = (text: string) => {
+    let rest = text;
+    for (;;) {
+      const { read, written } = encoder.encodeInto(rest, buffer.subarray(position));
+      position += written;
+      if (read >= rest.length) return;
+      rest = rest.slice(read);
+      ensure(rest.length * 3);
+    }
+  };
   rows.forEach((row, i) => {
     if (i > 0) {
       ensure(1);
@@ -104,13 +116,13 @@ export function encodeRows(rows: readonly (string | Uint8Array)[]): {
       ends[i] = position;
       return;
     }
-    let rest = row;
-    for (;;) {
-      const { read, written } = encoder.encodeInto(rest, buffer.subarray(position));
-      position += written;
-      if (read >= rest.length) break;
-      rest = rest.slice(read);
-      ensure(rest.length * 3);
+    // A row serializeTable joined from a prefix and a slice of a row text: encoded in two parts,
+    // so that V8 does not flatten it into a copy (see encodedRowTails).
+    const tail = tails?.[i];
+    if (tail === undefined) write(row);
+    else {
+      write(`{"_row_id":${i},`);
+      write(tail);
     }
     ends[i] = position;
   });

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { S2SPError } from '../errors.js';
+import { encodeRows } from './memory-store.js';
 import { attachRowJson, prepareTable, projectRow, serializeRow, serializeTable } from './table.js';
 
 function codeOf(fn: () => unknown): string | undefined {
@@ -107,5 +108,21 @@ describe('attachRowJson', () => {
       '{"_row_id":0,"a":1}',
       '{"_row_id":1,"a":2}',
     ]);
+  });
+
+  it('stores from the texts rows that hold only some of their values, encoded as the joined rows', () => {
+    const texts = ['{"a":1,"b":"é"}', '{}', '{"a":2,"b":"y"}'];
+    const partial = [{ a: 1, b: null }, {}, { a: 2 }];
+    attachRowJson(partial, texts);
+    const stored = serializeTable(prepareTable(partial));
+    expect(stored.rows).toEqual([
+      '{"_row_id":0,"a":1,"b":"é"}',
+      '{"_row_id":1}',
+      '{"_row_id":2,"a":2,"b":"y"}',
+    ]);
+    // Encoded from prefix and text apart, it is byte for byte the encoding of the joined rows.
+    const flat = stored.rows.map((row) => Buffer.from(row).toString());
+    expect(encodeRows(stored.rows)).toEqual(encodeRows(flat));
+    expect(new TextDecoder().decode(encodeRows(stored.rows).joined)).toBe(stored.rows.join(','));
   });
 });

@@ -94,20 +94,47 @@ const rowTexts = new WeakMap<readonly Row[], readonly string[]>();
  * Hands {@link serializeTable} the JSON text each row was parsed from (one JSON object per row, in
  * order, with no line break), so that it reuses those texts rather than stringifying the rows
  * again. For a caller that parsed a large table from text (the proxy): the texts can be slices of
- * the document it parsed, which costs no copy of the table. Texts that do not fit (a different
- * count, a line break) are ignored and the rows are stringified as usual.
+ * the document it parsed, which costs no copy of the table. A different count ignores the texts;
+ * a text with a line break, or with no members, is stored from its row instead.
+ *
+ * The stored row is the text, so the row objects need only what the rest of the result reads
+ * from them (the table's columns, the abstract's values): a caller may leave the other values
+ * out, as long as every such row's text is one line.
  *
  * @param rows - the very array later given to `prepareTable`
- * @param json - `JSON.parse(json[i])` must equal `rows[i]`
+ * @param json - `json[i]` is row `i`'s JSON text (`JSON.parse(json[i])` equals `rows[i]`, or
+ *   holds more of its values)
  */
 export function attachRowJson(rows: readonly Row[], json: readonly string[]): void {
   if (json.length === rows.length) rowTexts.set(rows, json);
 }
 
-function rowFromText(row: Row, text: string, rowId: number): string {
-  if (text.includes('\n') || text.includes('\r')) return serializeRow(row, rowId);
-  for (const _ in row) return `{"_row_id":${rowId},${text.slice(text.indexOf('{') + 1)}`;
-  return `{"_row_id":${rowId}}`;
+// The stored rows serializeTable made from row texts, by stored rows array: row `i` is
+// `{"_row_id":i,` followed by `tails[i]` when that is set (see encodedRowTails).
+const rowTails = new WeakMap<readonly string[], readonly (string | undefined)[]>();
+
+/**
+ * For each stored row of `rows` that {@link serializeTable} made from a row text, the part after
+ * its `{"_row_id":i,`: a slice of the caller's text. `encodeRows` encodes the prefix and this
+ * slice apart, because encoding the joined row would make V8 flatten it — a copy of every row of
+ * the table, held as long as the stored rows are (issue 30). `undefined` for other arrays.
+ */
+export function encodedRowTails(
+  rows: readonly string[],
+): readonly (string | undefined)[] | undefined {
+  return rowTails.get(rows);
+}
+
+/**
+ * What follows `{` in a row text, or `undefined` when the text has a line break or no members.
+ * Read from the text alone: the caller's row objects may hold only some of its values.
+ */
+function rowTail(text: string): string | undefined {
+  if (text.includes('\n') || text.includes('\r')) return undefined;
+  const open = text.indexOf('{');
+  let at = open + 1;
+  while (text.charCodeAt(at) === 32 || text.charCodeAt(at) === 9) at++;
+  return open < 0 || text.charCodeAt(at) === 125 /* } */ ? undefined : text.slice(open + 1);
 }
 
 /**
@@ -117,11 +144,18 @@ function rowFromText(row: Row, text: string, rowId: number): string {
  */
 export function serializeTable(table: Table): StoredTable {
   const texts = rowTexts.get(table.rows);
-  return {
-    columns: table.columns,
-    rows: table.rows.map((row, i) => {
-      const text = texts?.[i];
-      return text === undefined ? serializeRow(row, i) : rowFromText(row, text, i);
-    }),
-  };
+  if (!texts) return { columns: table.columns, rows: table.rows.map(serializeRow) };
+  const tails: (string | undefined)[] = [];
+  const rows = table.rows.map((row, i) => {
+    const text = texts[i];
+    const tail = text === undefined ? undefined : rowTail(text);
+    tails.push(tail);
+    // One flat prefix and one join per row (a template literal makes a chain of joins, each an
+    // object of its own: tens of megabytes over a large table).
+    return tail === undefined ? serializeRow(row, i) : ['{"_row_id":', i, ','].join('') + tail;
+  });
+  rowTails.set(rows, tails);
+  // The texts are read: the rows' tails are what stays, with the stored rows.
+  rowTexts.delete(table.rows);
+  return { columns: table.columns, rows };
 }

@@ -27,10 +27,19 @@ export const MAX_CATALOGUE_COLUMNS = 50;
 /** Characters of a column name shown or kept: names are the upstream's (or a client's) text. */
 export const MAX_COLUMN_CHARS = 64;
 
+/**
+ * The rows of a table of `length` rows that the catalogue and the budget measure (every row of a
+ * small table): a table read without its other values keeps these whole.
+ */
+export function sampledRows(length: number): number[] {
+  const count = Math.min(length, CATALOGUE_SAMPLE_ROWS);
+  const step = length / count;
+  return Array.from({ length: count }, (_, i) => Math.floor(i * step));
+}
+
 function sample(rows: readonly Row[]): readonly Row[] {
   if (rows.length <= CATALOGUE_SAMPLE_ROWS) return rows;
-  const step = rows.length / CATALOGUE_SAMPLE_ROWS;
-  return Array.from({ length: CATALOGUE_SAMPLE_ROWS }, (_, i) => rows[Math.floor(i * step)] as Row);
+  return sampledRows(rows.length).map((i) => rows[i] as Row);
 }
 
 /** Tokens one `"name":value,` costs in every sampled row, summed. */
@@ -154,4 +163,19 @@ export function catalogueSentence(
 export function declaredColumnsSentence(columns: readonly string[]): string {
   const listed = columns.slice(0, MAX_CATALOGUE_COLUMNS);
   return `\n\n${PROXY_TABLE_TEXT.declaredColumns}: ${listed.map(shown).join(', ')}${more(columns.length, listed.length)}.`;
+}
+
+/**
+ * The sentence listing the arrays of rows of a tool's last result (several: the model names one
+ * with `table`). Their names are the upstream's data: quoted, cut and labelled as such.
+ *
+ * @param arrays - at most a few (see `MAX_LISTED_ARRAYS`)
+ * @param total - how many the result had
+ */
+export function arraysSentence(
+  arrays: readonly { readonly pointer: string; readonly rows: number }[],
+  total = arrays.length,
+): string {
+  const items = arrays.map((a) => `${shown(a.pointer)} (${a.rows.toLocaleString('en-US')} rows)`);
+  return `\n\n${PROXY_TABLE_TEXT.arrays}: ${items.join(', ')}${more(total, arrays.length)}.`;
 }

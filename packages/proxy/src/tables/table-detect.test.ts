@@ -1,7 +1,10 @@
+import { attachRowJson, prepareTable, serializeTable } from '@s2sp/core/store';
 import { describe, expect, it } from 'vitest';
 import type { CallToolResult } from '../mcp-sdk.js';
+import { sampledRows } from './column-catalogue.js';
 import { parseJsonPointer } from './json-pointer.js';
 import { describeBlocks, findTable, MAX_KEPT_TEXT } from './table-detect.js';
+import { columnsOf } from './tool-call.js';
 
 const opts = { maxTextLength: 1_000_000 };
 const block = (value: unknown) => ({
@@ -266,5 +269,58 @@ describe('findTable: not a table', () => {
       kind: 'not-table',
       reason: /more than the 50/,
     });
+  });
+});
+
+describe('findTable: keep (an async split reads only the abstract columns)', () => {
+  const rows = [
+    { id: 1, event: 'Flood', note: 'a "b"' },
+    {},
+    { event: 'Wind', late: [1, { x: 2 }], ['__proto__']: 'p' },
+    ...Array.from({ length: 5_000 }, (_, i) => ({
+      id: i,
+      event: i % 2 ? 'Flood' : 'Wind',
+      more: 'm',
+    })),
+  ];
+  const compact = { content: [{ type: 'text' as const, text: JSON.stringify(rows) }] };
+
+  it('gives the same columns, abstract values and sampled rows, and the rows texts', () => {
+    const whole = findTable(compact, opts);
+    const kept = findTable(compact, { ...opts, keep: ['event'] });
+    if (whole.kind !== 'table' || kept.kind !== 'table') throw new Error('no table');
+    expect(columnsOf(kept.rows)).toEqual(columnsOf(whole.rows));
+    expect(kept.rows.map((row) => row.event)).toEqual(whole.rows.map((row) => row.event));
+    for (const i of sampledRows(rows.length)) expect(kept.rows[i]).toEqual(whole.rows[i]);
+    // Not a full row: a value not kept is not there (and `more` only where it first appears).
+    expect(kept.rows[4]).toEqual({ event: 'Flood' });
+    const texts = kept.rowTexts?.();
+    expect(texts?.map((t) => JSON.parse(t))).toEqual(whole.rows);
+    expect(kept.rowTexts?.()).toBeUndefined();
+  });
+
+  it('stores the same rows as a whole read would', () => {
+    const stored = (found: ReturnType<typeof findTable>, texts: boolean) => {
+      if (found.kind !== 'table') throw new Error('no table');
+      const own = texts ? found.rowTexts?.() : undefined;
+      if (own) attachRowJson(found.rows, own);
+      const table = prepareTable(found.rows);
+      return { columns: table.columns, rows: serializeTable(table).rows };
+    };
+    const whole = stored(findTable(compact, opts), false);
+    expect(stored(findTable(compact, { ...opts, keep: ['event'] }), true)).toEqual(whole);
+  });
+
+  it('reads the whole document where keeping cannot: line breaks, a named table, not an array of objects', () => {
+    const pretty = { content: [{ type: 'text' as const, text: JSON.stringify(rows, null, 1) }] };
+    const named = findTable(compact, { ...opts, keep: ['event'], table: '' });
+    for (const found of [findTable(pretty, { ...opts, keep: ['event'] }), named]) {
+      if (found.kind !== 'table') throw new Error('no table');
+      expect(found.rows[4]).toEqual(rows[4]);
+    }
+    const mixed = { content: [{ type: 'text' as const, text: '[{"a":1},2]' }] };
+    expect(findTable(mixed, { ...opts, keep: ['a'] }).kind).toBe('not-table');
+    const trailing = { content: [{ type: 'text' as const, text: '[{"a":1}] [{"a":2}]' }] };
+    expect(findTable(trailing, { ...opts, keep: ['a'] })).toMatchObject(findTable(trailing, opts));
   });
 });

@@ -22,10 +22,11 @@
 import type { Row } from '@s2sp/core';
 import { isPlainObject } from '@s2sp/core/json';
 import type { CallToolResult } from '../mcp-sdk.js';
+import { sampledRows } from './column-catalogue.js';
 import { parseDelimited } from './formats/csv.js';
 import { rowsFromHeader } from './formats/header-rows.js';
 import { findHtmlTable } from './formats/html-table.js';
-import { arrayElementTexts } from './formats/json-rows.js';
+import { arrayElementTexts, rowsKeeping } from './formats/json-rows.js';
 import { parseJsonLines } from './formats/jsonl.js';
 import { findMarkdownTable } from './formats/markdown.js';
 import { parseJsonPointer, pointerTo, resolveJsonPointer } from './json-pointer.js';
@@ -84,7 +85,8 @@ export interface FoundTable {
   readonly blocks: OtherBlocks;
   /**
    * The JSON text of each row, as slices of the upstream's text, when the table is a compact
-   * top-level JSON array in a text block (for `attachRowJson`: stored without a copy).
+   * top-level JSON array in a text block (for `attachRowJson`: stored without a copy). Rows read
+   * with `keep` hand their texts over once (later calls: `undefined`).
    */
   readonly rowTexts?: () => string[] | undefined;
 }
@@ -109,6 +111,13 @@ export interface FindTableOptions {
   readonly table?: string;
   /** Largest text block parsed, in UTF-16 code units. */
   readonly maxTextLength: number;
+  /**
+   * The only columns whose values are needed (an async split's abstract columns): a compact JSON
+   * array in a text block is then read row by row, keeping only their values except in the rows
+   * the catalogue samples (see `rowsKeeping`); its `rowTexts` are then always set, and the rows
+   * are only good for their columns and for storing through their texts.
+   */
+  readonly keep?: readonly string[];
 }
 
 /** Levels of objects searched for the table below the document. */
@@ -469,6 +478,8 @@ export function findTable(
 
   if (format === undefined || format === 'json') {
     const documents: [FoundTable['source'], () => unknown, string?][] = [];
+    // The row texts of the document read with only the `keep` columns' values, when it was.
+    let keptTexts: string[] | undefined;
     if (result.structuredContent !== undefined) {
       documents.push(['structuredContent', () => result.structuredContent]);
     }
@@ -483,6 +494,15 @@ export function findTable(
           if (text.length > options.maxTextLength) {
             firstReason ??= `block ${index} is ${text.length.toLocaleString('en-US')} characters, more than the ${options.maxTextLength.toLocaleString('en-US')} the proxy parses`;
             return undefined;
+          }
+          const kept =
+            options.keep &&
+            options.pointer === undefined &&
+            options.table === undefined &&
+            readKeeping(trimmed, options.keep);
+          if (kept) {
+            keptTexts = kept.texts;
+            return kept.rows;
           }
           try {
             return JSON.parse(trimmed);
@@ -501,10 +521,14 @@ export function findTable(
       if (inDocument.kind === 'table') {
         // Compact JSON whose rows are the whole document: their texts can be reused as stored.
         const reusable = raw !== undefined && inDocument.pointer === '' && !raw.includes('\n');
+        const texts = keptTexts;
+        keptTexts = undefined;
         return found(inDocument.rows, source, {
           ...inDocument,
           format: 'json',
-          ...(reusable && { rowTexts: () => arrayElementTexts(raw) }),
+          ...(texts
+            ? { rowTexts: handOverOnce(texts) }
+            : reusable && { rowTexts: () => arrayElementTexts(raw) }),
         });
       }
       if (inDocument.kind === 'not-table') return notTable(inDocument.reason, inDocument.arrays);
@@ -537,6 +561,36 @@ export function findTable(
         ? 'the result has no content blocks'
         : 'the result holds no table (JSON, JSON Lines, CSV, TSV, Markdown or HTML)'),
   );
+}
+
+/**
+ * Hands `texts` over once. Made out here so that it holds nothing else: a closure made in
+ * findTable would hold its scope, and with it the upstream's whole result, for as long as the
+ * found table lives; the store keeps what it needs of the texts, the rest can go.
+ */
+function handOverOnce(texts: string[]): () => string[] | undefined {
+  let held: string[] | undefined = texts;
+  return () => {
+    const out = held;
+    held = undefined;
+    return out;
+  };
+}
+
+/**
+ * A compact JSON array of objects read with only the `keep` columns' values (`rowsKeeping`),
+ * with its rows' texts; `undefined` when the text is not one (it is then parsed whole). Line
+ * breaks rule it out: a stored row is one line, and its text is stored as it is.
+ */
+function readKeeping(
+  text: string,
+  keep: readonly string[],
+): { rows: Row[]; texts: string[] } | undefined {
+  if (!text.startsWith('[') || text.includes('\n') || text.includes('\r')) return undefined;
+  const texts = arrayElementTexts(text);
+  if (!texts) return undefined;
+  const rows = rowsKeeping(texts, new Set(keep), new Set(sampledRows(texts.length)));
+  return rows && { rows, texts };
 }
 
 /** Describes a result's blocks for an error: "2 blocks: text (1,204 characters), image (…)". */

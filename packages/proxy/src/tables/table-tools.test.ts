@@ -165,4 +165,44 @@ describe('table tools', () => {
     expect(description).toContain('… and 19,950 more');
     expect(description.length).toBeLessThan(9_000);
   });
+
+  it('lists the arrays of a client’s last result with several in that client’s description only', () => {
+    const tables = make();
+    tables.decorate([tool('search')], 'a');
+    const long = `/${'x'.repeat(200)}`;
+    const arrays = [
+      { pointer: '/users', rows: 1200 },
+      { pointer: long, rows: 3 },
+      ...Array.from({ length: 12 }, (_, i) => ({ pointer: `/extra${i}`, rows: i })),
+    ];
+    expect(tables.observeArrays('a', 'search', arrays)).toBe(true);
+    expect(tables.observeArrays('a', 'search', arrays)).toBe(false);
+    const mine = tables.decorate([tool('search')], 'a')[0]?.description ?? '';
+    expect(mine).toContain('"/users" (1,200 rows)');
+    expect(mine).toContain(`"${long.slice(0, 64)}" (3 rows)`);
+    expect(mine).not.toContain('/extra8');
+    expect(mine).toContain('… and 4 more.');
+    // Another client has seen no result: nothing of the first client's reaches it.
+    const theirs = tables.decorate([tool('search')], 'b')[0]?.description ?? '';
+    expect(theirs).not.toContain('/users');
+    expect(theirs).toBe('search tool');
+    // A later result with one array: the list is gone; the columns learned stay.
+    observe(tables, 'a', 'search', ['id']);
+    expect(tables.observeArrays('a', 'search', [{ pointer: '', rows: 3 }])).toBe(true);
+    const after = tables.decorate([tool('search')], 'a')[0]?.description ?? '';
+    expect(after).not.toContain('/users');
+    expect(after).toContain('"id"');
+  });
+
+  it('lists no arrays for a result with one, nor for a tool that is not a table tool', () => {
+    const tables = make({ exclude: ['raw'] });
+    expect(tables.observeArrays('a', 'search', [{ pointer: '/users', rows: 5 }])).toBe(false);
+    expect(tables.info('search', 'a').table).toBe(false);
+    const two = [
+      { pointer: '/a', rows: 1 },
+      { pointer: '/b', rows: 2 },
+    ];
+    expect(tables.observeArrays('a', 'raw', two)).toBe(false);
+    expect(tables.decorate([tool('raw')], 'a')[0]?.description).toBe('raw tool');
+  });
 });

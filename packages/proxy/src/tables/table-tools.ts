@@ -18,6 +18,7 @@ import type { Row } from '@s2sp/core';
 import type { Logger } from '@s2sp/server';
 import type { Tool } from '../mcp-sdk.js';
 import {
+  arraysSentence,
   catalogueSentence,
   declaredColumnsSentence,
   MAX_CATALOGUE_COLUMNS,
@@ -27,7 +28,7 @@ import { parseJsonPointer } from './json-pointer.js';
 import { createLearnedColumns, type LearnedColumns, type LearnedTable } from './learned-columns.js';
 import { fitOutputSchema } from './output-schema.js';
 import { EXTENSION_PARAMETERS } from './s2sp-call.js';
-import type { TableFormat } from './table-detect.js';
+import type { TableArray, TableFormat } from './table-detect.js';
 
 /** A tool named as a table tool, optionally with where its rows are. */
 export interface TableToolRule {
@@ -101,6 +102,11 @@ export interface TableTools {
    * table tool, or a new column set), so the proxy tells that client's sessions.
    */
   observe(client: string, name: string, rows: readonly Row[], columns: readonly string[]): boolean;
+  /**
+   * Records the arrays of rows of a result of `client` (its description lists them while the
+   * last result had several). Returns true when that client's listing changed.
+   */
+  observeArrays(client: string, name: string, arrays: readonly TableArray[]): boolean;
   /** Declared and configured knowledge, for `--state`. */
   declared(): Record<string, DeclaredTool>;
   /** The per-client catalogues. */
@@ -272,11 +278,14 @@ export function createTableTools(options: TableToolsOptions): TableTools {
       ([key, value]) => [about.names[key] ?? key, value] as const,
     );
     const mine: LearnedTable | undefined = learned.get(client, tool.name);
-    const columns = mine
-      ? catalogueSentence(mine.columns, mine.total)
-      : about.declaredColumns.length > 0
-        ? declaredColumnsSentence(about.declaredColumns)
-        : '';
+    const columns =
+      mine && mine.columns.length > 0
+        ? catalogueSentence(mine.columns, mine.total)
+        : about.declaredColumns.length > 0
+          ? declaredColumnsSentence(about.declaredColumns)
+          : '';
+    // This client's own last result only, like the catalogue.
+    const arrays = mine?.arrays ? arraysSentence(mine.arrays, mine.totalArrays) : '';
     return {
       ...rest,
       ...listedSchema,
@@ -284,6 +293,7 @@ export function createTableTools(options: TableToolsOptions): TableTools {
         options.describe(ownDescription(tool.description)) +
         renamedSentence(about.names) +
         columns +
+        arrays +
         unfit,
       inputSchema: {
         ...tool.inputSchema,
@@ -306,6 +316,13 @@ export function createTableTools(options: TableToolsOptions): TableTools {
       // Only the columns a description lists are measured: a table may have thousands.
       const measured = measureColumns(rows, columns.slice(0, MAX_CATALOGUE_COLUMNS));
       return learned.set(client, name, measured, columns.length);
+    },
+    observeArrays(client, name, arrays) {
+      const before = info(name, client);
+      if (before.blocked || (!detect && !before.table)) return false;
+      // One array (or none) lists nothing: no entry for it, and none made.
+      if (arrays.length < 2 && !learned.get(client, name)?.arrays) return false;
+      return learned.setArrays(client, name, arrays);
     },
     declared() {
       const out: Record<string, DeclaredTool> = {};

@@ -243,12 +243,24 @@ async function callToolNow(
     ...(info.pointer && { pointer: info.pointer }),
     ...(info.format && { format: info.format }),
     ...(typeof table === 'string' && s2spCall && { table }),
+    // An async split stores the rows' texts and reads only the abstract's values: the other
+    // values are not kept (a fraction of the memory for a large table, issue 30).
+    ...(request.mode === 'async' &&
+      domains.length > 0 &&
+      budget === undefined && { keep: domains }),
   });
   const passThrough = !s2spCall || result.isError ? result : undefined;
   // From here on only the rows are needed: dropping the upstream's result lets its text (tens of
   // megabytes for a large table) be collected while the table is split and stored.
   result = undefined as unknown as CallToolResult;
 
+  // The arrays of rows the result had, for this client's description (the model names one).
+  if (found.kind === 'table' || found.arrays) {
+    if (context.tables.observeArrays(client, name, found.arrays ?? [])) {
+      context.logger.info('tool list: result arrays learned', { tool: name });
+      context.toolsChanged(client);
+    }
+  }
   const columns = found.kind === 'table' ? columnsOf(found.rows) : [];
   // A 0-row result teaches no columns: it must not wipe those learned from earlier results.
   if (found.kind === 'table' && found.rows.length > 0) {
@@ -277,11 +289,16 @@ async function callToolNow(
     tableArgs.abstract_domains = picked.columns;
   }
   // The rows' own texts, when the upstream sent compact JSON: stored as they are, not re-stringified.
-  const texts = request.mode === 'async' ? found.rowTexts?.() : undefined;
-  if (texts) attachRowJson(found.rows, texts);
+  if (request.mode === 'async') attachTexts(found);
   const answer = await context.s2sp().resourceResult(found.rows, tableArgs, resultContext);
   if (answer.isError) return answer;
   return withOtherParts(context, found, answer, resultContext);
+}
+
+/** Hands the store the rows' own texts, when the upstream sent compact JSON (none is kept here). */
+function attachTexts(found: FoundTable): void {
+  const texts = found.rowTexts?.();
+  if (texts) attachRowJson(found.rows, texts);
 }
 
 /** Token budget of the abstract of another array stored beside the table. */

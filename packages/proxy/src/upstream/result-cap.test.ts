@@ -18,6 +18,18 @@ describe('BoundedLineBuffer', () => {
     expect(buffer.readMessage()).toBeNull();
   });
 
+  it('reads a large answer (its text taken from the bytes), CRLF and chunking included', () => {
+    const buffer = new BoundedLineBuffer(8 * 1024 * 1024, () => {});
+    const table = JSON.stringify(
+      Array.from({ length: 50_000 }, (_, i) => ({ id: i, note: `é "${i}"\t` })),
+    );
+    const bytes = Buffer.from(`${JSON.stringify(answer(4, table))}\r\n${line(answer(5, 'b'))}`);
+    for (let i = 0; i < bytes.length; i += 65_536) buffer.append(bytes.subarray(i, i + 65_536));
+    expect(buffer.readMessage()).toEqual(answer(4, table));
+    expect(buffer.readMessage()).toEqual(answer(5, 'b'));
+    expect(buffer.readMessage()).toBeNull();
+  });
+
   it('turns a longer line into the error for its id, in order, and reads on', () => {
     const dropped: unknown[] = [];
     const buffer = new BoundedLineBuffer(1000, (id) => dropped.push(id));

@@ -13,10 +13,11 @@
  * @module
  */
 
+import { constants } from 'node:buffer';
 import { randomUUID } from 'node:crypto';
-import { StringDecoder } from 'node:string_decoder';
 import type { JSONRPCMessage } from '../mcp-sdk.js';
 import { deserializeMessage } from '../mcp-sdk.js';
+import { type LineWithStrings, putLargeStrings, takeLargeStrings } from './large-strings.js';
 
 type RequestId = string | number;
 
@@ -205,6 +206,27 @@ export function idFromEnds(head: string, tail: string): RequestId | undefined {
 }
 
 /**
+ * The longest line read, whatever the configured cap: a longer one could not become a string
+ * (and so a message) anyway.
+ */
+const MAX_LINE_BYTES = constants.MAX_STRING_LENGTH;
+
+/** A resizable `ArrayBuffer` (ES2024, in Node 20; not in the TypeScript lib this builds with). */
+interface ResizableBuffer extends ArrayBuffer {
+  resize(byteLength: number): void;
+}
+const ResizableArrayBuffer = ArrayBuffer as unknown as new (
+  byteLength: number,
+  options: { maxByteLength: number },
+) => ResizableBuffer;
+
+/** Bytes the line buffer grows by. */
+const GROW_BYTES = 256 * 1024;
+
+/** Bytes of line buffer kept between lines; a larger one is given back to the system. */
+const KEPT_LINE_BYTES = 1024 * 1024;
+
+/**
  * The stdio transport's read buffer with a cap per line (one message per line): a longer line is
  * dropped as it arrives, keeping only its first and last bytes to find its id, and read back as
  * the stand-in error for that id. Same methods as the SDK's `ReadBuffer`.
@@ -212,24 +234,25 @@ export function idFromEnds(head: string, tail: string): RequestId | undefined {
 export class BoundedLineBuffer {
   readonly #limit: number;
   readonly #onDropped: (id: RequestId | undefined) => void;
-  // A line is decoded as its bytes arrive (a newline byte never falls inside a UTF-8 sequence):
-  // holding the chunks to concatenate and decode at the end would keep three copies of a large
-  // answer at once (the chunks, their concatenation, the string) instead of two (issue 30).
-  #decoder = new StringDecoder('utf8');
-  #parts: string[] = [];
+  // A line's bytes, in one buffer that grows in place (a resizable ArrayBuffer reserves the
+  // address space and takes pages as they are written): no chunk, no decoded piece and no
+  // outgrown copy is left for the garbage collector, which for a large answer kept as much again
+  // as the line until the next full collection (issue 30). Shrunk after a large line, at once.
+  readonly #buffer: ResizableBuffer;
   #size = 0;
   #dropping = false;
   #head = '';
   #tail = Buffer.alloc(0);
-  #ready: (string | JSONRPCMessage)[] = [];
+  #ready: (string | LineWithStrings | JSONRPCMessage)[] = [];
 
   /**
    * @param limit - the most bytes one line may have
    * @param onDropped - told of each dropped line (its id, when found)
    */
   constructor(limit: number, onDropped: (id: RequestId | undefined) => void) {
-    this.#limit = limit;
+    this.#limit = Math.min(limit, MAX_LINE_BYTES);
     this.#onDropped = onDropped;
+    this.#buffer = new ResizableArrayBuffer(0, { maxByteLength: this.#limit });
   }
 
   /** Adds bytes read from the child's standard output. Never throws. */
@@ -251,15 +274,31 @@ export class BoundedLineBuffer {
       this.#tail = Buffer.concat([this.#tail, part]).subarray(-KEEP);
       return;
     }
-    this.#parts.push(this.#decoder.write(part));
-    this.#size += part.length;
-    if (this.#size <= this.#limit) return;
-    const line = this.#parts.join('') + this.#decoder.end();
-    this.#head = line.slice(0, KEEP);
-    this.#tail = Buffer.from(line.slice(-KEEP));
-    this.#parts = [];
-    this.#size = 0;
+    const size = this.#size + part.length;
+    if (size <= this.#limit) {
+      const buffer = this.#buffer;
+      // In steps, not doubling: shrinking zeroes (so touches) the bytes past the new end.
+      if (size > buffer.byteLength)
+        buffer.resize(Math.min(this.#limit, Math.ceil(size / GROW_BYTES) * GROW_BYTES));
+      new Uint8Array(buffer, this.#size, part.length).set(part);
+      this.#size = size;
+      return;
+    }
+    const held = Buffer.from(this.#buffer, 0, this.#size);
+    this.#head = Buffer.concat([held.subarray(0, KEEP), part.subarray(0, KEEP)]).toString(
+      'utf8',
+      0,
+      KEEP,
+    );
+    this.#tail = Buffer.concat([held.subarray(-KEEP), part]).subarray(-KEEP);
+    this.#reset();
     this.#dropping = true;
+  }
+
+  /** Forgets the line's bytes, giving a large buffer's pages back. */
+  #reset(): void {
+    this.#size = 0;
+    if (this.#buffer.byteLength > KEPT_LINE_BYTES) this.#buffer.resize(0);
   }
 
   #endLine(): void {
@@ -272,9 +311,12 @@ export class BoundedLineBuffer {
       this.#tail = Buffer.alloc(0);
       return;
     }
-    this.#ready.push(this.#parts.join('') + this.#decoder.end());
-    this.#parts = [];
-    this.#size = 0;
+    let size = this.#size;
+    const bytes = new Uint8Array(this.#buffer, 0, size);
+    if (bytes[size - 1] === 13) size--;
+    const line = bytes.subarray(0, size);
+    this.#ready.push(takeLargeStrings(line) ?? Buffer.from(line.buffer, 0, size).toString('utf8'));
+    this.#reset();
   }
 
   /**
@@ -284,15 +326,14 @@ export class BoundedLineBuffer {
   readMessage(): JSONRPCMessage | null {
     const next = this.#ready.shift();
     if (next === undefined) return null;
-    if (typeof next !== 'string') return next;
-    return deserializeMessage(next.endsWith('\r') ? next.slice(0, -1) : next);
+    if (typeof next === 'string') return deserializeMessage(next);
+    if ('strings' in next) return putLargeStrings(deserializeMessage(next.line), next.strings);
+    return next;
   }
 
   /** Forgets everything buffered. */
   clear(): void {
-    this.#decoder = new StringDecoder('utf8');
-    this.#parts = [];
-    this.#size = 0;
+    this.#reset();
     this.#dropping = false;
     this.#ready = [];
   }

@@ -41,11 +41,20 @@ export function plainResultTokens(table: Table, stored?: readonly string[]): num
   if (!stored) return estimateTokens(serializePlainResult(table));
   const lengths = stored.map(plainRowLength);
   const total = lengths.reduce((sum, length) => sum + length, 0) + Math.max(2, lengths.length + 1);
-  if (total <= RECEIPT_EXACT_CHARS) return estimateTokens(serializePlainResult(table));
   let rows = 0;
   for (let chars = 0; rows < lengths.length && chars < RECEIPT_EXACT_CHARS; rows++)
     chars += (lengths[rows] as number) + 1;
-  const sample = JSON.stringify(table.rows.slice(0, rows));
+  // The plain JSON of the first rows, from their stored JSON rather than the row objects: a
+  // caller that stores rows from their texts (the proxy) may hold them without their other
+  // values. For rows serialised here it is the same text.
+  const plain: string[] = [];
+  for (let i = 0; i < rows; i++) {
+    const length = lengths[i] as number;
+    const row = stored[i] as string;
+    plain.push(length === 2 ? '{}' : `{${row.slice(row.length - length + 1)}`);
+  }
+  const sample = `[${plain.join(',')}]`;
+  if (rows === lengths.length) return estimateTokens(sample);
   return Math.round((estimateTokens(sample) * total) / sample.length);
 }
 
@@ -56,19 +65,20 @@ export function plainResultTokens(table: Table, stored?: readonly string[]): num
  * block in async mode; in sync mode the object without `body`, which the agent's S2SP layer keeps
  * from the model.
  *
- * @param stored - the rows' stored JSON (async mode), see {@link plainResultTokens}
+ * @param plainTokens - {@link plainResultTokens} of the table, when already counted (async mode
+ *   counts it from the stored rows, which it need not keep until the result is built)
  */
 export function savingsReceipt(
   table: Table,
   result: S2SPResult,
   bodyColumns: number,
   modelText: string,
-  stored?: readonly string[],
+  plainTokens: number = plainResultTokens(table),
 ): S2SPReceipt {
   return {
     rows_withheld: table.rows.length - result.abstract.length,
     columns_withheld: bodyColumns,
-    tokens_saved: plainResultTokens(table, stored) - estimateTokens(modelText),
+    tokens_saved: plainTokens - estimateTokens(modelText),
   };
 }
 

@@ -7,7 +7,13 @@ import {
   tokenStorageKey,
 } from '@s2sp/core';
 import { callWithoutSyncMode } from '@s2sp/core/advice';
-import { type BodyStore, filterRows, prepareTable, serializeTable } from '@s2sp/core/store';
+import {
+  type BodyStore,
+  filterRows,
+  prepareTable,
+  type StoredTable,
+  serializeTable,
+} from '@s2sp/core/store';
 import { entryLabel } from '../logger.js';
 import type { CallToolResult } from '../mcp-sdk.js';
 import type { AdvertisedUrl } from '../runtime/advertised-url.js';
@@ -21,7 +27,7 @@ import {
   serializePlainResult,
   serializeS2SPResult,
 } from './s2sp-result.js';
-import { modelTextOf, savingsReceipt, withReceipt } from './savings-receipt.js';
+import { modelTextOf, plainResultTokens, savingsReceipt, withReceipt } from './savings-receipt.js';
 import {
   type AbstractEncoding,
   assertWithinBudget,
@@ -149,9 +155,10 @@ export async function buildTableResult(
   };
   if (context.paging === false) assertWithinBudget(unpaged, budget, 'no-cursor');
   const client = context.client ?? 'anonymous';
-  const stored = serializeTable(table);
+  let stored: StoredTable | undefined = serializeTable(table);
   // JSON characters of the rows, as the Redis store counts its budget: bytes for ASCII.
   const bytes = stored.rows.reduce((sum, row) => sum + row.length + 1, 0);
+  const plainTokens = plainResultTokens(table, stored.rows);
   runtime.quota?.reserve(client, key, runtime.ttlMs, bytes);
   try {
     await runtime.store.put(key, stored, { ttlMs: runtime.ttlMs });
@@ -159,6 +166,9 @@ export async function buildTableResult(
     runtime.quota?.release(key);
     throw error;
   }
+  // The store has the rows now: the serialised copy (for rows stored from their texts, the text
+  // they are slices of) need not wait for the pages (issue 30).
+  stored = undefined;
   let paged: S2SPResult | undefined;
   try {
     paged =
@@ -204,7 +214,7 @@ export async function buildTableResult(
     result,
     split.bodyDomains.length,
     modelTextOf(answer),
-    stored.rows,
+    plainTokens,
   );
   return withReceipt(answer, receipt);
 }

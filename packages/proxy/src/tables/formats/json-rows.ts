@@ -6,6 +6,9 @@
  * @module
  */
 
+import type { Row } from '@s2sp/core';
+import { isPlainObject, setColumn } from '@s2sp/core/json';
+
 const WS = (c: number) => c === 32 || c === 9 || c === 10 || c === 13;
 
 /** Index just after the string starting at `at` (`text[at] === '"'`), or -1. */
@@ -60,7 +63,71 @@ export function arrayElementTexts(text: string): string[] | undefined {
     while (i < n && WS(text.charCodeAt(i))) i++;
     const c = text.charCodeAt(i);
     i++;
-    if (c === 93) return out;
+    if (c === 93) {
+      // Nothing but white space after the array: else it is not the JSON document it seemed.
+      while (i < n && WS(text.charCodeAt(i))) i++;
+      return i === n ? out : undefined;
+    }
     if (c !== 44 /* , */) return undefined;
   }
+}
+
+/** Longest kept string value shared between rows (the abstract's values repeat). */
+const MAX_SHARED_CHARS = 64;
+/** Most distinct values shared, so a column of unique values cannot grow the map forever. */
+const MAX_SHARED_VALUES = 10_000;
+
+/**
+ * The rows of a JSON array given as its elements' texts ({@link arrayElementTexts}), each parsed
+ * on its own and kept with only the values of `keep` (and whole at the indices of `whole`). A
+ * member not kept is there, as `null`, only in the first row that has it: the rows still give
+ * the table's columns in first-seen order, and nothing else. For an async split, whose store
+ * takes the rows' texts and whose abstract reads only its own columns, this holds the table in a
+ * fraction of the memory of `JSON.parse` of the whole array (issue 30): each row's parsed values
+ * are garbage as soon as the next is read, and equal short kept strings are shared. `undefined`
+ * when an element is not a JSON object.
+ *
+ * @param texts - one JSON object per row
+ * @param keep - the columns whose values are kept
+ * @param whole - row indices kept whole (the rows the catalogue samples)
+ */
+export function rowsKeeping(
+  texts: readonly string[],
+  keep: ReadonlySet<string>,
+  whole: ReadonlySet<number>,
+): Row[] | undefined {
+  const rows: Row[] = [];
+  const seen = new Set<string>();
+  const shared = new Map<string, string>();
+  const share = (value: unknown): unknown => {
+    if (typeof value !== 'string' || value.length > MAX_SHARED_CHARS) return value;
+    const known = shared.get(value);
+    if (known !== undefined) return known;
+    if (shared.size < MAX_SHARED_VALUES) shared.set(value, value);
+    return value;
+  };
+  for (let i = 0; i < texts.length; i++) {
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(texts[i] as string);
+    } catch {
+      return undefined;
+    }
+    if (!isPlainObject(parsed)) return undefined;
+    if (whole.has(i)) {
+      for (const key of Object.keys(parsed)) seen.add(key);
+      rows.push(parsed);
+      continue;
+    }
+    const row: Row = {};
+    for (const key of Object.keys(parsed)) {
+      if (keep.has(key)) setColumn(row, key, share(parsed[key]));
+      else if (!seen.has(key)) {
+        seen.add(key);
+        setColumn(row, key, null);
+      }
+    }
+    rows.push(row);
+  }
+  return rows;
 }

@@ -1,0 +1,210 @@
+/**
+ * Large string values of a JSON-RPC line, read straight from its bytes. A tool result holding a
+ * large table in a text block is one long JSON string inside the line: parsing the decoded line
+ * keeps the line and the text at once, and the line stays as garbage beside the rows until the
+ * next full collection. Instead, each string value of at least {@link LARGE_STRING_BYTES} is
+ * unescaped in place in the line's bytes and decoded once, and the rest of the line (small) is
+ * parsed as usual with a placeholder in its place, put back afterwards (issue 30).
+ *
+ * Only valid string literals are taken out: one with a raw control character, a bad escape, a
+ * lone surrogate or bytes that are not UTF-8 stays in the line, so the message reads exactly as
+ * parsing the whole line would read it (and fails where that fails).
+ *
+ * @module
+ */
+
+import { isUtf8 } from 'node:buffer';
+import { randomUUID } from 'node:crypto';
+
+/** Bytes from which a string value is taken out of the line. */
+export const LARGE_STRING_BYTES = 1024 * 1024;
+
+// Placeholders carry a random mark: an upstream cannot write one that is put back.
+const PLACEHOLDER = `s2sp-large-string:${randomUUID()}:`;
+
+/** A line with its large string values taken out. */
+export interface LineWithStrings {
+  /** The line, each large string value replaced by a placeholder string. */
+  readonly line: string;
+  /** The values, in order. */
+  readonly strings: readonly string[];
+}
+
+const isHex = (c: number) => (c >= 48 && c <= 57) || (c >= 65 && c <= 70) || (c >= 97 && c <= 102);
+
+function hex4(b: Uint8Array, at: number): number {
+  let value = 0;
+  for (let k = at; k < at + 4; k++) {
+    const c = b[k] as number;
+    if (!isHex(c)) return -1;
+    value = value * 16 + (c <= 57 ? c - 48 : (c | 32) - 87);
+  }
+  return value;
+}
+
+// The one-letter escapes: \" \\ \/ \b \f \n \r \t, by letter, to the byte they stand for.
+const SIMPLE: Record<number, number> = {
+  34: 34,
+  92: 92,
+  47: 47,
+  98: 8,
+  102: 12,
+  110: 10,
+  114: 13,
+  116: 9,
+};
+
+/** Whether the string literal content `b[from, to)` is valid JSON without lone surrogates. */
+function validContent(b: Uint8Array, from: number, to: number): boolean {
+  for (let k = from; k < to; k++) {
+    const c = b[k] as number;
+    if (c < 32) return false;
+    if (c !== 92) continue;
+    const x = b[k + 1];
+    if (x === 117 /* u */) {
+      const unit = k + 6 <= to ? hex4(b, k + 2) : -1;
+      if (unit < 0 || (unit >= 0xdc00 && unit <= 0xdfff)) return false;
+      if (unit >= 0xd800 && unit <= 0xdbff) {
+        if (b[k + 6] !== 92 || b[k + 7] !== 117 || k + 12 > to) return false;
+        const low = hex4(b, k + 8);
+        if (low < 0xdc00 || low > 0xdfff) return false;
+        k += 11;
+      } else k += 5;
+      continue;
+    }
+    if (k + 1 >= to || x === undefined || SIMPLE[x] === undefined) return false;
+    k++;
+  }
+  return true;
+}
+
+/** Writes code point `cp` as UTF-8 at `w`; returns the next write position. */
+function writeUtf8(b: Uint8Array, w: number, cp: number): number {
+  if (cp < 0x80) b[w++] = cp;
+  else if (cp < 0x800) {
+    b[w++] = 0xc0 | (cp >> 6);
+    b[w++] = 0x80 | (cp & 63);
+  } else if (cp < 0x10000) {
+    b[w++] = 0xe0 | (cp >> 12);
+    b[w++] = 0x80 | ((cp >> 6) & 63);
+    b[w++] = 0x80 | (cp & 63);
+  } else {
+    b[w++] = 0xf0 | (cp >> 18);
+    b[w++] = 0x80 | ((cp >> 12) & 63);
+    b[w++] = 0x80 | ((cp >> 6) & 63);
+    b[w++] = 0x80 | (cp & 63);
+  }
+  return w;
+}
+
+/**
+ * Unescapes the (valid) literal content `b[from, to)` in place: the result is never longer.
+ * Runs without escapes are moved natively. Returns where the result ends.
+ */
+function unescapeInPlace(b: Uint8Array, from: number, to: number): number {
+  let w = from;
+  let r = from;
+  for (;;) {
+    let slash = b.indexOf(92, r);
+    if (slash < 0 || slash >= to) slash = to;
+    if (w !== r) b.copyWithin(w, r, slash);
+    w += slash - r;
+    if (slash === to) return w;
+    const x = b[slash + 1] as number;
+    if (x !== 117) {
+      b[w++] = SIMPLE[x] as number;
+      r = slash + 2;
+      continue;
+    }
+    let cp = hex4(b, slash + 2);
+    r = slash + 6;
+    if (cp >= 0xd800 && cp <= 0xdbff) {
+      cp = 0x10000 + ((cp - 0xd800) << 10) + (hex4(b, r + 2) - 0xdc00);
+      r += 6;
+    }
+    w = writeUtf8(b, w, cp);
+  }
+}
+
+/** Index of the quote closing the string literal opened at `open`, or -1. */
+function closingQuote(b: Uint8Array, open: number): number {
+  let at = open + 1;
+  for (;;) {
+    const q = b.indexOf(34, at);
+    if (q < 0) return -1;
+    let backslashes = 0;
+    for (let k = q - 1; b[k] === 92; k--) backslashes++;
+    if (backslashes % 2 === 0) return q;
+    at = q + 1;
+  }
+}
+
+const WS = (c: number | undefined) => c === 32 || c === 9 || c === 10 || c === 13;
+
+/**
+ * Takes the large string values out of a line's bytes (which it changes: the values' bytes are
+ * unescaped in place). `undefined` when the line has none (then its bytes are unchanged).
+ *
+ * @param b - the line, UTF-8
+ */
+export function takeLargeStrings(b: Uint8Array): LineWithStrings | undefined {
+  if (b.length < LARGE_STRING_BYTES) return undefined;
+  const decode = (from: number, to: number) =>
+    Buffer.from(b.buffer, b.byteOffset + from, to - from).toString('utf8');
+  const parts: string[] = [];
+  const strings: string[] = [];
+  let copied = 0;
+  let at = 0;
+  for (;;) {
+    const open = b.indexOf(34, at);
+    if (open < 0) break;
+    const close = closingQuote(b, open);
+    if (close < 0) break;
+    at = close + 1;
+    if (close - open - 1 < LARGE_STRING_BYTES) continue;
+    let next = at;
+    while (WS(b[next])) next++;
+    // A member name stays: only values are taken out.
+    if (b[next] === 58 /* : */) continue;
+    const content = b.subarray(open + 1, close);
+    if (!isUtf8(content) || !validContent(b, open + 1, close)) continue;
+    const end = unescapeInPlace(b, open + 1, close);
+    parts.push(decode(copied, open), JSON.stringify(PLACEHOLDER + strings.length));
+    strings.push(decode(open + 1, end));
+    copied = close + 1;
+  }
+  if (strings.length === 0) return undefined;
+  parts.push(decode(copied, b.length));
+  return { line: parts.join(''), strings };
+}
+
+/**
+ * Puts the values {@link takeLargeStrings} took out back into the message parsed from its line.
+ *
+ * @returns the message, changed in place
+ */
+export function putLargeStrings<T>(message: T, strings: readonly string[]): T {
+  const pending: unknown[] = [message];
+  const restore = (value: unknown): unknown => {
+    if (typeof value === 'string') {
+      if (!value.startsWith(PLACEHOLDER)) return value;
+      return strings[Number(value.slice(PLACEHOLDER.length))] ?? value;
+    }
+    if (typeof value === 'object' && value !== null) pending.push(value);
+    return value;
+  };
+  // Iterative: a deeply nested message must not overflow the stack.
+  for (let item = pending.pop(); item !== undefined; item = pending.pop()) {
+    if (Array.isArray(item)) {
+      for (let i = 0; i < item.length; i++) item[i] = restore(item[i]);
+      continue;
+    }
+    const object = item as Record<string, unknown>;
+    for (const key of Object.keys(object)) {
+      const value = object[key];
+      const restored = restore(value);
+      if (restored !== value) object[key] = restored;
+    }
+  }
+  return message;
+}
