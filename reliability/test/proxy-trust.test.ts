@@ -17,7 +17,7 @@ import { type PostgresTestServer, startPostgres } from '@s2sp/test-utils';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rawPost, rawSession } from '../../packages/proxy/test/raw-mcp.js';
 import { recordFigure } from '../src/figures.js';
-import { send } from './support/edge-probes.js';
+import { send, slowBody, slowHeaders } from './support/edge-probes.js';
 import { startQuietProxy } from './support/proxy.js';
 
 const TABLE_SERVER = {
@@ -302,44 +302,15 @@ describe('figure 23.12: 1,000 slow connections at the default read timeout', () 
 });
 
 /** A slow client: headers one line a second, or a 1000-byte /mcp body one byte a second. */
-function trickle(port: number, what: 'headers' | 'body'): Promise<{ status: number; ms: number }> {
-  return new Promise((resolve) => {
-    const started = performance.now();
-    const socket = connect(port, '127.0.0.1');
-    let text = '';
-    let timer: NodeJS.Timeout | undefined;
-    let done = false;
-    const finish = () => {
-      if (done) return;
-      done = true;
-      clearInterval(timer);
-      socket.destroy();
-      resolve({
-        status: Number(/^HTTP\/1\.1 (\d{3})/.exec(text)?.[1] ?? 0),
-        ms: performance.now() - started,
-      });
-    };
-    socket.setEncoding('utf8');
-    socket.on('connect', () => {
-      if (what === 'headers') {
-        socket.write(`POST /mcp HTTP/1.1\r\nhost: 127.0.0.1:${port}\r\n`);
-        timer = setInterval(() => socket.writable && socket.write('x-slow: 1\r\n'), 1000);
-      } else {
-        socket.write(
-          `POST /mcp HTTP/1.1\r\nhost: 127.0.0.1:${port}\r\ncontent-type: application/json\r\naccept: application/json, text/event-stream\r\ncontent-length: 1000\r\n\r\n{`,
-        );
-        timer = setInterval(() => socket.writable && socket.write(' '), 1000);
-      }
-    });
-    socket.on('data', (chunk: string) => {
-      text += chunk;
-      if (text.includes('\r\n\r\n')) finish();
-    });
-    socket.on('close', finish);
-    socket.on('error', finish);
-    setTimeout(finish, 30_000).unref();
-  });
-}
+const trickle = (port: number, what: 'headers' | 'body') =>
+  what === 'headers'
+    ? slowHeaders(port, '/mcp', 'POST')
+    : slowBody(
+        port,
+        '/mcp',
+        'content-type: application/json\r\naccept: application/json, text/event-stream\r\ncontent-length: 1000\r\n',
+        '{',
+      );
 
 describe('figure 23.13: the upstream URL’s credentials stay out of what the program writes', () => {
   it('s2sp-proxy --upstream-url http://user:password@…?token=…: sent as Basic auth, never written', async () => {

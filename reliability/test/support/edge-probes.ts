@@ -45,54 +45,22 @@ export function send(
   });
 }
 
-/** Sends headers and `first` bytes, then one byte a second; resolves with status and time. */
-export function slowBody(
-  port: number,
-  path: string,
-  headers: string,
-  first: string,
-): Promise<{ status: number; ms: number }> {
-  return new Promise((resolve, reject) => {
-    const started = performance.now();
-    const socket = connect(port, '127.0.0.1');
-    let text = '';
-    let timer: NodeJS.Timeout | undefined;
-    socket.setEncoding('utf8');
-    socket.on('connect', () => {
-      socket.write(`POST ${path} HTTP/1.1\r\nhost: 127.0.0.1:${port}\r\n${headers}\r\n${first}`);
-      timer = setInterval(() => socket.write(' '), 1000);
-    });
-    const finish = () => {
-      clearInterval(timer);
-      socket.destroy();
-      const status = Number(/^HTTP\/1\.1 (\d{3})/.exec(text)?.[1] ?? 0);
-      resolve({ status, ms: performance.now() - started });
-    };
-    socket.on('data', (chunk: string) => {
-      text += chunk;
-      if (text.includes('\r\n\r\n')) finish();
-    });
-    socket.on('close', finish);
-    socket.on('error', reject);
-    setTimeout(finish, 30_000).unref();
-  });
+/** Slow probes resolve; a socket error or close before an answer is status 0. */
+export interface SlowAnswer {
+  readonly status: number;
+  readonly ms: number;
 }
 
 /**
- * Sends a request line and then one header line a second, never the blank line that ends them;
- * resolves with the status the server answered (0 when it just closed) and the time it took.
+ * Sends `opening`, then `drip` once a second until the server answers or closes (at most 30 s):
+ * the slow client of figures 22 and 23, which must get a 408 within the read timeout.
  */
-export function slowHeaders(port: number, path: string): Promise<{ status: number; ms: number }> {
-  return new Promise((resolve, reject) => {
+function trickle(port: number, opening: string, drip: string): Promise<SlowAnswer> {
+  return new Promise((resolve) => {
     const started = performance.now();
     const socket = connect(port, '127.0.0.1');
     let text = '';
     let timer: NodeJS.Timeout | undefined;
-    socket.setEncoding('utf8');
-    socket.on('connect', () => {
-      socket.write(`GET ${path} HTTP/1.1\r\nhost: 127.0.0.1:${port}\r\n`);
-      timer = setInterval(() => socket.writable && socket.write('x-slow: 1\r\n'), 1000);
-    });
     let done = false;
     const finish = () => {
       if (done) return;
@@ -102,12 +70,43 @@ export function slowHeaders(port: number, path: string): Promise<{ status: numbe
       const status = Number(/^HTTP\/1\.1 (\d{3})/.exec(text)?.[1] ?? 0);
       resolve({ status, ms: performance.now() - started });
     };
+    socket.setEncoding('utf8');
+    socket.on('connect', () => {
+      socket.write(opening);
+      timer = setInterval(() => socket.writable && socket.write(drip), 1000);
+    });
     socket.on('data', (chunk: string) => {
       text += chunk;
       if (text.includes('\r\n\r\n')) finish();
     });
     socket.on('close', finish);
-    socket.on('error', reject);
+    socket.on('error', finish);
     setTimeout(finish, 30_000).unref();
   });
+}
+
+/** Sends headers and `first` bytes, then one byte a second; resolves with status and time. */
+export function slowBody(
+  port: number,
+  path: string,
+  headers: string,
+  first: string,
+): Promise<SlowAnswer> {
+  return trickle(
+    port,
+    `POST ${path} HTTP/1.1\r\nhost: 127.0.0.1:${port}\r\n${headers}\r\n${first}`,
+    ' ',
+  );
+}
+
+/**
+ * Sends a request line and then one header line a second, never the blank line that ends them;
+ * resolves with the status the server answered (0 when it just closed) and the time it took.
+ */
+export function slowHeaders(port: number, path: string, method = 'GET'): Promise<SlowAnswer> {
+  return trickle(
+    port,
+    `${method} ${path} HTTP/1.1\r\nhost: 127.0.0.1:${port}\r\n`,
+    'x-slow: 1\r\n',
+  );
 }
