@@ -43,12 +43,21 @@ export async function startPythonReference(): Promise<PythonReference> {
     stdio: ['pipe', 'pipe', 'inherit'],
   });
   const lines = createInterface({ input: child.stdout });
-  const waiting: ((line: string) => void)[] = [];
-  lines.on('line', (line) => waiting.shift()?.(line));
+  // One exit listener for every pending answer (one per call would pile up over a run).
+  const waiting: { resolve(line: string): void; reject(error: Error): void }[] = [];
+  lines.on('line', (line) => waiting.shift()?.resolve(line));
+  let exited: Error | undefined;
+  child.once('exit', (code) => {
+    exited = new Error(`the Python reference exited (${code})`);
+    for (const pending of waiting.splice(0)) pending.reject(exited);
+  });
   const next = () =>
     new Promise<Record<string, unknown>>((resolve, reject) => {
-      waiting.push((line) => resolve(JSON.parse(line) as Record<string, unknown>));
-      child.once('exit', (code) => reject(new Error(`the Python reference exited (${code})`)));
+      if (exited) return reject(exited);
+      waiting.push({
+        resolve: (line) => resolve(JSON.parse(line) as Record<string, unknown>),
+        reject,
+      });
     });
   const first = await next();
   return {
