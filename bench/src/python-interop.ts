@@ -88,6 +88,8 @@ export async function pythonInteropCheck(): Promise<BenchRow[]> {
     ];
   } finally {
     reference.close();
+    // A keep-alive connection the reference's client left open must not hold the run.
+    (ours as { closeAllConnections?: () => void }).closeAllConnections?.();
     await new Promise((resolve) => ours.close(resolve));
     await store.close();
   }

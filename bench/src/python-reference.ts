@@ -69,6 +69,13 @@ export async function startPythonReference(): Promise<PythonReference> {
       if (reply.ok !== true) throw new Error(`the Python reference: ${String(reply.error)}`);
       return reply.value as T;
     },
-    close: () => child.kill('SIGTERM'),
+    close: () => {
+      // End of input ends its command loop; uvicorn's own SIGTERM handler waits for that
+      // loop's blocked read, so a signal alone can leave it (and this run) hanging.
+      child.stdin.end();
+      const timer = setTimeout(() => child.kill('SIGKILL'), 2_000);
+      timer.unref();
+      child.once('exit', () => clearTimeout(timer));
+    },
   };
 }
