@@ -1,20 +1,10 @@
-import { S2SPError } from '@s2sp/core';
+import { codeAndDataOf } from '@s2sp/test-utils';
 import { describe, expect, it } from 'vitest';
 import { parseCliArgs } from './cli/cli-args.js';
 import { createS2SPProxy } from './proxy.js';
 import { S2SPProxyOptionsSchema } from './proxy-options.js';
 
 const upstream = { kind: 'stdio', command: 'node', args: ['server.js'] } as const;
-
-function dataOf(run: () => unknown): [string, unknown] {
-  try {
-    run();
-  } catch (error) {
-    if (S2SPError.isInstance(error)) return [error.code, error.data];
-    throw error;
-  }
-  throw new Error('no error');
-}
 
 describe("createS2SPProxy's options", () => {
   it('apply their defaults', () => {
@@ -38,10 +28,9 @@ describe("createS2SPProxy's options", () => {
     [{ requestBodyTimeoutMs: 0 }, 'requestBodyTimeoutMs'],
     [{ upstream: { kind: 'ftp' } }, 'upstream'],
   ])('refuses %j, naming %s', (options, option) => {
-    expect(dataOf(() => createS2SPProxy({ upstream, ...(options as object) } as never))).toEqual([
-      'invalid_config',
-      { option },
-    ]);
+    expect(
+      codeAndDataOf(() => createS2SPProxy({ upstream, ...(options as object) } as never)),
+    ).toEqual(['invalid_config', { option }]);
   });
 
   it('takes what the flags set, by the schema’s flag names', () => {

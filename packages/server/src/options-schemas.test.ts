@@ -1,5 +1,6 @@
-import { generateToken, S2SPError, tokenStorageKey } from '@s2sp/core';
+import { generateToken, tokenStorageKey } from '@s2sp/core';
 import { createMemoryStore, prepareTable, serializeTable } from '@s2sp/core/store';
+import { codeAndDataOf } from '@s2sp/test-utils';
 import { describe, expect, it } from 'vitest';
 import { createS2SPEdge } from './edge/s2sp-edge.js';
 import { loadConsumerEnv, loadEdgeEnv, loadServerEnv } from './env.js';
@@ -7,16 +8,6 @@ import { silentLogger } from './logger.js';
 import { resolveOptions } from './runtime/options.js';
 import { createS2SP } from './runtime/s2sp.js';
 import { createS2SPServer } from './server.js';
-
-function dataOf(run: () => unknown): [string, unknown] {
-  try {
-    run();
-  } catch (error) {
-    if (S2SPError.isInstance(error)) return [error.code, error.data];
-    throw error;
-  }
-  throw new Error('no error');
-}
 
 describe('createS2SP, createS2SPServer and createS2SPEdge options', () => {
   it('apply their defaults once', () => {
@@ -54,10 +45,9 @@ describe('createS2SP, createS2SPServer and createS2SPEdge options', () => {
     [{ trustedHosts: ['a b'] }, 'trustedHosts'],
     [{ maxCacheBytes: 0 }, 'maxCacheBytes'],
   ])('createS2SP refuses %j, naming %s', (options, option) => {
-    expect(dataOf(() => createS2SP({ logger: silentLogger, ...(options as object) }))).toEqual([
-      'invalid_config',
-      { option },
-    ]);
+    expect(
+      codeAndDataOf(() => createS2SP({ logger: silentLogger, ...(options as object) })),
+    ).toEqual(['invalid_config', { option }]);
   });
 
   it.each([
@@ -66,7 +56,7 @@ describe('createS2SP, createS2SPServer and createS2SPEdge options', () => {
     [{ name: 'x', version: '1', maxMcpBatchSize: 0 }, 'maxMcpBatchSize'],
     [{ name: 'x', version: '1', auth: { bearerTokens: ['short'] } }, 'auth.bearerTokens'],
   ])('createS2SPServer refuses %j, naming %s', (options, option) => {
-    expect(dataOf(() => createS2SPServer(options as never))).toEqual([
+    expect(codeAndDataOf(() => createS2SPServer(options as never))).toEqual([
       'invalid_config',
       { option },
     ]);
@@ -103,7 +93,7 @@ describe('createS2SP, createS2SPServer and createS2SPEdge options', () => {
     'createS2SPServer refuses retryGraceMs %j',
     (retryGraceMs) => {
       expect(
-        dataOf(() => createS2SPServer({ name: 'x', version: '1', retryGraceMs } as never)),
+        codeAndDataOf(() => createS2SPServer({ name: 'x', version: '1', retryGraceMs } as never)),
       ).toEqual(['invalid_config', { option: 'retryGraceMs' }]);
     },
   );

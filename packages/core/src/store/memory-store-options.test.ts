@@ -1,18 +1,8 @@
+import { codeAndDataOf } from '@s2sp/test-utils';
 import { describe, expect, it } from 'vitest';
-import { S2SPError } from '../errors.js';
 import { prepareFetch } from '../fetch-body.js';
 import { buildResourceUrl, generateToken } from '../token.js';
 import { createMemoryStore, MemoryStoreOptionsSchema } from './memory-store.js';
-
-function dataOf(run: () => unknown): [string, unknown] {
-  try {
-    run();
-  } catch (error) {
-    if (S2SPError.isInstance(error)) return [error.code, error.data];
-    throw error;
-  }
-  throw new Error('no error');
-}
 
 describe('the options schemas of core factories', () => {
   it('createMemoryStore applies its defaults and names a bad option', () => {
@@ -20,11 +10,11 @@ describe('the options schemas of core factories', () => {
       maxBytes: 256 * 1024 * 1024,
       maxEntries: 100_000,
     });
-    expect(dataOf(() => createMemoryStore({ maxEntries: 0 }))).toEqual([
+    expect(codeAndDataOf(() => createMemoryStore({ maxEntries: 0 }))).toEqual([
       'invalid_config',
       { option: 'maxEntries' },
     ]);
-    expect(dataOf(() => createMemoryStore({ maxBytes: 1.5 }))).toEqual([
+    expect(codeAndDataOf(() => createMemoryStore({ maxBytes: 1.5 }))).toEqual([
       'invalid_config',
       { option: 'maxBytes' },
     ]);
@@ -37,11 +27,11 @@ describe('the options schemas of core factories', () => {
       maxBytes: 64 * 1024 * 1024,
       maxRowBytes: 16 * 1024 * 1024,
     });
-    expect(dataOf(() => prepareFetch(url, { timeoutMs: 0 }))).toEqual([
+    expect(codeAndDataOf(() => prepareFetch(url, { timeoutMs: 0 }))).toEqual([
       'invalid_config',
       { option: 'timeoutMs' },
     ]);
-    expect(dataOf(() => prepareFetch(url, { maxRowBytes: -1 }))).toEqual([
+    expect(codeAndDataOf(() => prepareFetch(url, { maxRowBytes: -1 }))).toEqual([
       'invalid_config',
       { option: 'maxRowBytes' },
     ]);
