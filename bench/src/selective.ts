@@ -12,6 +12,22 @@ const WARM_UP_BATCH = 200;
 
 const P50_TARGET: Partial<Record<ServerKind, number>> = { memory: 1.0, redis: 1.5 };
 
+const NAME: Record<ServerKind, string> = {
+  floor: 'floor, bare node:http',
+  'raw-redis': 'raw Redis floor, node:http + one GET',
+  memory: 'memory store',
+  redis: 'redis store',
+  python: 'Python reference',
+};
+
+const SERVER: Record<ServerKind, string> = {
+  floor: 'bare node:http sending the same answer, pre-rendered',
+  'raw-redis': 'node:http answering with one node-redis GET of the same answer, pre-rendered',
+  memory: 'data plane, memory store',
+  redis: 'data plane, redis store',
+  python: 'the Python reference, Starlette on uvicorn',
+};
+
 /**
  * Fetches 10 rows (spread over the table) from tables of 1k, 10k and 100k rows through the real
  * data plane, one request at a time, a fresh token each time; server and client in processes of
@@ -28,12 +44,18 @@ export async function selectiveFetchBenchmark(
   // table are 3 GB, so the samples come in several runs of 25.
   const requests = quick ? 20 : 25;
   const batches = quick ? runs : Math.max(8, runs * 4);
-  const kinds = (['memory', 'redis', 'python'] as const).filter((k) => lab.servers.has(k));
+  // The floors answer the same request with the same bytes, pre-rendered: `floor` from memory,
+  // `raw-redis` with one GET from Redis. What any server doing this over Redis needs at least.
+  const kinds = (['floor', 'raw-redis', 'memory', 'redis', 'python'] as const).filter((k) =>
+    lab.servers.has(k),
+  );
   const p50 = new Map<string, number>();
   const out: BenchRow[] = [];
   for (const size of sizes) {
     await lab.prepare(size);
     const rowIds = Array.from({ length: 10 }, (_, i) => Math.floor((i * size) / 10) + (i % 3));
+    for (const kind of ['floor', 'raw-redis'] as const)
+      await lab.servers.get(kind)?.process.call({ op: 'prepare-answer', rowIds });
     for (const kind of kinds) {
       // A warm-up, then the measured runs. A data plane is a long-running server: the first
       // size warms each process up with WARM_UP requests, in batches so that their cached copies
@@ -55,13 +77,10 @@ export async function selectiveFetchBenchmark(
       );
       p50.set(`${kind}:${size}`, r.p50);
       const bound = P50_TARGET[kind];
-      const server =
-        kind === 'python'
-          ? 'the Python reference, Starlette on uvicorn'
-          : `data plane, ${kind} store`;
+      const server = SERVER[kind];
       out.push({
         section: SECTION,
-        name: `${kind === 'python' ? 'Python reference' : `${kind} store`}, table of ${size.toLocaleString('en-US')} rows`,
+        name: `${NAME[kind]}, table of ${size.toLocaleString('en-US')} rows`,
         how: `server process (${server}) + client process (node:http keep-alive, one request at a time); ${batches} runs of ${requests} requests after ${size === sizes[0] ? WARM_UP : 20} warm-up, a fresh token each; median of the runs' p50`,
         values: { 'p50 ms': round(r.p50), 'p99 ms': round(r.p99), load: r.load },
         ...(bound !== undefined && !quick && { target: `p50 ≤ ${bound} ms`, met: r.p50 <= bound }),
@@ -71,7 +90,7 @@ export async function selectiveFetchBenchmark(
     const reference = p50.get(`python:${size}`);
     if (reference !== undefined) {
       for (const kind of kinds) {
-        if (kind === 'python') continue;
+        if (kind !== 'memory' && kind !== 'redis') continue;
         const mine = p50.get(`${kind}:${size}`) ?? Number.NaN;
         out.push({
           section: SECTION,
@@ -82,11 +101,30 @@ export async function selectiveFetchBenchmark(
           met: mine < reference,
         });
       }
+      // What a small fetch over Redis costs at least on this machine: when the raw floor itself
+      // is not well ahead of the reference, no Redis-backed data plane can be.
+      const rawRedis = p50.get(`raw-redis:${size}`);
+      if (rawRedis !== undefined)
+        out.push({
+          section: SECTION,
+          name: `raw Redis floor vs the Python reference, table of ${size.toLocaleString('en-US')} rows`,
+          how: 'the p50s above, same run',
+          values: { ratio: round(rawRedis / reference) },
+        });
     }
+    const rawRedis = p50.get(`raw-redis:${size}`);
+    const redisStore = p50.get(`redis:${size}`);
+    if (rawRedis !== undefined && redisStore !== undefined)
+      out.push({
+        section: SECTION,
+        name: `redis store vs the raw Redis floor, table of ${size.toLocaleString('en-US')} rows`,
+        how: 'the p50s above, same run: what the S2SP data plane adds to one Redis round trip',
+        values: { ratio: round(redisStore / rawRedis) },
+      });
     await Promise.all([...lab.servers.values()].map((s) => s.process.call({ op: 'reset' })));
   }
   for (const kind of kinds) {
-    if (kind === 'python') continue;
+    if (kind !== 'memory' && kind !== 'redis') continue;
     const largest = sizes.at(-1) as number;
     const ratio =
       (p50.get(`${kind}:${largest}`) ?? Number.NaN) / (p50.get(`${kind}:1000`) ?? Number.NaN);

@@ -3,8 +3,9 @@
  * pre-rendered response), `raw-redis` (node:http answering with a node-redis GET of those same
  * bytes, as a Buffer), or the real S2SP data plane over the `memory` or `redis` store.
  *
- * Requests from the parent: `prepare` (build the table of a size, deterministic), `mint` (cache
- * it under fresh tokens), `reset` (drop every entry), `memory` (this process's memory usage).
+ * Requests from the parent: `prepare` (build the table of a size, deterministic), `prepare-answer`
+ * (the floors answer a selective fetch instead of the whole table), `mint` (cache it under fresh
+ * tokens), `reset` (drop every entry), `memory` (this process's memory usage).
  */
 import { writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
@@ -107,6 +108,19 @@ serveParent(async (message) => {
         writeFileSync(PYTHON_ROWS, `[${table.rows.join(',')}]`);
         await python.call({ op: 'prepare', file: PYTHON_ROWS });
       }
+      return body.byteLength;
+    }
+    case 'prepare-answer': {
+      // A floor for a selective fetch: the data plane's answer to `{"row_ids":[…]}` on the
+      // prepared table (PROTOCOL §3: table order, each once), pre-rendered byte for byte.
+      if (!table) throw new Error('prepare-answer needs a prepared table');
+      const ids = [...new Set(message.rowIds as number[])].sort((a, b) => a - b);
+      const rows = ids.map((id) => table?.rows[id] as string);
+      body = new TextEncoder().encode(
+        `{"body":[${rows.join(',')}],"total_rows":${rows.length},"columns_returned":${JSON.stringify(['_row_id', ...table.columns])}}`,
+      );
+      if (redis)
+        await redis.set(RAW_KEY, Buffer.from(body.buffer, body.byteOffset, body.byteLength));
       return body.byteLength;
     }
     case 'prepare-big': {

@@ -54,6 +54,35 @@ describe('with @opentelemetry/api but no SDK registered', () => {
     });
     expect(seen).toEqual([undefined]);
   });
+
+  it('rethrows the work’s error, and keeps a peer’s trace for what the work sends on', async () => {
+    resetOtelForTests();
+    expect(await otel()).toBeDefined();
+    await expect(
+      inSpan('work', {}, () => {
+        throw new Error('boom');
+      }),
+    ).rejects.toThrow('boom');
+    // A propagator but no tracer SDK (a gateway that only forwards traces): the peer's context
+    // becomes the parent, and what the work sends carries the same trace.
+    propagation.setGlobalPropagator(new W3CTraceContextPropagator());
+    context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());
+    try {
+      const api = otelIfLoaded();
+      if (!api) throw new Error('expected the OpenTelemetry API');
+      const sent = await inSpan(
+        'work',
+        { parent: (a, active) => extractContext(a, active, { traceparent: TRACEPARENT }) },
+        () => traceHeaders(api),
+      );
+      expect(sent.traceparent?.split('-')[1]).toBe(TRACEPARENT.split('-')[1]);
+      // Without a peer's context nothing is made up.
+      expect(await inSpan('work', {}, () => traceHeaders(api))).toEqual({});
+    } finally {
+      propagation.disable();
+      context.disable();
+    }
+  });
 });
 
 describe('with an SDK registered by the application', () => {
