@@ -212,15 +212,21 @@ else
         local at = offset_bytes(k, (id - 1) * 4, id * 4 + 3)
         from, to = u32(win, at) + 1, u32(win, at + 4)
       end
-      -- Bytes [from, to) of the joined rows, from the one or more blocks that hold them.
-      local parts = {}
-      while from < to do
-        local block = math.floor(from / size)
-        local stop = math.min(to, (block + 1) * size)
-        parts[#parts + 1] = redis.call('GETRANGE', key .. ':' .. block, from - block * size, stop - 1 - block * size)
-        from = stop
+      -- Bytes [from, to) of the joined rows, from the one or more blocks that hold them. Most
+      -- rows lie in one block: read straight into the answer, not through a concatenation.
+      local first = math.floor(from / size)
+      if to > from and math.floor((to - 1) / size) == first then
+        row = redis.call('GETRANGE', key .. ':' .. first, from - first * size, to - 1 - first * size)
+      else
+        local parts = {}
+        while from < to do
+          local block = math.floor(from / size)
+          local stop = math.min(to, (block + 1) * size)
+          parts[#parts + 1] = redis.call('GETRANGE', key .. ':' .. block, from - block * size, stop - 1 - block * size)
+          from = stop
+        end
+        row = table.concat(parts)
       end
-      row = table.concat(parts)
     end
     out[#out + 1] = row
   end
