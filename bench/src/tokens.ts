@@ -287,6 +287,17 @@ async function versusReference(
     const rowTokens = (print: (rows: unknown) => string) =>
       countTokens(print(result.abstract)).o200k_base - countTokens(print([])).o200k_base;
     const perRow = rowTokens(JSON.stringify) / rowTokens((rows) => pythonPrettyJson({ rows }));
+    // The least any PROTOCOL §2 default could send: only what the issue says the model needs
+    // (the abstract rows with `_row_id`, the body_domains it can ask for, the resource_url),
+    // compact, with none of §2's other members (total_rows, abstract_domains, expires_at).
+    // Above the target here, no default JSON encoding of §2's rows can meet it.
+    const least = countTokens(
+      JSON.stringify({
+        abstract: result.abstract,
+        body_domains: result.body_domains,
+        resource_url: result.resource_url,
+      }),
+    ).o200k_base;
     out.push({
       section: SECTION,
       name: `${label}: default JSON vs the reference, ${domains.length} columns`,
@@ -295,6 +306,7 @@ async function versusReference(
         reference: theirs,
         '× reference': round(ours / theirs),
         'rows only ×': round(perRow),
+        'least §2 ×': round(least / theirs),
       },
       target: 'default JSON ≤ 0.55× the Python reference',
       met: ours / theirs <= 0.55,
