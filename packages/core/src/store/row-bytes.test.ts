@@ -26,12 +26,10 @@ function rowBytes(array: string, options: { offset?: number; fixed?: boolean } =
   const offset = options.offset ?? 0;
   const buffer = options.fixed
     ? new ArrayBuffer(offset + text.length)
-    : new (
-        ArrayBuffer as unknown as new (
-          n: number,
-          o: { maxByteLength: number },
-        ) => ArrayBuffer
-      )(offset + text.length, { maxByteLength: 4 * (offset + text.length) + 1024 });
+    : new (ArrayBuffer as unknown as new (n: number, o: { maxByteLength: number }) => ArrayBuffer)(
+        offset + text.length,
+        { maxByteLength: 4 * (offset + text.length) + 1024 },
+      );
   const bytes = new Uint8Array(buffer, offset, text.length);
   bytes.set(text);
   const starts: number[] = [];
@@ -91,7 +89,11 @@ describe('attachRowBytes', () => {
   });
 
   it('stores a large table in place byte for byte as stringified rows would be stored', () => {
-    const rows = Array.from({ length: 2_000 }, (_, i) => ({ i, s: `v${i}`, u: i % 7 ? 'ü' : null }));
+    const rows = Array.from({ length: 2_000 }, (_, i) => ({
+      i,
+      s: `v${i}`,
+      u: i % 7 ? 'ü' : null,
+    }));
     const text = JSON.stringify(rows);
     const { joined, ends } = encodeRows(stored(rowBytes(text, { offset: 5 }), text).rows);
     expect({ joined: joined.slice(), ends }).toEqual(
@@ -111,9 +113,7 @@ describe('attachRowBytes', () => {
     const shifted = { ...source, starts: source.starts.map((s) => s + 1) };
     expect(codeOf(() => attachRowBytes(JSON.parse(ROWS), shifted))).toBe('invalid_rows');
     const broken = '[{"a":1},{"a":\n2}]';
-    expect(codeOf(() => attachRowBytes(JSON.parse(broken), rowBytes(broken)))).toBe(
-      'invalid_rows',
-    );
+    expect(codeOf(() => attachRowBytes(JSON.parse(broken), rowBytes(broken)))).toBe('invalid_rows');
   });
 
   it('keeps prepareTable refusing a row that has _row_id already', () => {

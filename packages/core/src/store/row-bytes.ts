@@ -191,7 +191,8 @@ export function takeEncodedRowBytes(
   // In place, last row first: row i's new place must not reach into rows not yet moved. Compact
   // JSON always fits (each row grows by its prefix); white space between rows may not.
   let fits = buffer.resizable === true && (buffer.maxByteLength ?? 0) >= base + total;
-  for (let i = 1; fits && i < n; i++) if ((out[i - 1] as number) + 1 < (ends[i - 1] as number)) fits = false;
+  for (let i = 1; fits && i < n; i++)
+    if ((out[i - 1] as number) + 1 < (ends[i - 1] as number)) fits = false;
   if (!fits) {
     const joined = new Uint8Array(total);
     let at = 0;

@@ -44,9 +44,7 @@ describe('takeLargeStrings', () => {
   it('reads a line given with escaped non-ASCII (\\u escapes, surrogate pairs)', () => {
     const escaped = `{"id":1,"jsonrpc":"2.0","result":{"t":"\\u00e9\\ud83d\\ude00\\/${filler}"}}`;
     const taken = takeLargeStrings(Buffer.from(escaped));
-    expect(restored(taken)?.message).toEqual(
-      JSON.parse(escaped),
-    );
+    expect(restored(taken)?.message).toEqual(JSON.parse(escaped));
   });
 
   it('leaves in the line what JSON.parse must judge: lone surrogates, control characters, bad bytes, names', () => {

@@ -214,6 +214,18 @@ export function takeLargeStrings(b: Uint8Array): LineWithStrings | undefined {
   return { line: parts.join(''), values };
 }
 
+/**
+ * Decodes every text block of `result` kept as bytes ({@link LargeText}) back into its string:
+ * for a result that goes on as it came.
+ */
+export function decodeLargeTexts(result: { content?: unknown }): void {
+  if (!Array.isArray(result.content)) return;
+  for (const block of result.content) {
+    if (typeof block === 'object' && block !== null && block.text instanceof LargeText)
+      block.text = block.text.decode();
+  }
+}
+
 /** Index of the value a placeholder stands for, or -1. */
 function placeholderIndex(value: unknown): number {
   if (typeof value !== 'string' || !value.startsWith(PLACEHOLDER)) return -1;

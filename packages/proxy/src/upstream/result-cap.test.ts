@@ -36,19 +36,27 @@ describe('BoundedLineBuffer', () => {
     const table = JSON.stringify(
       Array.from({ length: 40_000 }, (_, i) => ({ i, s: `é😀 "${i}"\n`, n: [i, { x: null }] })),
     );
-    const answer = (id: number) => `${JSON.stringify({ jsonrpc: '2.0', id, result: { content: [{ type: 'text', text: table }] } })}\n`;
+    const answer = (id: number) =>
+      `${JSON.stringify({ jsonrpc: '2.0', id, result: { content: [{ type: 'text', text: table }] } })}\n`;
     const request = (id: number) => ({ jsonrpc: '2.0' as const, id, method: 'tools/call' });
     textAsBytes.run(true, () => {
       buffer.noteSent(request(1));
       buffer.noteSent(request(2));
     });
     buffer.noteSent(request(3));
-    buffer.noteSent({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 2 } });
+    buffer.noteSent({
+      jsonrpc: '2.0',
+      method: 'notifications/cancelled',
+      params: { requestId: 2 },
+    });
     // Chunks cut inside multi-byte characters and escapes.
     const bytes = Buffer.from(answer(1) + answer(2) + answer(3) + answer(1));
-    for (let at = 0; at < bytes.length; at += 65_537) buffer.append(bytes.subarray(at, at + 65_537));
+    for (let at = 0; at < bytes.length; at += 65_537)
+      buffer.append(bytes.subarray(at, at + 65_537));
     const texts = [1, 2, 3, 4].map(() => {
-      const message = buffer.readMessage() as { result: { content: { text: unknown }[] } };
+      const message = buffer.readMessage() as unknown as {
+        result: { content: { text: unknown }[] };
+      };
       return message.result.content[0]?.text;
     });
     expect(texts[0]).toBeInstanceOf(LargeText);

@@ -347,7 +347,9 @@ export class BoundedLineBuffer {
       return;
     }
     if (message.method === 'notifications/cancelled')
-      this.#asBytes.delete((message.params as { requestId?: RequestId } | undefined)?.requestId ?? '');
+      this.#asBytes.delete(
+        (message.params as { requestId?: RequestId } | undefined)?.requestId ?? '',
+      );
   }
 
   /**
@@ -359,7 +361,11 @@ export class BoundedLineBuffer {
     if (next === undefined) return null;
     const taken = typeof next === 'object' && 'values' in next ? next : undefined;
     const message =
-      typeof next === 'string' ? deserializeMessage(next) : taken ? deserializeMessage(taken.line) : (next as JSONRPCMessage);
+      typeof next === 'string'
+        ? deserializeMessage(next)
+        : taken
+          ? deserializeMessage(taken.line)
+          : (next as JSONRPCMessage);
     // Every answer ends its request's wish for bytes, whatever it holds.
     const id = 'id' in message && !('method' in message) ? message.id : undefined;
     const asBytes = id !== undefined && this.#asBytes.delete(id) && 'result' in message;

@@ -24,9 +24,7 @@ describe('arrayElementRanges', () => {
     const found = arrayElementRanges(bytes);
     return (
       found &&
-      Array.from(found.starts, (start, i) =>
-        bytes.subarray(start, found.ends[i]).toString('utf8'),
-      )
+      Array.from(found.starts, (start, i) => bytes.subarray(start, found.ends[i]).toString('utf8'))
     );
   };
 
