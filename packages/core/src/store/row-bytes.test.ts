@@ -128,9 +128,7 @@ describe('attachRowBytes', () => {
     expect(await store.stats()).toEqual({ entries: 1, rows: 5, bytes: joinedBytes + 3 });
     const taken = await store.take('k', [1, 3]);
     if (!taken) throw new Error('not stored');
-    expect(decoder.decode(await collectBytes(taken.chunks))).toBe(
-      `${EXPECTED[1]},${EXPECTED[3]}`,
-    );
+    expect(decoder.decode(await collectBytes(taken.chunks))).toBe(`${EXPECTED[1]},${EXPECTED[3]}`);
     await store.close();
   });
 });
