@@ -37,6 +37,7 @@ export {
   storeFullError,
   tooManyRowIds,
 } from './memory-store.js';
+export { attachRowBytes, type RowBytes } from './row-bytes.js';
 export {
   attachRowJson,
   prepareTable,

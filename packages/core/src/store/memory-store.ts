@@ -12,6 +12,7 @@ import type {
   TakeOptions,
   TakeRetry,
 } from './body-store.js';
+import { takeEncodedRowBytes } from './row-bytes.js';
 import { encodedRowTails } from './table.js';
 import { selectRows } from './taken-rows.js';
 
@@ -74,12 +75,16 @@ const encoder = new TextEncoder();
  * (done once, at cache time, so a whole-table redemption writes these bytes as they are and a
  * run of selected rows is a zero-copy view) and the shape of {@link TakenRows}. Rows given as
  * bytes (already UTF-8) are copied as they are. For ASCII rows (most JSON) the first size estimate
- * is exact and nothing is copied twice.
+ * is exact and nothing is copied twice. The rows of a table stored from its rows' bytes
+ * (`attachRowBytes`) are not copied at all: their encoding is built in place in the caller's
+ * buffer, once, and handed over (see `attachRowBytes`).
  */
 export function encodeRows(rows: readonly (string | Uint8Array)[]): {
   joined: Uint8Array;
   ends: Uint32Array;
 } {
+  const fromBytes = takeEncodedRowBytes(rows as readonly string[]);
+  if (fromBytes) return fromBytes;
   let estimate = Math.max(0, rows.length - 1);
   for (const row of rows) estimate += row.length;
   let buffer = new Uint8Array(estimate);

@@ -4,6 +4,7 @@ import { describeType, isPlainObject, type Row, setColumn, stringifyJson } from 
 import { PROTOCOL } from '../protocol.js';
 import type { RowWithId } from '../resource-result.js';
 import type { StoredTable } from './body-store.js';
+import { storedRowsFromBytes } from './row-bytes.js';
 
 const ROW_ID = PROTOCOL.rowId;
 
@@ -138,11 +139,15 @@ function rowTail(text: string): string | undefined {
 }
 
 /**
- * Serialises a table's full rows (every column plus `_row_id`) for the body store, once.
+ * Serialises a table's full rows (every column plus `_row_id`) for the body store, once. Rows
+ * given as bytes ({@link attachRowBytes}) are not decoded: the stored rows read them on access, and
+ * a store's {@link encodeRows} takes the bytes as they are.
  *
  * @throws S2SPError `invalid_rows` if a row holds a value JSON cannot represent (BigInt, a cycle)
  */
 export function serializeTable(table: Table): StoredTable {
+  const fromBytes = storedRowsFromBytes(table.rows);
+  if (fromBytes) return { columns: table.columns, rows: fromBytes };
   const texts = rowTexts.get(table.rows);
   if (!texts) return { columns: table.columns, rows: table.rows.map(serializeRow) };
   const tails: (string | undefined)[] = [];

@@ -21,12 +21,14 @@
 
 import type { Row } from '@s2sp/core';
 import { isPlainObject } from '@s2sp/core/json';
+import type { RowBytes } from '@s2sp/core/store';
 import type { CallToolResult } from '../mcp-sdk.js';
+import { LargeText } from '../upstream/large-strings.js';
 import { sampledRows } from './column-catalogue.js';
 import { parseDelimited } from './formats/csv.js';
 import { rowsFromHeader } from './formats/header-rows.js';
 import { findHtmlTable } from './formats/html-table.js';
-import { arrayElementTexts, rowsKeeping } from './formats/json-rows.js';
+import { arrayElementRanges, arrayElementTexts, rowsKeeping } from './formats/json-rows.js';
 import { parseJsonLines } from './formats/jsonl.js';
 import { findMarkdownTable } from './formats/markdown.js';
 import { parseJsonPointer, pointerTo, resolveJsonPointer } from './json-pointer.js';
@@ -89,6 +91,12 @@ export interface FoundTable {
    * with `keep` hand their texts over once (later calls: `undefined`).
    */
   readonly rowTexts?: () => string[] | undefined;
+  /**
+   * The rows' JSON as bytes, when the table is a compact top-level JSON array in a text block the
+   * upstream's answer kept as bytes ({@link LargeText}) and was read with `keep` (for
+   * `attachRowBytes`: stored from those bytes, in place). Handed over once.
+   */
+  readonly rowBytes?: () => RowBytes | undefined;
 }
 
 /** Why a result is not a table, in words an LLM can act on. */
@@ -363,15 +371,28 @@ type Block = CallToolResult['content'][number];
 function summary(block: Block, index: number): BlockSummary {
   const chars =
     block.type === 'text'
-      ? block.text.length
+      ? (textOf(block) as string).length
       : block.type === 'image' || block.type === 'audio'
         ? block.data.length
         : JSON.stringify(block).length;
   return { index, type: block.type, chars };
 }
 
+/**
+ * A text block's text. One kept as bytes ({@link LargeText}) is decoded here, once, and stays
+ * decoded in its block: only the table's own block is read from its bytes.
+ */
 function textOf(block: Block | undefined): string | undefined {
-  return block?.type === 'text' ? block.text : undefined;
+  if (block?.type !== 'text') return undefined;
+  const text: unknown = block.text;
+  if (text instanceof LargeText) block.text = text.decode();
+  return block.text;
+}
+
+/** The large text a text block kept as bytes, if it did. */
+function largeTextOf(block: Block): LargeText | undefined {
+  const text: unknown = block.type === 'text' ? block.text : undefined;
+  return text instanceof LargeText ? text : undefined;
 }
 
 const TEXT_FORMATS = ['jsonl', 'html', 'markdown', 'csv', 'tsv'] as const;
@@ -444,11 +465,10 @@ export function findTable(
   options: FindTableOptions,
 ): FoundTable | NotATable {
   const content: readonly Block[] = Array.isArray(result.content) ? result.content : [];
-  const blocks = content.map(summary);
   const notTable = (reason: string, arrays?: TableArray[]): NotATable => ({
     kind: 'not-table',
     reason,
-    blocks,
+    blocks: content.map(summary),
     ...(arrays && { arrays }),
   });
   if (result.isError) return notTable('the tool returned an error');
@@ -463,9 +483,11 @@ export function findTable(
       arrays?: TableArray[];
       others?: OtherArray[];
       rowTexts?: () => string[] | undefined;
+      rowBytes?: () => RowBytes | undefined;
     },
   ): FoundTable => ({
     ...(at.rowTexts && { rowTexts: at.rowTexts }),
+    ...(at.rowBytes && { rowBytes: at.rowBytes }),
     kind: 'table',
     rows,
     pointer: at.pointer,
@@ -480,40 +502,56 @@ export function findTable(
     const documents: [FoundTable['source'], () => unknown, string?][] = [];
     // The row texts of the document read with only the `keep` columns' values, when it was.
     let keptTexts: string[] | undefined;
+    // The same, read from the bytes of a block kept as bytes.
+    let keptBytes: RowBytes | undefined;
+    const keeping = options.keep && options.pointer === undefined && options.table === undefined;
     if (result.structuredContent !== undefined) {
       documents.push(['structuredContent', () => result.structuredContent]);
     }
     content.forEach((block, index) => {
+      const large = largeTextOf(block);
+      if (large && keeping && options.keep && large.bytes.length <= options.maxTextLength) {
+        const keep = options.keep;
+        const first = large.bytes.find((c) => !WS_BYTE(c));
+        if (first !== 91 /* [ */ && first !== 123 /* { */) return;
+        documents.push([
+          index,
+          () => {
+            const kept = readKeepingBytes(large.bytes, keep);
+            if (kept) {
+              keptBytes = kept.source;
+              return kept.rows;
+            }
+            // Not a compact array of objects: read as text, as any other block.
+            return readText((textOf(block) as string).trim(), index);
+          },
+        ]);
+        return;
+      }
       const text = textOf(block);
       if (text === undefined) return;
       const trimmed = text.trim();
       if (!trimmed.startsWith('[') && !trimmed.startsWith('{')) return;
-      documents.push([
-        index,
-        () => {
-          if (text.length > options.maxTextLength) {
-            firstReason ??= `block ${index} is ${text.length.toLocaleString('en-US')} characters, more than the ${options.maxTextLength.toLocaleString('en-US')} the proxy parses`;
-            return undefined;
-          }
-          const kept =
-            options.keep &&
-            options.pointer === undefined &&
-            options.table === undefined &&
-            readKeeping(trimmed, options.keep);
-          if (kept) {
-            keptTexts = kept.texts;
-            return kept.rows;
-          }
-          try {
-            return JSON.parse(trimmed);
-          } catch {
-            firstReason ??= `block ${index} is text that is not valid JSON`;
-            return undefined;
-          }
-        },
-        trimmed,
-      ]);
+      documents.push([index, () => readText(trimmed, index), trimmed]);
     });
+    /** One text block's JSON document (`undefined`: none, with the reason noted). */
+    function readText(trimmed: string, index: number): unknown {
+      if (trimmed.length > options.maxTextLength) {
+        firstReason ??= `block ${index} is ${trimmed.length.toLocaleString('en-US')} characters, more than the ${options.maxTextLength.toLocaleString('en-US')} the proxy parses`;
+        return undefined;
+      }
+      const kept = keeping && options.keep && readKeeping(trimmed, options.keep);
+      if (kept) {
+        keptTexts = kept.texts;
+        return kept.rows;
+      }
+      try {
+        return JSON.parse(trimmed);
+      } catch {
+        firstReason ??= `block ${index} is text that is not valid JSON`;
+        return undefined;
+      }
+    }
     for (const [source, read, raw] of documents) {
       const document = read();
       if (document === undefined) continue;
@@ -522,10 +560,13 @@ export function findTable(
         // Compact JSON whose rows are the whole document: their texts can be reused as stored.
         const reusable = raw !== undefined && inDocument.pointer === '' && !raw.includes('\n');
         const texts = keptTexts;
+        const bytes = keptBytes;
         keptTexts = undefined;
+        keptBytes = undefined;
         return found(inDocument.rows, source, {
           ...inDocument,
           format: 'json',
+          ...(bytes && { rowBytes: handOverOnce(bytes) }),
           ...(texts
             ? { rowTexts: handOverOnce(texts) }
             : reusable && { rowTexts: () => arrayElementTexts(raw) }),
@@ -568,8 +609,8 @@ export function findTable(
  * findTable would hold its scope, and with it the upstream's whole result, for as long as the
  * found table lives; the store keeps what it needs of the texts, the rest can go.
  */
-function handOverOnce(texts: string[]): () => string[] | undefined {
-  let held: string[] | undefined = texts;
+function handOverOnce<T>(texts: T): () => T | undefined {
+  let held: T | undefined = texts;
   return () => {
     const out = held;
     held = undefined;
@@ -591,6 +632,30 @@ function readKeeping(
   if (!texts) return undefined;
   const rows = rowsKeeping(texts, new Set(keep), new Set(sampledRows(texts.length)));
   return rows && { rows, texts };
+}
+
+const WS_BYTE = (c: number) => c === 32 || c === 9 || c === 10 || c === 13;
+
+/**
+ * {@link readKeeping} on a text's UTF-8 bytes: the rows found by scanning the bytes, each decoded
+ * and parsed on its own (a string of one row at a time, never of the table), with where each row
+ * is; `undefined` when the bytes are not a compact JSON array of objects.
+ */
+function readKeepingBytes(
+  bytes: Uint8Array,
+  keep: readonly string[],
+): { rows: Row[]; source: RowBytes } | undefined {
+  if (bytes.indexOf(10) >= 0 || bytes.indexOf(13) >= 0) return undefined;
+  const ranges = arrayElementRanges(bytes);
+  if (!ranges) return undefined;
+  const { starts, ends } = ranges;
+  const view = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length);
+  const texts = {
+    length: starts.length,
+    at: (i: number) => view.toString('utf8', starts[i], ends[i]),
+  };
+  const rows = rowsKeeping(texts, new Set(keep), new Set(sampledRows(starts.length)));
+  return rows && { rows, source: { bytes, starts, ends } };
 }
 
 /** Describes a result's blocks for an error: "2 blocks: text (1,204 characters), image (…)". */

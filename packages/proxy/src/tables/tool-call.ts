@@ -8,7 +8,7 @@
 import { parseRowFilter, type Row, S2SPError } from '@s2sp/core';
 import { callToolPlainly, nameTheTable, raiseAbstractBudget } from '@s2sp/core/advice';
 import { otelIfLoaded, traceHeaders } from '@s2sp/core/otel';
-import { attachRowJson } from '@s2sp/core/store';
+import { attachRowBytes, attachRowJson } from '@s2sp/core/store';
 import {
   type ClientConcurrencyLimit,
   clientKey,
@@ -23,6 +23,7 @@ import type {
   ServerNotification,
   ServerRequest,
 } from '../mcp-sdk.js';
+import { decodeLargeTexts } from '../upstream/large-strings.js';
 import type { ForwardOptions, Upstream } from '../upstream/upstream.js';
 import { pickColumns } from './column-catalogue.js';
 import { MAX_ABSTRACT_BUDGET_TOKENS, MAX_TABLE_ARGUMENT, type S2SPCall } from './s2sp-call.js';
@@ -209,6 +210,11 @@ async function callToolNow(
   // `_meta` goes on as it came.
   const trace = traceHeaders(otelIfLoaded());
   const meta = Object.keys(trace).length > 0 ? { ...params._meta, ...trace } : params._meta;
+  // An async split stores the rows' texts and reads only the abstract's values: the other values
+  // are not kept (a fraction of the memory for a large table, issue 30), and a large table's text
+  // is read as the bytes it came in, never as a string.
+  const keep =
+    !info.blocked && request.mode === 'async' && domains.length > 0 && budget === undefined;
   let result: CallToolResult;
   try {
     result = (await context.upstream.request(
@@ -220,7 +226,7 @@ async function callToolNow(
           ...(meta && { _meta: meta }),
         },
       },
-      forwardOptions(extra, context.caller),
+      { ...forwardOptions(extra, context.caller), ...(keep && { textAsBytes: true }) },
     )) as CallToolResult;
   } catch (error) {
     if (S2SPError.isInstance(error)) {
@@ -231,6 +237,8 @@ async function callToolNow(
   }
 
   const inspect = !info.blocked && (s2spCall || info.table || !result.isError);
+  // What goes back as it came has its text as strings (findTable decodes what it reads as text).
+  if (!inspect || result.isError) decodeLargeTexts(result);
   if (!inspect) return result;
   if (table !== undefined && (typeof table !== 'string' || table.length > MAX_TABLE_ARGUMENT)) {
     return errorResult(
@@ -243,11 +251,7 @@ async function callToolNow(
     ...(info.pointer && { pointer: info.pointer }),
     ...(info.format && { format: info.format }),
     ...(typeof table === 'string' && s2spCall && { table }),
-    // An async split stores the rows' texts and reads only the abstract's values: the other
-    // values are not kept (a fraction of the memory for a large table, issue 30).
-    ...(request.mode === 'async' &&
-      domains.length > 0 &&
-      budget === undefined && { keep: domains }),
+    ...(keep && { keep: domains }),
   });
   const passThrough = !s2spCall || result.isError ? result : undefined;
   // From here on only the rows are needed: dropping the upstream's result lets its text (tens of
@@ -295,8 +299,16 @@ async function callToolNow(
   return withOtherParts(context, found, answer, resultContext);
 }
 
-/** Hands the store the rows' own texts, when the upstream sent compact JSON (none is kept here). */
+/**
+ * Hands the store the rows' own texts, or bytes, when the upstream sent compact JSON (none is kept
+ * here).
+ */
 function attachTexts(found: FoundTable): void {
+  const bytes = found.rowBytes?.();
+  if (bytes) {
+    attachRowBytes(found.rows, bytes);
+    return;
+  }
   const texts = found.rowTexts?.();
   if (texts) attachRowJson(found.rows, texts);
 }

@@ -6,6 +6,10 @@
  * unescaped in place in the line's bytes and decoded once, and the rest of the line (small) is
  * parsed as usual with a placeholder in its place, put back afterwards (issue 30).
  *
+ * A response the proxy asked for with {@link textAsBytes} keeps its first large text block as
+ * bytes instead ({@link LargeText}): the proxy splits and stores a table from them without ever
+ * holding the table as a string.
+ *
  * Only valid string literals are taken out: one with a raw control character, a bad escape, a
  * lone surrogate or bytes that are not UTF-8 stays in the line, so the message reads exactly as
  * parsing the whole line would read it (and fails where that fails).
@@ -13,6 +17,7 @@
  * @module
  */
 
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { isUtf8 } from 'node:buffer';
 import { randomUUID } from 'node:crypto';
 
@@ -26,8 +31,39 @@ const PLACEHOLDER = `s2sp-large-string:${randomUUID()}:`;
 export interface LineWithStrings {
   /** The line, each large string value replaced by a placeholder string. */
   readonly line: string;
-  /** The values, in order. */
-  readonly strings: readonly string[];
+  /**
+   * The values' UTF-8, in order: views of the line's bytes (unescaped in place), which the line
+   * gives up to them.
+   */
+  readonly values: readonly Uint8Array[];
+}
+
+/**
+ * Set (to `true`) around the sending of a request whose answer's first large text block the
+ * caller takes as bytes: its `text` is then a {@link LargeText}, not a string.
+ */
+export const textAsBytes = new AsyncLocalStorage<boolean>();
+
+/**
+ * A text block's large text kept as its UTF-8 bytes. It owns the buffer of the line it came in:
+ * nothing else reads or reuses it, so its reader may hand it over (to the store). Serialised, it
+ * is its text, so it can never go out as anything else.
+ */
+export class LargeText {
+  /** @param bytes - the text's UTF-8, a view of a buffer it owns */
+  constructor(readonly bytes: Uint8Array) {}
+
+  /** The text as a string (a copy of the bytes, decoded). */
+  decode(): string {
+    return Buffer.from(this.bytes.buffer, this.bytes.byteOffset, this.bytes.length).toString(
+      'utf8',
+    );
+  }
+
+  /** The text: what `JSON.stringify` writes for it. */
+  toJSON(): string {
+    return this.decode();
+  }
 }
 
 const isHex = (c: number) => (c >= 48 && c <= 57) || (c >= 65 && c <= 70) || (c >= 97 && c <= 102);
@@ -152,7 +188,7 @@ export function takeLargeStrings(b: Uint8Array): LineWithStrings | undefined {
   const decode = (from: number, to: number) =>
     Buffer.from(b.buffer, b.byteOffset + from, to - from).toString('utf8');
   const parts: string[] = [];
-  const strings: string[] = [];
+  const values: Uint8Array[] = [];
   let copied = 0;
   let at = 0;
   for (;;) {
@@ -169,13 +205,70 @@ export function takeLargeStrings(b: Uint8Array): LineWithStrings | undefined {
     const content = b.subarray(open + 1, close);
     if (!isUtf8(content) || !validContent(b, open + 1, close)) continue;
     const end = unescapeInPlace(b, open + 1, close);
-    parts.push(decode(copied, open), JSON.stringify(PLACEHOLDER + strings.length));
-    strings.push(decode(open + 1, end));
+    parts.push(decode(copied, open), JSON.stringify(PLACEHOLDER + values.length));
+    values.push(b.subarray(open + 1, end));
     copied = close + 1;
   }
-  if (strings.length === 0) return undefined;
+  if (values.length === 0) return undefined;
   parts.push(decode(copied, b.length));
-  return { line: parts.join(''), strings };
+  return { line: parts.join(''), values };
+}
+
+/**
+ * Decodes every text block of `result` kept as bytes ({@link LargeText}) back into its string:
+ * for a result that goes on as it came.
+ */
+export function decodeLargeTexts(result: { content?: unknown }): void {
+  if (!Array.isArray(result.content)) return;
+  for (const block of result.content) {
+    if (typeof block === 'object' && block !== null && block.text instanceof LargeText)
+      block.text = block.text.decode();
+  }
+}
+
+/** Index of the value a placeholder stands for, or -1. */
+function placeholderIndex(value: unknown): number {
+  if (typeof value !== 'string' || !value.startsWith(PLACEHOLDER)) return -1;
+  return Number(value.slice(PLACEHOLDER.length));
+}
+
+/**
+ * Puts the values {@link takeLargeStrings} took out back into the message parsed from its line:
+ * as strings, except, with `asBytes`, the first that is the `text` of one of a result's content
+ * blocks, which stays bytes ({@link LargeText}, holding the line's buffer).
+ *
+ * @returns whether a value stayed bytes (else the line's buffer is free once this returns)
+ */
+export function restoreLargeStrings(
+  message: unknown,
+  taken: LineWithStrings,
+  asBytes: boolean,
+): boolean {
+  const strings: (string | undefined)[] = [];
+  let kept = -1;
+  const content = asBytes
+    ? (message as { result?: { content?: unknown } }).result?.content
+    : undefined;
+  if (Array.isArray(content)) {
+    for (const block of content) {
+      if (typeof block !== 'object' || block === null || block.type !== 'text') continue;
+      const index = placeholderIndex(block.text);
+      const bytes = taken.values[index];
+      if (!bytes) continue;
+      block.text = new LargeText(bytes);
+      kept = index;
+      break;
+    }
+  }
+  // Every other value is decoded now, before the kept one's reader may change the buffer.
+  taken.values.forEach((bytes, i) => {
+    strings[i] =
+      i === kept
+        ? undefined
+        : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length).toString('utf8');
+  });
+  putLargeStrings(message, strings as string[]);
+  return kept >= 0;
 }
 
 /**
@@ -190,7 +283,8 @@ export function putLargeStrings<T>(message: T, strings: readonly string[]): T {
       if (!value.startsWith(PLACEHOLDER)) return value;
       return strings[Number(value.slice(PLACEHOLDER.length))] ?? value;
     }
-    if (typeof value === 'object' && value !== null) pending.push(value);
+    if (typeof value === 'object' && value !== null && !(value instanceof LargeText))
+      pending.push(value);
     return value;
   };
   // Iterative: a deeply nested message must not overflow the stack.

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { LargeText, textAsBytes } from './large-strings.js';
 import { BoundedLineBuffer, cappedFetch, idFromEnds, oversizedLimit } from './result-cap.js';
 
 const line = (message: unknown) => `${JSON.stringify(message)}\n`;
@@ -27,6 +28,41 @@ describe('BoundedLineBuffer', () => {
     for (let i = 0; i < bytes.length; i += 65_536) buffer.append(bytes.subarray(i, i + 65_536));
     expect(buffer.readMessage()).toEqual(answer(4, table));
     expect(buffer.readMessage()).toEqual(answer(5, 'b'));
+    expect(buffer.readMessage()).toBeNull();
+  });
+
+  it('hands the first large text block of an answer asked for as bytes over as bytes, once', () => {
+    const buffer = new BoundedLineBuffer(8 * 1024 * 1024, () => {});
+    const table = JSON.stringify(
+      Array.from({ length: 40_000 }, (_, i) => ({ i, s: `é😀 "${i}"\n`, n: [i, { x: null }] })),
+    );
+    const answer = (id: number) =>
+      `${JSON.stringify({ jsonrpc: '2.0', id, result: { content: [{ type: 'text', text: table }] } })}\n`;
+    const request = (id: number) => ({ jsonrpc: '2.0' as const, id, method: 'tools/call' });
+    textAsBytes.run(true, () => {
+      buffer.noteSent(request(1));
+      buffer.noteSent(request(2));
+    });
+    buffer.noteSent(request(3));
+    buffer.noteSent({
+      jsonrpc: '2.0',
+      method: 'notifications/cancelled',
+      params: { requestId: 2 },
+    });
+    // Chunks cut inside multi-byte characters and escapes.
+    const bytes = Buffer.from(answer(1) + answer(2) + answer(3) + answer(1));
+    for (let at = 0; at < bytes.length; at += 65_537)
+      buffer.append(bytes.subarray(at, at + 65_537));
+    const texts = [1, 2, 3, 4].map(() => {
+      const message = buffer.readMessage() as unknown as {
+        result: { content: { text: unknown }[] };
+      };
+      return message.result.content[0]?.text;
+    });
+    expect(texts[0]).toBeInstanceOf(LargeText);
+    expect((texts[0] as LargeText).decode()).toBe(table);
+    // Cancelled, not asked for, or answered already: a string.
+    expect(texts.slice(1)).toEqual([table, table, table]);
     expect(buffer.readMessage()).toBeNull();
   });
 

@@ -17,7 +17,12 @@ import { constants } from 'node:buffer';
 import { randomUUID } from 'node:crypto';
 import type { JSONRPCMessage } from '../mcp-sdk.js';
 import { deserializeMessage } from '../mcp-sdk.js';
-import { type LineWithStrings, putLargeStrings, takeLargeStrings } from './large-strings.js';
+import {
+  type LineWithStrings,
+  restoreLargeStrings,
+  takeLargeStrings,
+  textAsBytes,
+} from './large-strings.js';
 
 type RequestId = string | number;
 
@@ -238,8 +243,11 @@ export class BoundedLineBuffer {
   // address space and takes pages as they are written): no chunk, no decoded piece and no
   // outgrown copy is left for the garbage collector, which for a large answer kept as much again
   // as the line until the next full collection (issue 30). Shrunk after a large line, at once.
-  readonly #buffer: ResizableBuffer;
+  // Replaced when a line's large strings take its bytes with them.
+  #buffer: ResizableBuffer;
   #size = 0;
+  // Requests sent under textAsBytes, until answered or cancelled.
+  readonly #asBytes = new Set<RequestId>();
   #dropping = false;
   #head = '';
   #tail = Buffer.alloc(0);
@@ -315,8 +323,33 @@ export class BoundedLineBuffer {
     const bytes = new Uint8Array(this.#buffer, 0, size);
     if (bytes[size - 1] === 13) size--;
     const line = bytes.subarray(0, size);
-    this.#ready.push(takeLargeStrings(line) ?? Buffer.from(line.buffer, 0, size).toString('utf8'));
-    this.#reset();
+    const taken = takeLargeStrings(line);
+    if (!taken) {
+      this.#ready.push(Buffer.from(line.buffer, 0, size).toString('utf8'));
+      this.#reset();
+      return;
+    }
+    // The values are views of these bytes: the next line gets a buffer of its own.
+    this.#ready.push(taken);
+    this.#size = 0;
+    this.#buffer = new ResizableArrayBuffer(0, { maxByteLength: this.#limit });
+  }
+
+  /**
+   * Told of each message the transport sends: a request sent under {@link textAsBytes} gets its
+   * answer's first large text block as bytes; a cancelled one no longer does (nobody would take
+   * them).
+   */
+  noteSent(message: JSONRPCMessage): void {
+    if (!('method' in message)) return;
+    if ('id' in message) {
+      if (textAsBytes.getStore() === true) this.#asBytes.add(message.id);
+      return;
+    }
+    if (message.method === 'notifications/cancelled')
+      this.#asBytes.delete(
+        (message.params as { requestId?: RequestId } | undefined)?.requestId ?? '',
+      );
   }
 
   /**
@@ -326,14 +359,27 @@ export class BoundedLineBuffer {
   readMessage(): JSONRPCMessage | null {
     const next = this.#ready.shift();
     if (next === undefined) return null;
-    if (typeof next === 'string') return deserializeMessage(next);
-    if ('strings' in next) return putLargeStrings(deserializeMessage(next.line), next.strings);
-    return next;
+    const taken = typeof next === 'object' && 'values' in next ? next : undefined;
+    const message =
+      typeof next === 'string'
+        ? deserializeMessage(next)
+        : taken
+          ? deserializeMessage(taken.line)
+          : (next as JSONRPCMessage);
+    // Every answer ends its request's wish for bytes, whatever it holds.
+    const id = 'id' in message && !('method' in message) ? message.id : undefined;
+    const asBytes = id !== undefined && this.#asBytes.delete(id) && 'result' in message;
+    if (taken && !restoreLargeStrings(message, taken, asBytes)) {
+      // Nothing kept the line's bytes: its pages go back to the system now.
+      (taken.values[0]?.buffer as ResizableBuffer | undefined)?.resize(0);
+    }
+    return message;
   }
 
   /** Forgets everything buffered. */
   clear(): void {
     this.#reset();
+    this.#asBytes.clear();
     this.#dropping = false;
     this.#ready = [];
   }

@@ -176,7 +176,14 @@ export function openTransport(
   const internals = transport as unknown as { _readBuffer?: unknown };
   if (!('_readBuffer' in internals))
     throw new Error('This MCP SDK version has no StdioClientTransport._readBuffer to cap.');
-  internals._readBuffer = new BoundedLineBuffer(cap.maxBytes, cap.onDropped);
+  const lines = new BoundedLineBuffer(cap.maxBytes, cap.onDropped);
+  internals._readBuffer = lines;
+  // The line buffer learns which answers are wanted as bytes from the requests as they go out.
+  const send = transport.send.bind(transport);
+  transport.send = (message) => {
+    lines.noteSent(message);
+    return send(message);
+  };
   let tail = '';
   transport.stderr?.on('data', (chunk: Buffer) => {
     const text = chunk.toString('utf8');

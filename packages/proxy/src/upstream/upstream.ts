@@ -19,6 +19,7 @@ import {
   ResultSchema,
   type ServerCapabilities,
 } from '../mcp-sdk.js';
+import { textAsBytes } from './large-strings.js';
 import { oversizedLimit } from './result-cap.js';
 import { translateError } from './upstream-errors.js';
 import {
@@ -60,6 +61,12 @@ export type ForwardOptions = Pick<RequestOptions, 'signal' | 'onprogress'> & {
    * so that a notification the upstream sends about this request reaches that session only.
    */
   readonly caller?: object;
+  /**
+   * The answer's first large text block (1 MiB or more) as bytes, a `LargeText` in place of its
+   * string (stdio upstreams; over HTTP it stays a string). The caller must read every such block
+   * through `LargeText` (a result with one must not be returned as it is).
+   */
+  readonly textAsBytes?: boolean;
 };
 
 /**
@@ -246,14 +253,15 @@ export function createUpstream(options: UpstreamOptions): Upstream {
     },
 
     async request(request, forward = {}) {
-      const { caller, ...sdkOptions } = forward;
+      const { caller, textAsBytes: asBytes, ...sdkOptions } = forward;
       const active = await current();
-      const send = () =>
+      const sendNow = () =>
         active.request(request, ResultSchema, {
           ...sdkOptions,
           timeout: options.requestTimeoutMs,
           resetTimeoutOnProgress: true,
         });
+      const send = asBytes ? () => textAsBytes.run(true, sendNow) : sendNow;
       if (caller) inFlight.set(caller, (inFlight.get(caller) ?? 0) + 1);
       try {
         return (await (caller ? callers.run(caller, send) : send())) as Record<string, unknown>;

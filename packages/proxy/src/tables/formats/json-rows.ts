@@ -72,6 +72,80 @@ export function arrayElementTexts(text: string): string[] | undefined {
   }
 }
 
+/** Where each element of a JSON array given as UTF-8 bytes starts (its `{`) and ends. */
+export interface ElementRanges {
+  readonly starts: Uint32Array;
+  readonly ends: Uint32Array;
+}
+
+/** Index just after the string whose quote is at `at` in `b`, or -1. */
+function afterStringBytes(b: Uint8Array, at: number): number {
+  let i = at + 1;
+  for (;;) {
+    const q = b.indexOf(34, i);
+    if (q < 0) return -1;
+    let backslashes = 0;
+    for (let k = q - 1; b[k] === 92; k--) backslashes++;
+    if (backslashes % 2 === 0) return q + 1;
+    i = q + 1;
+  }
+}
+
+/**
+ * {@link arrayElementTexts} on the array's UTF-8 bytes, without decoding them: where each object
+ * element is, or `undefined` when `b` is not a JSON array of objects (the same rule). Strings are
+ * skipped whole (a brace inside one does not count), so a multi-byte character never splits.
+ */
+export function arrayElementRanges(b: Uint8Array): ElementRanges | undefined {
+  const n = b.length;
+  let i = 0;
+  while (i < n && WS(b[i] as number)) i++;
+  if (b[i] !== 91 /* [ */) return undefined;
+  i++;
+  const starts: number[] = [];
+  const ends: number[] = [];
+  const done = () => ({ starts: Uint32Array.from(starts), ends: Uint32Array.from(ends) });
+  for (;;) {
+    while (i < n && WS(b[i] as number)) i++;
+    if (b[i] === 93 /* ] */ && starts.length === 0) {
+      i++;
+      while (i < n && WS(b[i] as number)) i++;
+      return i === n ? done() : undefined;
+    }
+    if (b[i] !== 123 /* { */) return undefined;
+    const start = i;
+    let depth = 0;
+    while (i < n) {
+      const c = b[i] as number;
+      if (c === 34) {
+        i = afterStringBytes(b, i);
+        if (i < 0) return undefined;
+        continue;
+      }
+      if (c === 123 || c === 91) depth++;
+      else if (c === 125 || c === 93) {
+        depth--;
+        if (depth === 0) {
+          i++;
+          break;
+        }
+      }
+      i++;
+    }
+    if (depth !== 0) return undefined;
+    starts.push(start);
+    ends.push(i);
+    while (i < n && WS(b[i] as number)) i++;
+    const c = b[i];
+    i++;
+    if (c === 93) {
+      while (i < n && WS(b[i] as number)) i++;
+      return i === n ? done() : undefined;
+    }
+    if (c !== 44 /* , */) return undefined;
+  }
+}
+
 /** Longest kept string value shared between rows (the abstract's values repeat). */
 const MAX_SHARED_CHARS = 64;
 /** Most distinct values shared, so a column of unique values cannot grow the map forever. */
@@ -87,12 +161,12 @@ const MAX_SHARED_VALUES = 10_000;
  * are garbage as soon as the next is read, and equal short kept strings are shared. `undefined`
  * when an element is not a JSON object.
  *
- * @param texts - one JSON object per row
+ * @param texts - one JSON object per row (`at(i)` may decode it on demand: each is read once)
  * @param keep - the columns whose values are kept
  * @param whole - row indices kept whole (the rows the catalogue samples)
  */
 export function rowsKeeping(
-  texts: readonly string[],
+  texts: { readonly length: number; at(index: number): string | undefined },
   keep: ReadonlySet<string>,
   whole: ReadonlySet<number>,
 ): Row[] | undefined {
@@ -109,7 +183,7 @@ export function rowsKeeping(
   for (let i = 0; i < texts.length; i++) {
     let parsed: unknown;
     try {
-      parsed = JSON.parse(texts[i] as string);
+      parsed = JSON.parse(texts.at(i) as string);
     } catch {
       return undefined;
     }
