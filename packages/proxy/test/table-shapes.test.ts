@@ -158,6 +158,39 @@ describe('table shapes through the proxy', () => {
     }
   });
 
+  it('splits a table of megabytes read as bytes, every value redeemed as the upstream sent it', async () => {
+    await using running = await startProxy({ upstream: SHAPES });
+    await using agent = await httpClient(running.listener.mcpUrl);
+    await using direct = await stdioClient(SHAPES);
+    const args = { count: 6000 };
+    const plain = await call(direct.client, 'large_compact', args);
+    // Past the 1 MiB from which the proxy keeps a text block as bytes (upstream/large-strings).
+    expect(Buffer.byteLength(text(plain))).toBeGreaterThan(1.5 * 1024 * 1024);
+    const rows = JSON.parse(text(plain)) as Record<string, unknown>[];
+    expect(await call(agent.client, 'large_compact', args)).toEqual(plain);
+
+    const result = await call(agent.client, 'large_compact', {
+      ...args,
+      abstract_domains: 'city,state',
+    });
+    const split = s2sp(result);
+    expect(split.total_rows).toBe(6000);
+    // The abstract's first page, within the default token budget (PROTOCOL §7.2).
+    expect(split.next_cursor).toBeDefined();
+    expect(split.abstract.length).toBeGreaterThan(100);
+    expect(split.abstract).toEqual(
+      rows
+        .slice(0, split.abstract.length)
+        .map((row, i) => ({ _row_id: i, city: row.city, state: row.state })),
+    );
+    // The small note beside the table stays in the result.
+    expect(result.content.map((block) => block.text)).toContain('Query executed in 9.1 ms');
+    const body = await redeem(split.resource_url ?? '');
+    expect(body).toEqual(withIds(rows));
+    // Byte for byte too: each stored row is `{"_row_id":i,` and the upstream's own row text.
+    expect(JSON.stringify(body)).toBe(JSON.stringify(withIds(rows)));
+  });
+
   it('says what a result without a table was, and how to call the tool plainly', async () => {
     await using running = await startProxy({
       upstream: SHAPES,
