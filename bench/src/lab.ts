@@ -27,7 +27,14 @@ export interface Lab {
    */
   load(
     kind: ServerKind,
-    options: { concurrency: number; requests: number; body?: string; accept?: string },
+    options: {
+      concurrency: number;
+      requests: number;
+      body?: string;
+      accept?: string;
+      /** raw-redis: read a fresh copy of the body per request (minted first, not timed). */
+      fresh?: boolean;
+    },
   ): Promise<LoadResult>;
   /** The load process, for requests other than `load`. */
   readonly client: ChildHandle;
@@ -70,11 +77,13 @@ export async function startLab(kinds: readonly ServerKind[], redisUrl?: string):
       async load(kind, options) {
         const s = server(kind);
         const dataPlane = kind === 'memory' || kind === 'redis' || kind === 'python';
-        const paths = dataPlane
-          ? (await s.process.call<string[]>({ op: 'mint', count: options.requests })).map(
-              (token) => `/s2sp/data/${token}`,
-            )
-          : ['/floor'];
+        const fresh = kind === 'raw-redis' && options.fresh === true;
+        const paths =
+          dataPlane || fresh
+            ? (await s.process.call<string[]>({ op: 'mint', count: options.requests })).map((id) =>
+                fresh ? `/fresh/${id}` : `/s2sp/data/${id}`,
+              )
+            : ['/floor'];
         return client.call<LoadResult>({
           op: 'load',
           port: s.port,

@@ -24,7 +24,7 @@ export interface Repeated {
 export async function repeatLoad(
   lab: Lab,
   kind: ServerKind,
-  options: { concurrency: number; requests: number; body?: string; accept?: string },
+  options: Parameters<Lab['load']>[1],
   runs: number,
   bodyBytes?: number,
 ): Promise<Repeated> {

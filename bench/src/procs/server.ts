@@ -5,7 +5,8 @@
  *
  * Requests from the parent: `prepare` (build the table of a size, deterministic), `prepare-answer`
  * (the floors answer a selective fetch instead of the whole table), `mint` (cache it under fresh
- * tokens), `reset` (drop every entry), `memory` (this process's memory usage).
+ * tokens; on raw-redis, write fresh copies of the body, each read once through `/fresh/<id>`),
+ * `reset` (drop every entry), `memory` (this process's memory usage).
  */
 import { writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
@@ -68,7 +69,10 @@ async function start(): Promise<number> {
     const server = createServer((req, res) => {
       req.resume();
       req.on('end', async () => {
-        const bytes = redis ? ((await redis.get(RAW_KEY)) as Buffer) : body;
+        // `/fresh/<n>`: the n-th copy minted for this load, read once, cold in Redis's memory as
+        // every single-use redemption is; any other path: the one key, read again and again.
+        const fresh = req.url?.startsWith('/fresh/') ? `${RAW_KEY}:${req.url.slice(7)}` : RAW_KEY;
+        const bytes = redis ? ((await redis.get(fresh)) as Buffer) : body;
         res.writeHead(200, {
           'content-type': 'application/json',
           'content-length': bytes.byteLength,
@@ -87,6 +91,30 @@ async function start(): Promise<number> {
   }) as Server;
   if (!server.listening) await new Promise((resolve) => server.once('listening', resolve));
   return (server.address() as AddressInfo).port;
+}
+
+// Copies of the body under keys of their own, one per request of a load (raw-redis only).
+let rawCopies = 0;
+let nextCopy = 0;
+
+async function dropRawCopies(): Promise<void> {
+  if (!redis) return;
+  for (let i = nextCopy - rawCopies; i < nextCopy; i++) await redis.del(`${RAW_KEY}:${i}`);
+  rawCopies = 0;
+}
+
+/** Writes `count` fresh copies of the body (dropping the last load's) and names their paths' ids. */
+async function mintRawCopies(count: number): Promise<string[]> {
+  if (!redis) throw new Error('fresh copies need the raw-redis server');
+  await dropRawCopies();
+  const copy = Buffer.from(body.buffer, body.byteOffset, body.byteLength);
+  const ids: string[] = [];
+  for (let i = 0; i < count; i++) {
+    await redis.set(`${RAW_KEY}:${nextCopy}`, copy);
+    ids.push(String(nextCopy++));
+  }
+  rawCopies = count;
+  return ids;
 }
 
 const port = await start();
@@ -142,6 +170,7 @@ serveParent(async (message) => {
     }
     case 'mint': {
       if (python) return python.call({ op: 'mint', count: message.count });
+      if (redis) return mintRawCopies(message.count as number);
       if (!store || !table) throw new Error('mint needs a data-plane server and a prepared table');
       const tokens = Array.from({ length: message.count as number }, generateToken);
       for (const token of tokens)
@@ -149,7 +178,7 @@ serveParent(async (message) => {
       return tokens;
     }
     case 'reset': {
-      if (redis) await redis.del(RAW_KEY);
+      if (redis) await Promise.all([redis.del(RAW_KEY), dropRawCopies()]);
       if (python) await python.call({ op: 'reset' });
       table = undefined;
       body = new Uint8Array(0);
