@@ -1,17 +1,8 @@
-import { S2SPError } from '@s2sp/core';
+import { codeOf } from '@s2sp/test-utils';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { DdiBuffer } from './ddi-buffer.js';
 
 const rows = [{ _row_id: 0, a: 1 }];
-
-function codeOf(fn: () => unknown): string | undefined {
-  try {
-    fn();
-  } catch (error) {
-    return S2SPError.isInstance(error) ? error.code : String(error);
-  }
-  return undefined;
-}
 
 describe('DdiBuffer', () => {
   afterEach(() => {

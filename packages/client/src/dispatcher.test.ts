@@ -1,4 +1,5 @@
 import { S2SPError } from '@s2sp/core';
+import { codeOf } from '@s2sp/test-utils';
 import { describe, expect, it } from 'vitest';
 import { SYNC_RESULT as syncObject } from '../test/sync-fixture.js';
 import { DdiBuffer } from './ddi-buffer.js';
@@ -14,15 +15,6 @@ function declaring(roles: string[]): S2SPToolServer {
   };
 }
 const CONSUMER = declaring(['consumer']);
-
-function codeOf(run: () => unknown): unknown {
-  try {
-    run();
-  } catch (error) {
-    return S2SPError.isInstance(error) ? error.code : error;
-  }
-  return 'no error';
-}
 
 const asyncObject = {
   ...syncObject,

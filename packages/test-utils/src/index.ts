@@ -4,7 +4,7 @@
  */
 export { type DocumentedOption, readmeFlagsDiff, readmeOptionsDiff } from './readme-options.js';
 export { seededRandom } from './seeded-random.js';
-export { codeAndDataOf } from './thrown-error.js';
+export { codeAndDataOf, codeOf } from './thrown-error.js';
 
 import { once } from 'node:events';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';

@@ -1,18 +1,9 @@
+import { codeOf } from '@s2sp/test-utils';
 import { describe, expect, it } from 'vitest';
-import { S2SPError } from '../errors.js';
 import { collectBytes } from './bytes.js';
 import { createMemoryStore, encodeRows } from './memory-store.js';
 import { attachRowBytes, type RowBytes } from './row-bytes.js';
 import { prepareTable, serializeTable } from './table.js';
-
-function codeOf(fn: () => unknown): string | undefined {
-  try {
-    fn();
-  } catch (error) {
-    return S2SPError.isInstance(error) ? error.code : `not an S2SPError: ${String(error)}`;
-  }
-  return undefined;
-}
 
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();

@@ -1,16 +1,7 @@
+import { codeOf } from '@s2sp/test-utils';
 import { describe, expect, it } from 'vitest';
-import { S2SPError } from '../errors.js';
 import { encodeRows } from './memory-store.js';
 import { attachRowJson, prepareTable, projectRow, serializeRow, serializeTable } from './table.js';
-
-function codeOf(fn: () => unknown): string | undefined {
-  try {
-    fn();
-  } catch (error) {
-    return S2SPError.isInstance(error) ? error.code : `not an S2SPError: ${String(error)}`;
-  }
-  return undefined;
-}
 
 describe('prepareTable', () => {
   it('collects the column union in first-seen order across rows', () => {
