@@ -9,18 +9,74 @@
 import type { Row } from '@s2sp/core';
 import { isPlainObject, setColumn } from '@s2sp/core/json';
 
-const WS = (c: number) => c === 32 || c === 9 || c === 10 || c === 13;
+const WS = (c: number | undefined) => c === 32 || c === 9 || c === 10 || c === 13;
 
-/** Index just after the string starting at `at` (`text[at] === '"'`), or -1. */
-function afterString(text: string, at: number): number {
-  let i = at + 1;
+/**
+ * The one scan behind {@link arrayElementTexts} and {@link arrayElementRanges}: whether the `n`
+ * code units (or bytes) read by `at` are a JSON array of objects (after white space, and nothing
+ * but white space after it), calling `element` with each object's start (its `{`) and end (just
+ * after its `}`). Strings are skipped whole (`quote` finds the next `"` from an index), so a
+ * bracket inside one never counts and a multi-byte character is never split.
+ */
+function scanObjects(
+  n: number,
+  at: (i: number) => number | undefined,
+  quote: (from: number) => number,
+  element: (start: number, end: number) => void,
+): boolean {
+  let i = 0;
+  while (i < n && WS(at(i))) i++;
+  if (at(i) !== 91 /* [ */) return false;
+  i++;
+  let count = 0;
   for (;;) {
-    const q = text.indexOf('"', i);
-    if (q < 0) return -1;
-    let backslashes = 0;
-    for (let k = q - 1; text.charCodeAt(k) === 92; k--) backslashes++;
-    if (backslashes % 2 === 0) return q + 1;
-    i = q + 1;
+    while (i < n && WS(at(i))) i++;
+    if (at(i) === 93 /* ] */ && count === 0) {
+      i++;
+      while (i < n && WS(at(i))) i++;
+      return i === n;
+    }
+    if (at(i) !== 123 /* { */) return false;
+    const start = i;
+    let depth = 0;
+    while (i < n) {
+      const c = at(i);
+      if (c === 34) {
+        // Past the string: the next quote not escaped by an odd number of backslashes.
+        for (let from = i + 1; ; ) {
+          const q = quote(from);
+          if (q < 0) return false;
+          let backslashes = 0;
+          for (let k = q - 1; at(k) === 92; k--) backslashes++;
+          if (backslashes % 2 === 0) {
+            i = q + 1;
+            break;
+          }
+          from = q + 1;
+        }
+        continue;
+      }
+      if (c === 123 || c === 91) depth++;
+      else if (c === 125 || c === 93) {
+        depth--;
+        if (depth === 0) {
+          i++;
+          break;
+        }
+      }
+      i++;
+    }
+    if (depth !== 0) return false;
+    element(start, i);
+    count++;
+    while (i < n && WS(at(i))) i++;
+    const c = at(i);
+    i++;
+    if (c === 93) {
+      while (i < n && WS(at(i))) i++;
+      return i === n;
+    }
+    if (c !== 44 /* , */) return false;
   }
 }
 
@@ -29,47 +85,14 @@ function afterString(text: string, at: number): number {
  * `text` is not such an array (then nothing is reused and nothing is lost).
  */
 export function arrayElementTexts(text: string): string[] | undefined {
-  const n = text.length;
-  let i = 0;
-  while (i < n && WS(text.charCodeAt(i))) i++;
-  if (text.charCodeAt(i) !== 91 /* [ */) return undefined;
-  i++;
   const out: string[] = [];
-  for (;;) {
-    while (i < n && WS(text.charCodeAt(i))) i++;
-    if (text.charCodeAt(i) === 93 /* ] */ && out.length === 0) return out;
-    if (text.charCodeAt(i) !== 123 /* { */) return undefined;
-    const start = i;
-    let depth = 0;
-    while (i < n) {
-      const c = text.charCodeAt(i);
-      if (c === 34) {
-        i = afterString(text, i);
-        if (i < 0) return undefined;
-        continue;
-      }
-      if (c === 123 || c === 91) depth++;
-      else if (c === 125 || c === 93) {
-        depth--;
-        if (depth === 0) {
-          i++;
-          break;
-        }
-      }
-      i++;
-    }
-    if (depth !== 0) return undefined;
-    out.push(text.slice(start, i));
-    while (i < n && WS(text.charCodeAt(i))) i++;
-    const c = text.charCodeAt(i);
-    i++;
-    if (c === 93) {
-      // Nothing but white space after the array: else it is not the JSON document it seemed.
-      while (i < n && WS(text.charCodeAt(i))) i++;
-      return i === n ? out : undefined;
-    }
-    if (c !== 44 /* , */) return undefined;
-  }
+  const ok = scanObjects(
+    text.length,
+    (i) => text.charCodeAt(i),
+    (from) => text.indexOf('"', from),
+    (start, end) => out.push(text.slice(start, end)),
+  );
+  return ok ? out : undefined;
 }
 
 /** Where each element of a JSON array given as UTF-8 bytes starts (its `{`) and ends. */
@@ -78,72 +101,23 @@ export interface ElementRanges {
   readonly ends: Uint32Array;
 }
 
-/** Index just after the string whose quote is at `at` in `b`, or -1. */
-function afterStringBytes(b: Uint8Array, at: number): number {
-  let i = at + 1;
-  for (;;) {
-    const q = b.indexOf(34, i);
-    if (q < 0) return -1;
-    let backslashes = 0;
-    for (let k = q - 1; b[k] === 92; k--) backslashes++;
-    if (backslashes % 2 === 0) return q + 1;
-    i = q + 1;
-  }
-}
-
 /**
  * {@link arrayElementTexts} on the array's UTF-8 bytes, without decoding them: where each object
- * element is, or `undefined` when `b` is not a JSON array of objects (the same rule). Strings are
- * skipped whole (a brace inside one does not count), so a multi-byte character never splits.
+ * element is, or `undefined` when `b` is not a JSON array of objects (the same rule and scan).
  */
 export function arrayElementRanges(b: Uint8Array): ElementRanges | undefined {
-  const n = b.length;
-  let i = 0;
-  while (i < n && WS(b[i] as number)) i++;
-  if (b[i] !== 91 /* [ */) return undefined;
-  i++;
   const starts: number[] = [];
   const ends: number[] = [];
-  const done = () => ({ starts: Uint32Array.from(starts), ends: Uint32Array.from(ends) });
-  for (;;) {
-    while (i < n && WS(b[i] as number)) i++;
-    if (b[i] === 93 /* ] */ && starts.length === 0) {
-      i++;
-      while (i < n && WS(b[i] as number)) i++;
-      return i === n ? done() : undefined;
-    }
-    if (b[i] !== 123 /* { */) return undefined;
-    const start = i;
-    let depth = 0;
-    while (i < n) {
-      const c = b[i] as number;
-      if (c === 34) {
-        i = afterStringBytes(b, i);
-        if (i < 0) return undefined;
-        continue;
-      }
-      if (c === 123 || c === 91) depth++;
-      else if (c === 125 || c === 93) {
-        depth--;
-        if (depth === 0) {
-          i++;
-          break;
-        }
-      }
-      i++;
-    }
-    if (depth !== 0) return undefined;
-    starts.push(start);
-    ends.push(i);
-    while (i < n && WS(b[i] as number)) i++;
-    const c = b[i];
-    i++;
-    if (c === 93) {
-      while (i < n && WS(b[i] as number)) i++;
-      return i === n ? done() : undefined;
-    }
-    if (c !== 44 /* , */) return undefined;
-  }
+  const ok = scanObjects(
+    b.length,
+    (i) => b[i],
+    (from) => b.indexOf(34, from),
+    (start, end) => {
+      starts.push(start);
+      ends.push(end);
+    },
+  );
+  return ok ? { starts: Uint32Array.from(starts), ends: Uint32Array.from(ends) } : undefined;
 }
 
 /** Longest kept string value shared between rows (the abstract's values repeat). */
