@@ -6,12 +6,13 @@ import {
   serializeTable,
 } from '@s2sp/core/store';
 import { describe, expect, it } from 'vitest';
-import type { CallToolResult } from '../mcp-sdk.js';
-import { LargeText } from '../upstream/large-strings.js';
-import { sampledRows } from './column-catalogue.js';
-import { parseJsonPointer } from './json-pointer.js';
-import { describeBlocks, findTable, MAX_KEPT_TEXT } from './table-detect.js';
-import { columnsOf } from './tool-call.js';
+import type { CallToolResult } from '../../mcp-sdk.js';
+import { LargeText } from '../../upstream/large-strings.js';
+import { sampledRows } from '../column-catalogue.js';
+import { parseJsonPointer } from '../json-pointer.js';
+import { columnsOf } from '../tool-call.js';
+import { findTable } from './find-table.js';
+import { describeBlocks, MAX_KEPT_TEXT } from './other-blocks.js';
 
 const opts = { maxTextLength: 1_000_000 };
 const block = (value: unknown) => ({
