@@ -20,9 +20,9 @@ export {
   type FoundTable,
   findTable,
   type NotATable,
-  type TableArray,
   type TableFormat,
-} from './tables/table-detect.js';
+} from './tables/detect/find-table.js';
+export type { TableArray } from './tables/detect/json-document.js';
 export type { TableToolRule } from './tables/table-tools.js';
 export type { HttpUpstream, StdioUpstream, UpstreamTarget } from './upstream/upstream-target.js';
 export { PROXY_VERSION } from './version.js';

@@ -17,7 +17,7 @@ import {
 import { EdgeOptionsSchema, S2SPOptionsSchema } from '@s2sp/server/env';
 import { z } from 'zod';
 import type { S2SPProxyOptions } from './proxy-types.js';
-import { TABLE_FORMATS } from './tables/table-detect.js';
+import { TABLE_FORMATS } from './tables/detect/find-table.js';
 import type { TableToolRule } from './tables/table-tools.js';
 import type { UpstreamTarget } from './upstream/upstream-target.js';
 

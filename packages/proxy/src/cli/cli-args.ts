@@ -10,7 +10,7 @@ import type { LogLevel } from '@s2sp/server';
 import { configError, type EdgeEnvOptions, isHostValue } from '@s2sp/server/env';
 import type { z } from 'zod';
 import { S2SPProxyOptionsSchema } from '../proxy-options.js';
-import { TABLE_FORMATS, type TableFormat } from '../tables/table-detect.js';
+import { TABLE_FORMATS, type TableFormat } from '../tables/detect/find-table.js';
 import type { TableToolRule } from '../tables/table-tools.js';
 import type { UpstreamTarget } from '../upstream/upstream-target.js';
 

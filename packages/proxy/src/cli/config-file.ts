@@ -28,7 +28,7 @@ import {
 import { parse as parseYaml } from 'yaml';
 import { z } from 'zod';
 import { S2SPProxyOptionsSchema } from '../proxy-options.js';
-import { TABLE_FORMATS } from '../tables/table-detect.js';
+import { TABLE_FORMATS } from '../tables/detect/find-table.js';
 import type { TableToolRule } from '../tables/table-tools.js';
 import { parseTableToolRule } from './cli-args.js';
 

@@ -24,11 +24,12 @@ import {
   MAX_CATALOGUE_COLUMNS,
   measureColumns,
 } from './column-catalogue.js';
+import type { TableFormat } from './detect/find-table.js';
+import type { TableArray } from './detect/json-document.js';
 import { parseJsonPointer } from './json-pointer.js';
 import { createLearnedColumns, type LearnedColumns, type LearnedTable } from './learned-columns.js';
 import { fitOutputSchema } from './output-schema.js';
 import { EXTENSION_PARAMETERS } from './s2sp-call.js';
-import type { TableArray, TableFormat } from './table-detect.js';
 
 /** A tool named as a table tool, optionally with where its rows are. */
 export interface TableToolRule {

@@ -26,8 +26,9 @@ import type {
 import { decodeLargeTexts } from '../upstream/large-strings.js';
 import type { ForwardOptions, Upstream } from '../upstream/upstream.js';
 import { pickColumns } from './column-catalogue.js';
+import { type FoundTable, findTable } from './detect/find-table.js';
+import { describeBlocks, MAX_KEPT_TEXT } from './detect/other-blocks.js';
 import { MAX_ABSTRACT_BUDGET_TOKENS, MAX_TABLE_ARGUMENT, type S2SPCall } from './s2sp-call.js';
-import { describeBlocks, type FoundTable, findTable, MAX_KEPT_TEXT } from './table-detect.js';
 import type { TableTools } from './table-tools.js';
 
 /** What a call needs from the proxy. */

@@ -1,0 +1,29 @@
+/**
+ * The text of a content block, which the upstream's answer may have kept as bytes
+ * ({@link LargeText}).
+ *
+ * @module
+ */
+
+import type { CallToolResult } from '../../mcp-sdk.js';
+import { LargeText } from '../../upstream/large-strings.js';
+
+/** A content block of a tool result. */
+export type Block = CallToolResult['content'][number];
+
+/**
+ * A text block's text. One kept as bytes ({@link LargeText}) is decoded here, once, and stays
+ * decoded in its block: only the table's own block is read from its bytes.
+ */
+export function textOf(block: Block | undefined): string | undefined {
+  if (block?.type !== 'text') return undefined;
+  const text: unknown = block.text;
+  if (text instanceof LargeText) block.text = text.decode();
+  return block.text;
+}
+
+/** The large text a text block kept as bytes, if it did. */
+export function largeTextOf(block: Block): LargeText | undefined {
+  const text: unknown = block.type === 'text' ? block.text : undefined;
+  return text instanceof LargeText ? text : undefined;
+}

@@ -1,0 +1,243 @@
+/**
+ * Finding the table in an upstream tool result. The one rule (the README states it):
+ *
+ * 1. **JSON first.** `structuredContent`, then each text block in order, parsed as JSON: the
+ *    table is the document when it is an array of objects, else the one non-empty array of
+ *    objects (or `{"columns": [...], "rows": [[...]]}` header-plus-arrays object) found in its
+ *    objects, up to `MAX_DEPTH` levels down; with none non-empty, its one empty array
+ *    (0 rows). Several non-empty arrays: the model names one (`table`), else the call is refused
+ *    listing them. The first document holding any array of objects decides.
+ * 2. **Then the text formats**, each over the text blocks in order: JSON Lines, then an HTML
+ *    `<table>`, then a Markdown table, then CSV or TSV (two lines or more, two columns or more).
+ * 3. An explicit rule (`--table-tool NAME:POINTER` and/or a `format`) tries only what it names.
+ *
+ * Every other content block is accounted for: a text block that holds the same table again is a
+ * repeat (dropped, counted); other text blocks up to `MAX_KEPT_TEXT` characters are kept;
+ * the rest are dropped and described (type and size). Other arrays of the table's document are
+ * returned beside it, never lost.
+ *
+ * @module
+ */
+
+import type { Row } from '@s2sp/core';
+import type { RowBytes } from '@s2sp/core/store';
+import type { CallToolResult } from '../../mcp-sdk.js';
+import { arrayElementTexts } from '../formats/json-rows.js';
+import { type Block, largeTextOf, textOf } from './block-text.js';
+import { fromDocument, type OtherArray, type TableArray } from './json-document.js';
+import { handOverOnce, readKeeping, readKeepingBytes, WS_BYTE } from './keep-values.js';
+import { type BlockSummary, type OtherBlocks, otherBlocks, summary } from './other-blocks.js';
+import { fromText, TEXT_FORMATS } from './text-formats.js';
+
+/** The formats a table may come in. */
+export const TABLE_FORMATS = ['json', 'jsonl', 'csv', 'tsv', 'markdown', 'html'] as const;
+
+/** A format a table may come in (`--table-tool NAME:POINTER:FORMAT`). */
+export type TableFormat = (typeof TABLE_FORMATS)[number];
+
+/** A table found in a result. */
+export interface FoundTable {
+  readonly kind: 'table';
+  readonly rows: readonly Row[];
+  /** Where the rows were, as a JSON Pointer into the parsed document (`""`: the document). */
+  readonly pointer: string;
+  readonly format: TableFormat;
+  /** `structuredContent`, or the index of the content block that held the table. */
+  readonly source: 'structuredContent' | number;
+  /** Every non-empty array of objects of the table's document, the table's own included. */
+  readonly arrays: readonly TableArray[];
+  /** The non-empty arrays that are not the table. */
+  readonly others: readonly OtherArray[];
+  readonly blocks: OtherBlocks;
+  /**
+   * The JSON text of each row, as slices of the upstream's text, when the table is a compact
+   * top-level JSON array in a text block (for `attachRowJson`: stored without a copy). Rows read
+   * with `keep` hand their texts over once (later calls: `undefined`).
+   */
+  readonly rowTexts?: () => string[] | undefined;
+  /**
+   * The rows' JSON as bytes, when the table is a compact top-level JSON array in a text block the
+   * upstream's answer kept as bytes ({@link LargeText}) and was read with `keep` (for
+   * `attachRowBytes`: stored from those bytes, in place). Handed over once.
+   */
+  readonly rowBytes?: () => RowBytes | undefined;
+}
+
+/** Why a result is not a table, in words an LLM can act on. */
+export interface NotATable {
+  readonly kind: 'not-table';
+  readonly reason: string;
+  /** Set when the result has several arrays and none was named: the model picks one. */
+  readonly arrays?: readonly TableArray[];
+  /** The result's content blocks. */
+  readonly blocks: readonly BlockSummary[];
+}
+
+/** Options for {@link findTable}. */
+export interface FindTableOptions {
+  /** Reference tokens of a configured pointer (JSON documents only). */
+  readonly pointer?: readonly string[];
+  /** A configured format: only it is tried. */
+  readonly format?: TableFormat;
+  /** The model's choice among several arrays: a member name or a JSON Pointer. */
+  readonly table?: string;
+  /** Largest text block parsed, in UTF-16 code units. */
+  readonly maxTextLength: number;
+  /**
+   * The only columns whose values are needed (an async split's abstract columns): a compact JSON
+   * array in a text block is then read row by row, keeping only their values except in the rows
+   * the catalogue samples (see `rowsKeeping`); its `rowTexts` are then always set, and the rows
+   * are only good for their columns and for storing through their texts.
+   */
+  readonly keep?: readonly string[];
+}
+
+/**
+ * Looks for the table in a tool result, by the rule in the module comment.
+ *
+ * @param result - the upstream's `tools/call` result
+ * @param options - an explicit pointer or format, the model's `table`, and the text size limit
+ */
+export function findTable(
+  result: CallToolResult,
+  options: FindTableOptions,
+): FoundTable | NotATable {
+  const content: readonly Block[] = Array.isArray(result.content) ? result.content : [];
+  const notTable = (reason: string, arrays?: TableArray[]): NotATable => ({
+    kind: 'not-table',
+    reason,
+    blocks: content.map(summary),
+    ...(arrays && { arrays }),
+  });
+  if (result.isError) return notTable('the tool returned an error');
+  const format = options.format;
+  let firstReason: string | undefined;
+  const found = (
+    rows: Row[],
+    source: FoundTable['source'],
+    at: {
+      pointer: string;
+      format: TableFormat;
+      arrays?: TableArray[];
+      others?: OtherArray[];
+      rowTexts?: () => string[] | undefined;
+      rowBytes?: () => RowBytes | undefined;
+    },
+  ): FoundTable => ({
+    ...(at.rowTexts && { rowTexts: at.rowTexts }),
+    ...(at.rowBytes && { rowBytes: at.rowBytes }),
+    kind: 'table',
+    rows,
+    pointer: at.pointer,
+    format: at.format,
+    source,
+    arrays: at.arrays ?? (rows.length > 0 ? [{ pointer: at.pointer, rows: rows.length }] : []),
+    others: at.others ?? [],
+    blocks: otherBlocks(content, source, rows, options),
+  });
+
+  if (format === undefined || format === 'json') {
+    const documents: [FoundTable['source'], () => unknown, string?][] = [];
+    // The row texts of the document read with only the `keep` columns' values, when it was.
+    let keptTexts: string[] | undefined;
+    // The same, read from the bytes of a block kept as bytes.
+    let keptBytes: RowBytes | undefined;
+    const keeping = options.keep && options.pointer === undefined && options.table === undefined;
+    if (result.structuredContent !== undefined) {
+      documents.push(['structuredContent', () => result.structuredContent]);
+    }
+    content.forEach((block, index) => {
+      const large = largeTextOf(block);
+      if (large && keeping && options.keep && large.bytes.length <= options.maxTextLength) {
+        const keep = options.keep;
+        const first = large.bytes.find((c) => !WS_BYTE(c));
+        if (first !== 91 /* [ */ && first !== 123 /* { */) return;
+        documents.push([
+          index,
+          () => {
+            const kept = readKeepingBytes(large.bytes, keep);
+            if (kept) {
+              keptBytes = kept.source;
+              return kept.rows;
+            }
+            // Not a compact array of objects: read as text, as any other block.
+            return readText((textOf(block) as string).trim(), index);
+          },
+        ]);
+        return;
+      }
+      const text = textOf(block);
+      if (text === undefined) return;
+      const trimmed = text.trim();
+      if (!trimmed.startsWith('[') && !trimmed.startsWith('{')) return;
+      documents.push([index, () => readText(trimmed, index), trimmed]);
+    });
+    /** One text block's JSON document (`undefined`: none, with the reason noted). */
+    function readText(trimmed: string, index: number): unknown {
+      if (trimmed.length > options.maxTextLength) {
+        firstReason ??= `block ${index} is ${trimmed.length.toLocaleString('en-US')} characters, more than the ${options.maxTextLength.toLocaleString('en-US')} the proxy parses`;
+        return undefined;
+      }
+      const kept = keeping && options.keep && readKeeping(trimmed, options.keep);
+      if (kept) {
+        keptTexts = kept.texts;
+        return kept.rows;
+      }
+      try {
+        return JSON.parse(trimmed);
+      } catch {
+        firstReason ??= `block ${index} is text that is not valid JSON`;
+        return undefined;
+      }
+    }
+    for (const [source, read, raw] of documents) {
+      const document = read();
+      if (document === undefined) continue;
+      const inDocument = fromDocument(document, options);
+      if (inDocument.kind === 'table') {
+        // Compact JSON whose rows are the whole document: their texts can be reused as stored.
+        const reusable = raw !== undefined && inDocument.pointer === '' && !raw.includes('\n');
+        const texts = keptTexts;
+        const bytes = keptBytes;
+        keptTexts = undefined;
+        keptBytes = undefined;
+        return found(inDocument.rows, source, {
+          ...inDocument,
+          format: 'json',
+          ...(bytes && { rowBytes: handOverOnce(bytes) }),
+          ...(texts
+            ? { rowTexts: handOverOnce(texts) }
+            : reusable && { rowTexts: () => arrayElementTexts(raw) }),
+        });
+      }
+      if (inDocument.kind === 'not-table') return notTable(inDocument.reason, inDocument.arrays);
+    }
+    if (format === 'json')
+      return notTable(firstReason ?? 'the result holds no JSON array of objects');
+  }
+
+  const formats = format === undefined ? TEXT_FORMATS : [format as Exclude<TableFormat, 'json'>];
+  for (const each of formats) {
+    for (const [index, block] of content.entries()) {
+      const text = textOf(block);
+      if (text === undefined) continue;
+      if (text.length > options.maxTextLength) {
+        firstReason ??= `block ${index} is ${text.length.toLocaleString('en-US')} characters, more than the ${options.maxTextLength.toLocaleString('en-US')} the proxy parses`;
+        continue;
+      }
+      const table = fromText(text, each, format !== undefined);
+      if (!table) continue;
+      if ('reason' in table) {
+        firstReason ??= `block ${index}: ${table.reason}`;
+        continue;
+      }
+      return found(table.rows, index, { pointer: '', format: table.format });
+    }
+  }
+  return notTable(
+    firstReason ??
+      (content.length === 0
+        ? 'the result has no content blocks'
+        : 'the result holds no table (JSON, JSON Lines, CSV, TSV, Markdown or HTML)'),
+  );
+}

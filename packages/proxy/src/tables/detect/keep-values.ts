@@ -1,0 +1,66 @@
+/**
+ * Reading a compact JSON array of objects while keeping only some values (`FindTableOptions.keep`),
+ * from its text or from its UTF-8 bytes, and handing the rows' texts or bytes over once.
+ *
+ * @module
+ */
+
+import type { Row } from '@s2sp/core';
+import type { RowBytes } from '@s2sp/core/store';
+import { sampledRows } from '../column-catalogue.js';
+import { arrayElementRanges, arrayElementTexts, rowsKeeping } from '../formats/json-rows.js';
+
+/**
+ * Hands `texts` over once. Made out here so that it holds nothing else: a closure made in
+ * findTable would hold its scope, and with it the upstream's whole result, for as long as the
+ * found table lives; the store keeps what it needs of the texts, the rest can go.
+ */
+export function handOverOnce<T>(texts: T): () => T | undefined {
+  let held: T | undefined = texts;
+  return () => {
+    const out = held;
+    held = undefined;
+    return out;
+  };
+}
+
+/**
+ * A compact JSON array of objects read with only the `keep` columns' values (`rowsKeeping`),
+ * with its rows' texts; `undefined` when the text is not one (it is then parsed whole). Line
+ * breaks rule it out: a stored row is one line, and its text is stored as it is.
+ */
+export function readKeeping(
+  text: string,
+  keep: readonly string[],
+): { rows: Row[]; texts: string[] } | undefined {
+  if (!text.startsWith('[') || text.includes('\n') || text.includes('\r')) return undefined;
+  const texts = arrayElementTexts(text);
+  if (!texts) return undefined;
+  const rows = rowsKeeping(texts, new Set(keep), new Set(sampledRows(texts.length)));
+  return rows && { rows, texts };
+}
+
+/** JSON white space, as a byte. */
+export const WS_BYTE = (c: number) => c === 32 || c === 9 || c === 10 || c === 13;
+
+/**
+ * {@link readKeeping} on a text's UTF-8 bytes: the rows found by scanning the bytes, each decoded
+ * and parsed on its own (a string of one row at a time, never of the table), with where each row
+ * is; `undefined` when the bytes are not a compact JSON array of objects.
+ */
+export function readKeepingBytes(
+  bytes: Uint8Array,
+  keep: readonly string[],
+): { rows: Row[]; source: RowBytes } | undefined {
+  if (bytes.indexOf(10) >= 0 || bytes.indexOf(13) >= 0) return undefined;
+  const ranges = arrayElementRanges(bytes);
+  if (!ranges) return undefined;
+  const { starts, ends } = ranges;
+  const view = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length);
+  const texts = {
+    length: starts.length,
+    at: (i: number) => view.toString('utf8', starts[i], ends[i]),
+  };
+  const rows = rowsKeeping(texts, new Set(keep), new Set(sampledRows(starts.length)));
+  return rows && { rows, source: { bytes, starts, ends } };
+}

@@ -1,0 +1,115 @@
+/**
+ * What becomes of the content blocks that are not the table (the rule's last paragraph, in
+ * `find-table.ts`), and how a block left out is described.
+ *
+ * @module
+ */
+
+import type { Row } from '@s2sp/core';
+import type { CallToolResult } from '../../mcp-sdk.js';
+import { type Block, textOf } from './block-text.js';
+import type { FindTableOptions, FoundTable } from './find-table.js';
+import { fromDocument } from './json-document.js';
+import { fromText, TEXT_FORMATS } from './text-formats.js';
+
+/** A content block, as the proxy describes one it left out. */
+export interface BlockSummary {
+  /** Index in `content`. */
+  readonly index: number;
+  readonly type: string;
+  /** Characters of its text or data. */
+  readonly chars: number;
+}
+
+/** What became of the content blocks that are not the table. */
+export interface OtherBlocks {
+  /** Small text blocks that are not the table, in order: returned after the abstract. */
+  readonly kept: readonly CallToolResult['content'][number][];
+  /** Text blocks that held the table again. */
+  readonly repeats: number;
+  /** Blocks left out (large text that is not the table, images, resources …). */
+  readonly dropped: readonly BlockSummary[];
+}
+
+/** Characters of a text block that is not the table and is still returned with the abstract. */
+export const MAX_KEPT_TEXT = 2_000;
+
+/** A content block as {@link BlockSummary} describes it. */
+export function summary(block: Block, index: number): BlockSummary {
+  const chars =
+    block.type === 'text'
+      ? (textOf(block) as string).length
+      : block.type === 'image' || block.type === 'audio'
+        ? block.data.length
+        : JSON.stringify(block).length;
+  return { index, type: block.type, chars };
+}
+
+/** The table one text block holds on its own, in any format (for the repeat check). */
+function tableInBlock(text: string, options: FindTableOptions): Row[] | undefined {
+  const trimmed = text.trim();
+  if (
+    (trimmed.startsWith('[') || trimmed.startsWith('{')) &&
+    text.length <= options.maxTextLength
+  ) {
+    try {
+      const found = fromDocument(JSON.parse(trimmed), options);
+      if (found.kind === 'table') return found.rows;
+    } catch {
+      // Not JSON: the text formats below may still read it.
+    }
+  }
+  for (const format of TEXT_FORMATS) {
+    const found = fromText(text, format, false);
+    if (found && 'rows' in found) return found.rows;
+  }
+  return undefined;
+}
+
+/** Same row count and the same columns in the first row: the table again. */
+function sameTable(a: readonly Row[], b: readonly Row[]): boolean {
+  if (a.length !== b.length) return false;
+  const [x] = a;
+  const [y] = b;
+  return !x || !y || Object.keys(x).join('\0') === Object.keys(y).join('\0');
+}
+
+/** Sorts the blocks other than the table's own (`source`) into kept, repeats and dropped. */
+export function otherBlocks(
+  content: readonly Block[],
+  source: FoundTable['source'],
+  rows: readonly Row[],
+  options: FindTableOptions,
+): OtherBlocks {
+  const kept: Block[] = [];
+  const dropped: BlockSummary[] = [];
+  let repeats = 0;
+  content.forEach((block, index) => {
+    if (index === source) return;
+    const text = textOf(block);
+    if (text !== undefined && text.length <= options.maxTextLength) {
+      const again = tableInBlock(text, options);
+      if (again && sameTable(again, rows)) {
+        repeats++;
+        return;
+      }
+      if (text.length <= MAX_KEPT_TEXT) {
+        kept.push(block);
+        return;
+      }
+    }
+    dropped.push(summary(block, index));
+  });
+  return { kept, repeats, dropped };
+}
+
+/** Describes a result's blocks for an error: "2 blocks: text (1,204 characters), image (…)". */
+export function describeBlocks(blocks: readonly BlockSummary[]): string {
+  if (blocks.length === 0) return 'no content blocks';
+  const shown = blocks
+    .slice(0, 8)
+    .map((b) => `${b.type} (${b.chars.toLocaleString('en-US')} characters)`)
+    .join(', ');
+  const more = blocks.length > 8 ? ` … and ${blocks.length - 8} more` : '';
+  return `${blocks.length} content block${blocks.length === 1 ? '' : 's'}: ${shown}${more}`;
+}

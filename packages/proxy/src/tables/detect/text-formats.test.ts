@@ -1,0 +1,91 @@
+import { describe, expect, it } from 'vitest';
+import { opts, ROWS, text } from './__fixtures__/tool-results.js';
+import { findTable } from './find-table.js';
+
+describe('findTable: text formats', () => {
+  it('reads CSV and TSV, typing only the columns numeric in every row', () => {
+    const csv = 'id,zip,name\n1,02134,"Smith, J"\n2,10001,Lee\n';
+    expect(findTable(text(csv), opts)).toMatchObject({
+      kind: 'table',
+      format: 'csv',
+      rows: [
+        { id: 1, zip: '02134', name: 'Smith, J' },
+        { id: 2, zip: '10001', name: 'Lee' },
+      ],
+    });
+    expect(findTable(text('a\tb\n1\tx'), opts)).toMatchObject({
+      format: 'tsv',
+      rows: [{ a: 1, b: 'x' }],
+    });
+    expect(findTable(text('a,b\n1,2\n3'), opts)).toMatchObject({
+      kind: 'not-table',
+      reason: 'block 0: as csv, line 3 has 1 cells, the header 2',
+    });
+  });
+
+  it('reads a Markdown table inside prose, and refuses a wrong column count', () => {
+    const md = 'Found 2 stations:\n\n| id | name |\n|----|------|\n| 1 | A |\n| 2 | B |\n\nDone.';
+    expect(findTable(text(md), opts)).toMatchObject({
+      kind: 'table',
+      format: 'markdown',
+      source: 0,
+      rows: [
+        { id: 1, name: 'A' },
+        { id: 2, name: 'B' },
+      ],
+    });
+    expect(findTable(text('| a | b |\n|---|---|\n| 1 |'), opts)).toMatchObject({
+      kind: 'not-table',
+      reason: /line 3 of the Markdown table has 1 cells/,
+    });
+  });
+
+  it('reads an HTML table and refuses colspan', () => {
+    const html = '<table><tr><th>id</th><th>v</th></tr><tr><td>1</td><td>x</td></tr></table>';
+    expect(findTable(text(html), opts)).toMatchObject({
+      format: 'html',
+      rows: [{ id: 1, v: 'x' }],
+    });
+    expect(findTable(text('<table><tr><td colspan="2">a</td></tr></table>'), opts)).toMatchObject({
+      kind: 'not-table',
+      reason: /colspan/,
+    });
+  });
+
+  it("reads a spreadsheet server's HTML sheet: an empty corner cell gets a name", () => {
+    const sheet =
+      '<h2>Sheet Data</h2>\n<table>\n<tr><th></th><th>A</th><th>B</th></tr>\n<tr><th>1</th><td>id</td><td>area</td></tr>\n<tr><th>2</th><td>1</td><td>County 1 &amp; &lt;north&gt;</td></tr>\n</table>\n<ul><li>notice</li></ul>';
+    expect(findTable(text(sheet), opts)).toMatchObject({
+      kind: 'table',
+      format: 'html',
+      rows: [
+        { column_1: 1, A: 'id', B: 'area' },
+        { column_1: 2, A: '1', B: 'County 1 & <north>' },
+      ],
+    });
+  });
+
+  it('reads JSON Lines and names an invalid line', () => {
+    expect(findTable(text('{"a":1}\n{"a":2}'), opts)).toMatchObject({
+      format: 'jsonl',
+      rows: [{ a: 1 }, { a: 2 }],
+    });
+    expect(findTable(text('{"a":1}\n{"a":'), opts)).toMatchObject({
+      kind: 'not-table',
+      reason: /line 2 is not valid JSON/,
+    });
+  });
+
+  it('tries only a configured format', () => {
+    expect(findTable(text('a;b'), { ...opts, format: 'csv' })).toMatchObject({
+      kind: 'table',
+      rows: [],
+      format: 'csv',
+    });
+    expect(findTable(text(ROWS), { ...opts, format: 'csv' }).kind).toBe('not-table');
+    expect(findTable(text('x\ty'), { ...opts, format: 'markdown' })).toMatchObject({
+      kind: 'not-table',
+      reason: 'block 0: the text has no Markdown table',
+    });
+  });
+});
