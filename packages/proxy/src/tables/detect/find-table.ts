@@ -22,10 +22,10 @@
 import type { Row } from '@s2sp/core';
 import type { RowBytes } from '@s2sp/core/store';
 import type { CallToolResult } from '../../mcp-sdk.js';
-import { arrayElementTexts } from '../formats/json-rows.js';
+import { arrayElementTexts, WS } from '../formats/json-rows.js';
 import { type Block, largeTextOf, textOf } from './block-text.js';
 import { fromDocument, type OtherArray, type TableArray } from './json-document.js';
-import { handOverOnce, readKeeping, readKeepingBytes, WS_BYTE } from './keep-values.js';
+import { handOverOnce, readKeeping, readKeepingBytes } from './keep-values.js';
 import { type BlockSummary, type OtherBlocks, otherBlocks, summary } from './other-blocks.js';
 import { fromText, TEXT_FORMATS } from './text-formats.js';
 
@@ -150,7 +150,7 @@ export function findTable(
       const large = largeTextOf(block);
       if (large && keeping && options.keep && large.bytes.length <= options.maxTextLength) {
         const keep = options.keep;
-        const first = large.bytes.find((c) => !WS_BYTE(c));
+        const first = large.bytes.find((c) => !WS(c));
         if (first !== 91 /* [ */ && first !== 123 /* { */) return;
         documents.push([
           index,

@@ -40,9 +40,6 @@ export function readKeeping(
   return rows && { rows, texts };
 }
 
-/** JSON white space, as a byte. */
-export const WS_BYTE = (c: number) => c === 32 || c === 9 || c === 10 || c === 13;
-
 /**
  * {@link readKeeping} on a text's UTF-8 bytes: the rows found by scanning the bytes, each decoded
  * and parsed on its own (a string of one row at a time, never of the table), with where each row

@@ -9,7 +9,8 @@
 import type { Row } from '@s2sp/core';
 import { isPlainObject, setColumn } from '@s2sp/core/json';
 
-const WS = (c: number | undefined) => c === 32 || c === 9 || c === 10 || c === 13;
+/** JSON white space, as a UTF-16 code unit or a byte. */
+export const WS = (c: number | undefined) => c === 32 || c === 9 || c === 10 || c === 13;
 
 /**
  * The one scan behind {@link arrayElementTexts} and {@link arrayElementRanges}: whether the `n`
