@@ -2,16 +2,14 @@ import { callResourceToolAgain } from './advice/advice.js';
 import { readBodyCapped } from './body-reader.js';
 import { DataPlaneResponseSchema } from './data-plane.js';
 import { S2SPError } from './errors.js';
+import { assertUsableAttempt, fetchFailure, tooLarge } from './fetch-errors.js';
+import { progressThrottle } from './fetch-progress.js';
 import {
-  assertUsableAttempt,
   type FetchBodyOptions,
-  fetchFailure,
   type PreparedFetch,
   prepareFetch,
   requestHeaders,
-  tooLarge,
-} from './fetch-body.js';
-import { progressThrottle } from './fetch-progress.js';
+} from './fetch-request.js';
 import { attemptFailure, backoff, RetryableFailure, retryDelayMs } from './fetch-retry.js';
 import { formatIssues, isPlainObject, parseJsonText } from './json.js';
 import { PROTOCOL } from './protocol.js';

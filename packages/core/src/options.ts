@@ -8,7 +8,7 @@
  * @module
  */
 
-export { FetchBodyLimitsSchema } from './fetch-body.js';
+export { FetchBodyLimitsSchema } from './fetch-request.js';
 export {
   byteSize,
   httpUrl,

@@ -1,6 +1,8 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { S2SPError } from '../errors.js';
-import { describeBodyStoreContract, makeStoredTable, readTaken } from '../testing/index.js';
+import { describeBodyStoreContract } from '../testing/body-store-contract.js';
+import { makeStoredTable } from '../testing/make-stored-table.js';
+import { readTaken } from '../testing/read-taken.js';
 import { createMemoryStore, encodeRows } from './memory-store.js';
 
 describeBodyStoreContract('memory', async () => createMemoryStore(), {

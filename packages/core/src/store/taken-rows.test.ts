@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { S2SPError } from '../errors.js';
-import { readTaken } from '../testing/index.js';
+import { readTaken } from '../testing/read-taken.js';
 import type { TakenRows } from './body-store.js';
 import { collectBytes } from './bytes.js';
 import { encodeRows } from './memory-store.js';
