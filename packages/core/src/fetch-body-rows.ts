@@ -56,7 +56,6 @@ export async function* fetchBodyRows(
   const failure = (cause: unknown): S2SPError =>
     fetchFailure(cause, {
       cancelled: options.signal?.aborted === true,
-      timedOut: controller.signal.aborted,
       origin: target.origin,
       timeoutMs,
     });

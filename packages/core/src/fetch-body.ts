@@ -20,8 +20,10 @@ import { formatIssues, parseJsonText } from './json.js';
  * @param options - row and column selection, limits, allow-list
  * @returns the validated response (`body`, plus `total_rows`, `columns_returned`,
  *   `missing_row_ids` when the server sends them)
- * @throws S2SPError `invalid_request` (bad URL), `not_found` (expired or used), `timeout`,
- *   `payload_too_large`, `unavailable` (503) or `upstream_error` (anything else)
+ * @throws S2SPError `invalid_request` (bad URL), `not_found` (expired or used),
+ *   `payload_too_large`, `unavailable` (503) or `upstream_error` (anything else, a time-out
+ *   included: it reads as any other network failure, so no answer tells a closed port from a
+ *   silent one)
  *
  * @example
  * ```ts
@@ -44,7 +46,6 @@ export async function fetchBody(
   const failure = (cause: unknown) =>
     fetchFailure(cause, {
       cancelled: options.signal?.aborted === true,
-      timedOut: controller.signal.aborted,
       origin: target.origin,
       timeoutMs,
     });

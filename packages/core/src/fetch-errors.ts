@@ -23,8 +23,6 @@ export function tooLarge(maxBytes: number): S2SPError {
   );
 }
 
-// Error bodies of the resource server are never quoted: they come from a third party and would
-// otherwise flow verbatim into an LLM's context. Each status gets our own sentence.
 /**
  * The error for whatever a data-plane fetch threw: cancelled by the caller, or any network-level
  * failure. Refused connections, resets, DNS and TLS failures, unparseable HTTP and time-outs all
@@ -34,7 +32,7 @@ export function tooLarge(maxBytes: number): S2SPError {
  */
 export function fetchFailure(
   cause: unknown,
-  context: { cancelled: boolean; timedOut: boolean; origin: string; timeoutMs: number },
+  context: { cancelled: boolean; origin: string; timeoutMs: number },
 ): S2SPError {
   if (S2SPError.isInstance(cause)) return cause;
   if (context.cancelled)
@@ -49,7 +47,7 @@ export function fetchFailure(
  * @param timeoutMs - the fetch's time limit
  * @param cause - kept for logs, never shown
  */
-export function networkFailure(origin: string, timeoutMs: number, cause?: unknown): S2SPError {
+function networkFailure(origin: string, timeoutMs: number, cause?: unknown): S2SPError {
   return new S2SPError(
     'upstream_error',
     `The resource server at ${origin} was unreachable or did not answer within ${timeoutMs} ms. ${retryThenCallAgain}`,
@@ -66,7 +64,7 @@ export function networkFailure(origin: string, timeoutMs: number, cause?: unknow
  * @param origin - the resource server's origin
  * @throws S2SPError `upstream_error`
  */
-export function assertIdentityEncoding(response: Response, origin: string): void {
+function assertIdentityEncoding(response: Response, origin: string): void {
   const encoding = (response.headers.get('content-encoding') ?? '').trim().toLowerCase();
   if (encoding === '' || encoding === 'identity') return;
   throw new S2SPError(
@@ -81,7 +79,7 @@ export function assertIdentityEncoding(response: Response, origin: string): void
  *
  * @throws S2SPError from {@link statusError} or {@link assertIdentityEncoding}
  */
-export async function assertUsableResponse(response: Response, origin: string): Promise<void> {
+async function assertUsableResponse(response: Response, origin: string): Promise<void> {
   try {
     if (response.status !== 200) throw statusError(response.status, origin);
     assertIdentityEncoding(response, origin);
@@ -91,8 +89,10 @@ export async function assertUsableResponse(response: Response, origin: string): 
   }
 }
 
+// Error bodies of the resource server are never quoted: they come from a third party and would
+// otherwise flow verbatim into an LLM's context. Each status gets our own sentence.
 /** The error for a non-200 answer (never quoting the server's body). */
-export function statusError(status: number, origin: string): S2SPError {
+function statusError(status: number, origin: string): S2SPError {
   if (status === 404) {
     return new S2SPError('not_found', resourceUrlGone);
   }

@@ -107,7 +107,7 @@ export interface FetchBodyOptions {
 }
 
 /** Request headers every data-plane fetch sends besides `Accept`. */
-export const FETCH_HEADERS: Readonly<Record<string, string>> = Object.freeze({
+const FETCH_HEADERS: Readonly<Record<string, string>> = Object.freeze({
   'content-type': 'application/json',
   'accept-encoding': 'identity',
 });

@@ -121,8 +121,9 @@ describe('fetchBody', () => {
   it('times out a server that never answers', async () => {
     const server = await serve(() => {});
     const error = await failure(fetchBody(`${server.url}/s2sp/data/${token}`, { timeoutMs: 150 }));
+    // The same code as any network failure (no port oracle); a fetch that never timed out
+    // would hang here until vitest's own time-out fails the test.
     expect(error.code).toBe('upstream_error');
-    expect(error.message).toMatch(/did not answer within 150 ms/);
   });
 
   it('times out a server that drips its body', async () => {

@@ -2,7 +2,7 @@ import { codeAndDataOf } from '@s2sp/test-utils';
 import { describe, expect, it } from 'vitest';
 import { createMemoryStore, MemoryStoreOptionsSchema } from './memory-store.js';
 
-describe('the options schemas of core factories', () => {
+describe('the memory store’s options schema', () => {
   it('createMemoryStore applies its defaults and names a bad option', () => {
     expect(MemoryStoreOptionsSchema.parse({})).toEqual({
       maxBytes: 256 * 1024 * 1024,
