@@ -7,8 +7,8 @@ import { progressThrottle } from './fetch-progress.js';
 import {
   type FetchBodyOptions,
   type PreparedFetch,
+  postPrepared,
   prepareFetch,
-  requestHeaders,
 } from './fetch-request.js';
 import { attemptFailure, backoff, RetryableFailure, retryDelayMs } from './fetch-retry.js';
 import { formatIssues, isPlainObject, parseJsonText } from './json.js';
@@ -107,24 +107,19 @@ async function* readAttempt(
   controller: AbortController,
   failure: (cause: unknown) => S2SPError,
 ): AsyncGenerator<RowWithId> {
-  const { target, maxBytes, maxRowBytes, requestBody, headers } = prepared;
+  const { target, maxBytes, maxRowBytes } = prepared;
   const transport = (cause: unknown) => attemptFailure(cause, controller.signal.aborted, failure);
   let reader: ReadableStreamDefaultReader<Uint8Array> | undefined;
   try {
     let response: Response;
     try {
       if (options.signal?.aborted) throw options.signal.reason;
-      response = await (options.fetch ?? globalThis.fetch)(target.href, {
-        method: 'POST',
-        headers: requestHeaders(
-          options.headers,
-          headers,
-          `${PROTOCOL.ndjsonMediaType}, application/json;q=0.5`,
-        ),
-        body: requestBody,
-        redirect: 'manual',
-        signal: controller.signal,
-      });
+      response = await postPrepared(
+        prepared,
+        options,
+        `${PROTOCOL.ndjsonMediaType}, application/json;q=0.5`,
+        controller.signal,
+      );
     } catch (cause) {
       throw transport(cause);
     }

@@ -4,7 +4,7 @@ import { type DataPlaneResponse, DataPlaneResponseSchema } from './data-plane.js
 import { S2SPError } from './errors.js';
 import { assertUsableAttempt, fetchFailure, tooLarge } from './fetch-errors.js';
 import { progressThrottle } from './fetch-progress.js';
-import { type FetchBodyOptions, prepareFetch, requestHeaders } from './fetch-request.js';
+import { type FetchBodyOptions, postPrepared, prepareFetch } from './fetch-request.js';
 import { attemptFailure, withRetries } from './fetch-retry.js';
 import { formatIssues, parseJsonText } from './json.js';
 
@@ -34,10 +34,8 @@ export async function fetchBody(
   resourceUrl: string,
   options: FetchBodyOptions = {},
 ): Promise<DataPlaneResponse> {
-  const { target, timeoutMs, maxBytes, requestBody, retries, headers } = prepareFetch(
-    resourceUrl,
-    options,
-  );
+  const prepared = prepareFetch(resourceUrl, options);
+  const { target, timeoutMs, maxBytes, retries } = prepared;
 
   const controller = new AbortController();
   const timer = setTimeout(() => controller.abort(), timeoutMs);
@@ -59,14 +57,7 @@ export async function fetchBody(
     let response: Response;
     let bytes: Uint8Array | undefined;
     try {
-      response = await (options.fetch ?? globalThis.fetch)(target.href, {
-        method: 'POST',
-        headers: requestHeaders(options.headers, headers, 'application/json'),
-        body: requestBody,
-        // Never follow: a redirect could point the request (and its token) anywhere.
-        redirect: 'manual',
-        signal: controller.signal,
-      });
+      response = await postPrepared(prepared, options, 'application/json', controller.signal);
     } catch (cause) {
       throw transport(cause);
     }

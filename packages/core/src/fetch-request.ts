@@ -117,7 +117,7 @@ const FETCH_HEADERS: Readonly<Record<string, string>> = Object.freeze({
  * replace a fixed one are dropped), then the fixed ones ({@link FETCH_HEADERS}, and the
  * `Idempotency-Key` of a fetch that retries) and `Accept`.
  */
-export function requestHeaders(
+function requestHeaders(
   extra: Readonly<Record<string, string>> | undefined,
   fixed: Readonly<Record<string, string>>,
   accept: string,
@@ -187,4 +187,29 @@ export function prepareFetch(resourceUrl: string, options: FetchBodyOptions): Pr
     retries,
     headers,
   };
+}
+
+/**
+ * Sends one attempt of a prepared fetch: a POST of its request body with its headers and the
+ * caller's, asking for `accept`. Redirects are never followed: one could point the request (and
+ * its token) anywhere. One copy for `fetchBody` and `fetchBodyRows`.
+ *
+ * @param prepared - from {@link prepareFetch}
+ * @param options - the caller's extra headers and `fetch`
+ * @param accept - the `Accept` header
+ * @param signal - aborts the attempt (the fetch's time limit)
+ */
+export function postPrepared(
+  prepared: PreparedFetch,
+  options: Pick<FetchBodyOptions, 'headers' | 'fetch'>,
+  accept: string,
+  signal: AbortSignal,
+): Promise<Response> {
+  return (options.fetch ?? globalThis.fetch)(prepared.target.href, {
+    method: 'POST',
+    headers: requestHeaders(options.headers, prepared.headers, accept),
+    body: prepared.requestBody,
+    redirect: 'manual',
+    signal,
+  });
 }
