@@ -6,6 +6,7 @@ import {
   isTokenShape,
   normalizePublicUrl,
   parseResourceUrl,
+  sha256Hex,
   tokenStorageKey,
 } from './token.js';
 
@@ -54,6 +55,20 @@ describe('tokens', () => {
     const key = await tokenStorageKey(token);
     expect(key).toMatch(/^[0-9a-f]{64}$/);
     expect(key).not.toContain(token);
+  });
+
+  it('get the same key from the native hash and the JavaScript one', async () => {
+    // The runtime's own SHA-256 serves where it exists (Node here); sha256Hex everywhere else.
+    expect(sha256Hex('abc')).toBe(
+      'ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad',
+    );
+    const inputs = [
+      '',
+      'é€😀',
+      ...Array.from({ length: 200 }, generateToken),
+      ...Array.from({ length: 130 }, (_, n) => 'x'.repeat(n)),
+    ];
+    for (const input of inputs) expect(await tokenStorageKey(input)).toBe(sha256Hex(input));
   });
 });
 
