@@ -1,6 +1,7 @@
 /**
- * Taking an entry: one small script decides who gets it (see TAKE), then, for a large table, the
- * winner reads the blocks with plain binary GETs, several in flight, and removes them.
+ * Taking an entry: one small script decides who gets it (see TAKE); for a whole table the winner
+ * reads the blocks with plain binary GETs, several in flight (the first ones sent with the
+ * script), and removes them.
  *
  * @module
  */
@@ -18,7 +19,6 @@ import {
   INLINE_DROP_BLOCKS,
   TAKE,
   TAKE_CLAIMED,
-  TAKE_INLINE,
   TAKE_LATE,
   TAKE_TOO_MANY,
 } from './entry-scripts.js';
@@ -28,8 +28,6 @@ import type { RedisClock } from './redis-clock.js';
 import type { RedisConnection } from './redis-connection.js';
 import { RedisLateError, toStoreError, withTimeout } from './store-errors.js';
 
-/** Whole tables up to this many bytes come back in the take script's answer itself. */
-export const INLINE_BYTES = 256 * 1024;
 /** How long a claimed entry's blocks stay for their reader: ample for reading them, bounded if
  * the reader dies. */
 export const CLAIM_HOLD_MS = 5 * 60_000;
@@ -118,15 +116,6 @@ function parseMeta(reply: unknown[]): Meta {
   };
 }
 
-function checkedBlocks(values: readonly unknown[], meta: Meta): Buffer[] {
-  const blocks = values.map(bytes);
-  let total = 0;
-  for (const block of blocks) total += block?.byteLength ?? Number.NaN;
-  if (blocks.length !== meta.blocks || total !== meta.joinedBytes)
-    throw corrupt('an entry whose blocks do not add up');
-  return blocks as Buffer[];
-}
-
 const LITTLE_ENDIAN = new Uint8Array(new Uint32Array([1]).buffer)[0] === 1;
 
 /** The row ends of an offsets value (4 bytes little endian per row). */
@@ -147,13 +136,15 @@ function endsOf(value: unknown, meta: Meta): Uint32Array {
 
 /**
  * Reads a claimed entry's blocks in order, {@link READ_AHEAD} in flight, each within the command
- * timeout, as the consumer asks for them; removes them when done, failed or abandoned (once
- * started: blocks of a take whose chunks are never read go with their claim's short TTL).
+ * timeout, as the consumer asks for them; with `expireWhenDone`, removes them when done, failed
+ * or abandoned (once started: blocks of a take whose chunks are never read go with their claim's
+ * short TTL).
  */
 async function* readClaimed(
   options: TakeEntryOptions,
   meta: Meta,
   first: Promise<unknown>[],
+  expireWhenDone: boolean,
 ): AsyncGenerator<Uint8Array> {
   const { redisKey } = options;
   const keys = Array.from({ length: meta.blocks }, (_, i) => blockKey(redisKey, i));
@@ -174,7 +165,7 @@ async function* readClaimed(
     throw toStoreError(error, 'take');
   } finally {
     for (const pending of inFlight) pending.catch(() => {});
-    if (!options.retry) expireBlocks(options, meta.blocks, 0);
+    if (expireWhenDone) expireBlocks(options, meta.blocks, 0);
   }
 }
 
@@ -195,9 +186,33 @@ function expireBlocks(options: TakeEntryOptions, blocks: number, first: number):
   ).catch(() => {});
 }
 
+/**
+ * The offsets and the first {@link READ_AHEAD} blocks of an entry, in one MGET (one command, one
+ * timer; keys past the last block answer nil), each as a promise of its own.
+ */
+function readAhead(options: TakeEntryOptions): {
+  offsets: Promise<unknown>;
+  blocks: Promise<unknown>[];
+} {
+  const { redisKey } = options;
+  const keys = [offsetsKey(redisKey)];
+  for (let i = 0; i < READ_AHEAD; i++) keys.push(blockKey(redisKey, i));
+  const values = getValues(options, ['MGET', ...keys]);
+  const at = (i: number) => {
+    const value = values.then((all) => (Array.isArray(all) ? all[i] : undefined));
+    value.catch(() => {}); // read (and its error reported) in order, by the take and readClaimed
+    return value;
+  };
+  return { offsets: at(0), blocks: keys.slice(1).map((_, i) => at(i + 1)) };
+}
+
 function getBlock(options: TakeEntryOptions, key: string): Promise<unknown> {
+  return getValues(options, ['GET', key]);
+}
+
+function getValues(options: TakeEntryOptions, command: string[]): Promise<unknown> {
   const pending = withTimeout(
-    options.connection.send(['GET', key], options.redisKey, { buffers: true }),
+    options.connection.send(command, options.redisKey, { buffers: true }),
     options.commandTimeoutMs,
   );
   pending.catch(() => {}); // read (and its error reported) in order, by readClaimed
@@ -221,15 +236,21 @@ export async function takeEntry(options: TakeEntryOptions): Promise<Taken | unde
     String(deadline),
     options.retry ? `${which} ${options.retry.graceMs} ${options.retry.key}` : which,
     String(CLAIM_HOLD_MS),
-    String(INLINE_BYTES),
     ...(rowIds ?? []).map((id) => String(id)),
     ...(selecting === undefined ? [] : [String(selecting)]),
   ];
-  const reply = await withTimeout(
+  const claim = withTimeout(
     runScript(connection, TAKE, [redisKey], args, { buffers: true }),
     giveUpAt - Date.now(),
     commandTimeoutMs,
   );
+  // A whole table: its offsets and first blocks are asked for right behind the claim, in the same
+  // write, so Redis answers all of it in one round trip (a second one used to cost as much as the
+  // rest of a small table's take). Blocks never change once written, so these reads are the same
+  // whether Redis runs them just after the claim or, after a NOSCRIPT, just before it; they are
+  // used only when the claim is ours, and dropped unread otherwise (a 404 reads missing keys).
+  const ahead = rowIds ? undefined : readAhead(options);
+  const reply = await claim;
   if (reply === TAKE_LATE) throw new RedisLateError();
   if (Array.isArray(reply) && Number(reply[0]) === TAKE_TOO_MANY)
     throw tooManyRowIds(rowIds?.length ?? 0, Number(String(reply[1])));
@@ -237,8 +258,7 @@ export async function takeEntry(options: TakeEntryOptions): Promise<Taken | unde
   if (!Array.isArray(reply) || reply.length < 7) throw corrupt('an unexpected reply to a take');
   const meta = parseMeta(reply);
   const base = { columns: meta.columns, tableRows: meta.tableRows };
-  if (!options.retry && (rowIds || Number(reply[0]) === TAKE_INLINE))
-    expireBlocks(options, meta.blocks, INLINE_DROP_BLOCKS);
+  if (!options.retry && rowIds) expireBlocks(options, meta.blocks, INLINE_DROP_BLOCKS);
   if (rowIds) {
     const slots = reply.slice(7).map(bytes);
     if (slots.length !== rowIds.length) throw corrupt('an unexpected reply to a take');
@@ -255,35 +275,21 @@ export async function takeEntry(options: TakeEntryOptions): Promise<Taken | unde
       bytes: meta.size,
     };
   }
-  const mode = Number(reply[0]);
-  if (mode === TAKE_INLINE) {
-    const blocks = checkedBlocks(reply.slice(8), meta);
-    const ends = endsOf(reply[7], meta);
-    return {
-      result: {
-        ...base,
-        missing: [],
-        byteLength: meta.joinedBytes,
-        ends,
-        chunks: chunksOf(blocks),
-      },
-      bytes: meta.size,
-    };
-  }
-  if (mode !== TAKE_CLAIMED) throw corrupt('an unexpected reply to a take');
-  // The offsets and the first blocks are asked for together; the blocks are read as the
-  // response is written (see readClaimed), so a table of any size passes through in pieces.
-  const offsets = getBlock(options, offsetsKey(redisKey));
-  const first = Array.from({ length: Math.min(READ_AHEAD, meta.blocks) }, (_, i) =>
-    getBlock(options, blockKey(redisKey, i)),
-  );
+  if (Number(reply[0]) !== TAKE_CLAIMED || !ahead) throw corrupt('an unexpected reply to a take');
+  // The blocks are read as the response is written (see readClaimed), so a table of any size
+  // passes through in pieces; reads asked for past the table's last block answered nothing.
+  const first = ahead.blocks.slice(0, meta.blocks);
+  // A table whose every block is asked for already can go now: Redis runs the expiry after the
+  // reads sent before it on this connection, so the answer no longer waits on the reader, and a
+  // reader that never reads holds no memory in Redis. A larger table goes when it has been read.
+  const expireNow = !options.retry && meta.blocks <= READ_AHEAD;
+  if (expireNow) expireBlocks(options, meta.blocks, 0);
   let ends: Uint32Array;
   try {
-    ends = endsOf(await offsets, meta);
+    ends = endsOf(await ahead.offsets, meta);
   } catch (error) {
     // Nobody will read the blocks: drop them now rather than at the end of the hold.
-    for (const pending of first) pending.catch(() => {});
-    if (!options.retry) expireBlocks(options, meta.blocks, 0);
+    if (!options.retry && !expireNow) expireBlocks(options, meta.blocks, 0);
     throw error;
   }
   return {
@@ -292,7 +298,7 @@ export async function takeEntry(options: TakeEntryOptions): Promise<Taken | unde
       missing: [],
       byteLength: meta.joinedBytes,
       ends,
-      chunks: readClaimed(options, meta, first),
+      chunks: readClaimed(options, meta, first, !options.retry && !expireNow),
     },
     bytes: meta.size,
   };

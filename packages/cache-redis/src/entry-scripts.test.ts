@@ -76,12 +76,12 @@ function put(key: string, e: Entry, flags = '11', start = 0, blocks = e.blocks, 
   );
 }
 
-const take = (key: string, args: string[], hold = '60000', inline = String(1 << 20)) =>
+const take = (key: string, args: string[], hold = '60000') =>
   runScript(
     connection,
     TAKE,
     [key],
-    [args[0] as string, args[1] as string, hold, inline, ...args.slice(2)],
+    [args[0] as string, args[1] as string, hold, ...args.slice(2)],
     {
       buffers: true,
     },
@@ -154,22 +154,11 @@ describe('PUT_BLOCKS and TAKE', () => {
     expect(await take(key, ['0', 'all'])).toBeNull();
   });
 
-  it('answers a small table whole, inline, in its blocks', async () => {
+  it('claims a whole table, however small: removes its metadata, keeps its blocks for the reader for the hold time', async () => {
     const key = freshKey();
     const e = entry(rows, 10);
     await put(key, e);
-    const reply = (await take(key, ['0', 'all'])) as unknown[];
-    expect(reply[0]).toBe(TAKE_INLINE);
-    expect(reply[7]).toEqual(e.offsets);
-    expect(Buffer.concat(reply.slice(8) as Buffer[])).toEqual(e.joined);
-    await expectGoneAfterExpiry(key, e.blocks.length);
-  });
-
-  it('claims a larger table: removes its metadata, keeps its blocks for the reader for the hold time', async () => {
-    const key = freshKey();
-    const e = entry(rows, 10);
-    await put(key, e);
-    const reply = (await take(key, ['0', 'all'], '5000', '10')) as unknown[];
+    const reply = (await take(key, ['0', 'all'], '5000')) as unknown[];
     expect(reply).toHaveLength(7);
     expect(reply[0]).toBe(TAKE_CLAIMED);
     expect(await client.exists(key)).toBe(0);
@@ -220,23 +209,23 @@ describe('PUT_BLOCKS and TAKE', () => {
     const e = entry(rows.slice(0, 1), 100);
     await put(key, e);
     expect((await client.keys(`${key}*`)).sort()).toEqual([key, `${key}:0`, `${key}:o`]);
-    const reply = (await take(key, ['0', 'all'])) as unknown[];
-    expect(texts(reply.slice(8))).toEqual([rows[0]]);
+    const reply = (await take(key, ['0', 'some', '0'])) as unknown[];
+    expect(texts(reply.slice(7))).toEqual([rows[0]]);
   });
 
   it('stores an empty table as metadata only', async () => {
     const key = freshKey();
     await put(key, entry([], 10), '11', 0, [], 0);
     expect(texts((await take(key, ['0', 'all'])) as unknown[])).toEqual([
-      TAKE_INLINE,
+      TAKE_CLAIMED,
       '["a"]',
       '0',
       '99',
       '0',
       '0',
       '10',
-      '',
     ]);
+    expect(await client.get(`${key}:o`)).toBe('');
   });
 
   it('does nothing when it runs after its deadline', async () => {

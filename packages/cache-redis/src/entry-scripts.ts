@@ -76,7 +76,7 @@ return 1
 );
 
 /**
- * A take that answers inline expires at most this many blocks itself; the taker expires the rest
+ * A take of rows by id expires at most this many blocks itself; the taker expires the rest
  * (EXPIRE_BLOCKS). 16 MiB covers a 10k-row table of ~1.2 KB rows in the one round trip.
  */
 export const INLINE_DROP_BLOCKS = 16;
@@ -108,10 +108,10 @@ export const TAKE_CLAIMED = 0;
  * it, because this script reads the metadata and removes it in one step.
  *
  * KEYS[1] the entry's main key. ARGV: [1] deadline in Redis milliseconds (0: none), [2] "all" or
- * "some" (for a repeatable take, PROTOCOL §7.10: followed by " <grace ms> <retry key>"), [3] how long a claimed entry's blocks stay for the reader, in ms, [4] the largest
- * whole table (joined bytes) answered inline, [5…] the row ids (with "some"), or [5] optionally
- * how many rows the caller will select itself (with "all"). More ids than the table has rows:
- * `[TAKE_TOO_MANY, row count]`, nothing changed.
+ * "some" (for a repeatable take, PROTOCOL §7.10: followed by " <grace ms> <retry key>"), [3] how
+ * long a claimed entry's blocks stay for the reader, in ms, [4…] the row ids (with "some"), or [4]
+ * optionally how many rows the caller will select itself (with "all"). More ids than the table
+ * has rows: `[TAKE_TOO_MANY, row count]`, nothing changed.
  *
  * The deadline is what keeps a failed take from consuming its entry later. The client gives up
  * after its timeout and reports "unavailable"; if the command still reaches Redis afterwards (a
@@ -124,12 +124,11 @@ export const TAKE_CLAIMED = 0;
  *   is read with GETRANGE from the one or two blocks that hold it, its offsets with one GETRANGE
  *   shared by the ids that lie close together: the work follows the rows asked for, not the
  *   table. Then the metadata is removed and the rest expires within a millisecond.
- * - "all" of a small table: mode 1, then the offsets and the blocks; the metadata is removed and
- *   the rest expires within a millisecond.
- * - "all" of a larger one: mode 0 (claimed). Only the metadata is removed — the step that makes
- *   the take single-use, whatever the table's size — and the blocks and offsets get a short TTL;
- *   the caller reads the blocks with plain GETs (binary, outside any script, so Redis is never
- *   blocked copying a large table) and then removes them.
+ * - "all": mode 0 (claimed). Only the metadata is removed — the step that makes the take
+ *   single-use, whatever the table's size — and the blocks and offsets get a short TTL; the
+ *   caller reads the blocks with plain GETs (binary, outside any script: copying a block into Lua
+ *   and out again costs Redis more than a GET does, and a large table never blocks it), the first
+ *   ones sent in the same write as this script, and then removes them.
  *
  * A repeatable take marks the entry instead of removing it: field `#g` holds its retry key, and
  * every key of the entry expires after the grace window (blocks of a claimed table the claim hold
@@ -154,10 +153,10 @@ if meta[7] and meta[7] ~= retry then return nil end
 local n, blocks, size = tonumber(meta[2]), tonumber(meta[4]), tonumber(meta[6])
 -- How many rows the caller wants: the ids given ("some"), or a count passed with "all" by a
 -- caller that selects many rows itself. More than the table has: refused, nothing changed.
-local asked = #ARGV - 4
-if mode == 'all' then asked = tonumber(ARGV[5] or '0') end
+local asked = #ARGV - 3
+if mode == 'all' then asked = tonumber(ARGV[4] or '0') end
 if asked > n then return {${TAKE_TOO_MANY}, meta[2]} end
-local claim = mode == 'all' and tonumber(meta[5]) > tonumber(ARGV[4])
+local claim = mode == 'all'
 if retry and not meta[7] then
   redis.call('HSET', key, '#g', retry)
   redis.call('PEXPIRE', key, grace)
@@ -167,26 +166,23 @@ if retry and not meta[7] then
   for i = 0, blocks - 1 do redis.call('PEXPIRE', key .. ':' .. i, hold) end
 end
 local out = {${TAKE_INLINE}, meta[1], meta[2], meta[3], meta[4], meta[5], meta[6]}
-if mode == 'all' then
-  if claim then
-    out[1] = ${TAKE_CLAIMED}
-    if retry then return out end
-    redis.call('UNLINK', key)
-    redis.call('PEXPIRE', key .. ':o', ARGV[3])
-    for i = 0, blocks - 1 do redis.call('PEXPIRE', key .. ':' .. i, ARGV[3]) end
-    return out
-  end
-  out[#out + 1] = redis.call('GET', key .. ':o')
-  for i = 0, blocks - 1 do out[#out + 1] = redis.call('GET', key .. ':' .. i) end
-else
+if claim then
+  out[1] = ${TAKE_CLAIMED}
+  if retry then return out end
+  redis.call('UNLINK', key)
+  redis.call('PEXPIRE', key .. ':o', ARGV[3])
+  for i = 0, blocks - 1 do redis.call('PEXPIRE', key .. ':' .. i, ARGV[3]) end
+  return out
+end
+do
   local function u32(s, at)
     local a, b, c, d = string.byte(s, at, at + 3)
     return a + b * 256 + c * 65536 + d * 16777216
   end
   local ids = {}
-  for i = 5, #ARGV do
+  for i = 4, #ARGV do
     local id = tonumber(ARGV[i])
-    if id and id >= 0 and id < n and id == math.floor(id) then ids[i - 4] = id else ids[i - 4] = false end
+    if id and id >= 0 and id < n and id == math.floor(id) then ids[i - 3] = id else ids[i - 3] = false end
   end
   -- Each redis.call costs a few µs: the offsets of ids that lie close together (in the order
   -- given, ascending in practice; at most ${OFFSET_GAP} bytes apart) are read with one GETRANGE of

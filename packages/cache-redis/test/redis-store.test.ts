@@ -277,6 +277,59 @@ describe.each([
 });
 
 describe('a claimed large table', () => {
+  const commandCalls = async (): Promise<Record<string, number>> => {
+    const info = await admin.info('commandstats');
+    return Object.fromEntries(
+      [...info.matchAll(/cmdstat_(\w+):calls=(\d+)/g)].map((m) => [m[1], Number(m[2])]),
+    );
+  };
+
+  it('is read in the round trip of its claim: one MGET of offsets and blocks, no GET', async () => {
+    const prefix = uniquePrefix();
+    const store = createRedisBodyStore({ url: redis.url, keyPrefix: prefix, logger: quietLogger });
+    try {
+      const key = await tokenStorageKey(generateToken());
+      const table = wideTable(5000); // ~4.8 MB: 5 blocks, within the read-ahead
+      await store.put(key, table, { ttlMs: 60_000 });
+      await admin.configResetStat();
+      const taken = await store.take(key);
+      const calls = await commandCalls();
+      expect(calls.mget).toBe(1);
+      expect(calls.get).toBeUndefined();
+      expect((await readTaken(taken))?.rows).toEqual(table.rows);
+      expect((await commandCalls()).get).toBeUndefined();
+      // Its blocks go as soon as they are read, even before the reader has them all.
+      await eventually(
+        'the blocks are removed',
+        async () => (await keysUnder(prefix)).length === 0,
+      );
+    } finally {
+      await store.close();
+    }
+  });
+
+  it('reads a table of more blocks than it reads ahead, in order, once, and removes them after', async () => {
+    const prefix = uniquePrefix();
+    const store = createRedisBodyStore({ url: redis.url, keyPrefix: prefix, logger: quietLogger });
+    try {
+      const key = await tokenStorageKey(generateToken());
+      const table = wideTable(12_000); // ~11.5 MB: 12 blocks, 4 past the read-ahead
+      await store.put(key, table, { ttlMs: 60_000 });
+      const results = await Promise.all(
+        Array.from({ length: 4 }, async () => readTaken(await store.take(key))),
+      );
+      const winners = results.filter((r) => r !== undefined);
+      expect(winners).toHaveLength(1);
+      expect(winners[0]?.rows).toEqual(table.rows);
+      await eventually(
+        'the blocks are removed',
+        async () => (await keysUnder(prefix)).length === 0,
+      );
+    } finally {
+      await store.close();
+    }
+  });
+
   it('leaves no key behind once read', async () => {
     const prefix = uniquePrefix();
     const store = createRedisBodyStore({ url: redis.url, keyPrefix: prefix, logger: quietLogger });
