@@ -220,6 +220,68 @@ describe('data plane', () => {
     expect(text).not.toMatch(/hunter2|10\.0\.0\.7/);
   });
 
+  describe('a body over 1 MiB', () => {
+    const MIB = 1024 * 1024;
+    // A store whose one entry is `pieces` of 1 MiB, each produced after a timer tick (as a store
+    // reading a service would), failing instead of producing piece `failAt`.
+    const pieceStore = (pieces: number, failAt = Number.POSITIVE_INFINITY): BodyStore => ({
+      ...createMemoryStore(),
+      take: async () => ({
+        columns: ['a'],
+        tableRows: 1,
+        missing: [],
+        byteLength: pieces * MIB,
+        ends: Uint32Array.of(pieces * MIB),
+        chunks: (async function* () {
+          for (let i = 0; i < pieces; i++) {
+            await sleep(1);
+            if (i === failAt)
+              throw new S2SPError('unavailable', 'The S2SP cache (Redis) is unreachable.');
+            yield new Uint8Array(MIB).fill(97 + i);
+          }
+        })(),
+      }),
+    });
+    const redeem = (pieces: number, failAt?: number) =>
+      createDataPlaneApp({ store: pieceStore(pieces, failAt) }).request(
+        `/s2sp/data/${generateToken()}`,
+        { method: 'POST', body: '{}', headers: { 'content-type': 'application/json' } },
+      );
+
+    it('sends every piece in order, those at hand first and the rest as they come', async () => {
+      const response = await redeem(7);
+      expect(response.status).toBe(200);
+      const body = new Uint8Array(await response.arrayBuffer());
+      expect(body.byteLength).toBe(Number(response.headers.get('content-length')));
+      const head = '{"body":['.length;
+      for (let i = 0; i < 7; i++) {
+        expect(body[head + i * MIB]).toBe(97 + i);
+        expect(body[head + (i + 1) * MIB - 1]).toBe(97 + i);
+      }
+      expect(new TextDecoder().decode(body.subarray(head + 7 * MIB))).toBe(
+        '],"total_rows":1,"columns_returned":["_row_id","a"]}',
+      );
+    });
+
+    it('answers a store failing before the first 4 MiB are out with an error, not a cut 200', async () => {
+      const response = await redeem(7, 2);
+      expect(response.status).toBe(503);
+      expect(((await response.json()) as { error: { code: string } }).error.code).toBe(
+        'unavailable',
+      );
+    });
+
+    it('cuts the body of a store failing later, so it never looks complete', async () => {
+      const response = await redeem(7, 5);
+      expect(response.status).toBe(200);
+      const read = await response.arrayBuffer().then(
+        (bytes) => bytes.byteLength,
+        (error: unknown) => error,
+      );
+      expect(S2SPError.isInstance(read) && read.code).toBe('unavailable');
+    });
+  });
+
   it('refuses a limit that cannot work', () => {
     expect(() => createDataPlaneApp({ store, maxRequestBytes: 0 })).toThrow(
       /maxRequestBytes must be a positive whole number/,

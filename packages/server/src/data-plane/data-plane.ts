@@ -86,17 +86,48 @@ export const DataPlaneOptionsSchema = z.object({
 const SINGLE_BUFFER_BYTES = 1024 * 1024;
 
 /**
- * A web stream that pulls `chunks` one at a time as the consumer reads, and stops the source when
- * the consumer goes away. A source that fails midway aborts the response (the client sees a
- * truncated body, never a complete-looking one).
+ * How much of a larger body is taken from the store before the status is sent. The store has
+ * these bytes at hand already (the memory store's are views of the stored table; the Redis
+ * store's first blocks arrive with its claim), so this costs no memory of its own.
  */
-function pullStream(
+const READY_BYTES = 4 * 1024 * 1024;
+
+/**
+ * A web stream of `chunks`: the first {@link READY_BYTES} taken at once, the rest pulled one at a
+ * time as the consumer reads. Chunks that are ready when the response starts go out in one write
+ * (`@hono/node-server` writes what it can read without waiting in one go, and waits a timer tick
+ * for a second chunk that is not there yet): a table of 1.2 MB left as four separate writes cost
+ * the Redis store a fifth of its throughput. Stops the source when the consumer goes away; a
+ * source that fails midway aborts the response (the client sees a truncated body, never a
+ * complete-looking one), one that fails before the status gets an error response.
+ */
+async function bodyStream(
   chunks: AsyncIterable<Uint8Array>,
   logger: Logger,
-): ReadableStream<Uint8Array<ArrayBuffer>> {
+): Promise<ReadableStream<Uint8Array<ArrayBuffer>>> {
   const iterator = chunks[Symbol.asyncIterator]();
+  const ready: Uint8Array[] = [];
+  let readyBytes = 0;
+  let done = false;
+  try {
+    while (!done && readyBytes < READY_BYTES) {
+      const next = await iterator.next();
+      if (next.done) done = true;
+      else {
+        ready.push(next.value);
+        readyBytes += next.value.byteLength;
+      }
+    }
+  } catch (error) {
+    storeFailed(logger, error);
+    throw error;
+  }
   return new ReadableStream<Uint8Array<ArrayBuffer>>(
     {
+      start(controller) {
+        for (const chunk of ready) controller.enqueue(chunk as Uint8Array<ArrayBuffer>);
+        if (done) controller.close();
+      },
       async pull(controller) {
         try {
           const { done, value } = await iterator.next();
@@ -248,7 +279,7 @@ export function mountDataPlane(app: Hono, options: DataPlaneOptions): Hono {
       });
       return c.body(body as Uint8Array<ArrayBuffer>, 200, headers);
     }
-    return c.body(pullStream(rendered.chunks, logger), 200, headers);
+    return c.body(await bodyStream(rendered.chunks, logger), 200, headers);
   });
   app.all(`${PROTOCOL.dataPathPrefix}:token`, () => methodNotAllowed('POST'));
   app.get(PROTOCOL.healthPath, (c) =>
