@@ -45,7 +45,7 @@ async def main():
     out = sys.stdout
     out.write(json.dumps({"port": channel.port}) + "\n")
     out.flush()
-    rows = []
+    rows, text = [], "[]"
     loop = asyncio.get_running_loop()
     while True:
         line = await loop.run_in_executor(None, sys.stdin.readline)
@@ -56,18 +56,20 @@ async def main():
         reply = {"ok": True}
         if op == "prepare":
             with open(command["file"], encoding="utf-8") as f:
-                rows = json.load(f)
+                text = f.read()
+            rows = json.loads(text)
             reply["rows"] = len(rows)
         elif op == "mint":
             tokens = [secrets.token_urlsafe(32) for _ in range(int(command["count"]))]
             now = time.time()
             # The entry server.py caches for an async-mode call (the fields the data plane reads).
             # By default every token shares one list of rows: the reference's best case, as the
-            # issue measured it. In real use each call's rows are objects of their own, which the
-            # data plane's `del` frees inside the request; S2SP_PY_FRESH_ROWS=1 models that with
-            # fresh dicts per token (their values still shared, so freeing costs less than real).
+            # issue measured it. In real use each call caches rows of its own (parsed from its
+            # upstream's answer), which the data plane's `del` frees inside the request;
+            # S2SP_PY_FRESH_ROWS=1 does that: each token's rows are parsed anew from the table's
+            # JSON, so no row, key or value is shared between calls.
             for token in tokens:
-                data = [dict(row) for row in rows] if FRESH_ROWS else rows
+                data = json.loads(text) if FRESH_ROWS else rows
                 cache[token] = {"data": data, "timestamp": now}
             reply["value"] = tokens
         elif op == "fetch":
@@ -79,7 +81,7 @@ async def main():
                 reply = {"ok": False, "error": f"{type(error).__name__}: {error}"}
         elif op == "reset":
             cache.clear()
-            rows = []
+            rows, text = [], "[]"
         else:
             reply = {"ok": False, "error": f"unknown op {op}"}
         out.write(json.dumps(reply) + "\n")

@@ -30,6 +30,8 @@ const HOW: Record<ServerKind, string> = {
   memory: 'server process (data plane, memory store) + client process',
   redis: 'server process (data plane, Redis store) + client process + redis-server',
   python: 'server process (the Python reference: Starlette on uvicorn) + client process',
+  'python-fresh':
+    'server process (the Python reference: Starlette on uvicorn; rows of its own per token) + client process',
 };
 
 /**
@@ -67,10 +69,11 @@ export async function dataPlaneBenchmark(
   lab: Lab,
   quick: boolean,
   runs: number,
+  sizes?: ReadonlySet<number>,
 ): Promise<BenchRow[]> {
   const out: BenchRow[] = [];
   const has = (kind: ServerKind) => lab.servers.has(kind);
-  for (const plan of plans(quick)) {
+  for (const plan of plans(quick).filter((p) => !sizes || sizes.has(p.size))) {
     const bodyBytes = await lab.prepare(plan.size);
     const label = `${plan.size.toLocaleString('en-US')} rows (${round(bodyBytes / 1e6)} MB)`;
 

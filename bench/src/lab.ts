@@ -3,7 +3,7 @@ import { type ChildHandle, startChild } from './child.js';
 import type { LoadResult } from './http-load.js';
 
 /** Which server a measurement is made against. */
-export type ServerKind = 'floor' | 'raw-redis' | 'memory' | 'redis' | 'python';
+export type ServerKind = 'floor' | 'raw-redis' | 'memory' | 'redis' | 'python' | 'python-fresh';
 
 /** A server process of the lab. */
 export interface LabServer {
@@ -76,7 +76,7 @@ export async function startLab(kinds: readonly ServerKind[], redisUrl?: string):
       },
       async load(kind, options) {
         const s = server(kind);
-        const dataPlane = kind === 'memory' || kind === 'redis' || kind === 'python';
+        const dataPlane = kind !== 'floor' && kind !== 'raw-redis';
         const fresh = kind === 'raw-redis' && options.fresh === true;
         const paths =
           dataPlane || fresh

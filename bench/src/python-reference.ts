@@ -36,11 +36,18 @@ export interface PythonReference {
   close(): void;
 }
 
-/** Starts `bench/python/reference_server.py` over the reference's own `DirectChannel`. */
-export async function startPythonReference(): Promise<PythonReference> {
+/**
+ * Starts `bench/python/reference_server.py` over the reference's own `DirectChannel`. With
+ * `freshRows`, each minted token gets rows of its own, as each call's result has in real use
+ * (see the script); otherwise every token shares one list of rows, as issue 28 measured it.
+ */
+export async function startPythonReference(
+  options: { readonly freshRows?: boolean } = {},
+): Promise<PythonReference> {
   const script = fileURLToPath(new URL('../python/reference_server.py', import.meta.url));
   const child = spawn(PYTHON_REFERENCE.python, [script, PYTHON_REFERENCE.file], {
     stdio: ['pipe', 'pipe', 'inherit'],
+    env: { ...process.env, S2SP_PY_FRESH_ROWS: options.freshRows ? '1' : '0' },
   });
   const lines = createInterface({ input: child.stdout });
   // One exit listener for every pending answer (one per call would pile up over a run).

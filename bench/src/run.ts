@@ -1,5 +1,6 @@
 /**
- * `pnpm bench [--quick] [--only=tokens,data-plane,...]`: runs the benchmarks, prints a table and
+ * `pnpm bench [--quick] [--only=tokens,data-plane,...] [--sizes=1000,...]`: runs the benchmarks
+ * (`--sizes`: only those table sizes in sections 2 and 3, for A/B runs), prints a table and
  * writes `bench/results/latest.json` and `bench/results/BENCHMARKS.md`. A benchmark is not a
  * test: a missed target is reported, not fatal; a broken benchmark (an exception, wrong data)
  * exits non-zero.
@@ -37,6 +38,10 @@ const only = args
 const wanted = (name: string) => !only || only.includes(name);
 const runsArg = args.find((a) => a.startsWith('--runs='));
 const runs = runsArg ? Number(runsArg.slice('--runs='.length)) : quick ? 1 : 3;
+const sizesArg = args.find((a) => a.startsWith('--sizes='));
+const sizes = sizesArg
+  ? new Set(sizesArg.slice('--sizes='.length).split(',').map(Number))
+  : undefined;
 const streamArg = args.find((a) => a.startsWith('--stream-mb='));
 const streamMb = streamArg ? Number(streamArg.slice('--stream-mb='.length)) : quick ? 20 : 1000;
 const loadNow = () =>
@@ -75,14 +80,17 @@ async function main(): Promise<void> {
   const needLab = wanted('data-plane') || wanted('selective') || wanted('streaming');
   // The Python reference, side by side in the selective section, when it is here (never in CI).
   const pythonMissing = wanted('selective') ? pythonReferenceMissing() : undefined;
-  if (wanted('selective') && !pythonMissing) kinds.push('python');
+  if (wanted('selective') && !pythonMissing) kinds.push('python', 'python-fresh');
   else if (pythonMissing)
     notes.push(`Python reference rows are missing (section 3): ${pythonMissing}.`);
   const lab = needLab ? await startLab(kinds, redis?.server.url) : undefined;
   const sections: [string, () => Promise<BenchRow[]> | BenchRow[]][] = [
     ['tokens', () => tokenBenchmark()],
-    ['data-plane', () => dataPlaneBenchmark(lab as NonNullable<typeof lab>, quick, runs)],
-    ['selective', () => selectiveFetchBenchmark(lab as NonNullable<typeof lab>, quick, runs)],
+    ['data-plane', () => dataPlaneBenchmark(lab as NonNullable<typeof lab>, quick, runs, sizes)],
+    [
+      'selective',
+      () => selectiveFetchBenchmark(lab as NonNullable<typeof lab>, quick, runs, sizes),
+    ],
     ['memory', () => memoryBenchmark(stores, quick)],
     ['streaming', () => streamingBenchmark(lab as NonNullable<typeof lab>, streamMb)],
     ['end-to-end', () => endToEndBenchmark(quick)],

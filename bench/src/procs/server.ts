@@ -48,7 +48,8 @@ const redis =
     ? createClient({ url: redisUrl }).withTypeMapping({ [RESP_TYPES.BLOB_STRING]: Buffer })
     : undefined;
 const RAW_KEY = `bench-raw-${process.pid}`;
-// `python`: this process only drives the reference's own server, which the client hits directly.
+// `python` and `python-fresh` (rows of its own per token): this process only drives the
+// reference's own server, which the client hits directly.
 let python: PythonReference | undefined;
 const PYTHON_ROWS = `/tmp/s2sp-bench-python-rows-${process.pid}.json`;
 
@@ -59,8 +60,8 @@ function listen(server: Server): Promise<number> {
 }
 
 async function start(): Promise<number> {
-  if (kind === 'python') {
-    python = await startPythonReference();
+  if (kind === 'python' || kind === 'python-fresh') {
+    python = await startPythonReference({ freshRows: kind === 'python-fresh' });
     process.on('exit', () => python?.close());
     return python.port;
   }
