@@ -1,3 +1,5 @@
+import { heldPieces } from './held-chunks.js';
+
 /** Joins byte chunks into one buffer (the chunk itself when there is only one). */
 export function concatBytes(chunks: readonly Uint8Array[]): Uint8Array {
   if (chunks.length === 1) return chunks[0] as Uint8Array;
@@ -19,6 +21,8 @@ export function concatBytes(chunks: readonly Uint8Array[]): Uint8Array {
  * @param chunks - consumed to the end
  */
 export async function collectBytes(chunks: AsyncIterable<Uint8Array>): Promise<Uint8Array> {
+  const held = heldPieces(chunks);
+  if (held) return concatBytes(held);
   const pieces: Uint8Array[] = [];
   for await (const chunk of chunks) pieces.push(chunk);
   return concatBytes(pieces);

@@ -24,6 +24,7 @@ export type {
   TakeRetry,
 } from './body-store.js';
 export { collectBytes, concatBytes } from './bytes.js';
+export { chunksOf, type HeldChunks, heldPieces } from './held-chunks.js';
 export {
   assertValidTtl,
   chargedEntryBytes,
@@ -47,7 +48,6 @@ export {
   type Table,
 } from './table.js';
 export {
-  chunksOf,
   type JoinedTable,
   selectRows,
   takenRowBytes,

@@ -3,8 +3,9 @@ import { S2SPError } from '../errors.js';
 import { readTaken } from '../testing/read-taken.js';
 import type { TakenRows } from './body-store.js';
 import { collectBytes } from './bytes.js';
+import { chunksOf } from './held-chunks.js';
 import { encodeRows } from './memory-store.js';
-import { chunksOf, selectRows, takenRowBytes } from './taken-rows.js';
+import { selectRows, takenRowBytes } from './taken-rows.js';
 
 const rows = [
   '{"_row_id":0,"t":"€"}',

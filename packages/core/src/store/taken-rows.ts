@@ -8,22 +8,13 @@
 import { S2SPError } from '../errors.js';
 import type { TakenRows } from './body-store.js';
 import { concatBytes } from './bytes.js';
+import { chunksOf } from './held-chunks.js';
 
 const COMMA = 44;
 
 /** Where row `i` starts in joined rows: one byte (the comma) after row `i - 1` ends. */
 function rowStart(ends: Uint32Array, i: number): number {
   return i === 0 ? 0 : (ends[i - 1] as number) + 1;
-}
-
-/**
- * Pieces a store holds in memory, as the async iterable {@link TakenRows.chunks} is. Empty
- * pieces are left out.
- *
- * @param pieces - consecutive pieces of the joined rows
- */
-export async function* chunksOf(pieces: readonly Uint8Array[]): AsyncGenerator<Uint8Array> {
-  for (const piece of pieces) if (piece.byteLength > 0) yield piece;
 }
 
 /** A table as a store keeps it encoded: see {@link encodeRows}. */

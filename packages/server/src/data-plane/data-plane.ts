@@ -6,7 +6,7 @@ import {
   sendJson,
 } from '@s2sp/core/advice';
 import { byteSize, milliseconds, parseOptions, positiveInteger } from '@s2sp/core/options';
-import { type BodyStore, collectBytes } from '@s2sp/core/store';
+import { type BodyStore, collectBytes, heldPieces } from '@s2sp/core/store';
 import { Hono } from 'hono';
 import { z } from 'zod';
 import { crossSiteReason } from '../edge/browser-guard.js';
@@ -106,9 +106,10 @@ async function bodyStream(
   logger: Logger,
 ): Promise<ReadableStream<Uint8Array<ArrayBuffer>>> {
   const iterator = chunks[Symbol.asyncIterator]();
-  const ready: Uint8Array[] = [];
+  const held = heldPieces(chunks);
+  const ready: Uint8Array[] = held ? [...held] : [];
   let readyBytes = 0;
-  let done = false;
+  let done = held !== undefined;
   try {
     while (!done && readyBytes < READY_BYTES) {
       const next = await iterator.next();

@@ -8,7 +8,7 @@
  */
 
 import { type DataPlaneRequest, PROTOCOL, type Row } from '@s2sp/core';
-import { chunksOf, projectRow, type TakenRows, takenRowBytes } from '@s2sp/core/store';
+import { chunksOf, heldPieces, projectRow, type TakenRows, takenRowBytes } from '@s2sp/core/store';
 
 const ROW_ID = PROTOCOL.rowId;
 
@@ -72,14 +72,19 @@ async function* toLines(
   if (ends.length > 0) yield Uint8Array.of(NEWLINE);
 }
 
-async function* withEnvelope(
+/** The envelope's two ends around the pieces; held pieces stay held (see `heldPieces`). */
+function withEnvelope(
   head: Uint8Array,
   pieces: AsyncIterable<Uint8Array>,
   tail: Uint8Array,
-): AsyncGenerator<Uint8Array> {
-  yield head;
-  yield* pieces;
-  yield tail;
+): AsyncIterable<Uint8Array> {
+  const held = heldPieces(pieces);
+  if (held) return chunksOf([head, ...held, tail]);
+  return (async function* () {
+    yield head;
+    yield* pieces;
+    yield tail;
+  })();
 }
 
 /**
