@@ -284,10 +284,23 @@ describe('a claimed large table', () => {
     );
   };
 
-  it('is read in the round trip of its claim: one MGET of offsets and blocks, no GET', async () => {
+  /** Runs `test` on a store with a prefix of its own, then expects every key under it gone. */
+  async function leavesNoKey(test: (store: RedisBodyStore, prefix: string) => Promise<void>) {
     const prefix = uniquePrefix();
     const store = createRedisBodyStore({ url: redis.url, keyPrefix: prefix, logger: quietLogger });
     try {
+      await test(store, prefix);
+      await eventually(
+        'the blocks are removed',
+        async () => (await keysUnder(prefix)).length === 0,
+      );
+    } finally {
+      await store.close();
+    }
+  }
+
+  it('is read in the round trip of its claim: one MGET of offsets and blocks, no GET', () =>
+    leavesNoKey(async (store) => {
       const key = await tokenStorageKey(generateToken());
       const table = wideTable(5000); // ~4.8 MB: 5 blocks, within the read-ahead
       await store.put(key, table, { ttlMs: 60_000 });
@@ -298,20 +311,10 @@ describe('a claimed large table', () => {
       expect(calls.get).toBeUndefined();
       expect((await readTaken(taken))?.rows).toEqual(table.rows);
       expect((await commandCalls()).get).toBeUndefined();
-      // Its blocks go as soon as they are read, even before the reader has them all.
-      await eventually(
-        'the blocks are removed',
-        async () => (await keysUnder(prefix)).length === 0,
-      );
-    } finally {
-      await store.close();
-    }
-  });
+    }));
 
-  it('reads a table of more blocks than it reads ahead, in order, once, and removes them after', async () => {
-    const prefix = uniquePrefix();
-    const store = createRedisBodyStore({ url: redis.url, keyPrefix: prefix, logger: quietLogger });
-    try {
+  it('reads a table of more blocks than it reads ahead, in order, once', () =>
+    leavesNoKey(async (store) => {
       const key = await tokenStorageKey(generateToken());
       const table = wideTable(12_000); // ~11.5 MB: 12 blocks, 4 past the read-ahead
       await store.put(key, table, { ttlMs: 60_000 });
@@ -321,31 +324,22 @@ describe('a claimed large table', () => {
       const winners = results.filter((r) => r !== undefined);
       expect(winners).toHaveLength(1);
       expect(winners[0]?.rows).toEqual(table.rows);
-      await eventually(
-        'the blocks are removed',
-        async () => (await keysUnder(prefix)).length === 0,
-      );
-    } finally {
-      await store.close();
-    }
-  });
+    }));
 
-  it('leaves no key behind once read', async () => {
-    const prefix = uniquePrefix();
-    const store = createRedisBodyStore({ url: redis.url, keyPrefix: prefix, logger: quietLogger });
-    try {
+  it('leaves no key behind once read', () =>
+    leavesNoKey(async (store, prefix) => {
       const key = await tokenStorageKey(generateToken());
       await store.put(key, wideTable(5000), { ttlMs: 60_000 });
       expect((await keysUnder(prefix)).length).toBeGreaterThan(3);
       expect((await readTaken(await store.take(key)))?.tableRows).toBe(5000);
-      await eventually(
-        'the blocks are removed',
-        async () => (await keysUnder(prefix)).length === 0,
-      );
-    } finally {
-      await store.close();
-    }
-  });
+    }));
+
+  it('leaves no key behind when its reader never reads it', () =>
+    leavesNoKey(async (store) => {
+      const key = await tokenStorageKey(generateToken());
+      await store.put(key, wideTable(5000), { ttlMs: 60_000 });
+      expect((await store.take(key))?.tableRows).toBe(5000);
+    }));
 });
 
 describe('replicas sharing one Redis', () => {
