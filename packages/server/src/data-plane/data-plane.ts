@@ -93,13 +93,14 @@ const SINGLE_BUFFER_BYTES = 1024 * 1024;
 const READY_BYTES = 4 * 1024 * 1024;
 
 /**
- * A web stream of `chunks`: the first {@link READY_BYTES} taken at once, the rest pulled one at a
- * time as the consumer reads. Chunks that are ready when the response starts go out in one write
- * (`@hono/node-server` writes what it can read without waiting in one go, and waits a timer tick
- * for a second chunk that is not there yet): a table of 1.2 MB left as four separate writes cost
- * the Redis store a fifth of its throughput. Stops the source when the consumer goes away; a
- * source that fails midway aborts the response (the client sees a truncated body, never a
- * complete-looking one), one that fails before the status gets an error response.
+ * A web stream of `chunks`: pieces the store holds (see `heldPieces`) and otherwise the first
+ * {@link READY_BYTES} taken before the status, the rest pulled one at a time as the consumer
+ * reads. `@hono/node-server` sends what it can read at once together and otherwise waits for
+ * each chunk (a timer tick for the second): pulled one by one, a 1.2 MB table from the Redis
+ * store went out at 215 MB/s against 308–316 MB/s taken at once (one request at a time). Stops the
+ * source when the consumer goes away; a source that fails midway aborts the response (the client
+ * sees a truncated body, never a complete-looking one), one that fails before the status gets an
+ * error response.
  */
 async function bodyStream(
   chunks: AsyncIterable<Uint8Array>,
