@@ -258,22 +258,28 @@ describe.each([
     }
   });
 
-  it('gives a large table to exactly one of many concurrent takes', async () => {
-    const store = makeStore();
-    try {
-      const table = wideTable(5000);
-      const key = await tokenStorageKey(generateToken());
-      await store.put(key, table, { ttlMs: 60_000 });
-      const results = await Promise.all(
-        Array.from({ length: 20 }, async () => readTaken(await store.take(key))),
-      );
-      const winners = results.filter((r) => r !== undefined);
-      expect(winners).toHaveLength(1);
-      expect(winners[0]?.rows).toEqual(table.rows);
-    } finally {
-      await store.close();
-    }
-  });
+  it.each([
+    ['within the read-ahead', 5000, 20], // ~4.8 MB: 5 blocks
+    ['past the read-ahead', 12_000, 4], // ~11.5 MB: 12 blocks, 4 read after the claim
+  ])(
+    'gives a large table (%s) to exactly one of many concurrent takes',
+    async (_, rowCount, takers) => {
+      const store = makeStore();
+      try {
+        const table = wideTable(rowCount);
+        const key = await tokenStorageKey(generateToken());
+        await store.put(key, table, { ttlMs: 60_000 });
+        const results = await Promise.all(
+          Array.from({ length: takers }, async () => readTaken(await store.take(key))),
+        );
+        const winners = results.filter((r) => r !== undefined);
+        expect(winners).toHaveLength(1);
+        expect(winners[0]?.rows).toEqual(table.rows);
+      } finally {
+        await store.close();
+      }
+    },
+  );
 });
 
 describe('a claimed large table', () => {
@@ -313,26 +319,14 @@ describe('a claimed large table', () => {
       expect((await commandCalls()).get).toBeUndefined();
     }));
 
-  it('reads a table of more blocks than it reads ahead, in order, once', () =>
-    leavesNoKey(async (store) => {
-      const key = await tokenStorageKey(generateToken());
-      const table = wideTable(12_000); // ~11.5 MB: 12 blocks, 4 past the read-ahead
-      await store.put(key, table, { ttlMs: 60_000 });
-      const results = await Promise.all(
-        Array.from({ length: 4 }, async () => readTaken(await store.take(key))),
-      );
-      const winners = results.filter((r) => r !== undefined);
-      expect(winners).toHaveLength(1);
-      expect(winners[0]?.rows).toEqual(table.rows);
-    }));
-
-  it('leaves no key behind once read', () =>
+  it.each([5000, 12_000])('leaves no key behind once read (%i rows)', (rowCount) =>
     leavesNoKey(async (store, prefix) => {
       const key = await tokenStorageKey(generateToken());
-      await store.put(key, wideTable(5000), { ttlMs: 60_000 });
+      await store.put(key, wideTable(rowCount), { ttlMs: 60_000 });
       expect((await keysUnder(prefix)).length).toBeGreaterThan(3);
-      expect((await readTaken(await store.take(key)))?.tableRows).toBe(5000);
-    }));
+      expect((await readTaken(await store.take(key)))?.tableRows).toBe(rowCount);
+    }),
+  );
 
   it('leaves no key behind when its reader never reads it', () =>
     leavesNoKey(async (store) => {
