@@ -8,7 +8,9 @@ const piece = (fill: number, size = MIB) => new Uint8Array(size).fill(fill);
 
 async function readAll(stream: ReadableStream<Uint8Array>): Promise<number[]> {
   const firstBytes: number[] = [];
-  for await (const chunk of stream) firstBytes.push(chunk[0] as number);
+  const reader = stream.getReader();
+  for (let next = await reader.read(); !next.done; next = await reader.read())
+    firstBytes.push(next.value[0] as number);
   return firstBytes;
 }
 
