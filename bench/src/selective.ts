@@ -82,12 +82,19 @@ export async function selectiveFetchBenchmark(
           body: JSON.stringify({ row_ids: rowIds }),
         });
       }
+      const meter = lab.servers.get(kind)?.process;
+      await meter?.call({ op: 'cpu' }); // reset: the warm-up is not counted
       const r = await repeatLoad(
         lab,
         kind,
         { concurrency: 1, requests, body: JSON.stringify({ row_ids: rowIds }) },
         batches,
       );
+      // The server's CPU per request (Node servers only: the reference answers from a process
+      // of its own), a figure that moves far less with the machine's load than a latency does.
+      const cpu = await meter?.call<{ cpuUs: number; requests: number }>({ op: 'cpu' });
+      const cpuPerRequest =
+        cpu && cpu.requests > 0 ? Math.round(cpu.cpuUs / cpu.requests) : undefined;
       p50.set(`${kind}:${size}`, r.p50);
       const bound = P50_TARGET[kind];
       const server = SERVER[kind];
@@ -95,7 +102,12 @@ export async function selectiveFetchBenchmark(
         section: SECTION,
         name: `${NAME[kind]}, table of ${size.toLocaleString('en-US')} rows`,
         how: `server process (${server}) + client process (node:http keep-alive, one request at a time); ${batches} runs of ${requests} requests after ${size === sizes[0] ? WARM_UP : 20} warm-up, a fresh token each; median of the runs' p50`,
-        values: { 'p50 ms': round(r.p50), 'p99 ms': round(r.p99), load: r.load },
+        values: {
+          'p50 ms': round(r.p50),
+          'p99 ms': round(r.p99),
+          ...(cpuPerRequest !== undefined && { 'server CPU µs': cpuPerRequest }),
+          load: r.load,
+        },
         ...(bound !== undefined && !quick && { target: `p50 ≤ ${bound} ms`, met: r.p50 <= bound }),
       });
     }

@@ -6,13 +6,14 @@
  * Requests from the parent: `prepare` (build the table of a size, deterministic), `prepare-answer`
  * (the floors answer a selective fetch instead of the whole table), `mint` (cache it under fresh
  * tokens; on raw-redis, write fresh copies of the body, each read once through `/fresh/<id>`),
- * `reset` (drop every entry), `memory` (this process's memory usage).
+ * `reset` (drop every entry), `memory` (this process's memory usage), `cpu` (its CPU time while
+ * handling requests since the last `cpu`, and how many).
  */
 import { writeFileSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
+import { createServer, type RequestListener, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { memoryUsage } from 'node:process';
-import { serve } from '@hono/node-server';
+import { cpuUsage, memoryUsage } from 'node:process';
+import { getRequestListener } from '@hono/node-server';
 import { createRedisBodyStore } from '@s2sp/cache-redis';
 import { generateToken, tokenStorageKey } from '@s2sp/core';
 import {
@@ -53,6 +54,23 @@ const RAW_KEY = `bench-raw-${process.pid}`;
 let python: PythonReference | undefined;
 const PYTHON_ROWS = `/tmp/s2sp-bench-python-rows-${process.pid}.json`;
 
+// CPU time of this process while requests were handled (from each request's event to its
+// response's 'finish'), helper threads included: a figure the machine's noise moves far less than
+// a latency, for telling builds apart. Read and reset with `cpu`.
+const handled = { cpuUs: 0, requests: 0 };
+
+function metered(listener: RequestListener): RequestListener {
+  return (req, res) => {
+    const start = cpuUsage();
+    res.once('finish', () => {
+      const used = cpuUsage(start);
+      handled.cpuUs += used.user + used.system;
+      handled.requests++;
+    });
+    listener(req, res);
+  };
+}
+
 function listen(server: Server): Promise<number> {
   return new Promise((resolve) =>
     server.listen(0, '127.0.0.1', () => resolve((server.address() as AddressInfo).port)),
@@ -67,31 +85,28 @@ async function start(): Promise<number> {
   }
   if (kind === 'floor' || kind === 'raw-redis') {
     if (redis) await redis.connect();
-    const server = createServer((req, res) => {
-      req.resume();
-      req.on('end', async () => {
-        // `/fresh/<n>`: the n-th copy minted for this load, read once, cold in Redis's memory as
-        // every single-use redemption is; any other path: the one key, read again and again.
-        const fresh = req.url?.startsWith('/fresh/') ? `${RAW_KEY}:${req.url.slice(7)}` : RAW_KEY;
-        const bytes = redis ? ((await redis.get(fresh)) as Buffer) : body;
-        res.writeHead(200, {
-          'content-type': 'application/json',
-          'content-length': bytes.byteLength,
-          'cache-control': 'no-store',
+    const server = createServer(
+      metered((req, res) => {
+        req.resume();
+        req.on('end', async () => {
+          // `/fresh/<n>`: the n-th copy minted for this load, read once, cold in Redis's memory as
+          // every single-use redemption is; any other path: the one key, read again and again.
+          const fresh = req.url?.startsWith('/fresh/') ? `${RAW_KEY}:${req.url.slice(7)}` : RAW_KEY;
+          const bytes = redis ? ((await redis.get(fresh)) as Buffer) : body;
+          res.writeHead(200, {
+            'content-type': 'application/json',
+            'content-length': bytes.byteLength,
+            'cache-control': 'no-store',
+          });
+          res.end(bytes);
         });
-        res.end(bytes);
-      });
-    });
+      }),
+    );
     return listen(server);
   }
   store = makeStore();
-  const server = serve({
-    fetch: createDataPlaneApp({ store }).fetch,
-    port: 0,
-    hostname: '127.0.0.1',
-  }) as Server;
-  if (!server.listening) await new Promise((resolve) => server.once('listening', resolve));
-  return (server.address() as AddressInfo).port;
+  // What `serve` from @hono/node-server builds, with the meter around its listener.
+  return listen(createServer(metered(getRequestListener(createDataPlaneApp({ store }).fetch))));
 }
 
 // Copies of the body under keys of their own, one per request of a load (raw-redis only).
@@ -184,6 +199,12 @@ serveParent(async (message) => {
       table = undefined;
       body = new Uint8Array(0);
       return true;
+    }
+    case 'cpu': {
+      const read = { ...handled };
+      handled.cpuUs = 0;
+      handled.requests = 0;
+      return read;
     }
     case 'memory': {
       const m = memoryUsage();
