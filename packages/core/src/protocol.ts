@@ -19,6 +19,11 @@ export const PROTOCOL = Object.freeze({
   version: '0.2',
   /** The key of `capabilities.experimental` under which a server declares S2SP (§7.7). */
   capabilityKey: 's2sp',
+  /**
+   * The extension identifier under which a server declares S2SP in `capabilities.extensions`, the
+   * 2026-07-28 way (§7.7): reverse-DNS of the project's GitHub namespace, then the extension's name.
+   */
+  extensionId: 'io.github.s2sp/s2sp',
   /** Path prefix of the data plane; a token follows it (§3). */
   dataPathPrefix: '/s2sp/data/',
   /** Path of the data plane's health check (§3). */
