@@ -1,5 +1,6 @@
 // The agent's trace continues into the server: withS2SP puts the active span's W3C trace context
 // in `_meta` of every tool call, sent to a real loopback MCP server over Streamable HTTP.
+
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { context, propagation, trace } from '@opentelemetry/api';
@@ -19,6 +20,7 @@ import {
   traceToolCall,
 } from '@s2sp/server';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { z } from 'zod';
 import { withS2SP } from '../src/wrap-mcp-client.js';
 
 let server: S2SPServer;
@@ -31,10 +33,10 @@ beforeAll(async () => {
   server.use((mcp) =>
     mcp.registerTool(
       'echo',
-      { description: 'Records the call.', inputSchema: {} },
+      { description: 'Records the call.', inputSchema: z.object({}) },
       // The server's tool span continues the trace it finds in _meta.
-      traceToolCall('echo', (_args, extra) => {
-        seen.push(extra._meta as Record<string, unknown> | undefined);
+      traceToolCall('echo', (_args, ctx) => {
+        seen.push(ctx.mcpReq._meta as Record<string, unknown> | undefined);
         return { content: [{ type: 'text' as const, text: 'ok' }] };
       }),
     ),
