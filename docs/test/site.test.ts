@@ -8,15 +8,12 @@ import { existsSync, readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { chromium } from 'playwright-core';
+import { launchChromium } from '@s2sp/test-utils';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { publicEntryPoints } from '../typedoc.config.mjs';
 import { buildSite, ROOT } from './build-site.js';
 import { checkSiteLinks, decodeEntities, idsOf } from './site-links.js';
 import { serveStaticSite } from './static-site.js';
-
-// Debian's Chromium; .ci/run installs it and sets CHROMIUM_PATH. This test installs nothing.
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
 let site: string;
 beforeAll(async () => {
@@ -137,93 +134,72 @@ describe('the documentation site', () => {
   });
 
   it('loads the key pages in headless Chromium: no console error, nothing from another origin, highlighted code', async () => {
-    if (!existsSync(CHROMIUM)) {
-      throw new Error(
-        `Chromium not found at ${CHROMIUM}. Install it (apt-get install chromium) or set CHROMIUM_PATH.`,
-      );
-    }
     await using server = await serveStaticSite(site);
-    // The flags keep Chromium from reaching for a network that tests must not use.
-    const browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: [
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-quic',
-        '--no-first-run',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-      ],
+    await using browser = await launchChromium();
+    const context = await browser.newContext();
+    const elsewhere: string[] = [];
+    // The site must need nothing from another origin (no remote fonts, no analytics).
+    await context.route('**/*', (route) => {
+      const url = route.request().url();
+      if (url.startsWith(server.url)) return route.continue();
+      elsewhere.push(url);
+      return route.abort();
     });
-    try {
-      const context = await browser.newContext();
-      const elsewhere: string[] = [];
-      // The site must need nothing from another origin (no remote fonts, no analytics).
-      await context.route('**/*', (route) => {
-        const url = route.request().url();
-        if (url.startsWith(server.url)) return route.continue();
-        elsewhere.push(url);
-        return route.abort();
-      });
-      const tab = await context.newPage();
-      const errors: string[] = [];
-      tab.on('console', (message) => {
-        if (message.type() === 'error') errors.push(`${tab.url()}: ${message.text()}`);
-      });
-      tab.on('pageerror', (error) => errors.push(`${tab.url()}: ${error.message}`));
-      tab.on('requestfailed', (request) => {
-        // Leaving a page aborts the prefetches of the pages it links to: that is no failure.
-        const reason = request.failure()?.errorText;
-        if (request.url().startsWith(server.url) && reason !== 'net::ERR_ABORTED')
-          errors.push(`${request.url()}: ${reason}`);
-      });
-      tab.on('response', (response) => {
-        if (response.status() >= 400) errors.push(`${response.url()}: ${response.status()}`);
-      });
+    const tab = await context.newPage();
+    const errors: string[] = [];
+    tab.on('console', (message) => {
+      if (message.type() === 'error') errors.push(`${tab.url()}: ${message.text()}`);
+    });
+    tab.on('pageerror', (error) => errors.push(`${tab.url()}: ${error.message}`));
+    tab.on('requestfailed', (request) => {
+      // Leaving a page aborts the prefetches of the pages it links to: that is no failure.
+      const reason = request.failure()?.errorText;
+      if (request.url().startsWith(server.url) && reason !== 'net::ERR_ABORTED')
+        errors.push(`${request.url()}: ${reason}`);
+    });
+    tab.on('response', (response) => {
+      if (response.status() >= 400) errors.push(`${response.url()}: ${response.status()}`);
+    });
 
-      for (const [path, title] of [
-        ['/', 'S2SP for TypeScript'],
-        ['/guide/quick-start.html', 'Quick start'],
-        ['/guide/server.html', 'Add S2SP to your server'],
-        ['/guide/server-sdk-v2.html', 'Add S2SP to your server: MCP SDK v2'],
-        ['/protocol.html', 'S2SP wire protocol — the contract this project implements'],
-        ['/api/@s2sp/server.html', '@s2sp/server'],
-      ] as const) {
-        await tab.goto(`${server.url}${path}`, { waitUntil: 'load' });
-        const heading = path === '/' ? tab.locator('.VPHero .name') : tab.locator('.vp-doc h1');
-        const text = (await heading.first().textContent()) ?? '';
-        // The heading's permalink anchor holds a zero-width space.
-        expect(text.replace(/\u200b/g, '').trim()).toBe(title);
-        if (path === '/') continue;
-        // Highlighted: Shiki wrote each token's colour, and the tokens of a block do not all
-        // share one colour.
-        const colours = await tab
-          .locator('.vp-doc div[class*="language-"] pre code')
-          .first()
-          .evaluate((code) =>
-            Array.from(code.querySelectorAll('span.line > span')).map(
-              (span) => getComputedStyle(span).color,
-            ),
-          );
-        expect(colours.length, path).toBeGreaterThan(3);
-        expect(new Set(colours).size, path).toBeGreaterThan(1);
-      }
-      // The SDK v2 page shows v2 and v1 side by side as tabs of one code group.
-      await tab.goto(`${server.url}/guide/server-sdk-v2.html`, { waitUntil: 'load' });
-      expect(await tab.locator('.vp-code-group .tabs label').allTextContents()).toEqual([
-        'SDK v2',
-        'SDK v1',
-      ]);
-      await tab.locator('.vp-code-group .tabs label', { hasText: 'SDK v1' }).click();
-      await expect
-        .poll(() => tab.locator('.vp-code-group div.active').textContent())
-        .toContain('@modelcontextprotocol/sdk/server/mcp.js');
-
-      expect(errors).toEqual([]);
-      expect(elsewhere).toEqual([]);
-    } finally {
-      await browser.close();
+    for (const [path, title] of [
+      ['/', 'S2SP for TypeScript'],
+      ['/guide/quick-start.html', 'Quick start'],
+      ['/guide/server.html', 'Add S2SP to your server'],
+      ['/guide/server-sdk-v2.html', 'Add S2SP to your server: MCP SDK v2'],
+      ['/protocol.html', 'S2SP wire protocol — the contract this project implements'],
+      ['/api/@s2sp/server.html', '@s2sp/server'],
+    ] as const) {
+      await tab.goto(`${server.url}${path}`, { waitUntil: 'load' });
+      const heading = path === '/' ? tab.locator('.VPHero .name') : tab.locator('.vp-doc h1');
+      const text = (await heading.first().textContent()) ?? '';
+      // The heading's permalink anchor holds a zero-width space.
+      expect(text.replace(/\u200b/g, '').trim()).toBe(title);
+      if (path === '/') continue;
+      // Highlighted: Shiki wrote each token's colour, and the tokens of a block do not all
+      // share one colour.
+      const colours = await tab
+        .locator('.vp-doc div[class*="language-"] pre code')
+        .first()
+        .evaluate((code) =>
+          Array.from(code.querySelectorAll('span.line > span')).map(
+            (span) => getComputedStyle(span).color,
+          ),
+        );
+      expect(colours.length, path).toBeGreaterThan(3);
+      expect(new Set(colours).size, path).toBeGreaterThan(1);
     }
+    // The SDK v2 page shows v2 and v1 side by side as tabs of one code group.
+    await tab.goto(`${server.url}/guide/server-sdk-v2.html`, { waitUntil: 'load' });
+    expect(await tab.locator('.vp-code-group .tabs label').allTextContents()).toEqual([
+      'SDK v2',
+      'SDK v1',
+    ]);
+    await tab.locator('.vp-code-group .tabs label', { hasText: 'SDK v1' }).click();
+    await expect
+      .poll(() => tab.locator('.vp-code-group div.active').textContent())
+      .toContain('@modelcontextprotocol/sdk/server/mcp.js');
+
+    expect(errors).toEqual([]);
+    expect(elsewhere).toEqual([]);
   });
 });
