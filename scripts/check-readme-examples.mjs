@@ -1,24 +1,33 @@
 #!/usr/bin/env node
-// Every ```ts / ```typescript block in every README is type-checked, so no sample can drift from the
+// Every ```ts / ```typescript block in every README and in every page of the documentation site
+// (`docs/`, except the generated API reference) is type-checked, so no sample can drift from the
 // code it documents. Run by `pnpm test` (after the build: samples import the packages by name, as a
-// user would, and resolve to their built `dist` types).
+// user would, and resolve to their built `dist` types). Given Markdown files as arguments, it checks
+// those alone (`node scripts/check-readme-examples.mjs docs/guide/consumer.md`).
 //
 // Each block is compiled as a module of its own, with the compiler options and the dependencies of
-// the package whose README holds it (strict, noUncheckedIndexedAccess). Two HTML comments, on the
+// the package whose README holds it (strict, noUncheckedIndexedAccess); a docs page compiles in the
+// package `DOCS_COMPILE_IN` names for it, else in packages/server. A site page's fence may carry a
+// VitePress label or line highlights (```ts [SDK v1], ```ts {2,3}). Two HTML comments, on the
 // line before a block, say what a block takes from outside itself:
 //
 // - `<!-- example: path -->`: the block must be exactly that file (relative to the README), or with
-//   `path#name` exactly the part of it between `// #region name` and `// #endregion`. The file's
+//   `path#name` exactly the part of it between `// #region name` and `// #endregion name`. The file's
 //   lines above the region are the block's preamble when it is compiled (what the sample assumes,
 //   such as `declare const weatherClient: Client`). The file is also type-checked with its package
-//   and run where a test imports it.
+//   and run where a test imports it. (A docs page shows such a file with VitePress's
+//   `<<< @/../path#name` instead, which copies nothing.)
 // - `<!-- assume: declarations -->`: TypeScript placed before the block when it is compiled, for a
 //   sample that continues from values the prose describes (a `resourceUrl` an agent received, the
 //   reader's own store). Keep these rare; prefer a sample that stands on its own.
 //
-// A failure names the README and the line of the sample: `packages/core/README.md:24:7 TS2304 …`.
+// A page whose samples cannot type-check yet says so with `<!-- samples: unchecked NAME -->`, NAME
+// one of `UNCHECKED` below with the reason and when the marker goes; its blocks are counted and
+// reported as skipped. An unknown NAME fails.
+//
+// A failure names the file and the line of the sample: `packages/core/README.md:24:7 TS2304 …`.
 import { readdirSync, readFileSync } from 'node:fs';
-import { dirname, join, relative } from 'node:path';
+import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import ts from 'typescript';
 
@@ -29,25 +38,55 @@ const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 // tells the reader to install.
 const COMPILE_IN = { 'README.md': 'packages/server' };
 
+// The documentation site's pages whose samples need another package's dependencies than
+// packages/server's (a framework adapter, the proxy, a Redis client).
+const DOCS_COMPILE_IN = {
+  'docs/guide/agent-frameworks.md': 'packages/client',
+  'docs/guide/proxy.md': 'packages/proxy',
+  'docs/guide/redis.md': 'packages/cache-redis',
+};
+
+// Why a page's samples may be left unchecked, and when that ends. Keep this list short.
+const UNCHECKED = {};
+
 const SKIP_DIRS = new Set(['node_modules', 'dist', '.git', '.turbo', 'coverage', 'packs']);
-function findReadmes(dir) {
+// In docs/: the generated API reference, and the tests' fixture pages (checked by those tests).
+const SKIP_DOCS_DIRS = new Set(['api', 'test']);
+/** Every README, and every Markdown page of the documentation site under docs/. */
+function findPages(dir, inDocs = false) {
   const found = [];
   for (const entry of readdirSync(dir, { withFileTypes: true })) {
-    if (entry.isDirectory() && !SKIP_DIRS.has(entry.name) && !entry.name.startsWith('.'))
-      found.push(...findReadmes(join(dir, entry.name)));
-    else if (entry.isFile() && entry.name === 'README.md') found.push(join(dir, entry.name));
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) {
+      if (SKIP_DIRS.has(entry.name) || entry.name.startsWith('.')) continue;
+      if (inDocs && SKIP_DOCS_DIRS.has(entry.name)) continue;
+      found.push(...findPages(path, inDocs || relative(root, path) === 'docs'));
+    } else if (
+      entry.isFile() &&
+      (entry.name === 'README.md' || (inDocs && entry.name.endsWith('.md')))
+    )
+      found.push(path);
   }
   return found;
 }
 
 const failures = [];
-/** Collects every TypeScript block of one README, with its preamble and its first line. */
+const skipped = [];
+/** Collects every TypeScript block of one README or page, with its preamble and its first line. */
 function blocksOf(readme) {
-  const lines = readFileSync(readme, 'utf8').split('\n');
+  const text = readFileSync(readme, 'utf8');
+  const lines = text.split('\n');
   const name = relative(root, readme);
+  const unchecked = /^<!-- samples: unchecked (\S+) -->$/m.exec(text)?.[1];
+  if (unchecked !== undefined && !Object.hasOwn(UNCHECKED, unchecked)) {
+    failures.push(
+      `${name}: "<!-- samples: unchecked ${unchecked} -->" names no entry of UNCHECKED in scripts/check-readme-examples.mjs (${Object.keys(UNCHECKED).join(', ')}): type-check the samples, or add the entry with its reason`,
+    );
+    return [];
+  }
   const blocks = [];
   for (let i = 0; i < lines.length; i++) {
-    if (!/^```(ts|typescript)\s*$/.test(lines[i])) continue;
+    if (!/^```(ts|typescript)(\s*\{[\d,-]*\})?(\s+\[[^\]]*\])?\s*$/.test(lines[i])) continue;
     const end = lines.findIndex((line, j) => j > i && line.startsWith('```'));
     if (end === -1) {
       failures.push(`${name}:${i + 1} the code block never closes`);
@@ -84,6 +123,10 @@ function blocksOf(readme) {
       preamble = `${assume[1]}\n`;
     }
     blocks.push({ readme: name, firstLine: i + 2, preamble, code });
+  }
+  if (unchecked !== undefined && blocks.length > 0) {
+    skipped.push(`${name} (${blocks.length}, ${unchecked}: ${UNCHECKED[unchecked]})`);
+    return [];
   }
   return blocks;
 }
@@ -137,13 +180,22 @@ function compile(dir, blocks) {
   }
 }
 
+/** The package a page's samples compile in: its own for a README, DOCS_COMPILE_IN for the site. */
+function compileDir(name) {
+  if (COMPILE_IN[name]) return COMPILE_IN[name];
+  if (name.startsWith('docs/')) return DOCS_COMPILE_IN[name] ?? 'packages/server';
+  return dirname(name);
+}
+
+const pages =
+  process.argv.length > 2 ? process.argv.slice(2).map((file) => resolve(file)) : findPages(root);
 const byDir = new Map();
 let count = 0;
-for (const readme of findReadmes(root)) {
+for (const readme of pages) {
   const blocks = blocksOf(readme);
   if (blocks.length === 0) continue;
   const name = relative(root, readme);
-  const dir = COMPILE_IN[name] ?? dirname(name);
+  const dir = compileDir(name);
   byDir.set(dir, [...(byDir.get(dir) ?? []), ...blocks]);
   count += blocks.length;
 }
@@ -151,9 +203,12 @@ for (const [dir, blocks] of byDir) compile(dir, blocks);
 
 if (failures.length > 0) {
   console.error(
-    `README samples that do not type-check or match their files (${failures.length}):\n- ${failures.join('\n- ')}\n` +
+    `Samples that do not type-check or match their files (${failures.length}):\n- ${failures.join('\n- ')}\n` +
       'Samples import the packages by name and resolve to their built types: run `pnpm build` first.',
   );
   process.exit(1);
 }
-console.log(`README samples: ${count} TypeScript blocks in ${byDir.size} packages type-check.`);
+console.log(
+  `README and docs samples: ${count} TypeScript blocks in ${byDir.size} packages type-check.` +
+    (skipped.length > 0 ? ` Not checked: ${skipped.join('; ')}.` : ''),
+);

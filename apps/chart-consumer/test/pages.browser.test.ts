@@ -1,22 +1,12 @@
-import { existsSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { connectMcpClient, textOf } from '@s2sp/test-utils';
-import { chromium } from 'playwright-core';
+import { connectMcpClient, launchChromium, textOf } from '@s2sp/test-utils';
 import { describe, expect, it } from 'vitest';
 import { pngSize, startChartPipeline } from './support.js';
 
-// Debian's Chromium; .ci/run installs it and sets CHROMIUM_PATH. This test installs nothing.
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-
 describe('chart pages in headless Chromium', () => {
   it('lists the chart and shows its eight panels', async () => {
-    if (!existsSync(CHROMIUM)) {
-      throw new Error(
-        `Chromium not found at ${CHROMIUM}. Install it (apt-get install chromium) or set CHROMIUM_PATH.`,
-      );
-    }
     await using pipeline = await startChartPipeline();
     let chartId: string;
     {
@@ -32,20 +22,7 @@ describe('chart pages in headless Chromium', () => {
     }
 
     const scratch = await mkdtemp(join(tmpdir(), 'chart-page-'));
-    // Playwright gives the browser a fresh, empty profile. The flags keep Chromium from reaching
-    // for a network that tests must not use.
-    const browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: [
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-quic',
-        '--no-first-run',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-      ],
-    });
+    await using browser = await launchChromium();
     try {
       const page = await browser.newPage({ viewport: { width: 1500, height: 1100 } });
       await page.goto(`${pipeline.chartHttp.url}/charts`);
@@ -91,7 +68,6 @@ describe('chart pages in headless Chromium', () => {
           path: join(process.env.SCREENSHOT_DIR, 'chart-page.png'),
         });
     } finally {
-      await browser.close();
       await rm(scratch, { recursive: true, force: true });
     }
   });

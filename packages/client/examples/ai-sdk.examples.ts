@@ -25,4 +25,4 @@ await generateText({
   stopWhen: stepCountIs(5),
   prompt: 'Chart the Texas heat alerts.',
 });
-// #endregion
+// #endregion readme

@@ -20,4 +20,4 @@ const s2spQuery = withS2SP(query);
 for await (const message of s2spQuery({ prompt, options })) {
   if (message.type === 'result') console.log(message.subtype);
 }
-// #endregion
+// #endregion readme

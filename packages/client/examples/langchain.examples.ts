@@ -14,4 +14,4 @@ const client = withS2SP(MultiServerMCPClient, {
 });
 const tools = await client.getTools(); // use with any LangChain / LangGraph agent
 console.log(tools.map((tool) => tool.name));
-// #endregion
+// #endregion readme

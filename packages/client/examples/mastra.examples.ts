@@ -25,4 +25,4 @@ const agent = new Agent({
 });
 const result = await agent.generate('Chart the Texas heat alerts.');
 console.log(result.text);
-// #endregion
+// #endregion readme

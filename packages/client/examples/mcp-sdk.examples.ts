@@ -24,4 +24,4 @@ await charts.callTool({
   arguments: { abstract_data: chosenRows, resource_url: handle },
 });
 console.log(alerts);
-// #endregion
+// #endregion readme

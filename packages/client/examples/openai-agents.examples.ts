@@ -21,4 +21,4 @@ const agent = new Agent({
 });
 const result = await run(agent, 'Chart the Texas heat alerts.');
 console.log(result.finalOutput);
-// #endregion
+// #endregion readme
