@@ -13,6 +13,7 @@ import { assertNoReservedParameters } from '../resource/resource-tool.js';
 import { ConcurrencyLimitOptionsSchema } from '../runtime/concurrency-limit.js';
 import { mcpProgress } from '../runtime/mcp-progress.js';
 import { readToolCall, type ToolCall } from '../runtime/tool-call.js';
+import { shapeOf, type ToolParameters } from '../runtime/tool-shape.js';
 import { errorResult, textResult } from '../tool-result.js';
 import { consumerExtensionsFor } from './consumer-parameters.js';
 import type { ConsumerRowResolver } from './consumer-rows.js';
@@ -23,8 +24,11 @@ export interface ConsumerToolConfig<TShape extends z.ZodRawShape> {
   readonly title?: string;
   /** What the tool does with the rows. S2SP appends how to pass them. */
   readonly description: string;
-  /** The tool's own parameters besides the four S2SP ones. */
-  readonly inputSchema?: TShape;
+  /**
+   * The tool's own parameters besides the four S2SP ones: a zod shape or object (as SDK v2 writes
+   * them).
+   */
+  readonly inputSchema?: ToolParameters<TShape>;
   /** MCP tool annotations. */
   readonly annotations?: ToolAnnotations;
 }
@@ -216,9 +220,10 @@ export function createConsumerToolCallback<TShape extends z.ZodRawShape, TCall e
     readonly logger: Logger;
   },
 ): (args: Record<string, unknown>, call: TCall) => Promise<CallToolResult> {
-  assertNoReservedParameters(name, config.inputSchema ?? {}, PROTOCOL.consumerToolParameters);
+  const shape = shapeOf(config.inputSchema);
+  assertNoReservedParameters(name, shape, PROTOCOL.consumerToolParameters);
   const { logger, resolve } = options;
-  const extensions = Object.keys(consumerExtensionsFor(config.inputSchema ?? {}));
+  const extensions = Object.keys(consumerExtensionsFor(shape));
 
   return async (args, call) => {
     const { abstract_data, resource_url, body_data, column_mapping, ...own } = args;

@@ -4,6 +4,7 @@ import { z } from 'zod';
 import type { CallToolResult, ToolAnnotations } from '../mcp-sdk.js';
 import { clientKey } from '../runtime/client-quota.js';
 import type { ToolCall } from '../runtime/tool-call.js';
+import { shapeOf, type ToolParameters } from '../runtime/tool-shape.js';
 import { ModeSchema } from './s2sp-result.js';
 import { answerTableCall, type TableResultRuntime } from './table-result.js';
 
@@ -13,8 +14,11 @@ export interface ResourceToolConfig<TShape extends z.ZodRawShape> {
   readonly title?: string;
   /** What the tool returns. S2SP appends how to use `abstract_domains` and `mode`. */
   readonly description: string;
-  /** The tool's own parameters, as a zod shape (`{ area: z.string() }`). */
-  readonly inputSchema?: TShape;
+  /**
+   * The tool's own parameters: a zod shape (`{ area: z.string() }`) or object
+   * (`z.object({ area: z.string() })`, as SDK v2 writes them).
+   */
+  readonly inputSchema?: ToolParameters<TShape>;
   /**
    * The shape of one row. Its keys (and `.describe()` texts) are listed in the tool description,
    * so the LLM can pick `abstract_domains` without a first plain call. Rows are not validated
@@ -147,9 +151,10 @@ export function createResourceToolCallback<TShape extends z.ZodRawShape, TCall e
   handler: ResourceToolHandler<TShape, TCall>,
   runtime: TableResultRuntime,
 ): (args: Record<string, unknown>, call: TCall) => Promise<CallToolResult> {
-  assertNoReservedParameters(name, config.inputSchema ?? {}, PROTOCOL.resourceToolParameters);
+  const shape = shapeOf(config.inputSchema);
+  assertNoReservedParameters(name, shape, PROTOCOL.resourceToolParameters);
   const knownColumns = config.rowSchema ? Object.keys(config.rowSchema.shape) : [];
-  const extensions = Object.keys(extensionParametersFor(config.inputSchema ?? {}));
+  const extensions = Object.keys(extensionParametersFor(shape));
 
   return async (args, call) => {
     const { abstract_domains, mode, ...own } = args;

@@ -37,6 +37,7 @@ import {
 } from './options.js';
 import type { S2SP } from './s2sp-types.js';
 import type { ToolCall } from './tool-call.js';
+import { shapeOf } from './tool-shape.js';
 
 /** What the convenience layer needs beyond the public runtime. */
 export interface S2SPInternals {
@@ -173,7 +174,7 @@ export function createS2SPInternals(
       // A tool's own budget follows the runtime's rule.
       if (config.tokenBudget !== undefined)
         parseOptions(TOOL_BUDGET, { tokenBudget: config.tokenBudget }, { factory: `tool ${name}` });
-      const own = config.inputSchema ?? {};
+      const own = shapeOf(config.inputSchema);
       const listed = listedSchemas.get(mcp) ?? new Map<z.ZodObject, string>();
       listedSchemas.set(mcp, listed);
       const listedBy = short && config.rowSchema ? listed.get(config.rowSchema) : undefined;
@@ -210,9 +211,9 @@ export function createS2SPInternals(
         {
           description: consumerToolDescription(config.description, toolGuidance),
           inputSchema: {
-            ...nullAsAbsent(config.inputSchema ?? {}),
+            ...nullAsAbsent(shapeOf(config.inputSchema)),
             ...consumerParameters,
-            ...consumerExtensionsFor(config.inputSchema ?? {}),
+            ...consumerExtensionsFor(shapeOf(config.inputSchema)),
           },
           title: config.title,
           annotations: config.annotations,
