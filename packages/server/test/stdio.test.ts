@@ -3,6 +3,8 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
+import { Client as ClientV2 } from '@modelcontextprotocol/client';
+import { StdioClientTransport as StdioV2 } from '@modelcontextprotocol/client/stdio';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import {
   getDefaultEnvironment,
@@ -15,52 +17,84 @@ import { describe, expect, it } from 'vitest';
 const fixture = fileURLToPath(new URL('./fixtures/stdio-server.mjs', import.meta.url));
 const dist = fileURLToPath(new URL('../dist/index.js', import.meta.url));
 
-describe('stdio transport', () => {
-  it('serves resource and consumer tools over stdio, with the data plane on HTTP', async () => {
-    if (!existsSync(dist))
-      throw new Error('packages/server/dist is missing: run `pnpm build` first (pnpm test does).');
-    const stderr: string[] = [];
-    const transport = new StdioClientTransport({
-      command: process.execPath,
-      args: [fixture],
-      stderr: 'pipe',
-    });
-    transport.stderr?.on('data', (chunk: Buffer) => stderr.push(chunk.toString()));
-    const client = new Client({ name: 'stdio-agent', version: '1' });
-    await client.connect(transport);
-    try {
-      const { tools } = await client.listTools();
-      expect(tools.map((t) => t.name)).toEqual(['get_rows', 'count']);
+/** A client over stdio of one protocol era, and what the server wrote to standard error. */
+type StdioAgent = { client: Pick<Client, 'listTools' | 'callTool' | 'close'>; era: string };
 
-      const plain = (await client.callTool({ name: 'get_rows', arguments: {} })) as {
-        content: { text: string }[];
-      };
-      expect(JSON.parse(plain.content[0]?.text ?? '')).toEqual([
-        { name: 'alpha', secret: 'S-alpha' },
-        { name: 'beta', secret: 'S-beta' },
-      ]);
-
-      const split = await client.callTool({
-        name: 'get_rows',
-        arguments: { abstract_domains: 'name' },
-      });
-      const s2sp = S2SPResultSchema.parse(split.structuredContent);
-      expect(s2sp.resource_url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/s2sp\/data\//);
-      const counted = (await client.callTool({
-        name: 'count',
-        arguments: {
-          abstract_data: JSON.stringify(s2sp.abstract.slice(1)),
-          resource_url: s2sp.resource_url,
-        },
-      })) as { content: { text: string }[] };
-      expect(counted.content[0]?.text).toBe('1:S-beta');
-      // Logs went to standard error (standard output carries the protocol) and hold no token.
-      expect(stderr.join('')).toMatch(/listening/);
-      expect(stderr.join('')).not.toContain(s2sp.resource_url?.split('/').pop());
-    } finally {
-      await client.close();
-    }
+async function legacyAgent(stderr: string[]): Promise<StdioAgent> {
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [fixture],
+    stderr: 'pipe',
   });
+  transport.stderr?.on('data', (chunk: Buffer) => stderr.push(chunk.toString()));
+  const client = new Client({ name: 'stdio-agent', version: '1' });
+  await client.connect(transport);
+  return { client, era: 'legacy' };
+}
+
+async function modernAgent(stderr: string[]): Promise<StdioAgent> {
+  const transport = new StdioV2({ command: process.execPath, args: [fixture], stderr: 'pipe' });
+  transport.stderr?.on('data', (chunk: Buffer) => stderr.push(chunk.toString()));
+  const client = new ClientV2(
+    { name: 'stdio-agent', version: '1' },
+    { versionNegotiation: { mode: { pin: '2026-07-28' } } },
+  );
+  await client.connect(transport);
+  return {
+    client: client as unknown as StdioAgent['client'],
+    era: String(client.getProtocolEra()),
+  };
+}
+
+describe('stdio transport', () => {
+  it.each([
+    ['a 2025 client (SDK v1)', legacyAgent, 'legacy'],
+    ['a 2026-07-28 client (SDK v2, pinned)', modernAgent, 'modern'],
+  ])(
+    'serves resource and consumer tools over stdio to %s, with the data plane on HTTP',
+    async (_name, connect, era) => {
+      if (!existsSync(dist))
+        throw new Error(
+          'packages/server/dist is missing: run `pnpm build` first (pnpm test does).',
+        );
+      const stderr: string[] = [];
+      const agent = await connect(stderr);
+      const { client } = agent;
+      expect(agent.era).toBe(era);
+      try {
+        const { tools } = await client.listTools();
+        expect(tools.map((t) => t.name)).toEqual(['get_rows', 'count']);
+
+        const plain = (await client.callTool({ name: 'get_rows', arguments: {} })) as {
+          content: { text: string }[];
+        };
+        expect(JSON.parse(plain.content[0]?.text ?? '')).toEqual([
+          { name: 'alpha', secret: 'S-alpha' },
+          { name: 'beta', secret: 'S-beta' },
+        ]);
+
+        const split = await client.callTool({
+          name: 'get_rows',
+          arguments: { abstract_domains: 'name' },
+        });
+        const s2sp = S2SPResultSchema.parse(split.structuredContent);
+        expect(s2sp.resource_url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/s2sp\/data\//);
+        const counted = (await client.callTool({
+          name: 'count',
+          arguments: {
+            abstract_data: JSON.stringify(s2sp.abstract.slice(1)),
+            resource_url: s2sp.resource_url,
+          },
+        })) as { content: { text: string }[] };
+        expect(counted.content[0]?.text).toBe('1:S-beta');
+        // Logs went to standard error (standard output carries the protocol) and hold no token.
+        expect(stderr.join('')).toMatch(/listening/);
+        expect(stderr.join('')).not.toContain(s2sp.resource_url?.split('/').pop());
+      } finally {
+        await client.close();
+      }
+    },
+  );
 });
 
 describe('stdio with createS2SP on the user’s own McpServer (examples/stdio.ts)', () => {
