@@ -2,6 +2,19 @@
  * Helpers shared by the tests of every package: real loopback HTTP servers on port 0 that cannot
  * be left running, and request counting. Source-only (never built or published).
  */
+export {
+  connectSdkClient,
+  expectedRevision,
+  LEGACY_REVISION,
+  type McpEra,
+  MODERN_REVISION,
+  runTitle,
+  SDK_CLIENT_RUNS,
+  type SdkClientConnection,
+  type SdkClientRun,
+  SERVED_REVISIONS,
+  versionNegotiation,
+} from './mcp-eras.js';
 export { type DocumentedOption, readmeFlagsDiff, readmeOptionsDiff } from './readme-options.js';
 export { seededRandom } from './seeded-random.js';
 export { codeAndDataOf, codeOf } from './thrown-error.js';
