@@ -163,18 +163,22 @@ function startServer(command, cwd, env) {
 
 // The user's side of the README sample: the official MCP SDK client asks for the name column only,
 // then redeems the resource_url with fetchBody from the installed @s2sp/core.
-const ADOPTION_CHECK = `import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+const ADOPTION_CHECK = `import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { fetchBody } from '@s2sp/core';
 
 const url = new URL(process.argv[2]);
-const client = new Client({ name: 'readme-adopter', version: '1' });
-await client.connect(new StreamableHTTPClientTransport(url));
-const result = await client.callTool({ name: 'list_stations', arguments: { state: 'TX', abstract_domains: 'name' } });
-const { abstract, resource_url } = result.structuredContent;
-const fetched = await fetchBody(resource_url, { allowedOrigins: [url.origin] });
-await client.close();
-console.log(JSON.stringify({ abstract, body: fetched.body }));
+const answers = [];
+// A client of each protocol era: 2026-07-28 (no initialize) and the 2025 handshake.
+for (const mode of [{ pin: '2026-07-28' }, 'legacy']) {
+  const client = new Client({ name: 'readme-adopter', version: '1' }, { versionNegotiation: { mode } });
+  await client.connect(new StreamableHTTPClientTransport(url));
+  const result = await client.callTool({ name: 'list_stations', arguments: { state: 'TX', abstract_domains: 'name' } });
+  const { abstract, resource_url } = result.structuredContent;
+  const fetched = await fetchBody(resource_url, { allowedOrigins: [url.origin] });
+  answers.push({ era: client.getProtocolEra(), abstract, body: fetched.body });
+  await client.close();
+}
+console.log(JSON.stringify(answers));
 `;
 
 try {
@@ -202,8 +206,18 @@ try {
 
   // The user's own copies of the peer dependencies: newest, then the lowest the ranges allow.
   const peerSets = {
-    newest: ['@modelcontextprotocol/sdk@^1.32.2', 'hono@^4', 'zod@^4'],
-    lowest: ['@modelcontextprotocol/sdk@1.27.0', 'hono@4.11.4', 'zod@4.0.0'],
+    newest: [
+      '@modelcontextprotocol/server@^2.4.0',
+      '@modelcontextprotocol/sdk@^1.32.2',
+      'hono@^4',
+      'zod@^4',
+    ],
+    lowest: [
+      '@modelcontextprotocol/server@2.4.0',
+      '@modelcontextprotocol/sdk@1.27.0',
+      'hono@4.11.4',
+      'zod@4.2.0',
+    ],
   };
   for (const [label, peers] of Object.entries(peerSets)) {
     const app = join(work, `app-${label}`);
@@ -296,7 +310,8 @@ try {
       const url = await server.url;
       writeFileSync(join(project, 'adoption-check.mjs'), ADOPTION_CHECK);
       const got = JSON.parse(run('node', ['adoption-check.mjs', url], { cwd: project }));
-      const want = {
+      const answer = (era) => ({
+        era,
         abstract: [
           { _row_id: 0, name: 'North' },
           { _row_id: 1, name: 'South' },
@@ -305,13 +320,14 @@ try {
           { _row_id: 0, id: 'TX-1', name: 'North', elevation_m: 210, notes: 'rooftop' },
           { _row_id: 1, id: 'TX-2', name: 'South', elevation_m: 12, notes: 'airport' },
         ],
-      };
+      });
+      const want = [answer('modern'), answer('legacy')];
       if (JSON.stringify(got) !== JSON.stringify(want))
         throw new Error(
           `README sample answered ${JSON.stringify(got)}, expected ${JSON.stringify(want)}`,
         );
       console.log(
-        `ok README adoption path: ${readme.setup.length} setup lines, ${readme.file} type-checks with @types/node, \`${readme.command}\` serves ${url}; list_stations split the rows and fetchBody redeemed the body`,
+        `ok README adoption path: ${readme.setup.length} setup lines, ${readme.file} type-checks with @types/node, \`${readme.command}\` serves ${url}; list_stations split the rows and fetchBody redeemed the body, for a 2026-07-28 client and a 2025 one`,
       );
     } finally {
       server.stop();

@@ -2,7 +2,6 @@ import { S2SPError, toolErrorResult } from '@s2sp/core';
 import { callResourceToolAgain } from '@s2sp/core/advice';
 import {
   type ConsumerFetchOptions,
-  clientKey,
   createConcurrencyLimit,
   createS2SPServer,
   type Logger,
@@ -162,7 +161,7 @@ export function createSqlServer(options: SqlServerOptions = {}): SqlServer {
               const fetched = await Promise.all(
                 sources.map(async (s) => ({
                   name: s.name,
-                  rows: await resolveTable(s2sp, s.name, s.source, extra.signal),
+                  rows: await resolveTable(s2sp, s.name, s.source, extra.mcpReq.signal),
                 })),
               );
               const loadStarted = Date.now();
@@ -223,8 +222,7 @@ export function createSqlServer(options: SqlServerOptions = {}): SqlServer {
                 { abstract_domains: abstract },
                 {
                   toolName: 'query_tables',
-                  requestInfo: extra.requestInfo,
-                  client: clientKey(extra),
+                  call: extra,
                   tokenBudget: limits.tokenBudget,
                   // query_tables has no cursor parameter: an abstract over the budget is refused.
                   paging: false,

@@ -24,6 +24,7 @@ import {
   type SdkClientRun,
 } from '@s2sp/test-utils';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { z } from 'zod';
 import { withS2SP } from '../src/wrap-mcp-client.js';
 
 let server: S2SPServer;
@@ -36,10 +37,10 @@ beforeAll(async () => {
   server.use((mcp) =>
     mcp.registerTool(
       'echo',
-      { description: 'Records the call.', inputSchema: {} },
+      { description: 'Records the call.', inputSchema: z.object({}) },
       // The server's tool span continues the trace it finds in _meta.
-      traceToolCall('echo', (_args, extra) => {
-        seen.push(extra._meta as Record<string, unknown> | undefined);
+      traceToolCall('echo', (_args, ctx) => {
+        seen.push(ctx.mcpReq._meta as Record<string, unknown> | undefined);
         return { content: [{ type: 'text' as const, text: 'ok' }] };
       }),
     ),

@@ -40,9 +40,9 @@ beforeAll(async () => {
   upstream.use((mcp) =>
     mcp.registerTool(
       'cities',
-      { description: 'Cities.', inputSchema: { state: z.string().optional() } },
-      traceToolCall('cities', (_args, extra) => {
-        seen.push(extra._meta as Record<string, unknown> | undefined);
+      { description: 'Cities.', inputSchema: z.object({ state: z.string().optional() }) },
+      traceToolCall('cities', (_args, ctx) => {
+        seen.push(ctx.mcpReq._meta as Record<string, unknown> | undefined);
         return { content: [{ type: 'text' as const, text: JSON.stringify(ROWS) }] };
       }),
     ),

@@ -1,21 +1,18 @@
-// An MCP server on Hono, stateless (one McpServer per request), with S2SP added: its tools are
-// registered on each request's McpServer and the data plane is mounted with app.route().
+// An MCP server on Hono with MCP SDK v2: createMcpHandler makes one McpServer per request and
+// serves clients of both protocol eras (2026-07-28 and 2025) on one endpoint. S2SP registers its
+// tools on each request's McpServer, and the data plane is mounted with app.route().
 import { serve } from '@hono/node-server';
-import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
+import { createMcpHandler, McpServer } from '@modelcontextprotocol/server';
 import { createS2SP } from '@s2sp/server';
 import { Hono } from 'hono';
 import { z } from 'zod';
 
 const s2sp = createS2SP({ ttlSeconds: 300 });
 
-const app = new Hono();
-app.route('/', s2sp.dataPlane);
-app.get('/', (c) => c.text('my own routes keep working'));
-app.post('/mcp', async (c) => {
-  const mcp = new McpServer({ name: 'stations', version: '1.0.0' });
+const mcp = createMcpHandler(() => {
+  const server = new McpServer({ name: 'stations', version: '1.0.0' });
   s2sp.registerResourceTool(
-    mcp,
+    server,
     'list_stations',
     { description: 'Weather stations in a state', inputSchema: { state: z.string().length(2) } },
     async ({ state }) => [
@@ -23,10 +20,13 @@ app.post('/mcp', async (c) => {
       { id: `${state}-2`, name: 'South', elevation_m: 12, notes: 'airport' },
     ],
   );
-  const transport = new WebStandardStreamableHTTPServerTransport({ enableJsonResponse: true });
-  await mcp.connect(transport);
-  return transport.handleRequest(c.req.raw);
+  return server;
 });
+
+const app = new Hono();
+app.route('/', s2sp.dataPlane);
+app.get('/', (c) => c.text('my own routes keep working'));
+app.all('/mcp', (c) => mcp.fetch(c.req.raw));
 
 const port = Number(process.env.PORT ?? 3000);
 serve({ fetch: app.fetch, hostname: '127.0.0.1', port }, (info) => {

@@ -49,7 +49,7 @@ export {
 export type { TableResultContext } from './resource/table-result.js';
 export { DEFAULT_TOKEN_BUDGET, estimateTokens } from './resource/token-estimate.js';
 export { s2spCapability } from './runtime/capability.js';
-export { CLIENT_ADDRESS_HEADER, type ClientSource, clientKey } from './runtime/client-quota.js';
+export { CLIENT_ADDRESS_HEADER, clientKey } from './runtime/client-quota.js';
 export {
   type ClientConcurrencyLimit,
   type ConcurrencyLimit,
@@ -58,9 +58,15 @@ export {
   createConcurrencyLimit,
 } from './runtime/concurrency-limit.js';
 export { type ToolProgress, toolProgress } from './runtime/mcp-progress.js';
+export type {
+  McpServerLike,
+  RegisteredToolOf,
+  ToolContextOf,
+} from './runtime/mcp-server-like.js';
 export type { S2SPOptions } from './runtime/options.js';
 export { createS2SP } from './runtime/s2sp.js';
 export type { S2SP } from './runtime/s2sp-types.js';
+export type { ToolCall } from './runtime/tool-call.js';
 export {
   createS2SPServer,
   type ListeningServer,
@@ -68,6 +74,7 @@ export {
   type S2SPServer,
   type S2SPServerOptions,
   type ShutdownOptions,
+  type StdioConnection,
 } from './server.js';
 export { METRIC_NAMES } from './telemetry/metrics.js';
 export { traceToolCall } from './telemetry/tool-span.js';

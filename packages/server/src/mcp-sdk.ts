@@ -1,32 +1,38 @@
 /**
- * Every import from `@modelcontextprotocol/sdk` lives here, so that moving to the SDK's next major
- * version (split packages) touches one file.
+ * Every import from the MCP TypeScript SDK lives here. The package runs on SDK v2
+ * (`@modelcontextprotocol/server`); the `McpServer` a user brings may be of either major, and is
+ * read by its shape (`runtime/mcp-server-like.ts`), never through these imports.
  *
  * @module
  */
-export { McpServer, type RegisteredTool } from '@modelcontextprotocol/sdk/server/mcp.js';
-export { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
-export type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js';
-export type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+
 export type {
   CallToolResult,
+  McpHttpHandler,
   ServerNotification,
-  ServerRequest,
   ToolAnnotations,
-} from '@modelcontextprotocol/sdk/types.js';
+  Transport,
+} from '@modelcontextprotocol/server';
+export {
+  createMcpHandler,
+  InMemoryTransport,
+  isLegacyRequest,
+  McpServer,
+  WebStandardStreamableHTTPServerTransport,
+} from '@modelcontextprotocol/server';
 
-import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js';
-import type { ServerNotification, ServerRequest } from '@modelcontextprotocol/sdk/types.js';
-
-/** What a tool handler receives besides its arguments: cancellation signal, request info, etc. */
-export type ToolExtra = RequestHandlerExtra<ServerRequest, ServerNotification>;
-
-/** Loads the stdio transport on demand: it is Node-only, and the main entry must not need Node. */
-export async function loadStdioTransport(): Promise<
-  typeof import('@modelcontextprotocol/sdk/server/stdio.js').StdioServerTransport
-> {
-  return (await import('@modelcontextprotocol/sdk/server/stdio.js')).StdioServerTransport;
+/**
+ * Loads the stdio entry on demand (`serveStdio` serves both protocol eras on one connection): it
+ * is Node-only, and the main entry must not need Node.
+ */
+export async function loadStdio(): Promise<typeof import('@modelcontextprotocol/server/stdio')> {
+  return import('@modelcontextprotocol/server/stdio');
 }
 
-export { Client } from '@modelcontextprotocol/sdk/client/index.js';
-export { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+/**
+ * Loads SDK v2's `Client` on demand, for SLOP's in-process calls: `@modelcontextprotocol/client`
+ * is an optional peer, needed only by `@s2sp/server/slop`.
+ */
+export async function loadClient(): Promise<typeof import('@modelcontextprotocol/client').Client> {
+  return (await import('@modelcontextprotocol/client')).Client;
+}

@@ -7,9 +7,16 @@ import type { S2SPEdgeOptions } from './edge/edge-options.js';
 import type { ListenOptions, ShutdownOptions } from './edge/node-listener.js';
 import type { McpServer, Transport } from './mcp-sdk.js';
 import type { ResourceToolConfig, ResourceToolHandler } from './resource/resource-tool.js';
+import type { ToolContextOf } from './runtime/mcp-server-like.js';
 import type { S2SPOptions } from './runtime/options.js';
 import type { S2SP } from './runtime/s2sp-types.js';
 import type { SlopOptions } from './slop.js';
+
+/** An MCP connection over standard input and output. */
+export interface StdioConnection {
+  /** Closes the connection's `McpServer` and the transport. */
+  close(): Promise<void>;
+}
 
 /**
  * Options for {@link createS2SPServer}: the runtime's options, the HTTP edge's (allowed hosts and
@@ -71,7 +78,7 @@ export interface S2SPServer {
   resourceTool<TShape extends z.ZodRawShape = Record<never, never>>(
     name: string,
     config: ResourceToolConfig<TShape>,
-    handler: ResourceToolHandler<TShape>,
+    handler: ResourceToolHandler<TShape, ToolContextOf<McpServer>>,
   ): S2SPServer;
   /**
    * Adds a consumer tool (PROTOCOL §4) to every `McpServer` this server makes.
@@ -80,12 +87,12 @@ export interface S2SPServer {
   consumerTool<TShape extends z.ZodRawShape = Record<never, never>>(
     name: string,
     config: ConsumerToolConfig<TShape>,
-    handler: ConsumerToolHandler<TShape>,
+    handler: ConsumerToolHandler<TShape, ToolContextOf<McpServer>>,
   ): S2SPServer;
   /**
-   * Adds ordinary MCP tools, resources and prompts. `configure` runs on every `McpServer` this
-   * server creates (one per HTTP request in stateless mode, one per stdio connection), so it
-   * must only register things.
+   * Adds ordinary MCP tools, resources and prompts. `configure` runs on every `McpServer` (MCP SDK
+   * v2, `@modelcontextprotocol/server`) this server creates (one per HTTP request, one per stdio
+   * connection), so it must only register things.
    */
   use(configure: (mcp: McpServer) => void): S2SPServer;
   /** A new `McpServer` with every tool registered, for a transport of your own. */
@@ -95,10 +102,13 @@ export interface S2SPServer {
   /** Serves {@link S2SPServer.app} over HTTP on Node (`@hono/node-server`). */
   listen(options?: ListenOptions): Promise<ListeningServer>;
   /**
-   * Serves MCP over standard input and output. The data plane still needs HTTP: call
-   * {@link S2SPServer.listen} too, or set `publicUrl` to a data plane served elsewhere.
+   * Serves MCP over standard input and output, to clients of either protocol era (the opening
+   * message picks it; one `McpServer` serves the connection). The data plane still needs HTTP:
+   * call {@link S2SPServer.listen} too, or set `publicUrl` to a data plane served elsewhere.
+   *
+   * @returns the connection, to `close()`
    */
-  connectStdio(): Promise<McpServer>;
+  connectStdio(): Promise<StdioConnection>;
   /**
    * Also serves the tools over SLOP (`GET /tools`, `POST /tools/:tool_id`) on {@link S2SPServer.app},
    * for agents that speak plain HTTP instead of MCP. Opt-in; see `mountSlop` in

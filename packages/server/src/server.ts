@@ -6,14 +6,19 @@ import { type A2SCapability, mountA2S } from './a2s/index.js';
 import { mountStatelessMcp } from './edge/mcp-endpoint.js';
 import { createS2SPEdge } from './edge/s2sp-edge.js';
 import { createConsoleLogger } from './logger.js';
-import { loadStdioTransport, McpServer } from './mcp-sdk.js';
+import { loadStdio, McpServer } from './mcp-sdk.js';
 import { createS2SPInternals } from './runtime/s2sp.js';
 import { S2SPServerOptionsSchema } from './server-options.js';
 import type { ListeningServer, S2SPServer, S2SPServerOptions } from './server-types.js';
 import { mountSlop } from './slop.js';
 
 export type { ListenOptions, ShutdownOptions } from './edge/node-listener.js';
-export type { ListeningServer, S2SPServer, S2SPServerOptions } from './server-types.js';
+export type {
+  ListeningServer,
+  S2SPServer,
+  S2SPServerOptions,
+  StdioConnection,
+} from './server-types.js';
 
 /**
  * Creates a ready-made S2SP server: a convenience layer over {@link createS2SP} for servers that
@@ -159,8 +164,9 @@ export function createS2SPServer(options: S2SPServerOptions): S2SPServer {
     },
 
     async connectStdio() {
-      const StdioServerTransport = await loadStdioTransport();
-      return server.connect(new StdioServerTransport());
+      // serveStdio picks the era from the client's opening and pins one McpServer to it.
+      const { serveStdio } = await loadStdio();
+      return serveStdio(createMcpServer);
     },
 
     advertisedUrl: () => advertisedUrl.current(),

@@ -1,3 +1,4 @@
+import type { Client } from '@modelcontextprotocol/client';
 import { PROTOCOL, S2SP_ERROR_STATUS, S2SPError, type S2SPErrorCode } from '@s2sp/core';
 import { sendToolArguments } from '@s2sp/core/advice';
 import { describeType, isPlainObject, parseJsonText } from '@s2sp/core/json';
@@ -10,7 +11,7 @@ import { BearerTokenSchema, createBearerCheck } from './edge/bearer-auth.js';
 import { EdgeOptionsSchema } from './edge/edge-options.js';
 import { s2spErrorToResponse } from './edge/error-response.js';
 import { readRequestBody } from './edge/request-body.js';
-import { type CallToolResult, Client, InMemoryTransport, type McpServer } from './mcp-sdk.js';
+import { type CallToolResult, InMemoryTransport, loadClient, type McpServer } from './mcp-sdk.js';
 
 /** Options for {@link mountSlop}. */
 export interface SlopOptions {
@@ -84,9 +85,10 @@ function toolError(result: CallToolResult): S2SPError {
   const meta = result._meta?.[PROTOCOL.errorCodeMeta];
   if (typeof meta === 'string' && Object.hasOwn(S2SP_ERROR_STATUS, meta))
     return new S2SPError(meta as S2SPErrorCode, text);
-  // The MCP SDK reports arguments that fail the tool's input schema as JSON-RPC -32602.
-  if (text.startsWith('MCP error -32602'))
-    return new S2SPError('invalid_request', text.replace(/^MCP error -32602: /, ''));
+  // Arguments that fail the tool's input schema: SDK v2 answers a tool error result saying so
+  // (v1 answered JSON-RPC -32602, which its Client turned into this text).
+  const invalid = /^(?:MCP error -32602: )?(?=Input validation error: )/.exec(text);
+  if (invalid) return new S2SPError('invalid_request', text.slice(invalid[0].length));
   return new S2SPError('tool_error', text);
 }
 
@@ -116,7 +118,7 @@ export function mountSlop(app: Hono, source: SlopToolSource, options: SlopOption
     client ??= (async () => {
       const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
       await source.createMcpServer().connect(serverSide);
-      const c = new Client({ name: 's2sp-slop', version: '1.0.0' });
+      const c = new (await loadClient())({ name: 's2sp-slop', version: '1.0.0' });
       await c.connect(clientSide);
       return c;
     })();

@@ -7,8 +7,8 @@ const TOKEN = 'edge-integration-token-0123456789';
 function makeServer(options: Partial<Parameters<typeof createS2SPServer>[0]> = {}) {
   const seen: unknown[] = [];
   const server = createS2SPServer({ name: 'edge', version: '1', logger: silentLogger, ...options })
-    .resourceTool('rows', { description: 'Rows.' }, (_args, extra) => {
-      seen.push((extra as { authInfo?: unknown }).authInfo);
+    .resourceTool('rows', { description: 'Rows.' }, (_args, ctx) => {
+      seen.push(ctx.http?.authInfo);
       return [{ a: 1, b: 'x' }];
     })
     .mountSlop()

@@ -17,7 +17,7 @@ export const LEGACY_REVISION = '2025-11-25';
  * on their MCP endpoint. A run pinned to a revision missing here asserts that the connection is
  * refused, never quietly made in another era; adding the revision turns it into the full run.
  */
-export const SERVED_REVISIONS: readonly string[] = [LEGACY_REVISION];
+export const SERVED_REVISIONS: readonly string[] = [LEGACY_REVISION, MODERN_REVISION];
 
 /**
  * How a client chooses its era: `legacy` is the `initialize` handshake (SDK v1, and v2's

@@ -131,7 +131,9 @@ export function createS2SPCall(options: S2SPCallOptions): S2SPCall {
     parameters: S2SP_PARAMETERS,
     describe: (description) =>
       resourceToolDescription(description ?? '', ttlSeconds * 1000).trimStart(),
-    resourceResult: (rows, args, context) => s2sp.resourceResult(rows, args, context),
+    // The server builds its results with SDK v2's types; the proxy relays them as SDK v1's.
+    resourceResult: (rows, args, context) =>
+      s2sp.resourceResult(rows, args, context) as Promise<CallToolResult>,
     close: () => s2sp.close(),
   };
 }

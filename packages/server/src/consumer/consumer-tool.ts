@@ -8,10 +8,11 @@ import {
 import { isPlainObject } from '@s2sp/core/json';
 import { FetchBodyLimitsSchema, stringList } from '@s2sp/core/options';
 import { z } from 'zod';
-import type { CallToolResult, ToolAnnotations, ToolExtra } from '../mcp-sdk.js';
+import type { CallToolResult, ToolAnnotations } from '../mcp-sdk.js';
 import { assertNoReservedParameters } from '../resource/resource-tool.js';
 import { ConcurrencyLimitOptionsSchema } from '../runtime/concurrency-limit.js';
 import { mcpProgress } from '../runtime/mcp-progress.js';
+import { readToolCall, type ToolCall } from '../runtime/tool-call.js';
 import { errorResult, textResult } from '../tool-result.js';
 import { consumerExtensionsFor } from './consumer-parameters.js';
 import type { ConsumerRowResolver } from './consumer-rows.js';
@@ -57,11 +58,14 @@ export interface ConsumerCallInfo {
   readonly bodySource: 'resource_url' | 'body_data' | 'none';
 }
 
-/** A consumer tool's handler: receives the merged rows (PROTOCOL §4) and its own arguments. */
-export type ConsumerToolHandler<TShape extends z.ZodRawShape> = (
+/**
+ * A consumer tool's handler: receives the merged rows (PROTOCOL §4), its own arguments, and what
+ * the `McpServer`'s SDK gives any tool handler (`ctx` on SDK v2, `extra` on v1).
+ */
+export type ConsumerToolHandler<TShape extends z.ZodRawShape, TCall = ToolCall> = (
   rows: RowWithId[],
   args: z.infer<z.ZodObject<TShape>>,
-  extra: ToolExtra,
+  call: TCall,
   info: ConsumerCallInfo,
 ) => ConsumerToolOutput | Promise<ConsumerToolOutput>;
 
@@ -202,21 +206,21 @@ function toCallToolResult(output: ConsumerToolOutput): CallToolResult {
 }
 
 /** Builds the MCP callback of a consumer tool: resolve (merge, rename), then the handler. */
-export function createConsumerToolCallback<TShape extends z.ZodRawShape>(
+export function createConsumerToolCallback<TShape extends z.ZodRawShape, TCall extends ToolCall>(
   name: string,
   config: ConsumerToolConfig<TShape>,
-  handler: ConsumerToolHandler<TShape>,
+  handler: ConsumerToolHandler<TShape, TCall>,
   options: {
     /** The server's one resolver: its fetch rules, its shared fetch limit. */
     readonly resolve: ConsumerRowResolver;
     readonly logger: Logger;
   },
-): (args: Record<string, unknown>, extra: ToolExtra) => Promise<CallToolResult> {
+): (args: Record<string, unknown>, call: TCall) => Promise<CallToolResult> {
   assertNoReservedParameters(name, config.inputSchema ?? {}, PROTOCOL.consumerToolParameters);
   const { logger, resolve } = options;
   const extensions = Object.keys(consumerExtensionsFor(config.inputSchema ?? {}));
 
-  return async (args, extra) => {
+  return async (args, call) => {
     const { abstract_data, resource_url, body_data, column_mapping, ...own } = args;
     const selection: Record<string, unknown> = {};
     for (const key of extensions) {
@@ -224,15 +228,14 @@ export function createConsumerToolCallback<TShape extends z.ZodRawShape>(
       delete own[key];
     }
     // MCP progress while the body arrives, when the client sent a progressToken.
-    const onProgress = mcpProgress(extra, 'fetching the body');
+    const onProgress = mcpProgress(call, 'fetching the body');
+    const { signal } = readToolCall(call);
     try {
       const { rows, info } = await resolve(
         { abstract_data, resource_url, body_data, column_mapping, ...selection },
-        { signal: extra.signal, tool: name, ...(onProgress && { onProgress }) },
+        { tool: name, ...(signal && { signal }), ...(onProgress && { onProgress }) },
       );
-      return toCallToolResult(
-        await handler(rows, own as z.infer<z.ZodObject<TShape>>, extra, info),
-      );
+      return toCallToolResult(await handler(rows, own as z.infer<z.ZodObject<TShape>>, call, info));
     } catch (error) {
       logger.warn('consumer tool: failed', { tool: name, code: S2SPError.codeOf(error) });
       return errorResult(error);

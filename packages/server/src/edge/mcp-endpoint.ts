@@ -1,5 +1,10 @@
 import type { Hono } from 'hono';
-import { type McpServer, WebStandardStreamableHTTPServerTransport } from '../mcp-sdk.js';
+import {
+  createMcpHandler,
+  isLegacyRequest,
+  type McpServer,
+  WebStandardStreamableHTTPServerTransport,
+} from '../mcp-sdk.js';
 import type { S2SPEdge } from './s2sp-edge.js';
 
 /** Options for {@link mountStatelessMcp}. */
@@ -13,19 +18,34 @@ export interface StatelessMcpOptions {
 }
 
 /**
- * Serves MCP over stateless Streamable HTTP on a Hono app, the convenience server's transport:
- * every POST gets a fresh `McpServer` and a JSON response, so any number of replicas can sit
- * behind a load balancer when they share a store. There are no sessions and no server-initiated
- * streams (GET and DELETE answer 405). For sessions, register tools on your own `McpServer` with
- * `createS2SP` and use the SDK's transports directly.
+ * Serves MCP over stateless Streamable HTTP on a Hono app, the convenience server's transport,
+ * to clients of both protocol eras on the one endpoint: a 2026-07-28 request (its `_meta`
+ * envelope, no `initialize`) through SDK v2's `createMcpHandler`, a 2025-era one as before. Every
+ * POST gets a fresh `McpServer`, so any number of replicas can sit behind a load balancer when
+ * they share a store. There are no sessions and no server-initiated streams (GET and DELETE answer
+ * 405). For sessions, register tools on your own `McpServer` with `createS2SP` and use the SDK's
+ * transports directly.
  */
 export function mountStatelessMcp(app: Hono, options: StatelessMcpOptions): void {
+  // The 2026-07-28 leg: per request by design. 2025-era requests never reach it (routed below).
+  const modern = createMcpHandler(() => options.createMcpServer(), {
+    legacy: 'reject',
+    maxRequestBodySize: options.edge.options.maxMcpRequestBytes,
+  });
   app.post(options.path, async (c) => {
     // The edge reads and parses the body, then hands it to the transport: for the read timeout
     // (the SDK waits as long as the client takes) and to count a batch before any of it runs.
     const read = await options.edge.readMcpBody(c);
     if (!read.ok) return read.response;
     const parsedBody = read.body;
+    const authInfo = options.edge.authInfo(c);
+    // The SDK's own classification, so that the routing never disagrees with createMcpHandler.
+    if (!(await isLegacyRequest(c.req.raw, parsedBody))) {
+      return modern.fetch(options.edge.clientRequest(c), {
+        parsedBody,
+        ...(authInfo && { authInfo }),
+      });
+    }
     const protection = options.edge.transportProtection(c.req.raw);
     // A call that asked for progress (`_meta.progressToken`) is answered as an event stream, so
     // its progress notifications reach the client before the result; every other one as JSON.
@@ -37,7 +57,6 @@ export function mountStatelessMcp(app: Hono, options: StatelessMcpOptions): void
       enableDnsRebindingProtection: true,
       ...protection,
     });
-    const authInfo = options.edge.authInfo(c);
     const mcp = options.createMcpServer();
     let closed = false;
     const close = async () => {

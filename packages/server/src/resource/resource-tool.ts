@@ -1,8 +1,9 @@
 import { PROTOCOL, S2SPError } from '@s2sp/core';
 import { RESOURCE_PARAMETER_TEXT, RESOURCE_TOOL_LINE, resourceToolHowTo } from '@s2sp/core/advice';
 import { z } from 'zod';
-import type { CallToolResult, ToolAnnotations, ToolExtra } from '../mcp-sdk.js';
+import type { CallToolResult, ToolAnnotations } from '../mcp-sdk.js';
 import { clientKey } from '../runtime/client-quota.js';
+import type { ToolCall } from '../runtime/tool-call.js';
 import { ModeSchema } from './s2sp-result.js';
 import { answerTableCall, type TableResultRuntime } from './table-result.js';
 
@@ -29,10 +30,13 @@ export interface ResourceToolConfig<TShape extends z.ZodRawShape> {
   readonly tokenBudget?: number;
 }
 
-/** A resource tool's handler: returns the table as an array of plain JSON objects. */
-export type ResourceToolHandler<TShape extends z.ZodRawShape> = (
+/**
+ * A resource tool's handler: returns the table as an array of plain JSON objects. Its second
+ * argument is what the `McpServer`'s SDK gives any tool handler: `ctx` on SDK v2, `extra` on v1.
+ */
+export type ResourceToolHandler<TShape extends z.ZodRawShape, TCall = ToolCall> = (
   args: z.infer<z.ZodObject<TShape>>,
-  extra: ToolExtra,
+  call: TCall,
 ) => readonly object[] | Promise<readonly object[]>;
 
 // The short forms declare their JSON Schema by hand: zod's `.nullish()` unions cost a model
@@ -137,17 +141,17 @@ export function assertNoReservedParameters(
  *
  * @throws S2SPError `invalid_config` at once when the tool's own parameters use a reserved name
  */
-export function createResourceToolCallback<TShape extends z.ZodRawShape>(
+export function createResourceToolCallback<TShape extends z.ZodRawShape, TCall extends ToolCall>(
   name: string,
   config: ResourceToolConfig<TShape>,
-  handler: ResourceToolHandler<TShape>,
+  handler: ResourceToolHandler<TShape, TCall>,
   runtime: TableResultRuntime,
-): (args: Record<string, unknown>, extra: ToolExtra) => Promise<CallToolResult> {
+): (args: Record<string, unknown>, call: TCall) => Promise<CallToolResult> {
   assertNoReservedParameters(name, config.inputSchema ?? {}, PROTOCOL.resourceToolParameters);
   const knownColumns = config.rowSchema ? Object.keys(config.rowSchema.shape) : [];
   const extensions = Object.keys(extensionParametersFor(config.inputSchema ?? {}));
 
-  return async (args, extra) => {
+  return async (args, call) => {
     const { abstract_domains, mode, ...own } = args;
     const s2spArgs: Record<string, unknown> = { abstract_domains, mode };
     for (const key of extensions) {
@@ -156,13 +160,13 @@ export function createResourceToolCallback<TShape extends z.ZodRawShape>(
     }
     return answerTableCall(
       s2spArgs,
-      () => handler(own as z.infer<z.ZodObject<TShape>>, extra),
+      () => handler(own as z.infer<z.ZodObject<TShape>>, call),
       runtime,
       {
         toolName: name,
-        requestInfo: extra.requestInfo,
+        call,
         knownColumns,
-        client: clientKey(extra),
+        client: clientKey(call),
         paging: extensions.includes('cursor'),
         ...(config.tokenBudget !== undefined && { tokenBudget: config.tokenBudget }),
       },

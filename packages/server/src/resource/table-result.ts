@@ -17,7 +17,8 @@ import {
 import { entryLabel } from '../logger.js';
 import type { CallToolResult } from '../mcp-sdk.js';
 import type { AdvertisedUrl } from '../runtime/advertised-url.js';
-import type { ClientQuota } from '../runtime/client-quota.js';
+import { type ClientQuota, clientKey } from '../runtime/client-quota.js';
+import { readToolCall, type ToolCall } from '../runtime/tool-call.js';
 import { errorResult, textResult } from '../tool-result.js';
 import { assertKnownColumns } from './abstract-domains.js';
 import { bodyRows, splitColumns } from './column-split.js';
@@ -61,14 +62,20 @@ export interface TableResultRuntime {
 export interface TableResultContext {
   /** The tool's name, for logs. */
   readonly toolName?: string;
-  /** The MCP request (`extra.requestInfo`): its URL may name the data plane's base. */
-  readonly requestInfo?: { readonly url?: URL | undefined } | undefined;
+  /**
+   * The tool call — the handler's `ctx` (MCP SDK v2) or `extra` (v1): its request URL may name the
+   * data plane's base, and its caller is the quota's client unless `client` says otherwise.
+   */
+  readonly call?: ToolCall | undefined;
   /**
    * Columns known to exist besides those in the rows (a declared row schema), so that naming one
    * is not an error when no row happens to carry it.
    */
   readonly knownColumns?: readonly string[];
-  /** Who called, for the per-client quota (see `clientKey`). Default: one shared bucket. */
+  /**
+   * Who called, for the per-client quota. Default: `clientKey(call)`, which is one shared bucket
+   * when there is no call.
+   */
   readonly client?: string;
   /** This tool's token budget, when it differs from the server's. */
   readonly tokenBudget?: number;
@@ -142,7 +149,7 @@ export async function buildTableResult(
   }
 
   // Resolve the address before caching, so a misconfigured server leaves no orphan entry.
-  const base = runtime.advertisedUrl.resolve(context.requestInfo?.url);
+  const base = runtime.advertisedUrl.resolve(readToolCall(context.call).url);
   const token = generateToken();
   const key = await tokenStorageKey(token);
   const resourceUrl = buildResourceUrl(base, token);
@@ -154,7 +161,7 @@ export async function buildTableResult(
     ...(filter && { matched_rows: split.abstract.length }),
   };
   if (context.paging === false) assertWithinBudget(unpaged, budget, 'no-cursor');
-  const client = context.client ?? 'anonymous';
+  const client = context.client ?? clientKey(context.call);
   let stored: StoredTable | undefined = serializeTable(table);
   // JSON characters of the rows, as the Redis store counts its budget: bytes for ASCII.
   const bytes = stored.rows.reduce((sum, row) => sum + row.length + 1, 0);
@@ -230,7 +237,7 @@ export async function buildPageResult(
   runtime: TableResultRuntime,
   context: TableResultContext = {},
 ): Promise<CallToolResult> {
-  const base = runtime.advertisedUrl.resolve(context.requestInfo?.url);
+  const base = runtime.advertisedUrl.resolve(readToolCall(context.call).url);
   const result = await readPage(cursor, runtime.store, base, runtime.quota);
   return s2spToolResult(result, runtime.abstractEncoding, context.knownColumns ?? []);
 }

@@ -2,6 +2,7 @@ import { S2SPError } from '@s2sp/core';
 import { redeemOrWait } from '@s2sp/core/advice';
 import { byteSize, parseOptions, positiveInteger } from '@s2sp/core/options';
 import { z } from 'zod';
+import { readToolCall, type ToolCall } from './tool-call.js';
 
 /**
  * The request header through which the convenience server's `/mcp` endpoint tells tools the
@@ -44,28 +45,20 @@ const ClientQuotaOptionsSchema = z.object({
   maxBytes: MaxBytesPerClientSchema,
 });
 
-/** What identifies a caller of a resource tool, from the MCP request. */
-export interface ClientSource {
-  readonly authInfo?: { readonly clientId?: string } | undefined;
-  readonly sessionId?: string | undefined;
-  readonly requestInfo?:
-    | { readonly headers?: Readonly<Record<string, string | string[] | undefined>> }
-    | undefined;
-}
-
 /**
  * Who a quota counts a call against: the authenticated client when there is one, else the
- * socket address the `/mcp` endpoint saw, else the MCP session, else one shared bucket.
+ * socket address the `/mcp` endpoint saw, else the MCP session (2025-era sessions), else one
+ * shared bucket.
  *
- * @param source - the tool call's `extra`
+ * @param call - the tool handler's `ctx` (MCP SDK v2) or `extra` (v1)
  */
-export function clientKey(source: ClientSource): string {
-  const id = source.authInfo?.clientId;
-  if (typeof id === 'string' && id !== '') return `client:${id}`;
-  const sealed = source.requestInfo?.headers?.[CLIENT_ADDRESS_HEADER];
+export function clientKey(call: ToolCall | undefined): string {
+  const view = readToolCall(call);
+  if (view.clientId) return `client:${view.clientId}`;
+  const sealed = view.header(CLIENT_ADDRESS_HEADER);
   if (typeof sealed === 'string' && sealed.startsWith(SEAL) && sealed.length > SEAL.length)
     return `address:${sealed.slice(SEAL.length)}`;
-  if (source.sessionId) return `session:${source.sessionId}`;
+  if (view.sessionId) return `session:${view.sessionId}`;
   return 'anonymous';
 }
 

@@ -1,8 +1,14 @@
 import type { FetchBodyOptions } from '@s2sp/core';
-import type { ToolExtra } from '../mcp-sdk.js';
+import { readToolCall, type ToolCall } from './tool-call.js';
 
 /** A data-plane fetch's progress callback (`FetchBodyOptions.onProgress`). */
 export type FetchProgressCallback = NonNullable<FetchBodyOptions['onProgress']>;
+
+// MCP progress tokens are strings or integers; anything else in `_meta` is not one.
+function progressTokenOf(meta: Readonly<Record<string, unknown>> | undefined) {
+  const token = meta?.progressToken;
+  return typeof token === 'string' || typeof token === 'number' ? token : undefined;
+}
 
 /**
  * Reports a tool call's progress: `progress` must grow from one call to the next (a value that
@@ -16,33 +22,32 @@ export type ToolProgress = (progress: number, total?: number, message?: string) 
  * `notifications/progress` for it; without a token nothing is sent. Values that do not increase
  * are dropped, and a notification that cannot be sent is ignored: progress never fails a call.
  *
- * @param extra - the tool handler's `extra`
+ * @param call - the tool handler's `ctx` (MCP SDK v2) or `extra` (v1)
  * @example
  * ```ts
- * const progress = toolProgress(extra);
+ * const progress = toolProgress(ctx);
  * for await (const page of upstreamPages()) {
  *   rows.push(...page);
  *   progress(rows.length, undefined, `${rows.length} rows fetched`);
  * }
  * ```
  */
-export function toolProgress(extra: Pick<ToolExtra, '_meta' | 'sendNotification'>): ToolProgress {
-  const progressToken = extra._meta?.progressToken;
+export function toolProgress(call: ToolCall): ToolProgress {
+  const { meta, notify } = readToolCall(call);
+  const progressToken = progressTokenOf(meta);
   let last = Number.NEGATIVE_INFINITY;
   return (progress, total, message) => {
-    if (progressToken === undefined || !(progress > last)) return;
+    if (progressToken === undefined || notify === undefined || !(progress > last)) return;
     last = progress;
-    extra
-      .sendNotification({
-        method: 'notifications/progress',
-        params: {
-          progressToken,
-          progress,
-          ...(total !== undefined && { total }),
-          ...(message !== undefined && { message }),
-        },
-      })
-      .catch(() => {});
+    notify({
+      method: 'notifications/progress',
+      params: {
+        progressToken,
+        progress,
+        ...(total !== undefined && { total }),
+        ...(message !== undefined && { message }),
+      },
+    }).catch(() => {});
   };
 }
 
@@ -51,15 +56,12 @@ export function toolProgress(extra: Pick<ToolExtra, '_meta' | 'sendNotification'
  * `total` on the last report (equal to its `progress`), the rows so far in `message`.
  * `undefined` when the client sent no `progressToken`, so the fetch reports nothing.
  *
- * @param extra - the tool handler's `extra`
+ * @param call - the tool handler's `ctx` (MCP SDK v2) or `extra` (v1)
  * @param what - what is being done, for `message` (`fetching the body`)
  */
-export function mcpProgress(
-  extra: Pick<ToolExtra, '_meta' | 'sendNotification'>,
-  what: string,
-): FetchProgressCallback | undefined {
-  if (extra._meta?.progressToken === undefined) return undefined;
-  const progress = toolProgress(extra);
+export function mcpProgress(call: ToolCall, what: string): FetchProgressCallback | undefined {
+  if (progressTokenOf(readToolCall(call).meta) === undefined) return undefined;
+  const progress = toolProgress(call);
   return ({ bytes, rows, done }) =>
     progress(
       bytes,

@@ -7,10 +7,11 @@ import type {
   ResolvedConsumerRows,
 } from '../consumer/consumer-rows.js';
 import type { ConsumerToolConfig, ConsumerToolHandler } from '../consumer/consumer-tool.js';
-import type { CallToolResult, McpServer, RegisteredTool } from '../mcp-sdk.js';
+import type { CallToolResult } from '../mcp-sdk.js';
 import type { ResourceToolConfig, ResourceToolHandler } from '../resource/resource-tool.js';
 import type { TableResultArguments } from '../resource/table-request.js';
 import type { TableResultContext } from '../resource/table-result.js';
+import type { McpServerLike, RegisteredToolOf, ToolContextOf } from './mcp-server-like.js';
 
 /**
  * The S2SP runtime: what S2SP needs (a store, a TTL, the advertised address, the data plane),
@@ -29,35 +30,44 @@ export interface S2SP {
    */
   readonly dataPlane: Hono;
   /**
-   * Registers a resource tool (PROTOCOL §2) on your `McpServer`: the handler returns rows; S2SP
-   * adds `abstract_domains` and `mode` to its parameters and does projection, `_row_id`, caching
-   * and the response. Register on as many servers as you like (one per session, per request, or
-   * for stdio): they share this runtime's store.
+   * Registers a resource tool (PROTOCOL §2) on your `McpServer` — of MCP SDK v2
+   * (`@modelcontextprotocol/server`) or v1 (`@modelcontextprotocol/sdk`): the handler returns rows;
+   * S2SP adds `abstract_domains` and `mode` to its parameters and does projection, `_row_id`,
+   * caching and the response. Register on as many servers as you like (one per request, as SDK
+   * v2's `createMcpHandler` makes them, one per session, or for stdio): they share this runtime's
+   * store. The handler's second argument is what that SDK gives any tool: `ctx` on v2, `extra` on
+   * v1.
    *
    * @returns the SDK's handle, to `disable()`, `enable()`, `update()` or `remove()` the tool
    * @throws S2SPError `invalid_config` for a bad or already registered name, or a tool parameter
    *   named like an S2SP one
    */
-  registerResourceTool<TShape extends z.ZodRawShape = Record<never, never>>(
-    mcp: McpServer,
+  registerResourceTool<
+    TShape extends z.ZodRawShape = Record<never, never>,
+    M extends McpServerLike = McpServerLike,
+  >(
+    mcp: M,
     name: string,
     config: ResourceToolConfig<TShape>,
-    handler: ResourceToolHandler<TShape>,
-  ): RegisteredTool;
+    handler: ResourceToolHandler<TShape, ToolContextOf<M>>,
+  ): RegisteredToolOf<M>;
   /**
-   * Registers a consumer tool (PROTOCOL §4) on your `McpServer`: S2SP adds `abstract_data`,
-   * `resource_url`, `body_data` and `column_mapping`, fetches and merges, and hands the handler
-   * the full rows.
+   * Registers a consumer tool (PROTOCOL §4) on your `McpServer` (SDK v2 or v1): S2SP adds
+   * `abstract_data`, `resource_url`, `body_data` and `column_mapping`, fetches and merges, and
+   * hands the handler the full rows.
    *
    * @returns the SDK's handle of the tool
    * @throws S2SPError `invalid_config` as {@link S2SP.registerResourceTool}
    */
-  registerConsumerTool<TShape extends z.ZodRawShape = Record<never, never>>(
-    mcp: McpServer,
+  registerConsumerTool<
+    TShape extends z.ZodRawShape = Record<never, never>,
+    M extends McpServerLike = McpServerLike,
+  >(
+    mcp: M,
     name: string,
     config: ConsumerToolConfig<TShape>,
-    handler: ConsumerToolHandler<TShape>,
-  ): RegisteredTool;
+    handler: ConsumerToolHandler<TShape, ToolContextOf<M>>,
+  ): RegisteredToolOf<M>;
   /**
    * Resolves S2SP consumer arguments to rows outside a consumer tool's call — for a tool that
    * takes several tables (each one a `resource_url` with its hand-off), or any callback of your
@@ -88,7 +98,7 @@ export interface S2SP {
    *
    * @param rows - the table, an array of plain JSON objects
    * @param args - the call's `abstract_domains` and `mode`, as sent
-   * @param context - the tool's name, the MCP request (`extra.requestInfo`), declared columns
+   * @param context - the tool's name, the tool call (`ctx` or `extra`), declared columns
    */
   resourceResult(
     rows: unknown,

@@ -113,7 +113,7 @@ describe('resourceResult', () => {
       rows,
       { abstract_domains: 'kind' },
       {
-        requestInfo: { url: new URL('http://127.0.0.1:4000/mcp') },
+        call: { requestInfo: { url: new URL('http://127.0.0.1:4000/mcp') } },
       },
     );
     const parsed = S2SPResultSchema.parse(result.structuredContent);

@@ -1,7 +1,7 @@
 import { PROTOCOL, S2SPError } from '@s2sp/core';
 import { s2spInstructions } from '@s2sp/core/advice';
 import { parseOptions } from '@s2sp/core/options';
-import type { z } from 'zod';
+import { z } from 'zod';
 import {
   consumerExtensionsFor,
   consumerParameters,
@@ -10,13 +10,7 @@ import {
 import { createConsumerRowResolver } from '../consumer/consumer-rows.js';
 import { createConsumerToolCallback } from '../consumer/consumer-tool.js';
 import { createDataPlaneApp } from '../data-plane/data-plane.js';
-import type {
-  CallToolResult,
-  McpServer,
-  RegisteredTool,
-  ToolAnnotations,
-  ToolExtra,
-} from '../mcp-sdk.js';
+import type { CallToolResult, ToolAnnotations } from '../mcp-sdk.js';
 import { nullAsAbsent } from '../null-as-absent.js';
 import {
   createResourceToolCallback,
@@ -34,6 +28,7 @@ import { type AdvertisedUrl, createAdvertisedUrl } from './advertised-url.js';
 import { s2spCapability } from './capability.js';
 import { createClientQuota } from './client-quota.js';
 import { createConcurrencyLimit } from './concurrency-limit.js';
+import type { McpServerLike, RegisteredToolOf } from './mcp-server-like.js';
 import {
   type ResolvedOptions,
   resolveOptions,
@@ -41,6 +36,7 @@ import {
   S2SPOptionsSchema,
 } from './options.js';
 import type { S2SP } from './s2sp-types.js';
+import type { ToolCall } from './tool-call.js';
 
 /** What the convenience layer needs beyond the public runtime. */
 export interface S2SPInternals {
@@ -53,25 +49,28 @@ const TOOL_NAME = /^[A-Za-z0-9_.-]{1,128}$/;
 const TOOL_BUDGET = S2SPOptionsSchema.pick({ tokenBudget: true });
 
 type Role = 'resource' | 'consumer';
-const declaredRoles = new WeakMap<McpServer, Set<Role>>();
+const declaredRoles = new WeakMap<McpServerLike, Set<Role>>();
 
 /**
- * Declares S2SP in the server's MCP capabilities (`experimental.s2sp`, PROTOCOL §7.7), so that
- * clients can tell an S2SP server from a plain one at initialisation. The SDK accepts new
+ * Declares S2SP in the server's MCP capabilities (PROTOCOL §7.7), both ways: as the 2026-07-28
+ * extension (`extensions["io.github.s2sp/s2sp"]`) and as `experimental.s2sp` for 2025 clients, so
+ * that clients of either era can tell an S2SP server from a plain one. Both SDKs accept new
  * capabilities only before `connect()`; a tool registered later still works, undeclared.
  */
-function declareS2SP(mcp: McpServer, role: Role): void {
+function declareS2SP(mcp: McpServerLike, role: Role): void {
   const roles = declaredRoles.get(mcp) ?? new Set<Role>();
   roles.add(role);
   declaredRoles.set(mcp, roles);
   if (mcp.isConnected()) return;
+  const capability = s2spCapability([...roles]);
   mcp.server.registerCapabilities({
-    experimental: { [PROTOCOL.capabilityKey]: s2spCapability([...roles]) },
-  });
+    experimental: { [PROTOCOL.capabilityKey]: capability },
+    extensions: { [PROTOCOL.extensionId]: capability },
+  } as never);
 }
 
-function register(
-  mcp: McpServer,
+function register<M extends McpServerLike>(
+  mcp: M,
   name: string,
   config: {
     description: string;
@@ -79,31 +78,28 @@ function register(
     title?: string | undefined;
     annotations?: ToolAnnotations | undefined;
   },
-  callback: unknown,
+  callback: (args: Record<string, unknown>, call: ToolCall) => Promise<CallToolResult>,
   role: Role,
-): RegisteredTool {
+): RegisteredToolOf<M> {
   if (typeof name !== 'string' || !TOOL_NAME.test(name)) {
     throw new S2SPError(
       'invalid_config',
       `Tool name ${JSON.stringify(name)} is not valid: use 1-128 letters, digits, "_", "-" or ".".`,
     );
   }
-  let tool: RegisteredTool;
+  let tool: RegisteredToolOf<M>;
   try {
+    // An object schema, not a raw shape: SDK v2 deprecates raw shapes, and v1 takes both.
     tool = mcp.registerTool(
       name,
       {
         description: config.description,
-        inputSchema: config.inputSchema,
+        inputSchema: z.object(config.inputSchema),
         ...(config.title && { title: config.title }),
         ...(config.annotations && { annotations: config.annotations }),
       },
-      traceToolCall(
-        name,
-        callback as (args: unknown, extra: ToolExtra) => Promise<CallToolResult>,
-        role,
-      ) as Parameters<McpServer['registerTool']>[2],
-    );
+      traceToolCall(name, callback, role),
+    ) as RegisteredToolOf<M>;
   } catch (cause) {
     // The SDK refuses a second tool of the same name on one server with a plain Error.
     throw new S2SPError(
@@ -155,7 +151,7 @@ export function createS2SPInternals(
   const short = toolGuidance === 'instructions';
   // Which tool first listed a row schema, per McpServer: with the how-to in the instructions, a
   // second tool with the same rows names the first instead of listing every column again.
-  const listedSchemas = new WeakMap<McpServer, Map<z.ZodObject, string>>();
+  const listedSchemas = new WeakMap<McpServerLike, Map<z.ZodObject, string>>();
   const dataPlane = createDataPlaneApp({
     store,
     logger,
@@ -200,7 +196,7 @@ export function createS2SPInternals(
           title: config.title,
           annotations: config.annotations,
         },
-        createResourceToolCallback(name, config, handler, runtime),
+        createResourceToolCallback(name, config, handler as never, runtime),
         'resource',
       );
       if (config.rowSchema && !listed.has(config.rowSchema)) listed.set(config.rowSchema, name);
@@ -221,7 +217,10 @@ export function createS2SPInternals(
           title: config.title,
           annotations: config.annotations,
         },
-        createConsumerToolCallback(name, config, handler, { resolve: resolveRows, logger }),
+        createConsumerToolCallback(name, config, handler as never, {
+          resolve: resolveRows,
+          logger,
+        }),
         'consumer',
       );
     },

@@ -2,7 +2,6 @@ import { metrics } from '@opentelemetry/api';
 import { MeterProvider, MetricReader } from '@opentelemetry/sdk-metrics';
 import { estimateTokens } from '@s2sp/server';
 import { afterAll, describe, expect, it } from 'vitest';
-import type { ToolExtra } from '../mcp-sdk.js';
 import { createS2SP } from '../runtime/s2sp.js';
 import { METRIC_NAMES } from './metrics.js';
 import { loadOtel } from './otel.js';
@@ -48,10 +47,9 @@ describe('S2SP metrics', () => {
       (args: Record<string, unknown>) => s2sp.resourceResult(rows, args),
       'resource',
     );
-    const extra = {} as ToolExtra;
     const result = await tool(
       { abstract_domains: 'event', filter: { event: 'Heat Advisory' } },
-      extra,
+      {},
     );
     const text = result.content[0]?.type === 'text' ? result.content[0].text : '';
     const saved = estimateTokens(JSON.stringify(rows)) - estimateTokens(text);

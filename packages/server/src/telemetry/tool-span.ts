@@ -8,6 +8,7 @@
 import { PROTOCOL } from '@s2sp/core';
 import { readS2SPReceipt } from '@s2sp/core/receipt';
 import type { CallToolResult } from '../mcp-sdk.js';
+import { readToolCall, type ToolCall } from '../runtime/tool-call.js';
 import { recordReceipt } from './metrics.js';
 import { otelIfLoaded } from './otel.js';
 import { extractContext, inSpan, markFailed } from './spans.js';
@@ -53,15 +54,15 @@ function describeResult(result: CallToolResult): Record<string, string | number>
  *
  * @example
  * ```ts
- * mcp.registerTool('query', { inputSchema: { sql: z.string() } }, traceToolCall('query', async ({ sql }) => run(sql)));
+ * mcp.registerTool('query', { inputSchema: z.object({ sql: z.string() }) }, traceToolCall('query', async ({ sql }) => run(sql)));
  * ```
  */
-export function traceToolCall<TArgs, TExtra extends { readonly _meta?: object | undefined }>(
+export function traceToolCall<TArgs, TCall extends ToolCall>(
   name: string,
-  callback: (args: TArgs, extra: TExtra) => CallToolResult | Promise<CallToolResult>,
+  callback: (args: TArgs, call: TCall) => CallToolResult | Promise<CallToolResult>,
   role: 'resource' | 'consumer' | 'tool' = 'tool',
-): (args: TArgs, extra: TExtra) => Promise<CallToolResult> {
-  return (args, extra) =>
+): (args: TArgs, call: TCall) => Promise<CallToolResult> {
+  return (args, call) =>
     inSpan(
       `tools/call ${name}`,
       {
@@ -72,10 +73,14 @@ export function traceToolCall<TArgs, TExtra extends { readonly _meta?: object | 
           's2sp.role': role,
         },
         parent: (api, active) =>
-          extractContext(api, active, extra?._meta as Record<string, unknown> | undefined),
+          extractContext(
+            api,
+            active,
+            readToolCall(call).meta as Record<string, unknown> | undefined,
+          ),
       },
       async (span) => {
-        const result = await callback(args, extra);
+        const result = await callback(args, call);
         const api = otelIfLoaded();
         if (!api) return result;
         const receipt = readS2SPReceipt(result);
