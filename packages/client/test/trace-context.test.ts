@@ -16,13 +16,7 @@ import {
   silentLogger,
   traceToolCall,
 } from '@s2sp/server';
-import {
-  connectSdkClient,
-  expectedRevision,
-  runTitle,
-  SDK_CLIENT_RUNS,
-  type SdkClientRun,
-} from '@s2sp/test-utils';
+import { connectSdkClient, runTitle, SDK_CLIENT_RUNS, type SdkClientRun } from '@s2sp/test-utils';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { withS2SP } from '../src/wrap-mcp-client.js';
@@ -78,9 +72,7 @@ function registerSdk(): void {
   );
 }
 
-const runs = SDK_CLIENT_RUNS.filter((r) => expectedRevision(r.era) !== undefined);
-
-describe.each(runs.map((r) => [runTitle(r), r] as const))(
+describe.each(SDK_CLIENT_RUNS.map((r) => [runTitle(r), r] as const))(
   'withS2SP and trace context (%s)',
   (_title, current) => {
     beforeAll(() => {

@@ -14,8 +14,7 @@ export const LEGACY_REVISION = '2025-11-25';
 
 /**
  * The revisions this repository's servers (`createS2SPServer`, and the apps built on it) answer
- * on their MCP endpoint. A run pinned to a revision missing here asserts that the connection is
- * refused, never quietly made in another era; adding the revision turns it into the full run.
+ * on their MCP endpoint: both eras on the same endpoint. `auto` runs expect the newest of them.
  */
 export const SERVED_REVISIONS: readonly string[] = [LEGACY_REVISION, MODERN_REVISION];
 
