@@ -593,16 +593,20 @@ describe.each(drivers.map((driver) => [`${driver.name}, era ${driver.era}`, driv
       }
     });
 
-    it('async: get_alerts → draw_chart, bounded and without a body value', async () => {
-      const session = await driver.open(urls(), false);
+    /**
+     * get_alerts (abstract in `mode`) → draw_chart with the heat rows and the resource_url, through
+     * the adapter when `s2sp`: no body value reaches the model and both results stay bounded.
+     */
+    const chain = async (mode: 'async' | 'sync', resourceUrl: RegExp) => {
+      const session = await driver.open(urls(), mode === 'sync');
       try {
         const alerts = await session.call('weather', 'get_alerts', {
           area: AREA,
           abstract_domains: ABSTRACT_DOMAINS,
-          mode: null,
+          mode: mode === 'sync' ? 'sync' : null,
         });
         const s2sp = findS2SP(alerts);
-        expect(s2sp?.resource_url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/s2sp\/data\//);
+        expect(s2sp?.resource_url).toMatch(resourceUrl);
         const kept = (s2sp?.abstract ?? []).filter((row) => String(row.event).includes(KEEP_EVENT));
         expect(kept).toHaveLength(13);
         const chart = await session.call('charts', 'draw_chart', {
@@ -615,39 +619,17 @@ describe.each(drivers.map((driver) => [`${driver.name}, era ${driver.era}`, driv
         for (const text of [alerts, chart]) expect(leaked(text, fragments)).toEqual([]);
         expect(alerts.length).toBeLessThan(maxAbstractChars(driver));
         expect(chart.length).toBeLessThan(1_500);
-        measured.push(`${label} async get_alerts: ${alerts.length}, draw_chart: ${chart.length}`);
+        measured.push(`${label} ${mode} get_alerts: ${alerts.length}, draw_chart: ${chart.length}`);
       } finally {
         await session.close();
       }
-    });
+    };
+
+    it('async: get_alerts → draw_chart, bounded and without a body value', () =>
+      chain('async', /^http:\/\/127\.0\.0\.1:\d+\/s2sp\/data\//));
 
     if (driver.adapter)
-      it('sync through @s2sp/client: the body stays in the agent', async () => {
-        const session = await driver.open(urls(), true);
-        try {
-          const alerts = await session.call('weather', 'get_alerts', {
-            area: AREA,
-            abstract_domains: ABSTRACT_DOMAINS,
-            mode: 'sync',
-          });
-          const s2sp = findS2SP(alerts);
-          expect(s2sp?.resource_url).toMatch(/^ddi:\/\//);
-          const kept = (s2sp?.abstract ?? []).filter((row) =>
-            String(row.event).includes(KEEP_EVENT),
-          );
-          const chart = await session.call('charts', 'draw_chart', {
-            ...NULLS,
-            abstract_data: kept,
-            resource_url: s2sp?.resource_url,
-          });
-          expect(chart).toMatch(/rows_charted.{0,4}13/);
-          for (const text of [alerts, chart]) expect(leaked(text, fragments)).toEqual([]);
-          expect(alerts.length).toBeLessThan(maxAbstractChars(driver));
-          expect(chart.length).toBeLessThan(1_500);
-          measured.push(`${label} sync get_alerts: ${alerts.length}, draw_chart: ${chart.length}`);
-        } finally {
-          await session.close();
-        }
-      });
+      it('sync through @s2sp/client: the body stays in the agent', () =>
+        chain('sync', /^ddi:\/\//));
   },
 );
