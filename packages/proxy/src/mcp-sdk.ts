@@ -1,9 +1,17 @@
 /**
- * Every import from `@modelcontextprotocol/sdk` lives here, so that moving to the SDK's next major
- * version (split packages) touches one file.
+ * Every import from the MCP TypeScript SDK lives here. The proxy's 2025-era parts (its upstream
+ * client and its downstream sessions) are on SDK v1 (`@modelcontextprotocol/sdk`); its 2026-07-28
+ * downstream leg is on SDK v2 (`@modelcontextprotocol/server`), whose per-request entry serves
+ * that revision.
  *
  * @module
  */
+export {
+  createMcpHandler,
+  isLegacyRequest,
+  type McpHttpHandler,
+  Server as ModernServer,
+} from '@modelcontextprotocol/server';
 export { Client } from '@modelcontextprotocol/sdk/client/index.js';
 export {
   getDefaultEnvironment,

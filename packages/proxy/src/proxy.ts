@@ -9,7 +9,8 @@ import { parseOptions } from '@s2sp/core/options';
 import { createClientConcurrencyLimit, createConsoleLogger } from '@s2sp/server';
 import { createS2SPEdge } from '@s2sp/server/http';
 import { Hono } from 'hono';
-import { createDownstreamServer, type DownstreamContext } from './downstream/downstream-server.js';
+import { createDownstreamServer,
+  createModernDownstreamServer, type DownstreamContext } from './downstream/downstream-server.js';
 import { type McpSessions, mountMcpSessions } from './downstream/http-sessions.js';
 import { createNotificationHub } from './downstream/notification-hub.js';
 import { createSubscriptions } from './downstream/subscriptions.js';
@@ -70,7 +71,7 @@ export function createS2SPProxy(input: S2SPProxyOptions): S2SPProxy {
 
   const downstream = new Set<Server>();
   // The client (clientKey) each session serves, once it has listed or called a tool.
-  const clientOf = new WeakMap<Server, string>();
+  const clientOf = new WeakMap<object, string>();
   const hub = createNotificationHub({
     servers: () => downstream,
     logger,
@@ -188,6 +189,11 @@ export function createS2SPProxy(input: S2SPProxyOptions): S2SPProxy {
   const sessions: McpSessions = mountMcpSessions(app, {
     path: '/mcp',
     createServer: newServer,
+    createModernServer: () =>
+      createModernDownstreamServer(
+        context,
+        upstream.serverInfo() ?? { name: 's2sp-proxy', version: PROXY_VERSION },
+      ),
     onClosed: (server) => {
       downstream.delete(server);
       hub.closed(server);

@@ -87,10 +87,17 @@ describe('@modelcontextprotocol/server-everything through the proxy', () => {
     expect(agent.client.getServerCapabilities()).toEqual({
       ...capabilities,
       tools: { listChanged: true },
-      // …plus S2SP itself (PROTOCOL §7.7), which clients read with readS2SPCapability.
+      // …plus S2SP itself, both ways (PROTOCOL §7.7), which clients read with readS2SPCapability.
       experimental: {
         ...capabilities.experimental,
         s2sp: { version: '0.2', dataPlanePath: '/s2sp/data/', roles: ['resource'] },
+      },
+      extensions: {
+        'io.github.s2sp/s2sp': {
+          version: '0.2',
+          dataPlanePath: '/s2sp/data/',
+          roles: ['resource'],
+        },
       },
     });
     expect(readS2SPCapability(agent.client.getServerCapabilities())?.roles).toEqual(['resource']);

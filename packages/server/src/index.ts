@@ -66,7 +66,7 @@ export type {
 export type { S2SPOptions } from './runtime/options.js';
 export { createS2SP } from './runtime/s2sp.js';
 export type { S2SP } from './runtime/s2sp-types.js';
-export type { ToolCall } from './runtime/tool-call.js';
+export { readToolCall, type ToolCall, type ToolCallView } from './runtime/tool-call.js';
 export {
   createS2SPServer,
   type ListeningServer,

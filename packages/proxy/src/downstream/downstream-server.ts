@@ -6,8 +6,13 @@
  */
 
 import { PROTOCOL } from '@s2sp/core';
-import { clientKey, s2spCapability, traceToolCall } from '@s2sp/server';
-import type { z } from 'zod';
+import {
+  clientKey,
+  readToolCall,
+  s2spCapability,
+  type ToolCall,
+  traceToolCall,
+} from '@s2sp/server';
 import {
   CallToolRequestSchema,
   CompleteRequestSchema,
@@ -19,6 +24,7 @@ import {
   ListToolsRequestSchema,
   type ListToolsResult,
   type LoggingLevel,
+  ModernServer,
   ReadResourceRequestSchema,
   Server,
   type ServerCapabilities,
@@ -34,7 +40,7 @@ export interface DownstreamContext extends ToolCallContext {
   readonly subscribe: (session: object, uri: string) => Promise<void>;
   readonly unsubscribe: (session: object, uri: string) => Promise<void>;
   /** Notes which client (`clientKey`) a session serves, so its own list changes reach it. */
-  readonly seenClient: (server: Server, client: string) => void;
+  readonly seenClient: (server: object, client: string) => void;
   /** A session's `logging/setLevel`, answered by the proxy (see notification-hub.ts). */
   readonly setLogLevel: (session: Server, level: LoggingLevel) => Promise<void>;
 }
@@ -48,10 +54,14 @@ export function downstreamCapabilities(upstream: ServerCapabilities): ServerCapa
   return {
     ...rest,
     ...(upstream.tools && { tools: { ...upstream.tools, listChanged: true } }),
-    // The proxy's table tools are S2SP resource tools (PROTOCOL §7.7).
+    // The proxy's table tools are S2SP resource tools (PROTOCOL §7.7), declared for both eras.
     experimental: {
       ...upstream.experimental,
       [PROTOCOL.capabilityKey]: s2spCapability(['resource']),
+    },
+    extensions: {
+      ...(upstream as { extensions?: Record<string, object> }).extensions,
+      [PROTOCOL.extensionId]: s2spCapability(['resource']),
     },
   };
 }
@@ -59,8 +69,127 @@ export function downstreamCapabilities(upstream: ServerCapabilities): ServerCapa
 /** Longest tool name a span is named with (MCP's own limit for tool names is 128). */
 const MAX_SPAN_TOOL_NAME = 128;
 
+/** A request handler of the downstream server, the same on either SDK's `Server`. */
+type Handler = (request: { method: string; params?: unknown }, call: ToolCall) => Promise<object>;
+
+/** The SDK v1 request schema of each method a downstream session answers. */
+const LEGACY_SCHEMAS = {
+  'tools/list': ListToolsRequestSchema,
+  'tools/call': CallToolRequestSchema,
+  'resources/list': ListResourcesRequestSchema,
+  'resources/templates/list': ListResourceTemplatesRequestSchema,
+  'resources/read': ReadResourceRequestSchema,
+  'resources/subscribe': SubscribeRequestSchema,
+  'resources/unsubscribe': UnsubscribeRequestSchema,
+  'prompts/list': ListPromptsRequestSchema,
+  'prompts/get': GetPromptRequestSchema,
+  'completion/complete': CompleteRequestSchema,
+  'logging/setLevel': SetLevelRequestSchema,
+} as const;
+
+type Method = keyof typeof LEGACY_SCHEMAS;
+
 /**
- * Creates one downstream `Server` (one per HTTP session, or the stdio connection).
+ * What the downstream server answers, per method, for one serving unit (`server`: a 2025
+ * session, or one 2026-07-28 request). Session-scoped methods (resource subscriptions, the log
+ * level) exist only where there is a session.
+ */
+function downstreamHandlers(
+  context: DownstreamContext,
+  caps: ServerCapabilities,
+  server: object,
+  sessions: boolean,
+): [Method, Handler][] {
+  // What the upstream sends about this unit's requests comes back to it only.
+  const own: ToolCallContext = { ...context, caller: server };
+  const handlers: [Method, Handler][] = [];
+  const forward = (method: Method) =>
+    handlers.push([
+      method,
+      (request, call) =>
+        context.upstream.request(request as never, forwardOptions(call, server)),
+    ]);
+
+  if (caps.tools) {
+    handlers.push([
+      'tools/list',
+      async (request, call) => {
+        const result = (await context.upstream.request(request as never, {
+          ...withSignal(call),
+          caller: server,
+        })) as ListToolsResult;
+        // Each client sees its own listing: what its results taught the proxy, nobody else's.
+        const client = clientKey(call);
+        context.seenClient(server, client);
+        return { ...result, tools: context.tables.decorate(result.tools ?? [], client) };
+      },
+    ]);
+    handlers.push([
+      'tools/call',
+      (request, call) => {
+        const params = request.params as Parameters<typeof callTool>[1];
+        context.seenClient(server, clientKey(call));
+        // The proxy's own `tools/call` span, a child of the caller's `_meta.traceparent`; the call
+        // upstream carries this span's context on. The name is the caller's: capped for the span.
+        const traced = traceToolCall(
+          params.name.slice(0, MAX_SPAN_TOOL_NAME),
+          (toolParams: typeof params, toolCall: ToolCall) => callTool(own, toolParams, toolCall),
+          'resource',
+        );
+        return traced(params, call);
+      },
+    ]);
+  }
+  if (caps.resources) {
+    forward('resources/list');
+    forward('resources/templates/list');
+    forward('resources/read');
+    if (caps.resources.subscribe && sessions) {
+      handlers.push([
+        'resources/subscribe',
+        async (request) => {
+          await context.subscribe(server, (request.params as { uri: string }).uri);
+          return {};
+        },
+      ]);
+      handlers.push([
+        'resources/unsubscribe',
+        async (request) => {
+          await context.unsubscribe(server, (request.params as { uri: string }).uri);
+          return {};
+        },
+      ]);
+    }
+  }
+  if (caps.prompts) {
+    forward('prompts/list');
+    forward('prompts/get');
+  }
+  if (caps.completions) forward('completion/complete');
+  if (caps.logging && sessions) {
+    // Answered here, per session: forwarding it would let one session set everyone's level.
+    handlers.push([
+      'logging/setLevel',
+      async (request) => {
+        await context.setLogLevel(
+          server as Server,
+          (request.params as { level: LoggingLevel }).level,
+        );
+        return {};
+      },
+    ]);
+  }
+  return handlers;
+}
+
+function withSignal(call: ToolCall): { signal?: AbortSignal } {
+  const { signal } = readToolCall(call);
+  return signal ? { signal } : {};
+}
+
+/**
+ * Creates one downstream `Server` for a 2025-era session (one per HTTP session, or the stdio
+ * connection).
  *
  * @param context - upstream, table tools and subscriptions
  * @param info - server name and version to announce (the upstream's)
@@ -69,64 +198,30 @@ export function createDownstreamServer(context: DownstreamContext, info: Impleme
   const caps = downstreamCapabilities(context.upstream.capabilities());
   const instructions = context.upstream.instructions();
   const server = new Server(info, { capabilities: caps, ...(instructions && { instructions }) });
-  // What the upstream sends about this session's requests comes back to this session only.
-  const own: ToolCallContext = { ...context, caller: server };
+  for (const [method, handler] of downstreamHandlers(context, caps, server, true))
+    server.setRequestHandler(LEGACY_SCHEMAS[method], handler as never);
+  return server;
+}
 
-  const forward = <T extends z.ZodObject>(schema: T) =>
-    server.setRequestHandler(schema, async (request, extra) =>
-      context.upstream.request(request as never, forwardOptions(extra, server)),
-    );
-
-  if (caps.tools) {
-    server.setRequestHandler(ListToolsRequestSchema, async (request, extra) => {
-      const result = (await context.upstream.request(request, {
-        signal: extra.signal,
-        caller: server,
-      })) as ListToolsResult;
-      // Each client sees its own listing: what its results taught the proxy, nobody else's.
-      const client = clientKey(extra);
-      context.seenClient(server, client);
-      return { ...result, tools: context.tables.decorate(result.tools ?? [], client) };
-    });
-    server.setRequestHandler(CallToolRequestSchema, (request, extra) => {
-      context.seenClient(server, clientKey(extra));
-      // The proxy's own `tools/call` span, a child of the caller's `_meta.traceparent`; the call
-      // upstream carries this span's context on. The name is the caller's: capped for the span.
-      const traced = traceToolCall(
-        request.params.name.slice(0, MAX_SPAN_TOOL_NAME),
-        (params: typeof request.params, callExtra: typeof extra) =>
-          callTool(own, params, callExtra),
-        'resource',
-      );
-      return traced(request.params, extra);
-    });
-  }
-  if (caps.resources) {
-    forward(ListResourcesRequestSchema);
-    forward(ListResourceTemplatesRequestSchema);
-    forward(ReadResourceRequestSchema);
-    if (caps.resources.subscribe) {
-      server.setRequestHandler(SubscribeRequestSchema, async (request) => {
-        await context.subscribe(server, request.params.uri);
-        return {};
-      });
-      server.setRequestHandler(UnsubscribeRequestSchema, async (request) => {
-        await context.unsubscribe(server, request.params.uri);
-        return {};
-      });
-    }
-  }
-  if (caps.prompts) {
-    forward(ListPromptsRequestSchema);
-    forward(GetPromptRequestSchema);
-  }
-  if (caps.completions) forward(CompleteRequestSchema);
-  if (caps.logging) {
-    // Answered here, per session: forwarding it would let one session set everyone's level.
-    server.setRequestHandler(SetLevelRequestSchema, async (request) => {
-      await context.setLogLevel(server, request.params.level);
-      return {};
-    });
-  }
+/**
+ * Creates the downstream server for one 2026-07-28 request (SDK v2's per-request entry makes one
+ * per request): the same answers as a session's, without what only a session has.
+ *
+ * @param context - upstream, table tools
+ * @param info - server name and version to announce (the upstream's)
+ */
+export function createModernDownstreamServer(
+  context: DownstreamContext,
+  info: Implementation,
+): ModernServer {
+  const caps = downstreamCapabilities(context.upstream.capabilities());
+  const instructions = context.upstream.instructions();
+  const { logging: _perRequest, ...modernCaps } = caps;
+  const server = new ModernServer(info, {
+    capabilities: modernCaps as never,
+    ...(instructions && { instructions }),
+  });
+  for (const [method, handler] of downstreamHandlers(context, modernCaps, server, false))
+    server.setRequestHandler(method, handler as never);
   return server;
 }

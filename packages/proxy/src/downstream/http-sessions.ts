@@ -1,9 +1,10 @@
 /**
- * The proxy's Streamable HTTP endpoint. Unlike `@s2sp/server`'s stateless one, it keeps MCP
- * sessions: notifications the upstream sends at any time (list changes, logging, resource
- * updates) need a session's standalone SSE stream to reach the client. It sits behind the one
- * HTTP edge of `@s2sp/server/http` (Host and Origin checks, bearer auth, body caps and read
- * timeouts), like the servers' `/mcp`.
+ * The proxy's Streamable HTTP endpoint. For 2025-era clients, unlike `@s2sp/server`'s stateless
+ * one, it keeps MCP sessions: notifications the upstream sends at any time (list changes,
+ * logging, resource updates) need a session's standalone SSE stream to reach the client. A
+ * 2026-07-28 request (no sessions in that revision) is served per request by SDK v2's entry. It
+ * sits behind the one HTTP edge of `@s2sp/server/http` (Host and Origin checks, bearer auth, body
+ * caps and read timeouts), like the servers' `/mcp`.
  *
  * @module
  */
@@ -11,7 +12,13 @@ import { randomUUID } from 'node:crypto';
 import { CLIENT_ADDRESS_HEADER, clientKey } from '@s2sp/server';
 import type { S2SPEdge } from '@s2sp/server/http';
 import type { Context, Hono } from 'hono';
-import { type Server, WebStandardStreamableHTTPServerTransport } from '../mcp-sdk.js';
+import {
+  createMcpHandler,
+  isLegacyRequest,
+  type ModernServer,
+  type Server,
+  WebStandardStreamableHTTPServerTransport,
+} from '../mcp-sdk.js';
 
 /** Options for {@link mountMcpSessions}. */
 export interface McpSessionsOptions {
@@ -19,6 +26,8 @@ export interface McpSessionsOptions {
   readonly path: string;
   /** A new downstream server for a new session. */
   readonly createServer: () => Server;
+  /** A new downstream server for one 2026-07-28 request. */
+  readonly createModernServer: () => ModernServer;
   /** Called when a session ends, to drop its subscriptions. */
   readonly onClosed: (server: Server) => void;
   /**
@@ -74,6 +83,11 @@ function jsonRpcError(c: Context, status: 400 | 404 | 503, message: string) {
  */
 export function mountMcpSessions(app: Hono, options: McpSessionsOptions): McpSessions {
   const sessions = new Map<string, Session>();
+  // The 2026-07-28 leg; 2025-era requests never reach it (routed below).
+  const modern = createMcpHandler(() => options.createModernServer(), {
+    legacy: 'reject',
+    maxRequestBodySize: options.edge.options.maxMcpRequestBytes,
+  });
 
   const end = async (id: string) => {
     const session = sessions.get(id);
@@ -146,6 +160,8 @@ export function mountMcpSessions(app: Hono, options: McpSessionsOptions): McpSes
         'Bad request: no mcp-session-id header. Start with an initialize POST.',
       );
     }
+    // The SDK's own classification, so that the routing never disagrees with its entry.
+    if (!(await isLegacyRequest(c.req.raw, parsedBody))) return modern.fetch(request, extra);
     const client = clientKey({
       ...(authInfo && { authInfo }),
       requestInfo: {
@@ -208,6 +224,7 @@ export function mountMcpSessions(app: Hono, options: McpSessionsOptions): McpSes
     },
     async close() {
       clearInterval(sweep);
+      await modern.close();
       await Promise.all([...sessions.keys()].map(end));
     },
   };

@@ -14,15 +14,12 @@ import {
   clientKey,
   type Logger,
   parseTableRequest,
+  readToolCall,
   type TableRequest,
   type TableResultContext,
+  type ToolCall,
 } from '@s2sp/server';
-import type {
-  CallToolResult,
-  RequestHandlerExtra,
-  ServerNotification,
-  ServerRequest,
-} from '../mcp-sdk.js';
+import type { CallToolResult } from '../mcp-sdk.js';
 import { decodeLargeTexts } from '../upstream/large-strings.js';
 import type { ForwardOptions, Upstream } from '../upstream/upstream.js';
 import { pickColumns } from './column-catalogue.js';
@@ -52,7 +49,8 @@ export interface ToolCallContext {
   readonly caller?: object;
 }
 
-type Extra = RequestHandlerExtra<ServerRequest, ServerNotification>;
+/** The downstream request's handler argument, from either SDK (`extra` on v1, `ctx` on v2). */
+type Extra = ToolCall;
 
 /** The union of row keys, in first-seen order. */
 export function columnsOf(rows: readonly Row[]): string[] {
@@ -75,16 +73,15 @@ export function progressRelay(
 ):
   | { onprogress: (progress: { progress: number; total?: number; message?: string }) => void }
   | undefined {
-  const token = extra._meta?.progressToken;
-  if (token === undefined) return undefined;
+  const { meta, notify } = readToolCall(extra);
+  const token = meta?.progressToken;
+  if (token === undefined || notify === undefined) return undefined;
   return {
     onprogress: (progress) => {
-      void extra
-        .sendNotification({
-          method: 'notifications/progress',
-          params: { ...progress, progressToken: token },
-        })
-        .catch(() => {});
+      void notify({
+        method: 'notifications/progress',
+        params: { ...progress, progressToken: token },
+      }).catch(() => {});
     },
   };
 }
@@ -98,7 +95,8 @@ export function progressRelay(
  * @param caller - the downstream session (its `Server`)
  */
 export function forwardOptions(extra: Extra, caller: object | undefined): ForwardOptions {
-  return { signal: extra.signal, ...progressRelay(extra), ...(caller && { caller }) };
+  const { signal } = readToolCall(extra);
+  return { ...(signal && { signal }), ...progressRelay(extra), ...(caller && { caller }) };
 }
 
 /**
