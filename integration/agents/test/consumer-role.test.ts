@@ -16,14 +16,25 @@ import { MCPClient } from '@mastra/mcp';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { MCPServerStreamableHttp } from '@openai/agents';
-import { withS2SP as mcpSdkS2SP, readS2SPCapability, S2SPDispatcher } from '@s2sp/client';
-import { withS2SP as aiSdkS2SP } from '@s2sp/client/ai-sdk';
+import * as lowestAiSdkMcp from '@s2sp/agents-lowest/ai-sdk-mcp';
+import * as lowestLangchainMcp from '@s2sp/agents-lowest/langchain-mcp-adapters';
+import * as lowestMastraMcp from '@s2sp/agents-lowest/mastra-mcp';
+import * as lowestMcpSdk from '@s2sp/agents-lowest/mcp-sdk';
+import * as lowestOpenAiAgents from '@s2sp/agents-lowest/openai-agents';
+import {
+  type CallToolCapable,
+  withS2SP as mcpSdkS2SP,
+  readS2SPCapability,
+  S2SPDispatcher,
+} from '@s2sp/client';
+import { type AiSdkMcpClient, withS2SP as aiSdkS2SP } from '@s2sp/client/ai-sdk';
 import { withS2SP as claudeS2SP } from '@s2sp/client/claude-agent-sdk';
-import { withS2SP as langchainS2SP } from '@s2sp/client/langchain';
+import { type LangChainMcpClient, withS2SP as langchainS2SP } from '@s2sp/client/langchain';
 import { withS2SP as mastraS2SP } from '@s2sp/client/mastra';
-import { withS2SP as openAiS2SP } from '@s2sp/client/openai-agents';
+import { type AgentsMcpServer, withS2SP as openAiS2SP } from '@s2sp/client/openai-agents';
 import type { RowWithId } from '@s2sp/core';
 import { createS2SPServer, type ListeningServer, silentLogger } from '@s2sp/server';
+import { connectSdkClient, runTitle, SDK_CLIENT_RUNS, type SdkClientRun } from '@s2sp/test-utils';
 import { afterAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { startMessagesModel } from './scripted-model.js';
@@ -147,116 +158,168 @@ function handleIn(text: string): string {
 
 const SERVERS: ServerName[] = ['alerts', 'summaries', 'plain'];
 
-const mcpSdk: Adapter = {
-  name: 'MCP SDK (withS2SP from @s2sp/client)',
-  async open(urls, dispatcher) {
-    const clients = {} as Record<ServerName, Client>;
-    for (const server of SERVERS) {
-      const client = new Client({ name: 'agent', version: '1' });
-      await client.connect(new StreamableHTTPClientTransport(new URL(urls[server])));
-      clients[server] = mcpSdkS2SP(client, { dispatcher });
-    }
-    return {
-      async call(server, name, args) {
-        const result = await clients[server].callTool({ name, arguments: args });
-        return { text: JSON.stringify(result), code: codeIn(result) };
-      },
-      async close() {
-        for (const server of SERVERS) await clients[server].close();
-      },
-    };
-  },
-};
+/** The MCP SDK `withS2SP`, over any `Client` that `connect` makes (v1, v1 lowest, v2 per era). */
+function mcpSdk<TClient extends CallToolCapable & { close(): Promise<void> }>(
+  name: string,
+  connect: (url: string) => Promise<TClient>,
+): Adapter {
+  return {
+    name,
+    async open(urls, dispatcher) {
+      const clients = {} as Record<ServerName, TClient>;
+      for (const server of SERVERS)
+        clients[server] = mcpSdkS2SP(await connect(urls[server]), { dispatcher });
+      return {
+        async call(server, tool, args) {
+          const result = await clients[server].callTool({ name: tool, arguments: args });
+          return { text: JSON.stringify(result), code: codeIn(result) };
+        },
+        async close() {
+          for (const server of SERVERS) await clients[server].close();
+        },
+      };
+    },
+  };
+}
 
-const aiSdk: Adapter = {
-  name: 'Vercel AI SDK',
-  async open(urls, dispatcher) {
-    type Tools = Record<string, { execute: (input: unknown, options: unknown) => unknown }>;
-    const clients = {} as Record<ServerName, Awaited<ReturnType<typeof createMCPClient>>>;
-    const tools = {} as Record<ServerName, Tools>;
-    for (const server of SERVERS) {
-      const client = await createMCPClient({ transport: { type: 'http', url: urls[server] } });
-      clients[server] = client;
-      tools[server] = (await aiSdkS2SP(client, { dispatcher }).tools()) as unknown as Tools;
-    }
-    return {
-      async call(server, name, args) {
-        const tool = tools[server][name];
-        if (!tool) throw new Error(`no tool ${name}`);
-        const result = await tool.execute(args, { toolCallId: 'c1', messages: [] });
-        return { text: JSON.stringify(result), code: codeIn(result) };
-      },
-      async close() {
-        for (const server of SERVERS) await clients[server].close();
-      },
-    };
-  },
-};
+const sdkRun = (run: SdkClientRun) =>
+  mcpSdk(`MCP SDK ${runTitle(run)}`, async (url) => (await connectSdkClient(url, run)).client);
 
-const langchain: Adapter = {
-  name: 'LangChain.js',
-  async open(urls, dispatcher) {
-    const mcpServers = Object.fromEntries(
-      SERVERS.map((server) => [server, { url: urls[server], transport: 'http' as const }]),
-    );
-    const client = langchainS2SP(MultiServerMCPClient, { mcpServers }, { dispatcher });
-    const tools: StructuredToolInterface[] = await client.getTools();
-    return {
-      async call(_server, name, args) {
-        const tool = tools.find((t) => t.name === name);
-        if (!tool) throw new Error(`no tool ${name}`);
-        try {
-          return { text: JSON.stringify(await tool.invoke(args)), code: undefined };
-        } catch (error) {
-          // LangChain reports tool failures by throwing; the adapter's keep their code.
-          return { text: String(error), code: (error as { code?: unknown }).code };
-        }
-      },
-      close: () => client.close(),
-    };
-  },
-};
+const lowestSdk = mcpSdk('MCP SDK v1 1.26.0', async (url) => {
+  const client = new lowestMcpSdk.Client({ name: 'agent', version: '1' });
+  await client.connect(new lowestMcpSdk.StreamableHTTPClientTransport(new URL(url)));
+  return client;
+});
 
-const openAiAgents: Adapter = {
-  name: 'OpenAI Agents SDK',
-  async open(urls, dispatcher) {
-    const servers = {} as Record<ServerName, MCPServerStreamableHttp>;
-    for (const server of SERVERS) {
-      const plain = new MCPServerStreamableHttp({ name: server, url: urls[server] });
-      await plain.connect();
-      servers[server] = openAiS2SP(plain, { dispatcher });
-    }
-    return {
-      async call(server, name, args) {
-        // The SDK hangs a result's isError and _meta on the content array it returns.
-        const content = await servers[server].callTool(name, args);
-        return { text: JSON.stringify(content), code: codeIn(content) };
-      },
-      async close() {
-        for (const server of SERVERS) await servers[server].close();
-      },
-    };
-  },
-};
+/** `@ai-sdk/mcp`, reading `initializeResult`. */
+function aiSdk<TClient extends AiSdkMcpClient & { close(): Promise<void> }>(
+  name: string,
+  create: (config: { transport: { type: 'http'; url: string } }) => Promise<TClient>,
+): Adapter {
+  return {
+    name,
+    async open(urls, dispatcher) {
+      type Tools = Record<string, { execute: (input: unknown, options: unknown) => unknown }>;
+      const clients = {} as Record<ServerName, TClient>;
+      const tools = {} as Record<ServerName, Tools>;
+      for (const server of SERVERS) {
+        const client = await create({ transport: { type: 'http', url: urls[server] } });
+        clients[server] = client;
+        tools[server] = (await aiSdkS2SP(client, { dispatcher }).tools()) as unknown as Tools;
+      }
+      return {
+        async call(server, tool, args) {
+          const found = tools[server][tool];
+          if (!found) throw new Error(`no tool ${tool}`);
+          const result = await found.execute(args, { toolCallId: 'c1', messages: [] });
+          return { text: JSON.stringify(result), code: codeIn(result) };
+        },
+        async close() {
+          for (const server of SERVERS) await clients[server].close();
+        },
+      };
+    },
+  };
+}
+
+/** LangChain's `MultiServerMCPClient`, reading `getClient(server).getServerCapabilities()`. */
+function langchain<
+  TClient extends LangChainMcpClient & { getTools(): Promise<unknown[]>; close(): Promise<void> },
+>(
+  name: string,
+  Client: new (config: {
+    mcpServers: Record<string, { url: string; transport: 'http' }>;
+  }) => TClient,
+): Adapter {
+  return {
+    name,
+    async open(urls, dispatcher) {
+      const mcpServers = Object.fromEntries(
+        SERVERS.map((server) => [server, { url: urls[server], transport: 'http' as const }]),
+      );
+      const client = langchainS2SP(Client, { mcpServers }, { dispatcher });
+      const tools = (await client.getTools()) as StructuredToolInterface[];
+      return {
+        async call(_server, tool, args) {
+          const found = tools.find((t) => t.name === tool);
+          if (!found) throw new Error(`no tool ${tool}`);
+          try {
+            return { text: JSON.stringify(await found.invoke(args)), code: undefined };
+          } catch (error) {
+            // LangChain reports tool failures by throwing; the adapter's keep their code.
+            return { text: String(error), code: (error as { code?: unknown }).code };
+          }
+        },
+        close: () => client.close(),
+      };
+    },
+  };
+}
+
+/** OpenAI Agents' `MCPServerStreamableHttp`, reading `underlying.session` (its MCP SDK client). */
+function openAiAgents<
+  TServer extends AgentsMcpServer & { connect(): Promise<void>; close(): Promise<void> },
+>(name: string, make: (url: string, name: string) => TServer): Adapter {
+  return {
+    name,
+    async open(urls, dispatcher) {
+      const servers = {} as Record<ServerName, TServer>;
+      for (const server of SERVERS) {
+        const plain = make(urls[server], server);
+        await plain.connect();
+        servers[server] = openAiS2SP(plain, { dispatcher });
+      }
+      return {
+        async call(server, tool, args) {
+          // The SDK hangs a result's isError and _meta on the content array it returns.
+          const content = await servers[server].callTool(tool, args);
+          return { text: JSON.stringify(content), code: codeIn(content) };
+        },
+        async close() {
+          for (const server of SERVERS) await servers[server].close();
+        },
+      };
+    },
+  };
+}
 
 let mastraClients = 0;
+// Mastra refuses two live MCPClients with the same configuration unless each has an id.
+const mastraConfig = (urls: Record<ServerName, string>) => ({
+  id: `s2sp-role-${++mastraClients}`,
+  servers: Object.fromEntries(SERVERS.map((server) => [server, { url: new URL(urls[server]) }])),
+});
+
+/** Mastra 2 (`listToolsets()`, `execute(input, context)`), reading the private connection client. */
 const mastra: Adapter = {
-  name: 'Mastra',
+  name: 'Mastra 2.0.0',
   async open(urls, dispatcher) {
-    const plain = new MCPClient({
-      // Mastra refuses two live MCPClients with the same configuration unless each has an id.
-      id: `s2sp-role-${++mastraClients}`,
-      servers: Object.fromEntries(
-        SERVERS.map((server) => [server, { url: new URL(urls[server]) }]),
-      ),
-    });
+    const plain = new MCPClient(mastraConfig(urls));
+    const toolsets = await mastraS2SP(plain, { dispatcher }).listToolsets();
+    return {
+      async call(server, tool, args) {
+        const execute = toolsets[server]?.[tool]?.execute;
+        if (!execute) throw new Error(`no tool ${server}.${tool}`);
+        const result = await execute(args, {} as never);
+        return { text: JSON.stringify(result), code: codeIn(result) };
+      },
+      close: () => plain.disconnect(),
+    };
+  },
+};
+
+/** Mastra 0.24 with `@mastra/mcp` 0.14.5 (`getToolsets()`, `execute({ context })`). */
+const lowestMastra: Adapter = {
+  name: 'Mastra 0.14.5',
+  async open(urls, dispatcher) {
+    const plain = new lowestMastraMcp.MCPClient(mastraConfig(urls));
     const toolsets = await mastraS2SP(plain, { dispatcher }).getToolsets();
     return {
-      async call(server, name, args) {
-        const execute = toolsets[server]?.[name]?.execute as
+      async call(server, tool, args) {
+        const execute = toolsets[server]?.[tool]?.execute as
           | ((context: unknown) => Promise<unknown>)
           | undefined;
-        if (!execute) throw new Error(`no tool ${server}.${name}`);
+        if (!execute) throw new Error(`no tool ${server}.${tool}`);
         const result = await execute({ context: args });
         return { text: JSON.stringify(result), code: codeIn(result) };
       },
@@ -264,6 +327,23 @@ const mastra: Adapter = {
     };
   },
 };
+
+/** Every adapter at the current and the lowest framework versions, MCP SDK clients per era. */
+const adapters: Adapter[] = [
+  ...SDK_CLIENT_RUNS.map(sdkRun),
+  lowestSdk,
+  aiSdk('AI SDK 2.0.99', createMCPClient),
+  aiSdk('AI SDK 2.0.1', lowestAiSdkMcp.createMCPClient),
+  langchain('LangChain.js 1.1.4', MultiServerMCPClient),
+  langchain('LangChain.js 1.0.0', lowestLangchainMcp.MultiServerMCPClient),
+  openAiAgents('OpenAI Agents 0.20.0', (url, name) => new MCPServerStreamableHttp({ url, name })),
+  openAiAgents(
+    'OpenAI Agents 0.14.3',
+    (url, name) => new lowestOpenAiAgents.MCPServerStreamableHttp({ url, name }),
+  ),
+  mastra,
+  lowestMastra,
+];
 
 /** Expected rows of the consumer: the chosen rows, whole. */
 const CONSUMER_ROWS = CHOSEN.map((id) => ({ _row_id: id, ...TABLE[id] }));
@@ -282,43 +362,40 @@ function expectRuleKept(servers: Servers, refusals: string[], dispatcher: S2SPDi
   expect(dispatcher.pending).toBe(0);
 }
 
-describe.each([mcpSdk, aiSdk, langchain, openAiAgents, mastra])(
-  'consumer role through $name',
-  (adapter) => {
-    it('refuses a handle for a server without the consumer role, which then works where it belongs', async () => {
-      await using servers = await startServers();
-      const refusals: string[] = [];
-      const dispatcher = new S2SPDispatcher({
-        onRefusal: ({ error }) => refusals.push(error.code),
-      });
-      const session = await adapter.open(servers.urls, dispatcher);
-      try {
-        const sync = { abstract_domains: 'event', mode: 'sync' };
-        const first = await session.call('alerts', 'get_alerts', sync);
-        expect(first.text).not.toContain(BODY_MARKER);
-        const handle = handleIn(first.text);
-        const handOff = { abstract_data: ABSTRACT_DATA, resource_url: handle };
-
-        const refused = await session.call('alerts', 'annotate', handOff);
-        expect(refused.code).toBe('forbidden');
-        expect(dispatcher.pending).toBe(1);
-
-        const done = await session.call('summaries', 'summarise_alerts', handOff);
-        expect(done.code).toBeUndefined();
-
-        const second = await session.call('alerts', 'get_alerts', sync);
-        const plain = await session.call('plain', 'summarise_plain', {
-          abstract_data: ABSTRACT_DATA,
-          resource_url: handleIn(second.text),
-        });
-        expect(plain.code).toBeUndefined();
-        expectRuleKept(servers, refusals, dispatcher);
-      } finally {
-        await session.close();
-      }
+describe.each(adapters)('consumer role through $name', (adapter) => {
+  it('refuses a handle for a server without the consumer role, which then works where it belongs', async () => {
+    await using servers = await startServers();
+    const refusals: string[] = [];
+    const dispatcher = new S2SPDispatcher({
+      onRefusal: ({ error }) => refusals.push(error.code),
     });
-  },
-);
+    const session = await adapter.open(servers.urls, dispatcher);
+    try {
+      const sync = { abstract_domains: 'event', mode: 'sync' };
+      const first = await session.call('alerts', 'get_alerts', sync);
+      expect(first.text).not.toContain(BODY_MARKER);
+      const handle = handleIn(first.text);
+      const handOff = { abstract_data: ABSTRACT_DATA, resource_url: handle };
+
+      const refused = await session.call('alerts', 'annotate', handOff);
+      expect(refused.code).toBe('forbidden');
+      expect(dispatcher.pending).toBe(1);
+
+      const done = await session.call('summaries', 'summarise_alerts', handOff);
+      expect(done.code).toBeUndefined();
+
+      const second = await session.call('alerts', 'get_alerts', sync);
+      const plain = await session.call('plain', 'summarise_plain', {
+        abstract_data: ABSTRACT_DATA,
+        resource_url: handleIn(second.text),
+      });
+      expect(plain.code).toBeUndefined();
+      expectRuleKept(servers, refusals, dispatcher);
+    } finally {
+      await session.close();
+    }
+  });
+});
 
 describe('consumer role through the Claude Agent SDK', () => {
   const home = mkdtempSync(join(tmpdir(), 's2sp-claude-role-'));

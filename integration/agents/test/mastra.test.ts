@@ -23,14 +23,15 @@ async function runAgent(options: { adapter: boolean; script?: Script; toolsets?:
   const mcp = options.adapter ? withS2SP(plain, { dispatcher }) : plain;
   try {
     const agent = new Agent({
+      id: 'analyst',
       name: 'Analyst',
       instructions: 'Chart the Texas heat alerts.',
       model: { providerId: 'scripted', modelId: 'scripted-1', url: model.url, apiKey: 'test-key' },
-      ...(!options.toolsets && { tools: await mcp.getTools() }),
+      ...(!options.toolsets && { tools: await mcp.listTools() }),
     });
     const result = await agent.generate('Chart the Texas heat alerts.', {
       maxSteps: 6,
-      ...(options.toolsets && { toolsets: await mcp.getToolsets() }),
+      ...(options.toolsets && { toolsets: await mcp.listToolsets() }),
     });
     return { output: result.text, model, pipeline, pending: dispatcher.pending };
   } finally {
@@ -40,7 +41,7 @@ async function runAgent(options: { adapter: boolean; script?: Script; toolsets?:
 
 describeAgentLoop('Mastra', runAgent, [
   {
-    title: 'covers getToolsets() passed to generate()',
+    title: 'covers listToolsets() passed to generate()',
     run: () => runAgent({ adapter: true, toolsets: true }),
   },
 ]);

@@ -13,8 +13,9 @@
  * - MCP SDK `Client` (1.32.2): compiles each listed `outputSchema` at `listTools()` (ajv 8 by
  *   default, `@cfworker/json-schema` when given) and rejects a result that fails it in
  *   `callTool()`.
- * - OpenAI Agents (`MCPServerStreamableHttp`, 0.14.3): calls through the SDK `Client`, so the
- *   same validation; a rejected result reaches the model as the tool's error text.
+ * - OpenAI Agents (`MCPServerStreamableHttp`, 0.20.0): calls through the SDK v2 `Client`, which
+ *   validates the same way; a rejected result reaches the model as the tool's error text, which
+ *   since 0.15 is a fixed sentence unless the application passes an `errorFunction`.
  * - Inspector CLI (1.0.3): `tools/list` then `callTool()` on the SDK `Client`, so the same; a
  *   rejected result is an error exit.
  * - AI SDK (`@ai-sdk/mcp` 2.0.99): has its own MCP client and never reads the listed
@@ -129,6 +130,9 @@ const openAiAgents: Driver = {
       convertSchemasToStrict: true,
       runContext,
       agent: new Agent({ name: 'output-schema' }),
+      // Since 0.15 the model reads only "An error occurred while running the tool" unless the
+      // application says what to show; shown here, so the control can tell why it failed.
+      errorFunction: ({ error }) => String(error),
     })) as FunctionTool[];
     return {
       async call(name, args = {}) {

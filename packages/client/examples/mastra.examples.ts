@@ -18,10 +18,11 @@ const mcp = withS2SP(
   }),
 );
 const agent = new Agent({
+  id: 'analyst',
   name: 'Analyst',
   instructions: 'Chart alerts with S2SP sync mode.',
   model,
-  tools: await mcp.getTools(), // or: agent.generate(prompt, { toolsets: await mcp.getToolsets() })
+  tools: await mcp.listTools(), // or: agent.generate(prompt, { toolsets: await mcp.listToolsets() })
 });
 const result = await agent.generate('Chart the Texas heat alerts.');
 console.log(result.text);

@@ -20,11 +20,13 @@ export interface ExecutableTool {
 
 /**
  * The part of an `@ai-sdk/mcp` `MCPClient` (from `createMCPClient`) this adapter touches. Its
- * tools do not say which server they call, so the adapter wraps the client, whose
- * `initializeResult` holds the server's capabilities.
+ * tools do not say which server they call, so the adapter wraps the client, whose public
+ * `initializeResult` holds the server's capabilities: those of the `initialize` result in the
+ * 2025 era, or of the `server/discover` result when the client negotiated 2026-07-28 (the
+ * default probe of `@ai-sdk/mcp` 2.0.34 and later).
  */
 export interface AiSdkMcpClient {
-  /** The server's `initialize` result (`@ai-sdk/mcp` 2 and later). */
+  /** The server's `initialize` (or `server/discover`) result: `@ai-sdk/mcp` 2.0.1 and later. */
   readonly initializeResult?: { readonly capabilities?: unknown };
   tools(...args: never[]): Promise<Record<string, ExecutableTool>>;
   toolsFromDefinitions?(...args: never[]): Record<string, ExecutableTool>;
@@ -93,7 +95,7 @@ export function withS2SP<TClient extends AiSdkMcpClient>(
     if (initialized === undefined) {
       throw new S2SPError(
         'invalid_config',
-        'This @ai-sdk/mcp client does not expose the server capabilities (initializeResult), so no rows behind a ddi:// resource_url are sent through it. Upgrade @ai-sdk/mcp to version 2 or later.',
+        'This @ai-sdk/mcp client has no initializeResult, where @s2sp/client/ai-sdk reads the server capabilities, so no rows behind a ddi:// resource_url are sent through it. Upgrade @ai-sdk/mcp to 2.0.1 or later.',
       );
     }
     return initialized.capabilities;

@@ -223,6 +223,30 @@ describe('S2SPDispatcher.onToolCall and the consumer role (PROTOCOL §7.7)', () 
     expect(JSON.parse(args.body_data as string)).toEqual([syncObject.body[0]]);
   });
 
+  it('reads the 2026-07-28 extension first, then experimental.s2sp', () => {
+    const capability = (roles: string[]) => ({
+      version: '0.2',
+      dataPlanePath: '/s2sp/data/',
+      roles,
+    });
+    const dispatcher = new S2SPDispatcher();
+    const handle = dispatcher.buffer.put(syncObject.body);
+    // Resource-only as an extension, whatever the experimental entry says: refused.
+    const extensionOnly = {
+      capabilities: {
+        extensions: { 'io.github.s2sp/s2sp': capability(['resource']) },
+        experimental: { s2sp: capability(['consumer']) },
+      },
+    };
+    expect(codeOf(() => dispatcher.onToolCall('a', call(handle), extensionOnly))).toBe('forbidden');
+    // A consumer declared as an extension alone: the rows go through.
+    const consumer = {
+      capabilities: { extensions: { 'io.github.s2sp/s2sp': capability(['consumer']) } },
+    };
+    const args = dispatcher.onToolCall('c', call(handle), consumer);
+    expect(JSON.parse(args.body_data as string)).toEqual([syncObject.body[0]]);
+  });
+
   it('refuses with the error of a capabilities getter that cannot tell, and keeps the handle', () => {
     const refusals: S2SPRefusal[] = [];
     const dispatcher = new S2SPDispatcher({ onRefusal: (refusal) => refusals.push(refusal) });

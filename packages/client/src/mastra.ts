@@ -16,14 +16,36 @@ import {
 
 /** The part of a Mastra tool this adapter touches. */
 export interface MastraTool {
-  execute?: (context: never, options?: never) => Promise<unknown>;
+  readonly id?: string;
+  execute?: (...args: never[]) => Promise<unknown>;
+  /** Which MCP server the tool calls (`@mastra/mcp` 1 and later). */
+  readonly mcpMetadata?: { readonly serverName?: string };
 }
 
-/** The part of a Mastra `MCPClient` this adapter touches. */
-export interface MastraMcpClient {
-  getTools(): Promise<Record<string, MastraTool>>;
-  getToolsets(): Promise<Record<string, Record<string, MastraTool>>>;
+type Tools = Record<string, MastraTool>;
+type Toolsets = Record<string, Tools>;
+
+/**
+ * A Mastra `MCPClient` of `@mastra/mcp` 0.14 (with `@mastra/core` 0.24, on the MCP SDK v1): tools
+ * from `getTools()` / `getToolsets()`, run as `execute({ context: input, runtimeContext }, options)`.
+ */
+export interface MastraMcpClientV0 {
+  getTools(): Promise<Tools>;
+  getToolsets(): Promise<Toolsets>;
 }
+
+/**
+ * A Mastra `MCPClient` of `@mastra/mcp` 1 and 2 (with `@mastra/core` 1; 2 is on the MCP SDK v2):
+ * tools from `listTools()` / `listToolsets()` and their `…WithErrors` forms, and from cached
+ * definitions, run as `execute(input, context)`.
+ */
+export interface MastraMcpClientV1 {
+  listTools(): Promise<Tools>;
+  listToolsets(): Promise<Toolsets>;
+}
+
+/** The part of a Mastra `MCPClient` this adapter touches, in either generation. */
+export type MastraMcpClient = MastraMcpClientV0 | MastraMcpClientV1;
 
 interface InternalClientHolder {
   getConnectedClientForServer?(
@@ -32,46 +54,72 @@ interface InternalClientHolder {
 }
 
 /**
- * A reader of one server's capabilities. Mastra (`@mastra/mcp` 0.14) does not expose them: each
- * server's connection is an `InternalMastraMCPClient` that `MCPClient` hands out from its private
- * `getConnectedClientForServer()`, and it keeps the official MCP SDK `Client`, which has them, in
- * a private `client`. When that path is missing (another Mastra version) the adapter cannot tell
- * whether the server may receive rows, and refuses rather than guessing.
+ * A reader of one server's capabilities. Mastra does not expose them: in every `@mastra/mcp`
+ * this package is tested with (0.14 and 2), each server's connection is an
+ * `InternalMastraMCPClient` that `MCPClient` hands out from its private
+ * `getConnectedClientForServer(serverName)`, and it keeps the official MCP SDK `Client` (v1 or
+ * v2), which has them, in a private `client`. When that path is missing (another Mastra
+ * version) the adapter cannot tell whether the server may receive rows, and refuses rather than
+ * guessing.
  */
-function capabilitiesReader(client: MastraMcpClient, serverName: string): CapabilitiesReader {
+function capabilitiesReader(
+  client: MastraMcpClient,
+  serverName: string | undefined,
+): CapabilitiesReader {
   return async () => {
     const holder = client as MastraMcpClient & InternalClientHolder;
-    const connection = await holder.getConnectedClientForServer?.(serverName);
+    const connection =
+      serverName === undefined ? undefined : await holder.getConnectedClientForServer?.(serverName);
     const sdkClient = connection?.client;
     if (typeof sdkClient?.getServerCapabilities === 'function')
       return sdkClient.getServerCapabilities();
     throw new S2SPError(
       'invalid_config',
-      `@s2sp/client/mastra cannot read the capabilities of MCP server ${JSON.stringify(serverName)} from this version of @mastra/mcp, so no rows behind a ddi:// resource_url are sent to it. Use the @mastra/mcp version this package is tested with (0.14).`,
+      `@s2sp/client/mastra reads a server's capabilities from MCPClient's private getConnectedClientForServer(name).client, which this version of @mastra/mcp does not have for MCP server ${JSON.stringify(serverName ?? 'unknown')}, so no rows behind a ddi:// resource_url are sent to it. Use a @mastra/mcp version this package is tested with (0.14 or 2).`,
     );
   };
 }
 
+/** How a Mastra generation hands a tool its input. */
+interface Invocation {
+  /** The tool input of a call, or `undefined` when the call carries none to rewrite. */
+  input(args: unknown[]): Record<string, unknown> | undefined;
+  /** The call's arguments with `input` in place of the original. */
+  with(args: unknown[], input: Record<string, unknown>): unknown[];
+}
+
+// @mastra/core 0.x: execute({ context: input, runtimeContext, ... }, options).
+const CONTEXT_INVOCATION: Invocation = {
+  input: ([first]) =>
+    isPlainObject(first) && isPlainObject(first.context) ? first.context : undefined,
+  with: ([first, ...rest], input) => [{ ...(first as object), context: input }, ...rest],
+};
+
+// @mastra/core 1 and later: execute(input, context).
+const INPUT_INVOCATION: Invocation = {
+  input: ([first]) => (isPlainObject(first) ? first : undefined),
+  with: ([, ...rest], input) => [input, ...rest],
+};
+
 function wrapTool<TTool extends MastraTool>(
   dispatcher: S2SPDispatcher,
+  invocation: Invocation,
   name: string,
   tool: TTool,
   capabilities: CapabilitiesReader,
 ): TTool {
-  const execute = tool.execute as
-    | ((context: unknown, options?: unknown) => Promise<unknown>)
-    | undefined;
+  const execute = tool.execute as ((...args: unknown[]) => Promise<unknown>) | undefined;
   if (!execute) return tool;
-  // Mastra runs `execute({ context: input, runtimeContext, ... }, options)` and validates the
-  // input inside it, so the rewritten input is what the schema checks.
-  const wrapped = async (context: unknown, options?: unknown): Promise<unknown> => {
-    let next = context;
-    if (isPlainObject(context) && isPlainObject(context.context)) {
-      const call = await rewriteCall(dispatcher, name, context.context, capabilities);
+  // Mastra validates the input inside execute, so the rewritten input is what the schema checks.
+  const wrapped = async (...args: unknown[]): Promise<unknown> => {
+    let next = args;
+    const input = invocation.input(args);
+    if (input !== undefined) {
+      const call = await rewriteCall(dispatcher, name, input, capabilities);
       if ('error' in call) return call.error;
-      next = { ...context, context: call.args };
+      next = invocation.with(args, call.args);
     }
-    return dispatcher.onToolResult(name, await execute.call(tool, next, options));
+    return dispatcher.onToolResult(name, await execute.apply(tool, next));
   };
   // A copy with the same prototype, so Mastra still sees its own Tool class.
   const copy = Object.assign(Object.create(Object.getPrototypeOf(tool) as object) as TTool, tool);
@@ -79,30 +127,79 @@ function wrapTool<TTool extends MastraTool>(
   return copy;
 }
 
-function wrapTools<TTools extends Record<string, MastraTool>>(
+/**
+ * Wraps every tool of a record. `server` names the MCP server of a toolset; for a flat record
+ * (`listTools()`, `toolsFromDefinitions()`) each tool names its own in `mcpMetadata`.
+ */
+function wrapTools<TTools extends Tools>(
   dispatcher: S2SPDispatcher,
+  invocation: Invocation,
+  client: MastraMcpClient,
   tools: TTools,
-  capabilities: CapabilitiesReader,
+  server?: string,
 ): TTools {
-  const out: Record<string, MastraTool> = {};
-  for (const [name, tool] of Object.entries(tools))
-    out[name] = wrapTool(dispatcher, name, tool, capabilities);
+  const out: Tools = {};
+  for (const [name, tool] of Object.entries(tools)) {
+    const reader = capabilitiesReader(client, server ?? tool.mcpMetadata?.serverName);
+    out[name] = wrapTool(dispatcher, invocation, name, tool, reader);
+  }
   return out as TTools;
 }
 
+function wrapToolsets<TToolsets extends Toolsets>(
+  dispatcher: S2SPDispatcher,
+  invocation: Invocation,
+  client: MastraMcpClient,
+  toolsets: TToolsets,
+): TToolsets {
+  const out: Toolsets = {};
+  for (const [server, tools] of Object.entries(toolsets))
+    out[server] = wrapTools(dispatcher, invocation, client, tools, server);
+  return out as TToolsets;
+}
+
+/** Methods of a `@mastra/mcp` 1+ client that hand out tools, and how to wrap what they return. */
+function listMethods(
+  dispatcher: S2SPDispatcher,
+  client: MastraMcpClient,
+): Record<string, (result: never, args: never[]) => unknown> {
+  const tools = (result: Tools) => wrapTools(dispatcher, INPUT_INVOCATION, client, result);
+  const toolsets = (result: Toolsets) => wrapToolsets(dispatcher, INPUT_INVOCATION, client, result);
+  return {
+    listTools: tools,
+    listToolsets: toolsets,
+    toolsFromDefinitions: tools,
+    listToolsWithErrors: (result: { tools: Tools }) => ({ ...result, tools: tools(result.tools) }),
+    listToolsetsWithErrors: (result: { toolsets: Toolsets }) => ({
+      ...result,
+      toolsets: toolsets(result.toolsets),
+    }),
+    toolFromDefinition: (tool: MastraTool, [options]: [{ serverName?: string }?]) =>
+      wrapTool(
+        dispatcher,
+        INPUT_INVOCATION,
+        tool.id ?? 'tool',
+        tool,
+        capabilitiesReader(client, options?.serverName ?? tool.mcpMetadata?.serverName),
+      ),
+  } as unknown as Record<string, (result: never, args: never[]) => unknown>;
+}
+
 /**
- * Gives a Mastra `MCPClient` S2SP sync mode. Returns the same client (a proxy) whose
- * `getTools()` and `getToolsets()` hand out tools that swap a `ddi://` `resource_url` for
- * `body_data` on the way in and move a sync `body` into the agent's buffer on the way out, so
- * the Mastra agent's model never reads a body value. One client covers all its servers, so
- * handles travel between them; pass a shared dispatcher to span several clients. A stale handle
- * comes back as a tool error with advice.
+ * Gives a Mastra `MCPClient` S2SP sync mode. Returns the same client (a proxy) whose tools swap a
+ * `ddi://` `resource_url` for `body_data` on the way in and move a sync `body` into the agent's
+ * buffer on the way out, so the Mastra agent's model never reads a body value: with
+ * `@mastra/mcp` 1 and 2, the tools of `listTools()`, `listToolsets()`, their `…WithErrors`
+ * forms, `toolsFromDefinitions()` and `toolFromDefinition()`; with 0.14, those of `getTools()`
+ * and `getToolsets()`. One client covers all its servers, so handles travel between them; pass
+ * a shared dispatcher to span several clients. A stale handle comes back as a tool error with
+ * advice.
  *
  * A server whose S2SP capability lacks the consumer role never receives buffered rows: the call
  * is answered with a `forbidden` tool error and the handle stays usable. Mastra does not expose a
  * server's capabilities, so the adapter reads them from the MCP SDK client inside Mastra's
- * connection; where it cannot (another `@mastra/mcp` version), it refuses handle swaps with
- * `invalid_config`. `getTools()` names tools `<server>_<tool>`, as Mastra's own does.
+ * connection (`getConnectedClientForServer(name).client`, private); where it cannot (another
+ * `@mastra/mcp` version), it refuses handle swaps with `invalid_config`.
  *
  * @param client - a `new MCPClient({ servers })` from `@mastra/mcp`
  * @param options - the shared dispatcher
@@ -110,7 +207,7 @@ function wrapTools<TTools extends Record<string, MastraTool>>(
  * @example
  * ```ts
  * const mcp = withS2SP(new MCPClient({ servers: { weather: { url: new URL(weatherUrl) } } }));
- * const agent = new Agent({ name: 'Analyst', instructions, model, tools: await mcp.getTools() });
+ * const agent = new Agent({ id: 'analyst', name: 'Analyst', instructions, model, tools: await mcp.listTools() });
  * ```
  */
 export function withS2SP<TClient extends MastraMcpClient>(
@@ -118,30 +215,40 @@ export function withS2SP<TClient extends MastraMcpClient>(
   options: WithS2SPOptions = {},
 ): TClient {
   const dispatcher = dispatcherOf(options);
-  // Built from the toolsets, which say which server each tool calls; the names are the ones
-  // Mastra's own getTools() gives.
-  const getToolsets = async () => {
-    const toolsets = await client.getToolsets();
-    const out: Record<string, Record<string, MastraTool>> = {};
+  const legacy = !('listToolsets' in client);
+  const methods: Record<string, (result: never, args: never[]) => unknown> = legacy
+    ? {
+        getToolsets: (result: Toolsets) =>
+          wrapToolsets(dispatcher, CONTEXT_INVOCATION, client, result),
+      }
+    : listMethods(dispatcher, client);
+  return new Proxy(client, {
+    get(target, property, receiver) {
+      const value = Reflect.get(target, property, receiver);
+      if (typeof value !== 'function') return value;
+      if (legacy && property === 'getTools') return legacyGetTools(dispatcher, target);
+      const wrap = typeof property === 'string' ? methods[property] : undefined;
+      if (wrap === undefined) return value.bind(target);
+      // Methods run on the real client, so its private fields (#...) keep working.
+      return async (...args: never[]) => wrap((await value.apply(target, args)) as never, args);
+    },
+  });
+}
+
+/** 0.14's `getTools()`, built from `getToolsets()`: its tools do not say which server they call. */
+function legacyGetTools(dispatcher: S2SPDispatcher, client: MastraMcpClient) {
+  return async () => {
+    const toolsets = wrapToolsets(
+      dispatcher,
+      CONTEXT_INVOCATION,
+      client,
+      await (client as MastraMcpClientV0).getToolsets(),
+    );
+    const out: Tools = {};
     for (const [server, tools] of Object.entries(toolsets))
-      out[server] = wrapTools(dispatcher, tools, capabilitiesReader(client, server));
-    return out;
-  };
-  const getTools = async () => {
-    const out: Record<string, MastraTool> = {};
-    for (const [server, tools] of Object.entries(await getToolsets()))
       for (const [name, tool] of Object.entries(tools)) out[`${server}_${name}`] = tool;
     return out;
   };
-  return new Proxy(client, {
-    get(target, property, receiver) {
-      if (property === 'getTools') return getTools;
-      if (property === 'getToolsets') return getToolsets;
-      const value = Reflect.get(target, property, receiver);
-      // Methods run on the real client, so its private fields (#...) keep working.
-      return typeof value === 'function' ? value.bind(target) : value;
-    },
-  });
 }
 
 export { S2SPDispatcher } from './dispatcher.js';

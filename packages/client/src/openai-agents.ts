@@ -38,11 +38,13 @@ interface SessionHolder {
 }
 
 /**
- * The server's capabilities. The SDK (0.14) does not expose them: `MCPServerStreamableHttp`,
+ * The server's capabilities. The SDK does not expose them: in every version this package is
+ * tested with (0.14, on the MCP SDK v1, and 0.20, on v2), `MCPServerStreamableHttp`,
  * `MCPServerSSE` and `MCPServerStdio` keep the official MCP SDK `Client` in a private
- * `underlying.session`, and that client has them. When neither that nor a
- * `getServerCapabilities()` of your own is there, the adapter cannot tell whether the server
- * may receive rows, and refuses rather than guessing.
+ * `underlying.session`, and that client has them (in the 2026-07-28 era, those of its
+ * `server/discover` result). When neither that nor a `getServerCapabilities()` of your own is
+ * there, the adapter cannot tell whether the server may receive rows, and refuses rather than
+ * guessing.
  */
 function capabilitiesOf(server: AgentsMcpServer): unknown {
   if (typeof server.getServerCapabilities === 'function') return server.getServerCapabilities();
@@ -51,7 +53,7 @@ function capabilitiesOf(server: AgentsMcpServer): unknown {
   if (typeof client?.getServerCapabilities === 'function') return client.getServerCapabilities();
   throw new S2SPError(
     'invalid_config',
-    `@s2sp/client/openai-agents cannot read the capabilities of MCP server ${JSON.stringify(server.name)}, so no rows behind a ddi:// resource_url are sent to it. Connect the server first; for your own MCPServer class, add a getServerCapabilities() method that returns the capabilities of its initialize result.`,
+    `@s2sp/client/openai-agents reads a server's capabilities from its private underlying.session (the MCP SDK Client) or its own getServerCapabilities(), and MCP server ${JSON.stringify(server.name)} has neither, so no rows behind a ddi:// resource_url are sent to it. Connect the server first, and use an @openai/agents version this package is tested with (0.14.3 to 0.20); for your own MCPServer class, add a getServerCapabilities() method that returns the server's capabilities.`,
   );
 }
 

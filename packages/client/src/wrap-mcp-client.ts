@@ -1,21 +1,28 @@
 import { withTraceContext } from './trace-context.js';
 import { dispatcherOf, rewriteCall, type WithS2SPOptions } from './with-s2sp-options.js';
 
-/** The part of the MCP SDK `Client` this wrapper touches. */
+/**
+ * The part of the official MCP SDK `Client` this wrapper touches, in either major: v1
+ * (`@modelcontextprotocol/sdk`, whose `callTool` also takes a result schema) and v2
+ * (`@modelcontextprotocol/client`), in either protocol era. Structural, so neither SDK is
+ * imported and no `instanceof` is needed across copies.
+ */
 export interface CallToolCapable {
   callTool(
     params: { name: string; arguments?: Record<string, unknown> } & Record<string, unknown>,
     ...rest: never[]
   ): Promise<unknown>;
   /**
-   * The server's capabilities from initialisation: the dispatcher sends no buffered rows to a
+   * The server's capabilities from initialisation (the `initialize` result, or in the
+   * 2026-07-28 era the `server/discover` result): the dispatcher sends no buffered rows to a
    * server that declares S2SP without the consumer role.
    */
   getServerCapabilities(): unknown;
 }
 
 /**
- * Makes an official MCP SDK `Client` apply S2SP's sync-mode rewrites on every `callTool`: sync
+ * Makes an official MCP SDK `Client` — v1 or v2, in either era — apply S2SP's sync-mode
+ * rewrites on every `callTool`: sync
  * bodies are buffered in the agent process (never returned to your LLM code) and `ddi://`
  * handles become `body_data` on the way to consumer tools. The result is the same client (a
  * proxy), so code that already uses the SDK changes one line.
@@ -27,13 +34,16 @@ export interface CallToolCapable {
  *
  * With `@opentelemetry/api` installed and a span active, every call carries the span's
  * `traceparent` (and `tracestate`) in `_meta`, so the server's tool span joins the agent's trace;
- * a `_meta.traceparent` of your own is kept.
+ * a `_meta.traceparent` of your own is kept. It is the same `_meta` entry in both eras (v2 adds
+ * its own 2026-07-28 envelope keys beside it).
  *
- * @param client - a connected `Client` from `@modelcontextprotocol/sdk`
+ * @param client - a connected `Client` from `@modelcontextprotocol/client` (v2) or
+ *   `@modelcontextprotocol/sdk` (v1)
  * @param options - a shared dispatcher
  * @example
  * ```ts
  * const dispatcher = new S2SPDispatcher();
+ * // weatherClient, chartClient: connected `Client`s of either SDK major
  * const weather = withS2SP(weatherClient, { dispatcher });
  * const charts = withS2SP(chartClient, { dispatcher });
  * ```

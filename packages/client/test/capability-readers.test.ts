@@ -88,7 +88,7 @@ describe('OpenAI Agents adapter: capabilities from the MCP SDK client inside', (
   });
 });
 
-describe('Mastra adapter: capabilities from the connection’s MCP SDK client', () => {
+describe('Mastra adapter (0.14): capabilities from the connection’s MCP SDK client', () => {
   const client = (connection: unknown, calls: unknown[]) => ({
     async getToolsets() {
       return {
@@ -124,6 +124,63 @@ describe('Mastra adapter: capabilities from the connection’s MCP SDK client', 
     const tools = await mastraS2SP(client(connection, calls), { dispatcher }).getTools();
     const execute = tools.summaries_summarise?.execute as (context: unknown) => Promise<unknown>;
     const out = (await execute({ context: args })) as { _meta?: Record<string, unknown> };
+    expect(out?._meta?.[ERROR_CODE]).toBe(code);
+    expect(calls).toHaveLength(sent);
+    expect(dispatcher.buffer.has(handle)).toBe(sent === 0);
+  });
+});
+
+describe('Mastra adapter (1 and later): the server each tool names, then its connection', () => {
+  const client = (connection: unknown, calls: unknown[], serverName: string | undefined) => ({
+    async listToolsets(): Promise<Record<string, Record<string, MastraTool>>> {
+      return {};
+    },
+    async listTools(): Promise<Record<string, MastraTool>> {
+      return {
+        summaries_summarise: {
+          ...(serverName !== undefined && { mcpMetadata: { serverName } }),
+          execute: async (input: unknown) => {
+            calls.push(input);
+            return 'ok';
+          },
+        },
+      };
+    },
+    async getConnectedClientForServer(name: string) {
+      return name === 'summaries' ? connection : undefined;
+    },
+  });
+
+  it.each([
+    [
+      'swaps the rows in when both are there',
+      'summaries',
+      { client: { getServerCapabilities: () => CONSUMER } },
+      undefined,
+      1,
+    ],
+    [
+      'refuses, keeping the handle, without a connection client',
+      'summaries',
+      {},
+      'invalid_config',
+      0,
+    ],
+    [
+      'refuses, keeping the handle, when the tool names no server',
+      undefined,
+      { client: { getServerCapabilities: () => CONSUMER } },
+      'invalid_config',
+      0,
+    ],
+  ])('%s', async (_name, serverName, connection, code, sent) => {
+    const { dispatcher, handle, args } = withHandle();
+    const calls: unknown[] = [];
+    const tools = await mastraS2SP(client(connection, calls, serverName), {
+      dispatcher,
+    }).listTools();
+    const execute = tools.summaries_summarise?.execute as (input: unknown) => Promise<unknown>;
+    const out = (await execute(args)) as { _meta?: Record<string, unknown> };
     expect(out?._meta?.[ERROR_CODE]).toBe(code);
     expect(calls).toHaveLength(sent);
     expect(dispatcher.buffer.has(handle)).toBe(sent === 0);

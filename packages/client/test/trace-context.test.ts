@@ -1,8 +1,5 @@
 // The agent's trace continues into the server: withS2SP puts the active span's W3C trace context
 // in `_meta` of every tool call, sent to a real loopback MCP server over Streamable HTTP.
-
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { context, propagation, trace } from '@opentelemetry/api';
 import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
 import { W3CTraceContextPropagator } from '@opentelemetry/core';
@@ -19,6 +16,7 @@ import {
   silentLogger,
   traceToolCall,
 } from '@s2sp/server';
+import { connectSdkClient, runTitle, SDK_CLIENT_RUNS, type SdkClientRun } from '@s2sp/test-utils';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { withS2SP } from '../src/wrap-mcp-client.js';
@@ -56,10 +54,11 @@ afterAll(async () => {
   await server.close();
 });
 
-async function connect(): Promise<Client> {
-  const client = new Client({ name: 'agent', version: '1' });
-  await client.connect(new StreamableHTTPClientTransport(new URL(listening.mcpUrl)));
-  return withS2SP(client);
+let run: SdkClientRun;
+
+/** The client of the running era, wrapped; one `_meta.traceparent` carries the trace in both. */
+async function connect() {
+  return withS2SP((await connectSdkClient(listening.mcpUrl, run)).client);
 }
 
 const exporter = new InMemorySpanExporter();
@@ -73,69 +72,76 @@ function registerSdk(): void {
   );
 }
 
-describe('withS2SP and trace context', () => {
-  it('sends the active span’s traceparent in _meta, keeping the caller’s own entries', async () => {
-    registerSdk();
-    const client = await connect();
-    try {
-      const tracer = trace.getTracer('agent');
-      const span = tracer.startSpan('agent turn');
-      await context.with(trace.setSpan(context.active(), span), () =>
-        client.callTool({ name: 'echo', arguments: {}, _meta: { progressToken: 7 } }),
-      );
-      span.end();
-      const { traceId, spanId } = span.spanContext();
-      expect(seen).toHaveLength(1);
-      expect(seen[0]?.traceparent).toBe(`00-${traceId}-${spanId}-01`);
-      expect(seen[0]?.progressToken).toBe(7);
-      // One trace: the server's tool span is the agent span's child.
-      const toolSpan = exporter.getFinishedSpans().find((s) => s.name === 'tools/call echo');
-      expect(toolSpan?.spanContext().traceId).toBe(traceId);
-      expect(toolSpan?.parentSpanContext?.spanId).toBe(spanId);
-    } finally {
-      await client.close();
-    }
-  });
+describe.each(SDK_CLIENT_RUNS.map((r) => [runTitle(r), r] as const))(
+  'withS2SP and trace context (%s)',
+  (_title, current) => {
+    beforeAll(() => {
+      run = current;
+    });
 
-  it('keeps a traceparent the caller set itself', async () => {
-    registerSdk();
-    const client = await connect();
-    const own = '00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01';
-    try {
-      const span = trace.getTracer('agent').startSpan('agent turn');
-      await context.with(trace.setSpan(context.active(), span), () =>
-        client.callTool({ name: 'echo', arguments: {}, _meta: { traceparent: own } }),
-      );
-      span.end();
-      expect(seen[0]?.traceparent).toBe(own);
-    } finally {
-      await client.close();
-    }
-  });
+    it('sends the active span’s traceparent in _meta, keeping the caller’s own entries', async () => {
+      registerSdk();
+      const client = await connect();
+      try {
+        const tracer = trace.getTracer('agent');
+        const span = tracer.startSpan('agent turn');
+        await context.with(trace.setSpan(context.active(), span), () =>
+          client.callTool({ name: 'echo', arguments: {}, _meta: { progressToken: 7 } }),
+        );
+        span.end();
+        const { traceId, spanId } = span.spanContext();
+        expect(seen).toHaveLength(1);
+        expect(seen[0]?.traceparent).toBe(`00-${traceId}-${spanId}-01`);
+        expect(seen[0]?.progressToken).toBe(7);
+        // One trace: the server's tool span is the agent span's child.
+        const toolSpan = exporter.getFinishedSpans().find((s) => s.name === 'tools/call echo');
+        expect(toolSpan?.spanContext().traceId).toBe(traceId);
+        expect(toolSpan?.parentSpanContext?.spanId).toBe(spanId);
+      } finally {
+        await client.close();
+      }
+    });
 
-  it('adds nothing outside a span, and nothing without OpenTelemetry', async () => {
-    registerSdk();
-    let client = await connect();
-    try {
-      await client.callTool({ name: 'echo', arguments: {} });
-    } finally {
-      await client.close();
-    }
-    resetOtelForTests();
-    // `@opentelemetry/api` "not installed": the shared loader finds nothing.
-    const { loadOtel } = await import('@s2sp/core/otel');
-    await loadOtel(() => Promise.reject(new Error('Cannot find module')));
-    client = await connect();
-    try {
-      const span = trace.getTracer('agent').startSpan('agent turn');
-      await context.with(trace.setSpan(context.active(), span), () =>
-        client.callTool({ name: 'echo', arguments: {} }),
-      );
-      span.end();
-    } finally {
-      await client.close();
-    }
-    expect(seen).toHaveLength(2);
-    expect(seen.map((meta) => meta?.traceparent)).toEqual([undefined, undefined]);
-  });
-});
+    it('keeps a traceparent the caller set itself', async () => {
+      registerSdk();
+      const client = await connect();
+      const own = '00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01';
+      try {
+        const span = trace.getTracer('agent').startSpan('agent turn');
+        await context.with(trace.setSpan(context.active(), span), () =>
+          client.callTool({ name: 'echo', arguments: {}, _meta: { traceparent: own } }),
+        );
+        span.end();
+        expect(seen[0]?.traceparent).toBe(own);
+      } finally {
+        await client.close();
+      }
+    });
+
+    it('adds nothing outside a span, and nothing without OpenTelemetry', async () => {
+      registerSdk();
+      let client = await connect();
+      try {
+        await client.callTool({ name: 'echo', arguments: {} });
+      } finally {
+        await client.close();
+      }
+      resetOtelForTests();
+      // `@opentelemetry/api` "not installed": the shared loader finds nothing.
+      const { loadOtel } = await import('@s2sp/core/otel');
+      await loadOtel(() => Promise.reject(new Error('Cannot find module')));
+      client = await connect();
+      try {
+        const span = trace.getTracer('agent').startSpan('agent turn');
+        await context.with(trace.setSpan(context.active(), span), () =>
+          client.callTool({ name: 'echo', arguments: {} }),
+        );
+        span.end();
+      } finally {
+        await client.close();
+      }
+      expect(seen).toHaveLength(2);
+      expect(seen.map((meta) => meta?.traceparent)).toEqual([undefined, undefined]);
+    });
+  },
+);

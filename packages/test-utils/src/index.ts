@@ -3,6 +3,19 @@
  * be left running, and request counting. Source-only (never built or published).
  */
 export { CHROMIUM_PATH, launchChromium } from './chromium.js';
+export {
+  connectSdkClient,
+  expectedRevision,
+  LEGACY_REVISION,
+  type McpEra,
+  MODERN_REVISION,
+  runTitle,
+  SDK_CLIENT_RUNS,
+  type SdkClientConnection,
+  type SdkClientRun,
+  SERVED_REVISIONS,
+  versionNegotiation,
+} from './mcp-eras.js';
 export { type DocumentedOption, readmeFlagsDiff, readmeOptionsDiff } from './readme-options.js';
 export { seededRandom } from './seeded-random.js';
 export { codeAndDataOf, codeOf } from './thrown-error.js';

@@ -1,0 +1,99 @@
+/**
+ * The two MCP protocol eras in tests: which revisions this repository's servers speak, and the
+ * official SDK clients of both majors connected in a chosen era, so a test is written once and
+ * run per era.
+ */
+import type { Client as ClientV2 } from '@modelcontextprotocol/client';
+import type { Client as ClientV1 } from '@modelcontextprotocol/sdk/client/index.js';
+
+/** The 2026 revision (`server/discover`, no `initialize`, no session). */
+export const MODERN_REVISION = '2026-07-28';
+
+/** The newest 2025-era revision (the `initialize` handshake). */
+export const LEGACY_REVISION = '2025-11-25';
+
+/**
+ * The revisions this repository's servers (`createS2SPServer`, and the apps built on it) answer
+ * on their MCP endpoint: both eras on the same endpoint. `auto` runs expect the newest of them.
+ */
+export const SERVED_REVISIONS: readonly string[] = [LEGACY_REVISION, MODERN_REVISION];
+
+/**
+ * How a client chooses its era: `legacy` is the `initialize` handshake (SDK v1, and v2's
+ * default), `auto` probes with `server/discover` and falls back to `legacy`, and
+ * `2026-07-28` is pinned: no fallback.
+ */
+export type McpEra = 'legacy' | 'auto' | typeof MODERN_REVISION;
+
+/** One way to connect: an SDK major and the era it negotiates (v1 knows only `legacy`). */
+export interface SdkClientRun {
+  readonly sdk: 1 | 2;
+  readonly era: McpEra;
+}
+
+/** Every SDK client run: v1, and v2 in each negotiation mode. */
+export const SDK_CLIENT_RUNS: readonly SdkClientRun[] = [
+  { sdk: 1, era: 'legacy' },
+  { sdk: 2, era: 'legacy' },
+  { sdk: 2, era: 'auto' },
+  { sdk: 2, era: MODERN_REVISION },
+];
+
+/** `SDK v2, era auto`: a test title for a run. */
+export function runTitle(run: SdkClientRun): string {
+  return `SDK v${run.sdk}, era ${run.era}`;
+}
+
+/**
+ * The revision a client in `era` ends up speaking with this repository's servers, or
+ * `undefined` when it cannot connect (pinned to a revision they do not serve).
+ */
+export function expectedRevision(era: McpEra): string | undefined {
+  if (era === 'legacy') return LEGACY_REVISION;
+  if (era === 'auto')
+    return SERVED_REVISIONS.includes(MODERN_REVISION) ? MODERN_REVISION : LEGACY_REVISION;
+  return SERVED_REVISIONS.includes(era) ? era : undefined;
+}
+
+/** The `versionNegotiation` option of a v2 `Client` for `era`. */
+export function versionNegotiation(era: McpEra): {
+  mode: 'legacy' | 'auto' | { pin: string };
+} {
+  return { mode: era === 'legacy' || era === 'auto' ? era : { pin: era } };
+}
+
+/** A connected SDK client of either major, and the revision it negotiated. */
+export interface SdkClientConnection {
+  readonly client: ClientV1 | ClientV2;
+  /** The negotiated revision (v1 reports none but only speaks the 2025 era). */
+  readonly revision: string | undefined;
+}
+
+/**
+ * Connects an official MCP SDK `Client` of the run's major over Streamable HTTP, negotiating the
+ * run's era. Rejects as the SDK does when the era cannot be had (a pinned revision the server
+ * does not speak).
+ *
+ * @param mcpUrl - the server's MCP endpoint
+ * @param run - the SDK major and era
+ */
+export async function connectSdkClient(
+  mcpUrl: string,
+  run: SdkClientRun,
+): Promise<SdkClientConnection> {
+  const info = { name: 's2sp-test-agent', version: '1.0.0' };
+  if (run.sdk === 1) {
+    if (run.era !== 'legacy') throw new Error('SDK v1 speaks only the 2025 era');
+    const { Client } = await import('@modelcontextprotocol/sdk/client/index.js');
+    const { StreamableHTTPClientTransport } = await import(
+      '@modelcontextprotocol/sdk/client/streamableHttp.js'
+    );
+    const client = new Client(info);
+    await client.connect(new StreamableHTTPClientTransport(new URL(mcpUrl)));
+    return { client, revision: undefined };
+  }
+  const { Client, StreamableHTTPClientTransport } = await import('@modelcontextprotocol/client');
+  const client = new Client(info, { versionNegotiation: versionNegotiation(run.era) });
+  await client.connect(new StreamableHTTPClientTransport(new URL(mcpUrl)));
+  return { client, revision: client.getNegotiatedProtocolVersion() };
+}
