@@ -92,6 +92,8 @@ export function runQueryProcess(job: QueryJob, signal?: AbortSignal): Promise<Qu
       child = fork(worker(), [], {
         serialization: 'advanced',
         stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
+        // Counting the rows of a large result frees DuckDB's chunks by collecting their wrappers.
+        execArgv: ['--expose-gc'],
       });
     } catch (error) {
       resolve({
