@@ -38,7 +38,16 @@ export type WorkerReply =
  * what it returned, or why it failed.
  */
 export type QueryRun =
-  | { readonly tables: readonly LoadedTable[]; readonly output: QueryOutput }
+  | {
+      readonly tables: readonly LoadedTable[];
+      readonly output: QueryOutput;
+      /**
+       * Where the time went, ms: starting the process and loading the tables, then the query
+       * (the bench reads these).
+       */
+      readonly loadMs: number;
+      readonly queryMs: number;
+    }
   | {
       readonly tables: readonly LoadedTable[];
       readonly error: S2SPError;
@@ -107,6 +116,8 @@ export function runQueryProcess(job: QueryJob, signal?: AbortSignal): Promise<Qu
     let stoppedBy: 'deadline' | 'abort' | undefined;
     let tables: readonly LoadedTable[] = [];
     let loaded = false;
+    const started = Date.now();
+    let loadedAt = started;
     const stop = (why: 'deadline' | 'abort') => {
       stoppedBy ??= why;
       child.kill('SIGKILL');
@@ -127,10 +138,18 @@ export function runQueryProcess(job: QueryJob, signal?: AbortSignal): Promise<Qu
     child.on('message', (message: WorkerReply) => {
       if (message.type === 'loaded') {
         loaded = true;
+        loadedAt = Date.now();
         clearTimeout(deadline);
         deadline = setTimeout(() => stop('deadline'), job.limits.timeoutMs + STOP_GRACE_MS);
       } else if (message.type === 'done') {
-        finish(() => resolve({ tables: message.tables, output: message.output }));
+        finish(() =>
+          resolve({
+            tables: message.tables,
+            output: message.output,
+            loadMs: loadedAt - started,
+            queryMs: Date.now() - loadedAt,
+          }),
+        );
       } else {
         tables = message.tables;
         fail(new S2SPError(message.code, message.message), message.phase === 'query');
