@@ -5,8 +5,6 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { createRedisBodyStore } from '@s2sp/cache-redis';
 import type { BodyStore } from '@s2sp/core/store';
 import { createS2SPServer, estimateTokens, silentLogger } from '@s2sp/server';
@@ -111,17 +109,9 @@ async function startSqlProgram(env: Record<string, string>) {
 }
 
 async function connectAs(url: string, token: string) {
-  const client = new Client({ name: 'sql-attack', version: '1.0.0' });
-  await client.connect(
-    new StreamableHTTPClientTransport(new URL(url), {
-      requestInit: { headers: { authorization: `Bearer ${token}` } },
-    }),
-  );
+  const client = await connectMcpClient(url, { bearerToken: token });
   return {
-    call: async (args: Record<string, unknown>) =>
-      (await client.callTool({ name: 'query_tables', arguments: args }, undefined, {
-        timeout: 120_000,
-      })) as ToolResult,
+    call: (args: Record<string, unknown>) => client.call('query_tables', args),
     [Symbol.asyncDispose]: () => client.close(),
   };
 }

@@ -3,11 +3,8 @@
  * and query slots, each bounded for the process and per client as on the resource servers and the
  * proxy. Real MCP SDK clients on loopback, told apart by bearer token (`clientKey`).
  */
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { estimateTokens, silentLogger } from '@s2sp/server';
-import type { ToolResult } from '@s2sp/test-utils';
-import { textOf } from '@s2sp/test-utils';
+import { connectMcpClient, type ToolResult, textOf } from '@s2sp/test-utils';
 import { describe, expect, it } from 'vitest';
 import type { SqlLimits } from '../src/sql-limits.js';
 import { createSqlServer } from '../src/sql-server.js';
@@ -28,17 +25,9 @@ async function startSql(limits: Partial<SqlLimits>) {
 }
 
 async function connectAs(url: string, token: string) {
-  const client = new Client({ name: 'sql-attack', version: '1.0.0' });
-  await client.connect(
-    new StreamableHTTPClientTransport(new URL(url), {
-      requestInit: { headers: { authorization: `Bearer ${token}` } },
-    }),
-  );
+  const client = await connectMcpClient(url, { bearerToken: token });
   return {
-    call: async (args: Record<string, unknown>) =>
-      (await client.callTool({ name: 'query_tables', arguments: args }, undefined, {
-        timeout: 120_000,
-      })) as ToolResult,
+    call: (args: Record<string, unknown>) => client.call('query_tables', args),
     [Symbol.asyncDispose]: () => client.close(),
   };
 }
