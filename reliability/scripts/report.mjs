@@ -115,6 +115,10 @@ const GROUPS = {
     title: 'Graceful shutdown',
     how: 'Two replica processes (`test/fixtures/replica.mjs`, SIGTERM handled by `stopOnSignals` from `@s2sp/server/node`, as the apps and `s2sp-proxy` do) on one `redis-server`. A load balancer in the test process sends each redemption to replica A, and to B once A refuses a connection or answers 503 with `Retry-After`; A gets the signal when a third of the tokens are redeemed. A redemption is lost when it ends in a connection error or a truncated body; each lost one is retried on B to see whether its rows were consumed.',
   },
+  36: {
+    title: 'Third attack pass: the SQL consumer and retries',
+    how: "The `s2sp-sql-consumer` program (`apps/sql-consumer/dist/main.js`) in a child process, called by two official MCP SDK clients told apart by bearer token (two `S2SP_AUTH_TOKENS`), with inline `body_data` tables; its own peak memory (`VmHWM`) read from /proc, and its query processes found by their parent pid and sampled every 10 ms. Then a resource server (`createS2SPServer`, `ttlSeconds` 5) on the memory store and on a real `redis-server`, redeemed with an `Idempotency-Key` by `fetch`.\n\nIssue 37’s rows, and the figure that answers each:\n\n| # | Probe | A trusted system | Figure |\n|---|---|---|---|\n| 2 | `list_sort(range(30000000))`, `repeat('x', 1e9)` with `SQL_MEMORY_LIMIT_MB=256` | the limit holds for the process, or the README says what bounds it | 36.1 |\n| 3 | `SELECT * FROM range(3e9)` past `SQL_TIMEOUT_MS` | an error with a time-out code, never an answer that looks complete | 36.2 |\n| 5 | 8 inline tables of 255 columns named with 254 characters | every text within `SQL_TOKEN_BUDGET`, column lists capped and labelled | 36.3 |\n| 6 | one client keeps 10 heavy queries in flight | slots per client | 36.4 |\n| 7 | unqualified `pg_settings` and 9 more `pg_catalog` views; `current_setting` | refused | 36.5 |\n| 4 | `as_table` answers of one client | per-client bytes by default | 36.6 |\n| 12 | a keyed take 4 s into a 5 s TTL | a retry never outlives the `resource_url`’s TTL | 36.7 (memory), 36.8 (Redis) |\n| 13 | a repeated keyed redemption | does not extend what the client is charged | 36.7, 36.8 (the client’s next call) |",
+  },
 };
 
 const RESIDUAL_RISKS = `## Residual risks the tests cannot remove
@@ -177,6 +181,10 @@ const RESIDUAL_RISKS = `## Residual risks the tests cannot remove
 - **\`include_image\` shows bars, not body labels.** The inline PNG labels the bars of body columns
   by rank (\`#1\`, \`#2\`, …) because a vision model reads labels; bar lengths (counts) remain, as in
   the text summary. The chart's page (\`chart_url\`) is for people and shows every label.
+- **A query's memory is sampled, not reserved.** The SQL consumer's query process reads its own
+  resident memory every 5 ms and is killed once it has grown \`SQL_MEMORY_LIMIT_MB\` past its
+  loaded tables (figure 36.1): what one step allocates before the next reading (a large string
+  being filled) can pass the limit by that much, and the process holds its tables besides.
 - **Timing figures are from one 2-core machine.** They show the shape (fail fast, bounded, no hang)
   rather than guarantees for other hardware; the CI run asserts only generous bounds.
 `;

@@ -41,6 +41,8 @@ describe('loadConfig', () => {
         SQL_MEMORY_LIMIT_MB: '128',
         SQL_THREADS: '1',
         SQL_MAX_CONCURRENT_QUERIES: '3',
+        SQL_MAX_QUERIES_PER_CLIENT: '2',
+        SQL_MAX_BYTES_PER_CLIENT: '1048576',
         S2SP_AUTH_TOKENS: 'sql-token-0123456789',
       },
       ['--stdio'],
@@ -65,6 +67,8 @@ describe('loadConfig', () => {
         memoryLimitMb: 128,
         threads: 1,
         maxConcurrentQueries: 3,
+        maxQueriesPerClient: 2,
+        maxStoredBytesPerClient: 1048576,
       },
     });
     expect(config.edge.auth).toBeDefined();
@@ -73,6 +77,12 @@ describe('loadConfig', () => {
   it('refuses bad values and options with invalid_config', () => {
     expect(thrownCode(() => loadConfig({ SQL_TIMEOUT_MS: '0' }, []))).toBe('invalid_config');
     expect(thrownCode(() => loadConfig({ SQL_THREADS: 'many' }, []))).toBe('invalid_config');
+    expect(thrownCode(() => loadConfig({ SQL_MAX_QUERIES_PER_CLIENT: '0' }, []))).toBe(
+      'invalid_config',
+    );
+    expect(thrownCode(() => loadConfig({ SQL_MAX_BYTES_PER_CLIENT: '10' }, []))).toBe(
+      'invalid_config',
+    );
     expect(thrownCode(() => loadConfig({ SQL_MAX_ROWS: '100000' }, []))).toBe('invalid_config');
     expect(thrownCode(() => loadConfig({ S2SP_ALLOWED_ORIGINS: 'ftp://x' }, []))).toBe(
       'invalid_config',

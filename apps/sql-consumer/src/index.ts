@@ -8,10 +8,11 @@
 
 export { type ColumnType, inferColumns, type TableColumn } from './column-types.js';
 export { loadConfig, type SqlConfig, USAGE } from './config.js';
-export { boundedAnswer, type QueryAnswer } from './query-answer.js';
+export { boundedAnswer, describeTables, type QueryAnswer } from './query-answer.js';
 export { ALLOWED_TABLE_FUNCTIONS, checkSql } from './sql-guard.js';
 export { DEFAULT_SQL_LIMITS, type SqlLimits } from './sql-limits.js';
 export {
+  type KeepRows,
   openSandbox,
   type QueryOutput,
   type SandboxLimits,

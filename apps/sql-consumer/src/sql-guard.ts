@@ -17,12 +17,50 @@ export const ALLOWED_TABLE_FUNCTIONS: ReadonlySet<string> = new Set([
   'unnest',
 ]);
 
-// Scalar functions that read the outside world or run SQL text. Files are also closed by
-// enable_external_access=false; this names the refusal instead of a DuckDB permission error.
-const REFUSED_FUNCTION = /^(read_.*|glob|getenv|query|query_table|sql_.*|pragma_.*)$/i;
+// Functions that read the outside world, the settings or SQL text, though they live in the
+// system catalog's main schema beside the ordinary ones: files (also closed by
+// enable_external_access=false; this names the refusal instead of a DuckDB permission error), the
+// environment, the settings (`current_setting('home_directory')` told the working and home
+// directories), and SQL given as text (which this check would not see).
+const REFUSED_FUNCTION =
+  /^(read_.*|glob|getenv|current_setting|query|query_table|sql_.*|pragma_.*)$/i;
+
+/**
+ * The functions of DuckDB's own catalog, by schema: only those of the system catalog's `main`
+ * schema may be called. The others (`pg_catalog`'s macros such as `pg_get_viewdef` or
+ * `has_table_privilege`, which read the catalog) are refused because of where they live, not by
+ * name. Read once per process from `duckdb_functions()`: it is a property of the engine's version.
+ */
+interface FunctionCatalog {
+  /** Names in the system catalog's `main` schema. */
+  readonly main: ReadonlySet<string>;
+  /** Names only in another schema (`pg_catalog`, `information_schema`). */
+  readonly elsewhere: ReadonlySet<string>;
+}
+
+let functionCatalog: Promise<FunctionCatalog> | undefined;
+
+async function readFunctionCatalog(connection: DuckDBConnection): Promise<FunctionCatalog> {
+  const reader = await connection.runAndReadAll(
+    "SELECT DISTINCT lower(function_name) AS name, schema_name = 'main' AS main FROM duckdb_functions() WHERE database_name = 'system'",
+  );
+  const main = new Set<string>();
+  const other = new Set<string>();
+  for (const row of reader.getRowObjectsJson()) {
+    (row.main === true ? main : other).add(String(row.name));
+  }
+  return { main, elsewhere: new Set([...other].filter((name) => !main.has(name))) };
+}
+
+/** What a query may name: its loaded tables, and the CTEs in scope where it names them. */
+interface Scope {
+  readonly functions: FunctionCatalog;
+  /** Lower-case names a `FROM` may use here. */
+  readonly tables: ReadonlySet<string>;
+}
 
 /** Why a node of the parse tree is refused, or undefined. */
-function refusal(node: Record<string, unknown>): string | undefined {
+function refusal(node: Record<string, unknown>, scope: Scope): string | undefined {
   if (node.type === 'TABLE_FUNCTION') {
     const fn = node.function as { function_name?: unknown } | undefined;
     const name = String(fn?.function_name ?? '').toLowerCase();
@@ -30,8 +68,16 @@ function refusal(node: Record<string, unknown>): string | undefined {
       return `the table function ${name}() (only ${[...ALLOWED_TABLE_FUNCTIONS].join(', ')} may be called besides the loaded tables)`;
   }
   if (node.class === 'FUNCTION' && typeof node.function_name === 'string') {
-    if (REFUSED_FUNCTION.test(node.function_name))
-      return `the function ${node.function_name.toLowerCase()}() (no files, environment or SQL text)`;
+    const name = node.function_name.toLowerCase();
+    const schema = String(node.schema ?? '');
+    if (
+      String(node.catalog ?? '') !== '' ||
+      (schema !== '' && schema !== 'main') ||
+      scope.functions.elsewhere.has(name)
+    )
+      return `the function ${name}() (only DuckDB's built-in functions of its main schema; no pg_catalog or information_schema)`;
+    if (REFUSED_FUNCTION.test(name))
+      return `the function ${name}() (no files, environment, settings or SQL text)`;
   }
   if (node.type === 'BASE_TABLE') {
     const table = String(node.table_name ?? '');
@@ -39,25 +85,58 @@ function refusal(node: Record<string, unknown>): string | undefined {
     const catalog = String(node.catalog_name ?? '');
     if (catalog !== '' || (schema !== '' && schema !== 'main') || /[./\\:]/.test(table))
       return 'a table other than the loaded ones (files, other schemas and catalogs cannot be read)';
+    // An allow-list, not a list of what to hide: an unqualified name DuckDB would find in its
+    // own catalog (pg_settings, pg_proc, sqlite_master, duckdb_tables…) is refused here.
+    if (!scope.tables.has(table.toLowerCase()))
+      return `the table ${JSON.stringify(table.slice(0, 64))}, which is neither a table of this call nor a CTE of the query`;
   }
+  if (node.type === 'SHOW_REF' && (node.query === null || node.query === undefined))
+    return 'the catalog (SHOW TABLES, SHOW DATABASES): every answer lists the tables of the call';
   return undefined;
 }
 
-function findRefusal(tree: unknown, depth = 0): string | undefined {
+interface CteEntry {
+  readonly key?: unknown;
+  readonly value?: { readonly query?: { readonly node?: Record<string, unknown> } };
+}
+
+/**
+ * Walks the parse tree with the table names in scope. A CTE is visible in the query that
+ * defines it and in the CTEs after it, not in its own body unless it is recursive: DuckDB binds
+ * `WITH pg_settings AS (SELECT * FROM pg_settings)`'s inner name to the catalog's view.
+ */
+function findRefusal(tree: unknown, scope: Scope, depth = 0): string | undefined {
   if (depth > 500) return 'a query nested this deeply';
   if (Array.isArray(tree)) {
     for (const item of tree) {
-      const found = findRefusal(item, depth + 1);
+      const found = findRefusal(item, scope, depth + 1);
       if (found) return found;
     }
     return undefined;
   }
   if (tree === null || typeof tree !== 'object') return undefined;
   const node = tree as Record<string, unknown>;
-  const own = refusal(node);
+  let inner = scope;
+  const ctes = (node.cte_map as { map?: unknown } | undefined)?.map;
+  if (Array.isArray(ctes) && ctes.length > 0) {
+    const visible = new Set(scope.tables);
+    for (const entry of ctes as CteEntry[]) {
+      const name = String(entry.key ?? '').toLowerCase();
+      const body = entry.value?.query?.node;
+      const own = new Set(visible);
+      if (body?.type === 'RECURSIVE_CTE_NODE' && String(body.cte_name ?? '').toLowerCase() === name)
+        own.add(name);
+      const found = findRefusal(entry.value, { ...scope, tables: own }, depth + 1);
+      if (found) return found;
+      visible.add(name);
+    }
+    inner = { ...scope, tables: visible };
+  }
+  const own = refusal(node, inner);
   if (own) return own;
-  for (const value of Object.values(node)) {
-    const found = findRefusal(value, depth + 1);
+  for (const [key, value] of Object.entries(node)) {
+    if (key === 'cte_map') continue;
+    const found = findRefusal(value, inner, depth + 1);
     if (found) return found;
   }
   return undefined;
@@ -73,18 +152,22 @@ function statementWord(sql: string): string {
  * Checks `sql` before it runs: at most `maxChars` characters, exactly one statement (DuckDB's
  * statement extraction), a SELECT (DuckDB's parser serialises only SELECT statements; `PRAGMA`,
  * `SET`, `INSTALL`, `LOAD`, `ATTACH`, `COPY`, `EXPORT`, DDL and DML are not), and a parse tree
- * that reads only the loaded tables and allowed table functions (no `read_*`, `glob`, `query`,
- * file names as tables, other schemas or catalogs).
+ * that reads only the tables named in `tables` (and the query's own CTEs), the allowed table
+ * functions and the built-in functions of DuckDB's main schema: no `read_*`, `glob`, `query`,
+ * `current_setting`, file names as tables, catalog views (`pg_settings`, `sqlite_master`…), other
+ * schemas or catalogs.
  *
  * @param connection - a connection of the query's sandbox (the text is passed as a bound value)
+ * @param options - `maxChars`: the longest text; `tables`: the names of the call's tables
  * @throws S2SPError `invalid_request` (empty, unparsable, several statements), `payload_too_large`
  *   (too long), `forbidden` (anything but a SELECT over the loaded tables)
  */
 export async function checkSql(
   connection: DuckDBConnection,
   sql: unknown,
-  maxChars: number,
+  options: { readonly maxChars: number; readonly tables: readonly string[] },
 ): Promise<string> {
+  const { maxChars } = options;
   if (typeof sql !== 'string' || sql.trim() === '') {
     throw new S2SPError(
       'invalid_request',
@@ -137,7 +220,15 @@ export async function checkSql(
       `The SQL does not parse. DuckDB said: «${String(tree.error_message ?? '').slice(0, 500)}». Fix the syntax and call again.`,
     );
   }
-  const refused = findRefusal(tree.statements ?? []);
+  functionCatalog ??= readFunctionCatalog(connection).catch((error: unknown) => {
+    functionCatalog = undefined;
+    throw error;
+  });
+  const scope: Scope = {
+    functions: await functionCatalog,
+    tables: new Set(options.tables.map((name) => name.toLowerCase())),
+  };
+  const refused = findRefusal(tree.statements ?? [], scope);
   if (refused) {
     throw new S2SPError(
       'forbidden',

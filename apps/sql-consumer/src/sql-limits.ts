@@ -21,12 +21,26 @@ export interface SqlLimits {
   readonly maxStoredRows: number;
   /** How long one statement may run before the connection is interrupted (`SQL_TIMEOUT_MS`). */
   readonly timeoutMs: number;
-  /** DuckDB's `memory_limit` per query, in MiB (`SQL_MEMORY_LIMIT_MB`). */
+  /**
+   * Memory per query, in MiB (`SQL_MEMORY_LIMIT_MB`): DuckDB's `memory_limit`, and how far the
+   * query's own process may grow past what it held with the tables loaded (see query-worker.ts).
+   */
   readonly memoryLimitMb: number;
   /** DuckDB's `threads` per query (`SQL_THREADS`). */
   readonly threads: number;
   /** Queries running at once (`SQL_MAX_CONCURRENT_QUERIES`); 8 more may wait. */
   readonly maxConcurrentQueries: number;
+  /**
+   * Queries one client may have running at once (`SQL_MAX_QUERIES_PER_CLIENT`); 2 more of its
+   * own may wait, beyond that it gets `unavailable`. A client is told apart as the resource
+   * servers' quotas tell it (`clientKey`: the authenticated client, else the socket address).
+   */
+  readonly maxQueriesPerClient: number;
+  /**
+   * Bytes of `as_table` answers one client may keep stored until they are redeemed or expire
+   * (`SQL_MAX_BYTES_PER_CLIENT`), the resource servers' `maxBytesPerClient`.
+   */
+  readonly maxStoredBytesPerClient: number;
 }
 
 /** The defaults of {@link SqlLimits}. */
@@ -42,4 +56,6 @@ export const DEFAULT_SQL_LIMITS: SqlLimits = Object.freeze({
   memoryLimitMb: 256,
   threads: 2,
   maxConcurrentQueries: 2,
+  maxQueriesPerClient: 1,
+  maxStoredBytesPerClient: 32 * 1024 * 1024,
 });

@@ -75,7 +75,7 @@ describe('openSandbox', () => {
     ]);
     const out = await box.query(
       "SELECT severity, count(*) AS alerts, sum(n) AS n, min(onset) AS first FROM alerts WHERE onset < TIMESTAMPTZ '2026-09-14T00:00:00Z' GROUP BY severity ORDER BY severity",
-      10,
+      { rows: 10 },
     );
     expect(out.columns).toEqual([
       { name: 'severity', type: 'VARCHAR' },
@@ -88,7 +88,7 @@ describe('openSandbox', () => {
       { severity: 'Severe', alerts: 1, n: 1, first: '2026-09-13T17:30:00.000Z' },
     ]);
     expect(out.totalRows).toBe(2);
-    const cut = await box.query('SELECT * FROM range(2500)', 3);
+    const cut = await box.query('SELECT * FROM range(2500)', { rows: 3 });
     expect(cut.rows).toEqual([{ range: 0 }, { range: 1 }, { range: 2 }]);
     expect(cut.totalRows).toBe(2500);
   });
@@ -99,7 +99,7 @@ describe('openSandbox', () => {
     await box.load('t', [
       { _row_id: 0, 'we"ird; DROP TABLE t; --': "'); DROP TABLE t; --", __proto__x: 1 },
     ]);
-    const out = await box.query('SELECT * FROM t', 5);
+    const out = await box.query('SELECT * FROM t', { rows: 5 });
     expect(out.rows).toEqual([
       { _row_id: 0, 'we"ird; DROP TABLE t; --': "'); DROP TABLE t; --", __proto__x: 1 },
     ]);
@@ -118,21 +118,46 @@ describe('openSandbox', () => {
     const box = await sandbox();
     let error: unknown;
     try {
-      await box.query('SELECT nope FROM alerts', 5);
+      await box.query('SELECT nope FROM alerts', { rows: 5 });
     } catch (caught) {
       error = caught;
     }
     expect(S2SPError.isInstance(error) && error.code).toBe('invalid_request');
     expect((error as Error).message).toMatch(/DuckDB said: «.*nope.*»/s);
-    expect(await codeOf(box.query('SELEC 1', 5))).toBe('invalid_request');
+    expect(await codeOf(box.query('SELEC 1', { rows: 5 }))).toBe('invalid_request');
   });
 
   it('stops a query that runs past the timeout, and the connection works afterwards', async () => {
     const box = await sandbox({ timeoutMs: 150 });
     expect(
-      await codeOf(box.query('SELECT count(*) FROM range(1000000000000) t(a) WHERE a % 7 = 3', 5)),
+      await codeOf(
+        box.query('SELECT count(*) FROM range(1000000000000) t(a) WHERE a % 7 = 3', { rows: 5 }),
+      ),
     ).toBe('timeout');
-    expect((await box.query('SELECT 1 AS one', 5)).rows).toEqual([{ one: 1 }]);
+    expect((await box.query('SELECT 1 AS one', { rows: 5 })).rows).toEqual([{ one: 1 }]);
+  });
+
+  it('answers timeout, not a cut answer, when the time runs out while rows stream', async () => {
+    // Before: the interrupted stream ended like a finished one, and the rows counted so far came
+    // back as a success with total_rows of some millions.
+    const box = await sandbox({ timeoutMs: 300 });
+    expect(await codeOf(box.query('SELECT * FROM range(3000000000)', { rows: 5 }))).toBe('timeout');
+    const counted = await box.query('SELECT * FROM range(3000)', { rows: 5 });
+    expect([counted.rows.length, counted.totalRows]).toEqual([5, 3000]);
+  });
+
+  it('keeps no more rows than fit the character cap, and counts the rest', async () => {
+    const box = await sandbox();
+    const out = await box.query("SELECT repeat('x', 100) AS s FROM range(50)", {
+      rows: 50,
+      chars: 1000,
+    });
+    expect([out.rows.length, out.totalRows, out.overChars]).toEqual([9, 50, true]);
+    const all = await box.query("SELECT repeat('x', 100) AS s FROM range(5)", {
+      rows: 50,
+      chars: 1000,
+    });
+    expect([all.rows.length, all.overChars]).toEqual([5, false]);
   });
 });
 
@@ -164,33 +189,93 @@ describe('the lock-down', () => {
     ['settings', 'SELECT * FROM duckdb_settings()'],
     ['query()', "SELECT * FROM query('SELECT 42')"],
     ['getenv', "SELECT getenv('HOME')"],
+    // Catalog views DuckDB finds without a schema, and the settings reader: they told the
+    // working and home directories (159 settings) before tables became an allow-list.
+    ['pg_settings', 'SELECT name, setting FROM pg_settings'],
+    ['pg_proc', 'SELECT * FROM pg_proc'],
+    ['pg_class', 'SELECT * FROM pg_class'],
+    ['pg_namespace', 'SELECT * FROM pg_namespace'],
+    ['pg_type', 'SELECT * FROM pg_type'],
+    ['pg_tables', 'SELECT * FROM pg_tables'],
+    ['pg_views', 'SELECT * FROM pg_views'],
+    ['pg_attribute', 'SELECT * FROM pg_attribute'],
+    ['pg_database', 'SELECT * FROM pg_database'],
+    ['pg_indexes', 'SELECT * FROM pg_indexes'],
+    ['sqlite_master', 'SELECT * FROM sqlite_master'],
+    ['duckdb_tables (a view)', 'SELECT * FROM duckdb_tables'],
+    ['main.sqlite_master', 'SELECT * FROM main.sqlite_master'],
+    ['information_schema', 'SELECT * FROM information_schema.tables'],
+    ['current_setting', "SELECT current_setting('secret_directory')"],
+    [
+      'current_setting in a filter',
+      "SELECT count(*) FROM alerts WHERE current_setting('home_directory') <> ''",
+    ],
+    ['a pg_catalog macro', "SELECT pg_get_viewdef('pg_settings')"],
+    ['a qualified pg_catalog macro', 'SELECT pg_catalog.pg_typeof(1)'],
+    [
+      'a CTE that reads the view it shadows',
+      'WITH pg_settings AS (SELECT * FROM pg_settings) SELECT * FROM pg_settings',
+    ],
+    [
+      'a CTE used before it is defined',
+      'WITH a AS (SELECT * FROM b), b AS (SELECT 1 AS x) SELECT * FROM a',
+    ],
+    [
+      'a CTE name outside its scope',
+      'SELECT * FROM (WITH pg_settings AS (SELECT 1) SELECT 1), pg_settings',
+    ],
+    ['SHOW TABLES', 'SHOW TABLES'],
+    ['SHOW ALL TABLES', 'SHOW ALL TABLES'],
     ['a URL', "SELECT * FROM 'https://example.com/data.parquet'"],
   ];
   for (const [what, sql] of refused) {
     it(`refuses ${what}`, async () => {
       const box = await sandbox();
-      expect(await codeOf(box.query(sql, 5))).toBe('forbidden');
+      expect(await codeOf(box.query(sql, { rows: 5 }))).toBe('forbidden');
     });
   }
 
   it('refuses more than one statement, and an empty or over-long text', async () => {
     const box = await sandbox();
-    expect(await codeOf(box.query('SELECT 1; SELECT 2', 5))).toBe('invalid_request');
-    expect(await codeOf(box.query('SELECT 1; INSTALL httpfs', 5))).toBe('invalid_request');
-    expect(await codeOf(box.query('  ', 5))).toBe('invalid_request');
-    expect(await codeOf(box.query(42, 5))).toBe('invalid_request');
-    expect(await codeOf(box.query(`SELECT ${'1+'.repeat(1500)}1`, 5))).toBe('payload_too_large');
-    expect((await box.query('SELECT 1 AS x;', 5)).rows).toEqual([{ x: 1 }]);
+    expect(await codeOf(box.query('SELECT 1; SELECT 2', { rows: 5 }))).toBe('invalid_request');
+    expect(await codeOf(box.query('SELECT 1; INSTALL httpfs', { rows: 5 }))).toBe(
+      'invalid_request',
+    );
+    expect(await codeOf(box.query('  ', { rows: 5 }))).toBe('invalid_request');
+    expect(await codeOf(box.query(42, { rows: 5 }))).toBe('invalid_request');
+    expect(await codeOf(box.query(`SELECT ${'1+'.repeat(1500)}1`, { rows: 5 }))).toBe(
+      'payload_too_large',
+    );
+    expect((await box.query('SELECT 1 AS x;', { rows: 5 })).rows).toEqual([{ x: 1 }]);
   });
 
   it('allows CTEs, generators, unnest and DESCRIBE', async () => {
     const box = await sandbox();
     const out = await box.query(
       'WITH s AS (SELECT severity FROM alerts) SELECT count(*) AS n FROM s, range(2), unnest([1, 2])',
-      5,
+      { rows: 5 },
     );
     expect(out.rows).toEqual([{ n: 12 }]);
-    expect((await box.query('DESCRIBE alerts', 10)).totalRows).toBe(6);
+    expect((await box.query('DESCRIBE alerts', { rows: 10 })).totalRows).toBe(6);
+  });
+
+  it('allows CTEs that shadow a catalog name, recursive CTEs and the built-in functions', async () => {
+    const box = await sandbox();
+    const rows = async (sql: string) => (await box.query(sql, { rows: 10 })).rows;
+    expect(
+      await rows('WITH pg_settings AS (SELECT 1 AS x) SELECT count(*) AS n FROM pg_settings'),
+    ).toEqual([{ n: 1 }]);
+    expect(
+      await rows(
+        'WITH RECURSIVE t(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM t WHERE n < 3) SELECT sum(n) AS s FROM t',
+      ),
+    ).toEqual([{ s: 6 }]);
+    expect(
+      await rows(
+        "SELECT upper(severity) AS s, list_sort([3, 1])[1] AS m, severity LIKE 'M%' AS l, date_part('year', onset) AS y FROM ALERTS ORDER BY 1 LIMIT 1",
+      ),
+    ).toEqual([{ s: 'MODERATE', m: 1, l: true, y: 2026 }]);
+    expect(await rows('SELECT count(*) AS n FROM main.alerts')).toEqual([{ n: 3 }]);
   });
 
   it('configures DuckDB itself without external access, extensions or changeable settings', async () => {

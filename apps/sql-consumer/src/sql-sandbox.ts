@@ -51,6 +51,18 @@ export function sandboxConfig(limits: Pick<SandboxLimits, 'memoryLimitMb' | 'thr
   } as const;
 }
 
+/** How much of a result a query keeps: the rest is only counted. */
+export interface KeepRows {
+  /** Most rows kept. */
+  readonly rows: number;
+  /**
+   * Most characters of the kept rows' JSON (default: no limit). The rows after the one that
+   * crosses it are counted, not kept, so one huge answer cannot be held whole for a model that
+   * reads a few thousand tokens of it.
+   */
+  readonly chars?: number;
+}
+
 /** What a query returned: its columns, the first rows, and how many rows there were. */
 export interface QueryOutput {
   /** Result columns with DuckDB's type names. */
@@ -59,6 +71,8 @@ export interface QueryOutput {
   readonly rows: Record<string, unknown>[];
   /** Every row the query produced. */
   readonly totalRows: number;
+  /** Whether rows were left out because their JSON passed `KeepRows.chars`. */
+  readonly overChars: boolean;
 }
 
 /** A sandbox: load tables, run one checked SELECT, close. */
@@ -68,34 +82,50 @@ export interface SqlSandbox {
   /**
    * Checks `sql` with the parser only (see `checkSql`), before any table is fetched: a refused or
    * unparsable query then costs no resource_url.
+   *
+   * @param tables - the names of the tables the call will load
    */
-  check(sql: unknown): Promise<string>;
+  check(sql: unknown, tables: readonly string[]): Promise<string>;
   /**
-   * Checks `sql` (see `checkSql`) and runs it, keeping the first `keepRows` rows and counting the
+   * Checks `sql` (see `checkSql`, over the tables loaded so far) and runs it, keeping the first
+   * `keep.rows` rows, and no more than `keep.chars` characters of their JSON, and counting the
    * rest, all within the timeout.
    *
    * @throws S2SPError `invalid_request` (DuckDB refused the query: its message, labelled),
-   *   `forbidden`, `payload_too_large`, `timeout`
+   *   `forbidden`, `payload_too_large`, `timeout` (also when the time ran out while the rows
+   *   were being read: a cut answer is never passed off as a whole one)
    */
-  query(sql: unknown, keepRows: number): Promise<QueryOutput>;
+  query(sql: unknown, keep: KeepRows): Promise<QueryOutput>;
   /** Frees the database. */
   close(): void;
 }
 
-async function readRows(result: DuckDBResult, keepRows: number): Promise<QueryOutput> {
+const collectGarbage = (globalThis as { gc?: () => void }).gc;
+
+async function readRows(result: DuckDBResult, keep: KeepRows): Promise<QueryOutput> {
   const names = result.deduplicatedColumnNames();
   const types = result.columnTypes();
   const typeIds = types.map((t) => t.typeId);
   const rows: Record<string, unknown>[] = [];
+  const maxChars = keep.chars ?? Number.POSITIVE_INFINITY;
+  let chars = 0;
+  let full = false;
   let totalRows = 0;
+  let counted = 0;
   for (;;) {
     const chunk = await result.fetchChunk();
     if (!chunk || chunk.rowCount === 0) break;
     totalRows += chunk.rowCount;
-    if (rows.length >= keepRows) continue;
+    if (full || rows.length >= keep.rows) {
+      // A chunk's native memory is freed only when its JS wrapper is collected, and V8 does not
+      // see that memory: counting millions of rows piled up hundreds of MiB of chunks. Where the
+      // process allows it (the query process runs with --expose-gc), collect now and then.
+      if (++counted % 64 === 0) collectGarbage?.();
+      continue;
+    }
     const values = chunk.convertRows(JSDuckDBValueConverter);
     for (const row of values) {
-      if (rows.length >= keepRows) break;
+      if (rows.length >= keep.rows) break;
       const out: Record<string, unknown> = {};
       names.forEach((name, i) => {
         Object.defineProperty(out, name, {
@@ -105,6 +135,11 @@ async function readRows(result: DuckDBResult, keepRows: number): Promise<QueryOu
           configurable: true,
         });
       });
+      if (keep.chars !== undefined) chars += JSON.stringify(out).length + 1;
+      if (chars > maxChars) {
+        full = true;
+        break;
+      }
       rows.push(out);
     }
   }
@@ -112,6 +147,7 @@ async function readRows(result: DuckDBResult, keepRows: number): Promise<QueryOu
     columns: names.map((name, i) => ({ name, type: String(types[i]) })),
     rows,
     totalRows,
+    overChars: full,
   };
 }
 
@@ -132,12 +168,17 @@ export async function openSandbox(limits: SandboxLimits): Promise<SqlSandbox> {
     });
   }
   let closed = false;
+  const loaded: string[] = [];
   return {
-    load: (name, rows) => loadTable(connection, name, rows, limits),
+    async load(name, rows) {
+      const table = await loadTable(connection, name, rows, limits);
+      loaded.push(name);
+      return table;
+    },
 
-    check: (sql) => checkSql(connection, sql, limits.maxSqlChars),
+    check: (sql, tables) => checkSql(connection, sql, { maxChars: limits.maxSqlChars, tables }),
 
-    async query(sql, keepRows) {
+    async query(sql, keep) {
       // One timer over the check and the run: DuckDB may sort everything before the first chunk.
       let timedOut = false;
       const timer = setTimeout(() => {
@@ -145,13 +186,20 @@ export async function openSandbox(limits: SandboxLimits): Promise<SqlSandbox> {
         connection.interrupt();
       }, limits.timeoutMs);
       try {
-        const text = await checkSql(connection, sql, limits.maxSqlChars);
+        const text = await checkSql(connection, sql, {
+          maxChars: limits.maxSqlChars,
+          tables: loaded,
+        });
         const prepared = await connection.prepare(text);
         if (prepared.statementType !== StatementType.SELECT) {
           // The parser said SELECT; the binder disagrees (a rewrite such as PRAGMA): refuse.
           throw new S2SPError('forbidden', 'Only a SELECT query runs here.');
         }
-        return await readRows(await prepared.stream(), keepRows);
+        const output = await readRows(await prepared.stream(), keep);
+        // An interrupted stream ends like a finished one: without this, a query stopped by the
+        // timeout answered with the rows counted so far, as if they were all.
+        if (timedOut) throw new Error('interrupted');
+        return output;
       } catch (error) {
         if (timedOut) {
           throw new S2SPError(

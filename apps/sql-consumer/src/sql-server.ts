@@ -2,6 +2,8 @@ import { S2SPError, toolErrorResult } from '@s2sp/core';
 import { callResourceToolAgain } from '@s2sp/core/advice';
 import {
   type ConsumerFetchOptions,
+  clientKey,
+  createClientConcurrencyLimit,
   createConcurrencyLimit,
   createS2SPServer,
   type Logger,
@@ -12,10 +14,10 @@ import {
 import type { EdgeEnvOptions } from '@s2sp/server/env';
 import type { SlopOptions } from '@s2sp/server/slop';
 import { z } from 'zod';
-import { boundedAnswer } from './query-answer.js';
+import { boundedAnswer, describeTables } from './query-answer.js';
+import { runQueryProcess } from './query-process.js';
 import { DEFAULT_SQL_LIMITS, type SqlLimits } from './sql-limits.js';
 import { openSandbox } from './sql-sandbox.js';
-import { describeTables, type LoadedTable } from './table-loader.js';
 import { resolveTable } from './table-resolver.js';
 import { parseTables } from './table-sources.js';
 
@@ -69,6 +71,9 @@ export function createSqlServer(options: SqlServerOptions = {}): SqlServer {
     ...(options.publicUrl && { publicUrl: options.publicUrl }),
     logger,
     ...options.edge,
+    // Bytes of as_table answers one client may keep stored: without it one client filled the
+    // whole store (256 MiB in 36 calls) and every other got store_full for the TTL.
+    maxBytesPerClient: limits.maxStoredBytesPerClient,
     consumer: {
       ...options.fetch,
       ...(options.allowedOrigins && { allowedOrigins: options.allowedOrigins }),
@@ -82,6 +87,20 @@ export function createSqlServer(options: SqlServerOptions = {}): SqlServer {
     queue: 8,
     what: 'SQL queries',
   });
+  const perClient = createClientConcurrencyLimit({
+    concurrency: limits.maxQueriesPerClient,
+    queue: 2,
+    what: 'SQL queries of this client',
+  });
+  // The parser check runs here, before any table is fetched; the query runs in its own process.
+  const checkQuery = async (sql: unknown, tables: readonly string[]) => {
+    const sandbox = await openSandbox(sandboxLimits);
+    try {
+      await sandbox.check(sql, tables);
+    } finally {
+      sandbox.close();
+    }
+  };
   const sandboxLimits = {
     maxRows: limits.maxTableRows,
     maxColumns: limits.maxTableColumns,
@@ -152,11 +171,13 @@ export function createSqlServer(options: SqlServerOptions = {}): SqlServer {
             );
           }
           const sources = parseTables(args.tables, limits.maxTables);
-          return await queries.run(async () => {
-            const sandbox = await openSandbox(sandboxLimits);
-            try {
+          const names = sources.map((s) => s.name);
+          // Slots per client first: one client's heavy queries wait in their own line, and the
+          // server-wide slots bound the process.
+          return await perClient.run(clientKey(extra), () =>
+            queries.run(async () => {
               // Parse first: a query refused or unparsable here costs no single-use resource_url.
-              await sandbox.check(args.sql);
+              await checkQuery(args.sql, names);
               const fetchStarted = Date.now();
               const fetched = await Promise.all(
                 sources.map(async (s) => ({
@@ -165,39 +186,44 @@ export function createSqlServer(options: SqlServerOptions = {}): SqlServer {
                 })),
               );
               const loadStarted = Date.now();
-              const loaded: LoadedTable[] = [];
-              for (const table of fetched) loaded.push(await sandbox.load(table.name, table.rows));
-              const queryStarted = Date.now();
-              const tables = describeTables(loaded);
               const keep = asTable
-                ? limits.maxStoredRows + 1
-                : Math.min(args.max_rows ?? limits.maxResultRows, limits.maxResultRows);
-              let output: Awaited<ReturnType<typeof sandbox.query>>;
-              try {
-                output = await sandbox.query(args.sql, keep);
-              } catch (error) {
-                if (S2SPError.isInstance(error) && error.code === 'invalid_request') {
+                ? { rows: limits.maxStoredRows + 1, chars: limits.maxStoredBytesPerClient }
+                : {
+                    rows: Math.min(args.max_rows ?? limits.maxResultRows, limits.maxResultRows),
+                    // No more than a model could read: every character costs at least a fifth
+                    // of a token (estimateTokens).
+                    chars: limits.tokenBudget * 8,
+                  };
+              const run = await runQueryProcess(
+                { sql: String(args.sql), tables: fetched, keep, limits: sandboxLimits },
+                extra.mcpReq.signal,
+              );
+              if ('error' in run) {
+                if (run.inQuery && run.error.code === 'invalid_request') {
+                  const tables = describeTables(run.tables, limits.tokenBudget / 2);
                   throw new S2SPError(
                     'invalid_request',
-                    `${error.message} The tables it ran over (column names come from the resource servers): ${JSON.stringify(tables)}. The resource_urls of this call are used up: fix the SQL. ${callResourceToolAgain}`,
-                    { cause: error },
+                    `${run.error.message} The tables it ran over (column names come from the resource servers): ${JSON.stringify(tables)}. The resource_urls of this call are used up: fix the SQL. ${callResourceToolAgain}`,
+                    { cause: run.error },
                   );
                 }
-                throw error;
+                throw run.error;
               }
-              // Where the time went (the bench reads these): fetch, load into DuckDB, query.
+              const { output, tables: loaded } = run;
+              // Where the time went (the bench reads these): fetch, load into DuckDB (with the
+              // query process's start), query.
               logger.info('query_tables: answered', {
                 tables: loaded.length,
                 rows_loaded: loaded.reduce((sum, t) => sum + t.rows, 0),
                 rows: output.totalRows,
                 fetch_ms: loadStarted - fetchStarted,
-                load_ms: queryStarted - loadStarted,
-                query_ms: Date.now() - queryStarted,
+                load_ms: run.loadMs,
+                query_ms: run.queryMs,
                 ms: Date.now() - started,
               });
               if (!asTable) {
-                const answer = boundedAnswer(output, tables, {
-                  maxRows: keep,
+                const answer = boundedAnswer(output, loaded, {
+                  maxRows: keep.rows,
                   tokenBudget: limits.tokenBudget,
                 });
                 return {
@@ -209,6 +235,12 @@ export function createSqlServer(options: SqlServerOptions = {}): SqlServer {
                 throw new S2SPError(
                   'payload_too_large',
                   `The answer has ${output.totalRows} rows, more than the ${limits.maxStoredRows} that can be stored as a table: aggregate further or add a LIMIT.`,
+                );
+              }
+              if (output.overChars) {
+                throw new S2SPError(
+                  'payload_too_large',
+                  `The answer is larger than the ${limits.maxStoredBytesPerClient} bytes one client may keep stored here: aggregate further, select fewer columns or add a LIMIT.`,
                 );
               }
               if (output.columns.some((c) => c.name === '_row_id')) {
@@ -228,10 +260,8 @@ export function createSqlServer(options: SqlServerOptions = {}): SqlServer {
                   paging: false,
                 },
               );
-            } finally {
-              sandbox.close();
-            }
-          });
+            }),
+          );
         } catch (error) {
           logger.warn('query_tables: failed', {
             code: S2SPError.isInstance(error) ? error.code : 'tool_error',

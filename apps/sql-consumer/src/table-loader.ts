@@ -103,13 +103,3 @@ export async function loadTable(
   }
   return { name, rows: rows.length, columns };
 }
-
-/** `name TYPE, …` per table, the compact form the model reads. */
-export function describeTables(tables: readonly LoadedTable[]): Record<string, string> {
-  return Object.fromEntries(
-    tables.map((t) => [
-      t.name,
-      `${t.rows} rows: ${t.columns.map((c) => `${c.name} ${c.type}`).join(', ')}`,
-    ]),
-  );
-}

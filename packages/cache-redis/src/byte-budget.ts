@@ -58,14 +58,20 @@ return 1
 );
 
 /**
- * Moves a reservation's expiry to `ms` from now (Redis's clock), for an entry kept for the grace
- * window of a repeatable take (PROTOCOL §7.10). A missing reservation is left missing.
+ * Brings a reservation's expiry forward to `ms` from now (Redis's clock), for an entry kept for
+ * the grace window of a repeatable take (PROTOCOL §7.10). It never moves it later: the window
+ * ends with the entry's TTL at the latest, and a repeated take (which calls this again) charges
+ * nothing more. A missing reservation is left missing.
  *
  * KEYS as for {@link BUDGET_RESERVE}. ARGV: [1] the member, [2] ms from now.
  */
 export const BUDGET_HOLD = luaScript(
   'budget-hold',
-  `${LUA_EFFECTS}${LUA_NOW}redis.call('ZADD', KEYS[1], 'XX', now + tonumber(ARGV[2]), ARGV[1])
+  `${LUA_EFFECTS}${LUA_NOW}local until_ms = now + tonumber(ARGV[2])
+local expires = redis.call('ZSCORE', KEYS[1], ARGV[1])
+if expires and tonumber(expires) > until_ms then
+  redis.call('ZADD', KEYS[1], 'XX', until_ms, ARGV[1])
+end
 return 1
 `,
 );
@@ -79,7 +85,10 @@ export interface ByteBudget {
   reserve(key: string, size: number, ttlMs: number): Promise<void>;
   /** Gives a reservation back; a missing one is ignored. */
   release(key: string, size: number): Promise<void>;
-  /** Keeps a reservation for `ms` from now, then drops it; a missing one is ignored. */
+  /**
+   * Keeps a reservation for `ms` from now at most, then drops it (never later than it would have
+   * been); a missing one is ignored.
+   */
   hold(key: string, size: number, ms: number): Promise<void>;
 }
 

@@ -131,8 +131,9 @@ export const TAKE_CLAIMED = 0;
  *   ones sent in the same write as this script, and then removes them.
  *
  * A repeatable take marks the entry instead of removing it: field `#g` holds its retry key, and
- * every key of the entry expires after the grace window (blocks of a claimed table the claim hold
- * later, so a repeat begun in the window can read them). The mark is set in this same step, so
+ * every key of the entry expires after the grace window, or with the entry's TTL if that comes
+ * first (blocks of a claimed table the claim hold later, so a repeat begun in the window can read
+ * them). The mark is set in this same step, so
  * the first take still wins alone; a marked entry answers only a take with the same retry key,
  * as a repeat that changes nothing, and nil to any other.
  */
@@ -158,6 +159,9 @@ if mode == 'all' then asked = tonumber(ARGV[4] or '0') end
 if asked > n then return {${TAKE_TOO_MANY}, meta[2]} end
 local claim = mode == 'all'
 if retry and not meta[7] then
+  -- The window ends with the entry's TTL at the latest: a retry never outlives the resource_url.
+  local left = redis.call('PTTL', key)
+  if left > 0 and left < tonumber(grace) then grace = left end
   redis.call('HSET', key, '#g', retry)
   redis.call('PEXPIRE', key, grace)
   local hold = tonumber(grace)

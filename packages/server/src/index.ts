@@ -29,6 +29,7 @@ export {
   type LogLevel,
   silentLogger,
 } from './logger.js';
+export { type ListNamesOptions, listNames } from './resource/abstract-domains.js';
 export {
   type ColumnProfile,
   type ProfileOptions,

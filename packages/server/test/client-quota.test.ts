@@ -54,3 +54,44 @@ describe('maxEntriesPerClient', () => {
     await server.close();
   });
 });
+
+describe('retry-safe redemption and the quota (PROTOCOL §7.10)', () => {
+  it('ends a keyed retry with the TTL, and never charges the client past it, however often repeated', async () => {
+    const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+    const server = createS2SPServer({
+      name: 'grace',
+      version: '1',
+      logger: silentLogger,
+      ttlSeconds: 1,
+      retryGraceMs: 60_000,
+      maxEntriesPerClient: 1,
+    });
+    server.resourceTool('rows', { description: 'rows' }, () => [{ a: 1, b: 2 }]);
+    await using listening = await server.listen();
+    await using agent = await connectMcpClient(listening.mcpUrl);
+    const result = await agent.call('rows', { abstract_domains: 'a' });
+    const url = (result.structuredContent as { resource_url: string }).resource_url;
+    const redeem = () =>
+      fetch(url, {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          'idempotency-key': 'retry-key-0123456789abcdefghijklmnop',
+        },
+        body: '{}',
+      }).then((response) => response.status);
+    await sleep(600);
+    // The take and its repeats within the TTL are served.
+    expect([await redeem(), await redeem()]).toEqual([200, 200]);
+    await sleep(300);
+    expect(await redeem()).toBe(200);
+    // Past the TTL: before, the window ran a full grace from the take (served again at 30 s and
+    // 62 s of a 5 s TTL), and each repeat restarted the client's hold (store_full after the
+    // entries were gone).
+    await sleep(400);
+    expect(await redeem()).toBe(404);
+    expect((await server.store.stats()).entries).toBe(0);
+    expect((await agent.call('rows', { abstract_domains: 'a' })).isError).toBeFalsy();
+    await server.close();
+  });
+});

@@ -119,14 +119,25 @@ export function textOf(result: ToolResult): string {
  * Connects the official MCP SDK `Client` to a Streamable HTTP endpoint, as a real agent would.
  *
  * @param mcpUrl - the server's `/mcp` URL
+ * @param options - `bearerToken`: sent on every request, so that tests can be two clients of
+ *   one server (a per-client limit counts the authenticated client)
  */
-export async function connectMcpClient(mcpUrl: string): Promise<TestMcpClient> {
+export async function connectMcpClient(
+  mcpUrl: string,
+  options: { readonly bearerToken?: string } = {},
+): Promise<TestMcpClient> {
   const { Client } = await import('@modelcontextprotocol/sdk/client/index.js');
   const { StreamableHTTPClientTransport } = await import(
     '@modelcontextprotocol/sdk/client/streamableHttp.js'
   );
   const client = new Client({ name: 's2sp-test-agent', version: '1.0.0' });
-  await client.connect(new StreamableHTTPClientTransport(new URL(mcpUrl)));
+  await client.connect(
+    new StreamableHTTPClientTransport(new URL(mcpUrl), {
+      ...(options.bearerToken && {
+        requestInit: { headers: { authorization: `Bearer ${options.bearerToken}` } },
+      }),
+    }),
+  );
   const close = () => client.close();
   return {
     client,

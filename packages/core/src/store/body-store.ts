@@ -95,8 +95,9 @@ export interface TakeRetry {
    */
   readonly key: string;
   /**
-   * How long the taken entry stays for repeats, in ms, from the first take (a repeat does not
-   * extend it). It counts against the store's budgets until then.
+   * How long the taken entry stays for repeats, in ms, from the first take, and never past the
+   * entry's own TTL (a repeat extends neither). It counts against the store's budgets until
+   * then, and no longer.
    */
   readonly graceMs: number;
 }

@@ -253,8 +253,9 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): BodyStore {
   };
 
   // A take under PROTOCOL §7.10: the winner marks the entry instead of removing it, and it stays,
-  // charged as before, for the grace window; only takes with the winner's key see it again. All
-  // of it before the first await, like a plain take.
+  // charged as before, for the grace window (never past its TTL); only takes with the winner's
+  // key see it again, and a repeat changes nothing. All of it before the first await, like a
+  // plain take.
   const takeRepeatable = (
     key: string,
     live: Entry | undefined,
@@ -273,11 +274,14 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): BodyStore {
     if (rowIds && rowIds.length > live.ends.length)
       throw tooManyRowIds(rowIds.length, live.ends.length);
     clearTimeout(live.timer);
+    // The window runs from this take and ends with the entry's TTL at the latest: a retry never
+    // outlives the resource_url (a take at 4 s of a 5 s TTL was served again at 62 s).
+    const expiresAt = Math.min(live.expiresAt, Date.now() + retry.graceMs);
     entries.set(key, {
       ...live,
       retryKey: retry.key,
-      expiresAt: Date.now() + retry.graceMs,
-      timer: arm(key, retry.graceMs),
+      expiresAt,
+      timer: arm(key, Math.max(0, expiresAt - Date.now())),
     });
     return repeatable(selectRows(live, rowIds));
   };

@@ -327,6 +327,32 @@ export function describeBodyStoreContract(
           expect(await store.take(key, undefined, retry('g', shortTtlMs))).toBeUndefined();
         });
 
+        it("ends the grace window with the entry's TTL at the latest", async () => {
+          // A take just before the TTL: a repeat is served until the TTL, not a grace later.
+          const key = await freshKey();
+          await store.put(key, makeStoredTable(3), { ttlMs: shortTtlMs * 2 });
+          await sleep(shortTtlMs);
+          expect((await store.take(key, undefined, retry('late', 60_000)))?.tableRows).toBe(3);
+          expect(
+            (await readTaken(await store.take(key, undefined, retry('late', 60_000))))?.rows,
+          ).toHaveLength(3);
+          await sleep(shortTtlMs + reclaimWithinMs);
+          expect(await store.take(key, undefined, retry('late', 60_000))).toBeUndefined();
+          expect(await store.stats()).toEqual({ entries: 0, rows: 0, bytes: 0 });
+        });
+
+        it('does not extend the window with a repeat', async () => {
+          const key = await freshKey();
+          const graceMs = shortTtlMs * 3;
+          await store.put(key, makeStoredTable(2), { ttlMs: 60_000 });
+          expect((await store.take(key, undefined, retry('r', graceMs)))?.tableRows).toBe(2);
+          await sleep(graceMs - shortTtlMs);
+          expect((await store.take(key, undefined, retry('r', graceMs)))?.tableRows).toBe(2);
+          await sleep(shortTtlMs + reclaimWithinMs);
+          expect(await store.take(key, undefined, retry('r', graceMs))).toBeUndefined();
+          expect(await store.stats()).toEqual({ entries: 0, rows: 0, bytes: 0 });
+        });
+
         it('still refuses more row ids than the table has rows, leaving the entry', async () => {
           const key = await freshKey();
           await store.put(key, makeStoredTable(2), { ttlMs: 60_000 });
@@ -360,6 +386,26 @@ export function describeBodyStoreContract(
           await bounded.close();
         }
       });
+
+      if (options.repeatableTakes !== false)
+        it("charges a repeatable take's entry no longer than its TTL, however often it is repeated", async () => {
+          // Room for one 6 KB entry at a time: the next fits only once the first is uncharged.
+          const bounded = await makeBounded(10_000);
+          const big = makeStoredTable(3, 'x'.repeat(2000));
+          try {
+            const first = await freshKey();
+            await bounded.put(first, big, { ttlMs: shortTtlMs * 2 });
+            const retry60 = { retry: { key: 'k', graceMs: 60_000 } };
+            for (let i = 0; i < 3; i++) {
+              expect((await bounded.take(first, undefined, retry60))?.tableRows).toBe(3);
+              await sleep(shortTtlMs / 2);
+            }
+            await sleep(shortTtlMs + reclaimWithinMs);
+            await bounded.put(await freshKey(), big, { ttlMs: 60_000 });
+          } finally {
+            await bounded.close();
+          }
+        });
     }
   });
 }

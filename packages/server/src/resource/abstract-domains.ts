@@ -72,18 +72,36 @@ function shortName(name: string): string {
   return name.length > NAME_CHARS ? `${name.slice(0, NAME_CHARS)}…` : name;
 }
 
+/** Options for {@link listNames}. */
+export interface ListNamesOptions {
+  /** How many names to show before the count of the rest. Default 20. */
+  readonly max?: number;
+  /** A word after each shown name (its type, say), by the name's index. */
+  readonly label?: (index: number) => string;
+}
+
 /**
- * Quoted names for a message the model reads, within a fixed size whatever the table: at most
- * 20 names of at most 64 characters, then a label, `… and 19,990 more`.
+ * Quoted names for a text the model reads, within a fixed size whatever the table: at most
+ * `max` (20) names of at most 64 characters, each with its `label` if given, then a count,
+ * `… and 19,990 more`.
  *
  * @param names - column names (the table's data: any number, any length)
+ * @param options - how many to show, and a label for each
+ * @example
+ * ```ts
+ * listNames(['severity', 'n'], { label: (i) => ['VARCHAR', 'BIGINT'][i] ?? '' });
+ * // '"severity" VARCHAR, "n" BIGINT'
+ * ```
  */
-export function listNames(names: readonly string[]): string {
-  const shown = names.slice(0, LISTED_NAMES).map((name) => JSON.stringify(shortName(name)));
+export function listNames(names: readonly string[], options: ListNamesOptions = {}): string {
+  const { max = LISTED_NAMES, label } = options;
+  const shown = names
+    .slice(0, max)
+    .map((name, i) => `${JSON.stringify(shortName(name))}${label ? ` ${label(i)}` : ''}`);
   const more = names.length - shown.length;
-  return more > 0
-    ? `${shown.join(', ')} … and ${more.toLocaleString('en-US')} more`
-    : shown.join(', ');
+  if (more <= 0) return shown.join(', ');
+  const count = `… and ${more.toLocaleString('en-US')} more`;
+  return shown.length > 0 ? `${shown.join(', ')} ${count}` : count;
 }
 
 // Folds case, spaces, dashes and underscores so that "Severity" or "area_desc" can be suggested

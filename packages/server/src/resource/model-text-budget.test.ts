@@ -71,4 +71,12 @@ describe('the token budget covers every text the model reads', () => {
     expect(many).toMatch(/… and 5 more$/);
     expect(many).toContain(`"${'n'.repeat(64)}…"`);
   });
+
+  it('listNames takes how many to show and a label for each', () => {
+    const types = ['VARCHAR', 'BIGINT', 'DOUBLE'];
+    expect(listNames(['s', 'n', 'x'], { max: 2, label: (i) => types[i] ?? '' })).toBe(
+      '"s" VARCHAR, "n" BIGINT … and 1 more',
+    );
+    expect(listNames(['s', 'n', 'x'], { max: 0 })).toBe('… and 3 more');
+  });
 });

@@ -48,6 +48,24 @@ describe('createClientQuota', () => {
     expect(codeOf(() => quota.reserve('a', 'k2', 60_000))).toBe('no error');
   });
 
+  it('never counts a held entry longer than it already would: not past its TTL, not again on a repeat', async () => {
+    const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+    const quota = createClientQuota({ maxEntries: 1 });
+    // A take just before the TTL with a long grace: counted until the TTL.
+    quota.reserve('a', 'k1', 100);
+    quota.hold('k1', 60_000);
+    await sleep(150);
+    expect(quota.count('a')).toBe(0);
+    // Repeats of the redemption: the hold ends where the first one put it.
+    quota.reserve('a', 'k2', 60_000);
+    quota.hold('k2', 200);
+    await sleep(120);
+    quota.hold('k2', 200);
+    await sleep(120);
+    expect(quota.count('a')).toBe(0);
+    expect(codeOf(() => quota.reserve('a', 'k3', 60_000))).toBe('no error');
+  });
+
   it('refuses a bad limit with invalid_config', () => {
     expect(codeOf(() => createClientQuota({ maxEntries: 0 }))).toBe('invalid_config');
   });

@@ -74,8 +74,9 @@ export interface ClientQuota {
   release(key: string): void;
   /**
    * The entry under `key` was taken by a retry-safe redemption (PROTOCOL §7.10) and stays in the
-   * store for repeats: it counts for `ms` more (from now), then no longer. A key not counted is
-   * ignored.
+   * store for repeats: it counts for `ms` more (from now) at most, then no longer. It never counts
+   * longer than it already would: not past its TTL, and a repeated take (which calls this again)
+   * does not restart the hold. A key not counted is ignored.
    */
   hold(key: string, ms: number): void;
   /** Entries counted against `client` now. */
@@ -102,8 +103,13 @@ export function createClientQuota(
   const byClient = new Map<string, { keys: Set<string>; bytes: number }>();
   const byKey = new Map<
     string,
-    { client: string; bytes: number; timer: ReturnType<typeof setTimeout> }
+    { client: string; bytes: number; until: number; timer: ReturnType<typeof setTimeout> }
   >();
+  const countUntil = (key: string, until: number) => {
+    const timer = setTimeout(() => release(key), Math.max(0, until - Date.now()));
+    (timer as { unref?: () => void }).unref?.();
+    return timer;
+  };
 
   const release = (key: string) => {
     const held = byKey.get(key);
@@ -135,18 +141,18 @@ export function createClientQuota(
       owner.keys.add(key);
       owner.bytes += bytes;
       byClient.set(client, owner);
-      const timer = setTimeout(() => release(key), ttlMs);
-      (timer as { unref?: () => void }).unref?.();
-      byKey.set(key, { client, bytes, timer });
+      const until = Date.now() + ttlMs;
+      byKey.set(key, { client, bytes, until, timer: countUntil(key, until) });
     },
     release,
     hold(key, ms) {
       const held = byKey.get(key);
-      if (!held) return;
+      // Only ever sooner: a repeated redemption restarted the hold, and the client got
+      // store_full for its grace after the entry was gone.
+      const until = Date.now() + ms;
+      if (!held || until >= held.until) return;
       clearTimeout(held.timer);
-      const timer = setTimeout(() => release(key), ms);
-      (timer as { unref?: () => void }).unref?.();
-      byKey.set(key, { ...held, timer });
+      byKey.set(key, { ...held, until, timer: countUntil(key, until) });
     },
     count: (client) => byClient.get(client)?.keys.size ?? 0,
     bytes: (client) => byClient.get(client)?.bytes ?? 0,
