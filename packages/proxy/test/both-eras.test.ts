@@ -5,17 +5,14 @@
 
 import type { AddressInfo } from 'node:net';
 import { serve } from '@hono/node-server';
-import {
-  Client as ClientV2,
-  StreamableHTTPClientTransport as TransportV2,
-} from '@modelcontextprotocol/client';
 import { createMcpHandler, McpServer } from '@modelcontextprotocol/server';
 import { fetchBody, readS2SPCapability, S2SPResultSchema } from '@s2sp/core';
+import { connectEraClient, MODERN_REVISION, runTitle, type SdkClientRun } from '@s2sp/test-utils';
 import { Hono } from 'hono';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import type { UpstreamTarget } from '../src/upstream/upstream-target.js';
-import { httpClient, type RunningProxy, startProxy, TABLE_SERVER } from './support.js';
+import { type RunningProxy, startProxy, TABLE_SERVER } from './support.js';
 
 const CITIES = [
   { id: 1, city: 'Austin', state: 'TX', notes: 'capital' },
@@ -45,40 +42,6 @@ async function modernUpstream(): Promise<{ url: string; close(): Promise<void> }
   };
 }
 
-interface Caller {
-  era: string | undefined;
-  capabilities: unknown;
-  call(name: string, args: Record<string, unknown>): Promise<unknown>;
-  tools(): Promise<string[]>;
-  close(): Promise<void>;
-}
-
-async function pinnedClient(url: string): Promise<Caller> {
-  const client = new ClientV2(
-    { name: 't', version: '1' },
-    { versionNegotiation: { mode: { pin: '2026-07-28' } } },
-  );
-  await client.connect(new TransportV2(new URL(url)));
-  return {
-    era: client.getProtocolEra(),
-    capabilities: client.getServerCapabilities(),
-    call: (name, args) => client.callTool({ name, arguments: args }),
-    tools: async () => (await client.listTools()).tools.map((t) => t.name),
-    close: () => client.close(),
-  };
-}
-
-async function legacyClient(url: string): Promise<Caller> {
-  const { client } = await httpClient(url);
-  return {
-    era: 'legacy',
-    capabilities: client.getServerCapabilities(),
-    call: (name, args) => client.callTool({ name, arguments: args }),
-    tools: async () => (await client.listTools()).tools.map((t) => t.name),
-    close: () => client.close(),
-  };
-}
-
 const upstreams: [string, () => Promise<{ target: UpstreamTarget; close(): Promise<void> }>][] = [
   ['a 2025-era stdio upstream', async () => ({ target: TABLE_SERVER, close: async () => {} })],
   [
@@ -103,18 +66,17 @@ describe.each(upstreams)('s2sp-proxy in front of %s', (_name, makeUpstream) => {
     await closeUpstream();
   });
 
-  it.each([
-    ['an SDK v2 client pinned to 2026-07-28', pinnedClient, 'modern'],
-    ['a 2025 client (SDK v1)', legacyClient, 'legacy'],
-  ])('serves %s: S2SP declared, the table split, the rows redeemed', async (_c, connect, era) => {
-    const client = await connect(running.listener.mcpUrl);
+  it.each(
+    [
+      { sdk: 2, era: MODERN_REVISION },
+      { sdk: 1, era: 'legacy' },
+    ].map((run) => [runTitle(run as SdkClientRun), run as SdkClientRun] as const),
+  )('serves %s: S2SP declared, the table split, the rows redeemed', async (_c, run) => {
+    const client = await connectEraClient(running.listener.mcpUrl, run);
     try {
-      expect(client.era).toBe(era);
-      expect(readS2SPCapability(client.capabilities)?.roles).toEqual(['resource']);
+      expect(readS2SPCapability(client.capabilities())?.roles).toEqual(['resource']);
       expect(await client.tools()).toContain('rows');
-      const result = (await client.call('rows', { abstract_domains: 'city' })) as {
-        structuredContent?: unknown;
-      };
+      const result = await client.call('rows', { abstract_domains: 'city' });
       const split = S2SPResultSchema.parse(result.structuredContent);
       expect(split.abstract.slice(0, 2)).toEqual([
         { _row_id: 0, city: 'Austin' },

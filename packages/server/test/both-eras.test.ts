@@ -4,12 +4,6 @@
 // both eras. Progress, cancellation, trace continuation and per-client quotas are checked on each.
 import type { AddressInfo } from 'node:net';
 import { serve } from '@hono/node-server';
-import {
-  Client as ClientV2,
-  StreamableHTTPClientTransport as TransportV2,
-} from '@modelcontextprotocol/client';
-import { Client as ClientV1 } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport as TransportV1 } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { McpServer as McpServerV1 } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { WebStandardStreamableHTTPServerTransport as ServerTransportV1 } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 import { createMcpHandler, McpServer as McpServerV2 } from '@modelcontextprotocol/server';
@@ -22,6 +16,12 @@ import {
   SimpleSpanProcessor,
 } from '@opentelemetry/sdk-trace-base';
 import { fetchBody, PROTOCOL, readS2SPCapability, S2SPResultSchema } from '@s2sp/core';
+import {
+  type CallOptions,
+  connectEraClient,
+  MODERN_REVISION,
+  type SdkClientRun,
+} from '@s2sp/test-utils';
 import { Hono } from 'hono';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
@@ -167,67 +167,31 @@ async function userServerV1(s2sp: S2SP, seen: Seen): Promise<string> {
   return `${await listen(app)}/mcp`;
 }
 
-/** One client interface over both SDKs' clients. */
+/** A client of one SDK major and era; its calls name `rows` unless `tool` says otherwise. */
 interface AnyClient {
   capabilities(): unknown;
   call(
     args: Record<string, unknown>,
-    options?: {
-      signal?: AbortSignal;
-      onprogress?: (p: { progress: number }) => void;
-      meta?: Record<string, unknown>;
-      tool?: string;
-    },
+    options?: CallOptions & { meta?: Record<string, unknown>; tool?: string },
   ): Promise<{ isError?: boolean; structuredContent?: unknown; _meta?: unknown }>;
 }
 
-async function clientV2(
+async function connectAs(
   url: string,
-  mode: 'legacy' | { pin: '2026-07-28' },
-  headers: Record<string, string> = {},
+  run: SdkClientRun,
+  headers?: Record<string, string>,
 ): Promise<AnyClient> {
-  const client = new ClientV2({ name: 't', version: '1' }, { versionNegotiation: { mode } });
-  await client.connect(new TransportV2(new URL(url), { requestInit: { headers } }));
-  expect(client.getProtocolEra()).toBe(mode === 'legacy' ? 'legacy' : 'modern');
+  const client = await connectEraClient(url, run, headers);
   open.push(() => client.close());
   return {
-    capabilities: () => client.getServerCapabilities(),
-    call: (args, options = {}) =>
-      client.callTool(
-        {
-          name: options.tool ?? 'rows',
-          arguments: args,
-          ...(options.meta && { _meta: options.meta }),
-        },
-        {
-          ...(options.signal && { signal: options.signal }),
-          ...(options.onprogress && { onprogress: options.onprogress }),
-        },
-      ),
+    capabilities: () => client.capabilities(),
+    call: (args, { tool, ...options } = {}) => client.call(tool ?? 'rows', args, options),
   };
 }
 
-async function clientV1(url: string, headers: Record<string, string> = {}): Promise<AnyClient> {
-  const client = new ClientV1({ name: 't', version: '1' });
-  await client.connect(new TransportV1(new URL(url), { requestInit: { headers } }));
-  open.push(() => client.close());
-  return {
-    capabilities: () => client.getServerCapabilities(),
-    call: (args, options = {}) =>
-      client.callTool(
-        {
-          name: options.tool ?? 'rows',
-          arguments: args,
-          ...(options.meta && { _meta: options.meta }),
-        },
-        undefined,
-        {
-          ...(options.signal && { signal: options.signal }),
-          ...(options.onprogress && { onprogress: options.onprogress }),
-        },
-      ),
-  };
-}
+const V1_LEGACY: SdkClientRun = { sdk: 1, era: 'legacy' };
+const V2_LEGACY: SdkClientRun = { sdk: 2, era: 'legacy' };
+const V2_PINNED: SdkClientRun = { sdk: 2, era: MODERN_REVISION };
 
 type Setup = (
   s2sp: S2SP,
@@ -238,21 +202,21 @@ const modernOnV2: [string, Setup] = [
   'SDK v2 McpServer, 2026-07-28 client',
   async (s2sp, seen) => {
     const url = await userServerV2(s2sp, seen);
-    return { url, connect: (headers) => clientV2(url, { pin: '2026-07-28' }, headers) };
+    return { url, connect: (headers) => connectAs(url, V2_PINNED, headers) };
   },
 ];
 const legacyOnV2: [string, Setup] = [
   'SDK v2 McpServer, 2025 client (SDK v1)',
   async (s2sp, seen) => {
     const url = await userServerV2(s2sp, seen);
-    return { url, connect: (headers) => clientV1(url, headers) };
+    return { url, connect: (headers) => connectAs(url, V1_LEGACY, headers) };
   },
 ];
 const legacyOnV1: [string, Setup] = [
   'SDK v1 McpServer with sessions, 2025 client (SDK v2)',
   async (s2sp, seen) => {
     const url = await userServerV1(s2sp, seen);
-    return { url, connect: (headers) => clientV2(url, 'legacy', headers) };
+    return { url, connect: (headers) => connectAs(url, V2_LEGACY, headers) };
   },
 ];
 
@@ -343,9 +307,9 @@ describe.each([modernOnV2, legacyOnV1])('cancellation on the user’s server: %s
 
 describe('createS2SPServer serves both eras on one endpoint', () => {
   it.each([
-    ['a 2026-07-28 client (SDK v2 pinned)', (url: string) => clientV2(url, { pin: '2026-07-28' })],
-    ['a 2025 client of SDK v2', (url: string) => clientV2(url, 'legacy')],
-    ['a 2025 client of SDK v1', (url: string) => clientV1(url)],
+    ['a 2026-07-28 client (SDK v2 pinned)', (url: string) => connectAs(url, V2_PINNED)],
+    ['a 2025 client of SDK v2', (url: string) => connectAs(url, V2_LEGACY)],
+    ['a 2025 client of SDK v1', (url: string) => connectAs(url, V1_LEGACY)],
   ])('%s: split, redeem, and quotas keyed by the caller’s address', async (_name, connect) => {
     const server = createS2SPServer({
       name: 'both',

@@ -4,7 +4,11 @@
  */
 export { CHROMIUM_PATH, launchChromium } from './chromium.js';
 export {
+  type CallOptions,
+  callSdkTool,
+  connectEraClient,
   connectSdkClient,
+  type EraClient,
   expectedRevision,
   LEGACY_REVISION,
   type McpEra,

@@ -76,12 +76,15 @@ export interface SdkClientConnection {
  *
  * @param mcpUrl - the server's MCP endpoint
  * @param run - the SDK major and era
+ * @param headers - sent with every request (a test's stand-in for who the caller is)
  */
 export async function connectSdkClient(
   mcpUrl: string,
   run: SdkClientRun,
+  headers?: Record<string, string>,
 ): Promise<SdkClientConnection> {
   const info = { name: 's2sp-test-agent', version: '1.0.0' };
+  const transportOptions = headers ? { requestInit: { headers } } : {};
   if (run.sdk === 1) {
     if (run.era !== 'legacy') throw new Error('SDK v1 speaks only the 2025 era');
     const { Client } = await import('@modelcontextprotocol/sdk/client/index.js');
@@ -89,11 +92,77 @@ export async function connectSdkClient(
       '@modelcontextprotocol/sdk/client/streamableHttp.js'
     );
     const client = new Client(info);
-    await client.connect(new StreamableHTTPClientTransport(new URL(mcpUrl)));
+    await client.connect(new StreamableHTTPClientTransport(new URL(mcpUrl), transportOptions));
     return { client, revision: undefined };
   }
   const { Client, StreamableHTTPClientTransport } = await import('@modelcontextprotocol/client');
   const client = new Client(info, { versionNegotiation: versionNegotiation(run.era) });
-  await client.connect(new StreamableHTTPClientTransport(new URL(mcpUrl)));
+  await client.connect(new StreamableHTTPClientTransport(new URL(mcpUrl), transportOptions));
   return { client, revision: client.getNegotiatedProtocolVersion() };
+}
+
+/** What a test passes with a tool call, whichever SDK major the client is. */
+export interface CallOptions {
+  readonly signal?: AbortSignal;
+  readonly onprogress?: (progress: { progress: number }) => void;
+}
+
+/**
+ * Calls a tool on a client of either SDK major: v1 takes the options third (after a result
+ * schema), v2 second.
+ *
+ * @param client - a client from {@link connectSdkClient}
+ * @param params - the `tools/call` params
+ * @param options - abort signal and progress callback
+ */
+export async function callSdkTool(
+  client: SdkClientConnection['client'],
+  params: { name: string; arguments?: Record<string, unknown>; _meta?: Record<string, unknown> },
+  options: CallOptions = {},
+): Promise<{ isError?: boolean; structuredContent?: unknown; content?: unknown; _meta?: unknown }> {
+  if ('getProtocolEra' in client) return client.callTool(params, options);
+  return (client as ClientV1).callTool(params, undefined, options);
+}
+
+/** A connected client of one SDK major and era, with the calls tests make, major-agnostic. */
+export interface EraClient {
+  readonly client: SdkClientConnection['client'];
+  /** What the server declared to this client (`initialize` or `server/discover`). */
+  capabilities(): unknown;
+  /** Calls a tool (see {@link callSdkTool}); `meta` is the request's `_meta`. */
+  call(
+    name: string,
+    args?: Record<string, unknown>,
+    options?: CallOptions & { readonly meta?: Record<string, unknown> },
+  ): ReturnType<typeof callSdkTool>;
+  /** The names `tools/list` answers. */
+  tools(): Promise<string[]>;
+  close(): Promise<void>;
+}
+
+/**
+ * {@link connectSdkClient}, checked to have negotiated the revision the run expects against this
+ * repository's servers, and wrapped in {@link EraClient}.
+ *
+ * @throws Error when the negotiated revision is not the one `expectedRevision` names
+ */
+export async function connectEraClient(
+  mcpUrl: string,
+  run: SdkClientRun,
+  headers?: Record<string, string>,
+): Promise<EraClient> {
+  const { client, revision } = await connectSdkClient(mcpUrl, run, headers);
+  const expected = run.sdk === 1 ? undefined : expectedRevision(run.era);
+  if (revision !== expected) {
+    await client.close();
+    throw new Error(`${runTitle(run)} negotiated ${revision}, expected ${expected}`);
+  }
+  return {
+    client,
+    capabilities: () => client.getServerCapabilities(),
+    call: (name, args = {}, { meta, ...options } = {}) =>
+      callSdkTool(client, { name, arguments: args, ...(meta && { _meta: meta }) }, options),
+    tools: async () => (await client.listTools()).tools.map((tool) => tool.name),
+    close: () => client.close(),
+  };
 }
