@@ -13,7 +13,13 @@ import { generateToken, tokenStorageKey } from '@s2sp/core';
 import { createMemoryStore, prepareTable, serializeTable } from '@s2sp/core/store';
 import { createS2SPServer, silentLogger } from '@s2sp/server';
 import { createDataPlaneApp } from '@s2sp/server/http';
-import { connectMcpClient, type RedisTestServer, startRedis } from '@s2sp/test-utils';
+import {
+  connectEraClient,
+  connectMcpClient,
+  MODERN_REVISION,
+  type RedisTestServer,
+  startRedis,
+} from '@s2sp/test-utils';
 import { createClient } from 'redis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { recordFigure } from '../src/figures.js';
@@ -151,39 +157,46 @@ describe('figure 32: row_ids and store quotas', () => {
     expect(accepted.every((n) => n <= 10_240 && n > 0)).toBe(true);
   });
 
-  it('stops one client at maxEntriesPerClient while another is still served', async () => {
-    const server = createS2SPServer({ name: 'r', version: '1', logger: silentLogger });
-    server.resourceTool('rows', { description: 'rows' }, () => rowsOf(1));
-    try {
-      // Listening on ::1 and 127.0.0.1 at once: the two agents are two socket addresses.
-      const listening = await server.listen({ host: '::' });
-      const v4 = await connectMcpClient(`http://127.0.0.1:${listening.port}/mcp`);
-      const v6 = await connectMcpClient(`http://[::1]:${listening.port}/mcp`);
+  // A 2026-07-28 client has no session: the quota still keys on its address, as for 2025 ones.
+  it.each([
+    ['32.5', 'a 2025 client (SDK v1)', { sdk: 1, era: 'legacy' }],
+    ['32.6', 'a 2026-07-28 client (SDK v2, pinned)', { sdk: 2, era: MODERN_REVISION }],
+  ] as const)(
+    '%s: stops %s at maxEntriesPerClient while another is still served',
+    async (id, who, run) => {
+      const server = createS2SPServer({ name: 'r', version: '1', logger: silentLogger });
+      server.resourceTool('rows', { description: 'rows' }, () => rowsOf(1));
       try {
-        let accepted = 0;
-        let refused = 0;
-        const calls = 1100;
-        for (let i = 0; i < calls; i++) {
-          const result = await v4.call('rows', { abstract_domains: 'id' });
-          if (result.isError === true) refused++;
-          else accepted++;
+        // Listening on ::1 and 127.0.0.1 at once: the two agents are two socket addresses.
+        const listening = await server.listen({ host: '::' });
+        const v4 = await connectEraClient(`http://127.0.0.1:${listening.port}/mcp`, run);
+        const v6 = await connectEraClient(`http://[::1]:${listening.port}/mcp`, run);
+        try {
+          let accepted = 0;
+          let refused = 0;
+          const calls = 1100;
+          for (let i = 0; i < calls; i++) {
+            const result = await v4.call('rows', { abstract_domains: 'id' });
+            if (result.isError === true) refused++;
+            else accepted++;
+          }
+          const other = await v6.call('rows', { abstract_domains: 'id' });
+          recordFigure({
+            id,
+            title: `One client (one socket address, ${who}), ${calls} async calls with default settings: results cached / refused (store_full for that client); another client afterwards`,
+            value: `${accepted} / ${refused}; other client ${other.isError === true ? 'refused' : 'served'}`,
+            target: '1000 / 100; other client served',
+            met: accepted === 1000 && refused === 100 && other.isError !== true,
+          });
+          expect(accepted).toBe(1000);
+          expect(other.isError).not.toBe(true);
+        } finally {
+          await v4.close();
+          await v6.close();
         }
-        const other = await v6.call('rows', { abstract_domains: 'id' });
-        recordFigure({
-          id: '32.5',
-          title: `One client (one socket address), ${calls} async calls with default settings: results cached / refused (store_full for that client); another client afterwards`,
-          value: `${accepted} / ${refused}; other client ${other.isError === true ? 'refused' : 'served'}`,
-          target: '1000 / 100; other client served',
-          met: accepted === 1000 && refused === 100 && other.isError !== true,
-        });
-        expect(accepted).toBe(1000);
-        expect(other.isError).not.toBe(true);
       } finally {
-        await v4.close();
-        await v6.close();
+        await server.close();
       }
-    } finally {
-      await server.close();
-    }
-  });
+    },
+  );
 });
