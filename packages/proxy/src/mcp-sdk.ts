@@ -6,12 +6,7 @@
  *
  * @module
  */
-export {
-  createMcpHandler,
-  isLegacyRequest,
-  type McpHttpHandler,
-  Server as ModernServer,
-} from '@modelcontextprotocol/server';
+
 export { Client } from '@modelcontextprotocol/sdk/client/index.js';
 export {
   getDefaultEnvironment,
@@ -55,3 +50,9 @@ export {
   type Tool,
   UnsubscribeRequestSchema,
 } from '@modelcontextprotocol/sdk/types.js';
+export {
+  createMcpHandler,
+  isLegacyRequest,
+  type McpHttpHandler,
+  Server as ModernServer,
+} from '@modelcontextprotocol/server';

@@ -9,8 +9,11 @@ import { parseOptions } from '@s2sp/core/options';
 import { createClientConcurrencyLimit, createConsoleLogger } from '@s2sp/server';
 import { createS2SPEdge } from '@s2sp/server/http';
 import { Hono } from 'hono';
-import { createDownstreamServer,
-  createModernDownstreamServer, type DownstreamContext } from './downstream/downstream-server.js';
+import {
+  createDownstreamServer,
+  createModernDownstreamServer,
+  type DownstreamContext,
+} from './downstream/downstream-server.js';
 import { type McpSessions, mountMcpSessions } from './downstream/http-sessions.js';
 import { createNotificationHub } from './downstream/notification-hub.js';
 import { createSubscriptions } from './downstream/subscriptions.js';

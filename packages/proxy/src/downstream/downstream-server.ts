@@ -106,8 +106,7 @@ function downstreamHandlers(
   const forward = (method: Method) =>
     handlers.push([
       method,
-      (request, call) =>
-        context.upstream.request(request as never, forwardOptions(call, server)),
+      (request, call) => context.upstream.request(request as never, forwardOptions(call, server)),
     ]);
 
   if (caps.tools) {
