@@ -1,7 +1,6 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { S2SPDispatcher, withS2SP } from '@s2sp/client';
 import { readS2SPReceipt } from '@s2sp/core/receipt';
 import { type ByteCounter, createCountingFetch } from './counting-fetch.js';
@@ -65,10 +64,20 @@ export class DemoError extends Error {
   override readonly name = 'DemoError';
 }
 
-async function connect(url: string, counter: ByteCounter): Promise<Client> {
-  const client = new Client({ name: 's2sp-demo-agent', version: '1.0.0' });
+/**
+ * The agent's MCP client: SDK v2's, negotiating the protocol revision (2026-07-28 with these
+ * servers, which serve 2025 clients on the same endpoints too).
+ */
+export async function connectAgent(url: string, counter?: ByteCounter): Promise<Client> {
+  const client = new Client(
+    { name: 's2sp-demo-agent', version: '1.0.0' },
+    { versionNegotiation: { mode: 'auto' } },
+  );
   await client.connect(
-    new StreamableHTTPClientTransport(new URL(url), { fetch: createCountingFetch(counter) }),
+    new StreamableHTTPClientTransport(
+      new URL(url),
+      counter ? { fetch: createCountingFetch(counter) } : {},
+    ),
   );
   return client;
 }
@@ -98,8 +107,8 @@ export async function runAgent(
   const { say } = options;
   const counter: ByteCounter = { sent: 0, received: 0 };
   const bytes = () => counter.sent + counter.received;
-  const weather = await connect(pipeline.weather.mcpUrl, counter);
-  const charts = await connect(pipeline.chart.mcpUrl, counter);
+  const weather = await connectAgent(pipeline.weather.mcpUrl, counter);
+  const charts = await connectAgent(pipeline.chart.mcpUrl, counter);
   try {
     const keyword = options.event.toLowerCase();
     let matched = 0;

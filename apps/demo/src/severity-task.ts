@@ -1,6 +1,5 @@
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { DemoError } from './agent.js';
+import type { Client } from '@modelcontextprotocol/client';
+import { connectAgent, DemoError } from './agent.js';
 import type { Pipeline } from './pipeline.js';
 import { countTokens } from './tokens.js';
 
@@ -44,12 +43,6 @@ export interface SeverityReport {
   readonly sqlTables: TaskTokens;
 }
 
-async function connect(url: string): Promise<Client> {
-  const client = new Client({ name: 's2sp-demo-agent', version: '1.0.0' });
-  await client.connect(new StreamableHTTPClientTransport(new URL(url)));
-  return client;
-}
-
 /**
  * One model's conversation: each tool call's arguments are what it writes, each result's text
  * what it reads (tokens counted as the first task counts them, o200k_base).
@@ -86,9 +79,9 @@ export async function runSeverityTask(
   options: { area: string; say: (line: string) => void },
 ): Promise<SeverityReport> {
   const { area, say } = options;
-  const weather = await connect(pipeline.weather.mcpUrl);
-  const sql = await connect(pipeline.sql.mcpUrl);
-  const charts = await connect(pipeline.chart.mcpUrl);
+  const weather = await connectAgent(pipeline.weather.mcpUrl);
+  const sql = await connectAgent(pipeline.sql.mcpUrl);
+  const charts = await connectAgent(pipeline.chart.mcpUrl);
   try {
     say(`task 2 ("${SEVERITY_QUESTION}"), plain MCP: every alert in, every alert out…`);
     const plain = createConversation();
