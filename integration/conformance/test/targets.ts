@@ -1,7 +1,8 @@
 /**
  * The servers the conformance suite runs against, each started as the demo and the integration
  * tests start it, on 127.0.0.1 port 0: weather-alerts on its offline NWS replay, the two consumers
- * allowed to fetch from it, and s2sp-proxy in front of `@modelcontextprotocol/server-everything`.
+ * allowed to fetch from it, and s2sp-proxy in front of `@modelcontextprotocol/server-everything` and
+ * in front of a server with the suite's own tools (fixtures/suite-server.mjs).
  */
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
@@ -54,6 +55,19 @@ async function startWeather(closers: (() => Promise<void>)[]): Promise<Listening
   return listening;
 }
 
+/** s2sp-proxy in front of a stdio upstream that this Node runs with `args`. */
+function startProxy(args: string[]): Promise<RunningTarget> {
+  return starting(async (closers) => {
+    const proxy = createS2SPProxy({
+      upstream: { kind: 'stdio', command: process.execPath, args },
+      logger: silentLogger,
+    });
+    closers.push(() => proxy.close());
+    await proxy.start();
+    return (await proxy.listen(LOOPBACK)).mcpUrl;
+  });
+}
+
 const require = createRequire(import.meta.url);
 const everythingManifest = require.resolve('@modelcontextprotocol/server-everything/package.json');
 
@@ -95,19 +109,12 @@ export const TARGETS: readonly Target[] = [
   {
     name: 's2sp-proxy',
     baseline: baseline('s2sp-proxy'),
+    start: () => startProxy([join(dirname(everythingManifest), 'dist/index.js'), 'stdio']),
+  },
+  {
+    name: 's2sp-proxy-suite-server',
+    baseline: baseline('s2sp-proxy-suite-server'),
     start: () =>
-      starting(async (closers) => {
-        const proxy = createS2SPProxy({
-          upstream: {
-            kind: 'stdio',
-            command: process.execPath,
-            args: [join(dirname(everythingManifest), 'dist/index.js'), 'stdio'],
-          },
-          logger: silentLogger,
-        });
-        closers.push(() => proxy.close());
-        await proxy.start();
-        return (await proxy.listen(LOOPBACK)).mcpUrl;
-      }),
+      startProxy([fileURLToPath(new URL('./fixtures/suite-server.mjs', import.meta.url))]),
   },
 ];
