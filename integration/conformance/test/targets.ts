@@ -71,50 +71,39 @@ function startProxy(args: string[]): Promise<RunningTarget> {
 const require = createRequire(import.meta.url);
 const everythingManifest = require.resolve('@modelcontextprotocol/server-everything/package.json');
 
-const baseline = (name: string) =>
-  fileURLToPath(new URL(`../baselines/${name}.yaml`, import.meta.url));
+/** A target whose baseline is `baselines/<name>.yaml`. */
+const target = (name: string, start: () => Promise<RunningTarget>): Target => ({
+  name,
+  baseline: fileURLToPath(new URL(`../baselines/${name}.yaml`, import.meta.url)),
+  start,
+});
 
 /** Every server under test. */
 export const TARGETS: readonly Target[] = [
-  {
-    name: 'weather-alerts',
-    baseline: baseline('weather-alerts'),
-    start: () => starting(async (closers) => (await startWeather(closers)).mcpUrl),
-  },
-  {
-    name: 'chart-consumer',
-    baseline: baseline('chart-consumer'),
-    start: () =>
-      starting(async (closers) => {
-        const weather = await startWeather(closers);
-        const chart = createChartServer({ allowedOrigins: [weather.url], logger: silentLogger });
-        const listening = await chart.server.listen(LOOPBACK);
-        closers.push(() => chart.server.close());
-        chart.setBaseUrl(listening.url);
-        return listening.mcpUrl;
-      }),
-  },
-  {
-    name: 'sql-consumer',
-    baseline: baseline('sql-consumer'),
-    start: () =>
-      starting(async (closers) => {
-        const weather = await startWeather(closers);
-        const sql = createSqlServer({ allowedOrigins: [weather.url], logger: silentLogger });
-        const listening = await sql.server.listen(LOOPBACK);
-        closers.push(() => sql.server.close());
-        return listening.mcpUrl;
-      }),
-  },
-  {
-    name: 's2sp-proxy',
-    baseline: baseline('s2sp-proxy'),
-    start: () => startProxy([join(dirname(everythingManifest), 'dist/index.js'), 'stdio']),
-  },
-  {
-    name: 's2sp-proxy-suite-server',
-    baseline: baseline('s2sp-proxy-suite-server'),
-    start: () =>
-      startProxy([fileURLToPath(new URL('./fixtures/suite-server.mjs', import.meta.url))]),
-  },
+  target('weather-alerts', () => starting(async (closers) => (await startWeather(closers)).mcpUrl)),
+  target('chart-consumer', () =>
+    starting(async (closers) => {
+      const weather = await startWeather(closers);
+      const chart = createChartServer({ allowedOrigins: [weather.url], logger: silentLogger });
+      const listening = await chart.server.listen(LOOPBACK);
+      closers.push(() => chart.server.close());
+      chart.setBaseUrl(listening.url);
+      return listening.mcpUrl;
+    }),
+  ),
+  target('sql-consumer', () =>
+    starting(async (closers) => {
+      const weather = await startWeather(closers);
+      const sql = createSqlServer({ allowedOrigins: [weather.url], logger: silentLogger });
+      const listening = await sql.server.listen(LOOPBACK);
+      closers.push(() => sql.server.close());
+      return listening.mcpUrl;
+    }),
+  ),
+  target('s2sp-proxy', () =>
+    startProxy([join(dirname(everythingManifest), 'dist/index.js'), 'stdio']),
+  ),
+  target('s2sp-proxy-suite-server', () =>
+    startProxy([fileURLToPath(new URL('./fixtures/suite-server.mjs', import.meta.url))]),
+  ),
 ];
