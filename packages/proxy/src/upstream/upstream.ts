@@ -18,6 +18,7 @@ import {
   type RequestOptions,
   ResultSchema,
   type ServerCapabilities,
+  type Transport,
 } from '../mcp-sdk.js';
 import { textAsBytes } from './large-strings.js';
 import { oversizedLimit } from './result-cap.js';
@@ -103,6 +104,23 @@ const STABLE_MS = 30_000;
 const MAX_WAIT_FOR_RESTART_MS = 10_000;
 
 /**
+ * Makes the SDK client on `transport` settle each response a microtask after it is read. The SDK
+ * runs a notification's handler a microtask after reading it but settles a response at once,
+ * forgetting that request's progress token: a server's last progress notification, written just
+ * before its result and read with it, was dropped as "unknown token" (MCP TypeScript SDK issue
+ * #2580). Settled a microtask later, the response comes after the notifications read before it,
+ * in the order the server wrote them. Call after `connect`, which installs the SDK's reader.
+ */
+function settleResponsesAfterNotifications(transport: Transport): void {
+  const read = transport.onmessage;
+  if (!read) return;
+  transport.onmessage = (message, extra) => {
+    if ('id' in message && !('method' in message)) queueMicrotask(() => read(message, extra));
+    else read(message, extra);
+  };
+}
+
+/**
  * Creates the upstream connection (call `start()`).
  *
  * @param options - target, timeouts, backoff and notification sinks
@@ -172,6 +190,7 @@ export function createUpstream(options: UpstreamOptions): Upstream {
         { cause: error },
       );
     }
+    settleResponsesAfterNotifications(transport.transport);
     client = next;
     opened = transport;
     connectedAt = Date.now();

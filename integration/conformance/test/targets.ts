@@ -1,0 +1,109 @@
+/**
+ * The servers the conformance suite runs against, each started as the demo and the integration
+ * tests start it, on 127.0.0.1 port 0: weather-alerts on its offline NWS replay, the two consumers
+ * allowed to fetch from it, and s2sp-proxy in front of `@modelcontextprotocol/server-everything` and
+ * in front of a server with the suite's own tools (fixtures/suite-server.mjs).
+ */
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { createChartServer } from '@s2sp/app-chart-consumer';
+import { createSqlServer } from '@s2sp/app-sql-consumer';
+import { createWeatherServer, startNwsReplayServer } from '@s2sp/app-weather-alerts';
+import { createS2SPProxy } from '@s2sp/proxy';
+import { type ListeningServer, silentLogger } from '@s2sp/server';
+
+/** A running server under test; dispose it to stop everything it started. */
+export interface RunningTarget extends AsyncDisposable {
+  /** Its Streamable HTTP endpoint. */
+  readonly mcpUrl: string;
+}
+
+/** A server under test and its baseline. */
+export interface Target {
+  readonly name: string;
+  /** The baseline file (see baseline.ts). */
+  readonly baseline: string;
+  start(): Promise<RunningTarget>;
+}
+
+const LOOPBACK = { port: 0, host: '127.0.0.1' } as const;
+
+/** Runs `body` with a list of closers; on failure closes what was started, newest first. */
+async function starting(
+  body: (closers: (() => Promise<void>)[]) => Promise<string>,
+): Promise<RunningTarget> {
+  const closers: (() => Promise<void>)[] = [];
+  const close = async () => {
+    for (const closer of closers.reverse()) await closer().catch(() => {});
+  };
+  try {
+    return { mcpUrl: await body(closers), [Symbol.asyncDispose]: close };
+  } catch (error) {
+    await close();
+    throw error;
+  }
+}
+
+/** weather-alerts on the NWS replay; returns its listening address. */
+async function startWeather(closers: (() => Promise<void>)[]): Promise<ListeningServer> {
+  const replay = await startNwsReplayServer(LOOPBACK);
+  closers.push(() => replay.close());
+  const weather = createWeatherServer({ nws: { baseUrl: replay.url }, logger: silentLogger });
+  const listening = await weather.listen(LOOPBACK);
+  closers.push(() => weather.close());
+  return listening;
+}
+
+/** s2sp-proxy in front of a stdio upstream that this Node runs with `args`. */
+function startProxy(args: string[]): Promise<RunningTarget> {
+  return starting(async (closers) => {
+    const proxy = createS2SPProxy({
+      upstream: { kind: 'stdio', command: process.execPath, args },
+      logger: silentLogger,
+    });
+    closers.push(() => proxy.close());
+    await proxy.start();
+    return (await proxy.listen(LOOPBACK)).mcpUrl;
+  });
+}
+
+const require = createRequire(import.meta.url);
+const everythingManifest = require.resolve('@modelcontextprotocol/server-everything/package.json');
+
+/** A target whose baseline is `baselines/<name>.yaml`. */
+const target = (name: string, start: () => Promise<RunningTarget>): Target => ({
+  name,
+  baseline: fileURLToPath(new URL(`../baselines/${name}.yaml`, import.meta.url)),
+  start,
+});
+
+/** Every server under test. */
+export const TARGETS: readonly Target[] = [
+  target('weather-alerts', () => starting(async (closers) => (await startWeather(closers)).mcpUrl)),
+  target('chart-consumer', () =>
+    starting(async (closers) => {
+      const weather = await startWeather(closers);
+      const chart = createChartServer({ allowedOrigins: [weather.url], logger: silentLogger });
+      const listening = await chart.server.listen(LOOPBACK);
+      closers.push(() => chart.server.close());
+      chart.setBaseUrl(listening.url);
+      return listening.mcpUrl;
+    }),
+  ),
+  target('sql-consumer', () =>
+    starting(async (closers) => {
+      const weather = await startWeather(closers);
+      const sql = createSqlServer({ allowedOrigins: [weather.url], logger: silentLogger });
+      const listening = await sql.server.listen(LOOPBACK);
+      closers.push(() => sql.server.close());
+      return listening.mcpUrl;
+    }),
+  ),
+  target('s2sp-proxy', () =>
+    startProxy([join(dirname(everythingManifest), 'dist/index.js'), 'stdio']),
+  ),
+  target('s2sp-proxy-suite-server', () =>
+    startProxy([fileURLToPath(new URL('./fixtures/suite-server.mjs', import.meta.url))]),
+  ),
+];
