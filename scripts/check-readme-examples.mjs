@@ -21,10 +21,6 @@
 //   sample that continues from values the prose describes (a `resourceUrl` an agent received, the
 //   reader's own store). Keep these rare; prefer a sample that stands on its own.
 //
-// A page whose samples cannot type-check yet says so with `<!-- samples: unchecked NAME -->`, NAME
-// one of `UNCHECKED` below with the reason and when the marker goes; its blocks are counted and
-// reported as skipped. An unknown NAME fails.
-//
 // A failure names the file and the line of the sample: `packages/core/README.md:24:7 TS2304 …`.
 import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
@@ -45,9 +41,6 @@ const DOCS_COMPILE_IN = {
   'docs/guide/proxy.md': 'packages/proxy',
   'docs/guide/redis.md': 'packages/cache-redis',
 };
-
-// Why a page's samples may be left unchecked, and when that ends. Keep this list short.
-const UNCHECKED = {};
 
 const SKIP_DIRS = new Set(['node_modules', 'dist', '.git', '.turbo', 'coverage', 'packs']);
 // In docs/: the generated API reference, and the tests' fixture pages (checked by those tests).
@@ -71,19 +64,11 @@ function findPages(dir, inDocs = false) {
 }
 
 const failures = [];
-const skipped = [];
 /** Collects every TypeScript block of one README or page, with its preamble and its first line. */
 function blocksOf(readme) {
   const text = readFileSync(readme, 'utf8');
   const lines = text.split('\n');
   const name = relative(root, readme);
-  const unchecked = /^<!-- samples: unchecked (\S+) -->$/m.exec(text)?.[1];
-  if (unchecked !== undefined && !Object.hasOwn(UNCHECKED, unchecked)) {
-    failures.push(
-      `${name}: "<!-- samples: unchecked ${unchecked} -->" names no entry of UNCHECKED in scripts/check-readme-examples.mjs (${Object.keys(UNCHECKED).join(', ')}): type-check the samples, or add the entry with its reason`,
-    );
-    return [];
-  }
   const blocks = [];
   for (let i = 0; i < lines.length; i++) {
     if (!/^```(ts|typescript)(\s*\{[\d,-]*\})?(\s+\[[^\]]*\])?\s*$/.test(lines[i])) continue;
@@ -123,10 +108,6 @@ function blocksOf(readme) {
       preamble = `${assume[1]}\n`;
     }
     blocks.push({ readme: name, firstLine: i + 2, preamble, code });
-  }
-  if (unchecked !== undefined && blocks.length > 0) {
-    skipped.push(`${name} (${blocks.length}, ${unchecked}: ${UNCHECKED[unchecked]})`);
-    return [];
   }
   return blocks;
 }
@@ -209,6 +190,5 @@ if (failures.length > 0) {
   process.exit(1);
 }
 console.log(
-  `README and docs samples: ${count} TypeScript blocks in ${byDir.size} packages type-check.` +
-    (skipped.length > 0 ? ` Not checked: ${skipped.join('; ')}.` : ''),
+  `README and docs samples: ${count} TypeScript blocks in ${byDir.size} packages type-check.`,
 );

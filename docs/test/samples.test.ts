@@ -2,7 +2,7 @@
  * The docs pages' TypeScript samples are type-checked by the repository's one sample checker,
  * `scripts/check-readme-examples.mjs` (run by `pnpm test` over every README and docs page). These
  * cases show that it reads a site page — a VitePress-labelled fence included — names the page and
- * the sample's line when a sample does not compile, and refuses an unlisted reason to skip one.
+ * the sample's line when a sample does not compile.
  */
 import { execFile } from 'node:child_process';
 import { join } from 'node:path';
@@ -28,25 +28,9 @@ async function check(...pages: string[]): Promise<{ code: number; output: string
 
 describe('the sample checker on docs pages', () => {
   it('type-checks a page, naming the page and line of a sample that does not compile', async () => {
-    const { code, output } = await check(
-      'docs/test/__fixtures__/broken-sample.md',
-      'docs/test/__fixtures__/unknown-marker.md',
-    );
+    const { code, output } = await check('docs/test/__fixtures__/broken-sample.md');
     expect(code).toBe(1);
     // `ttlSeconds: 'ten minutes'`: line 8 of the page, column 27.
     expect(output).toMatch(/docs\/test\/__fixtures__\/broken-sample\.md:8:27 TS2322/);
-    expect(output).toContain(
-      'docs/test/__fixtures__/unknown-marker.md: "<!-- samples: unchecked because-i-said-so -->" names no entry of UNCHECKED',
-    );
-    // A page skipped for a reason that is not listed is not checked either way.
-    expect(output).not.toContain('unknown-marker.md:6');
-  });
-
-  it('skips a page marked with a listed reason, and says so', async () => {
-    const { code, output } = await check('docs/guide/server-sdk-v2.md');
-    expect(code).toBe(0);
-    expect(output).toMatch(
-      /0 TypeScript blocks .* Not checked: docs\/guide\/server-sdk-v2\.md \(2, sdk-v2: /,
-    );
   });
 });
