@@ -25,6 +25,13 @@ export const TABLE_SERVER: StdioUpstream = {
   args: [fileURLToPath(new URL('./fixtures/table-server.mjs', import.meta.url))],
 };
 
+/** The hostile fixture upstream (test/fixtures/hostile-server.mjs): slow tables, forged `_meta`, sprayed progress. */
+export const HOSTILE_SERVER: StdioUpstream = {
+  kind: 'stdio',
+  command: process.execPath,
+  args: [fileURLToPath(new URL('./fixtures/hostile-server.mjs', import.meta.url))],
+};
+
 const require = createRequire(import.meta.url);
 /** The entry script of an upstream server installed as a devDependency. */
 export function upstreamBin(pkg: string, bin: string): string {

@@ -26,8 +26,9 @@ import type {
 import { decodeLargeTexts } from '../upstream/large-strings.js';
 import type { ForwardOptions, Upstream } from '../upstream/upstream.js';
 import { pickColumns } from './column-catalogue.js';
-import { type FoundTable, findTable } from './detect/find-table.js';
+import { type FoundTable, findTableSteps } from './detect/find-table.js';
 import { describeBlocks, MAX_KEPT_TEXT } from './detect/other-blocks.js';
+import { runInSlices } from './formats/parse-steps.js';
 import { MAX_ABSTRACT_BUDGET_TOKENS, MAX_TABLE_ARGUMENT, type S2SPCall } from './s2sp-call.js';
 import type { TableTools } from './table-tools.js';
 
@@ -237,7 +238,8 @@ async function callToolNow(
     throw error;
   }
 
-  const inspect = !info.blocked && (s2spCall || info.table || !result.isError);
+  // A plain call's result is read only when it can teach the proxy the tool's columns.
+  const inspect = !info.blocked && (s2spCall || info.table || (info.learns && !result.isError));
   // What goes back as it came has its text as strings (findTable decodes what it reads as text).
   if (!inspect || result.isError) decodeLargeTexts(result);
   if (!inspect) return result;
@@ -247,13 +249,16 @@ async function callToolNow(
       `${info.names.table ?? 'table'} must be a member name or JSON Pointer of at most ${MAX_TABLE_ARGUMENT} characters. ${nameTheTable}`,
     );
   }
-  const found = findTable(result, {
-    maxTextLength: context.maxTextLength,
-    ...(info.pointer && { pointer: info.pointer }),
-    ...(info.format && { format: info.format }),
-    ...(typeof table === 'string' && s2spCall && { table }),
-    ...(keep && { keep: domains }),
-  });
+  // In slices: a large table's parse must not hold every other client's requests meanwhile.
+  const found = await runInSlices(
+    findTableSteps(result, {
+      maxTextLength: context.maxTextLength,
+      ...(info.pointer && { pointer: info.pointer }),
+      ...(info.format && { format: info.format }),
+      ...(typeof table === 'string' && s2spCall && { table }),
+      ...(keep && { keep: domains }),
+    }),
+  );
   const passThrough = !s2spCall || result.isError ? result : undefined;
   // From here on only the rows are needed: dropping the upstream's result lets its text (tens of
   // megabytes for a large table) be collected while the table is split and stored.
