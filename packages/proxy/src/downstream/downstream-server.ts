@@ -6,7 +6,7 @@
  */
 
 import { PROTOCOL } from '@s2sp/core';
-import { clientKey, s2spCapability, traceToolCall } from '@s2sp/server';
+import { s2spCapability, traceToolCall } from '@s2sp/server';
 import type { z } from 'zod';
 import {
   CallToolRequestSchema,
@@ -84,12 +84,12 @@ export function createDownstreamServer(context: DownstreamContext, info: Impleme
         caller: server,
       })) as ListToolsResult;
       // Each client sees its own listing: what its results taught the proxy, nobody else's.
-      const client = clientKey(extra);
+      const client = context.clientKey(extra);
       context.seenClient(server, client);
       return { ...result, tools: context.tables.decorate(result.tools ?? [], client) };
     });
     server.setRequestHandler(CallToolRequestSchema, (request, extra) => {
-      context.seenClient(server, clientKey(extra));
+      context.seenClient(server, context.clientKey(extra));
       // The proxy's own `tools/call` span, a child of the caller's `_meta.traceparent`; the call
       // upstream carries this span's context on. The name is the caller's: capped for the span.
       const traced = traceToolCall(

@@ -11,12 +11,12 @@ import { otelIfLoaded, traceHeaders } from '@s2sp/core/otel';
 import { attachRowBytes, attachRowJson } from '@s2sp/core/store';
 import {
   type ClientConcurrencyLimit,
-  clientKey,
   type Logger,
   parseTableRequest,
   type TableRequest,
   type TableResultContext,
 } from '@s2sp/server';
+import type { KeySource } from '../client-keys.js';
 import type {
   CallToolResult,
   RequestHandlerExtra,
@@ -35,11 +35,13 @@ import type { TableTools } from './table-tools.js';
 /** What a call needs from the proxy. */
 export interface ToolCallContext {
   readonly upstream: Upstream;
-  /** Tool calls running per downstream client (`clientKey`): one client cannot take them all. */
+  /** Tool calls running per downstream client (its `clientKey`): one client cannot take them all. */
   readonly callsPerClient: ClientConcurrencyLimit;
   readonly tables: TableTools;
   readonly s2sp: () => S2SPCall;
   readonly logger: Logger;
+  /** Who a downstream client is (see `client-keys.ts`): what it taught the proxy is kept under it. */
+  readonly clientKey: (source: KeySource) => string;
   /** Largest text block parsed as JSON when looking for a table. */
   readonly maxTextLength: number;
   /** Tells one downstream client's sessions that its tool list changed. */
@@ -114,7 +116,7 @@ export async function callTool(
   extra: Extra,
 ): Promise<CallToolResult> {
   try {
-    return await context.callsPerClient.run(clientKey(extra), () =>
+    return await context.callsPerClient.run(context.clientKey(extra), () =>
       callToolNow(context, params, extra),
     );
   } catch (error) {
@@ -152,7 +154,7 @@ async function callToolNow(
   extra: Extra,
 ): Promise<CallToolResult> {
   const { name } = params;
-  const client = clientKey(extra);
+  const client = context.clientKey(extra);
   await context.learnTool(name);
   const info = context.tables.info(name, client);
   const args = params.arguments ?? {};
