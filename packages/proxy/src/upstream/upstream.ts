@@ -22,6 +22,7 @@ import {
 import { textAsBytes } from './large-strings.js';
 import { oversizedLimit } from './result-cap.js';
 import { translateError } from './upstream-errors.js';
+import { dropS2SPMeta } from './upstream-meta.js';
 import {
   describeTarget,
   type OpenedTransport,
@@ -86,7 +87,10 @@ export type NotificationOrigin =
 export interface Upstream {
   /** Connects for the first time; rejects with a message a person can act on. */
   start(): Promise<void>;
-  /** Sends a request and returns the upstream's result untouched. */
+  /**
+   * Sends a request and returns the upstream's result as it came, except for the S2SP keys of
+   * its `_meta` (never passed on as the proxy's own: see `upstream-meta.ts`).
+   */
   request(request: Request, options?: ForwardOptions): Promise<Record<string, unknown>>;
   /** Capabilities the upstream declared at its last initialisation. */
   capabilities(): ServerCapabilities;
@@ -264,7 +268,20 @@ export function createUpstream(options: UpstreamOptions): Upstream {
       const send = asBytes ? () => textAsBytes.run(true, sendNow) : sendNow;
       if (caller) inFlight.set(caller, (inFlight.get(caller) ?? 0) + 1);
       try {
-        return (await (caller ? callers.run(caller, send) : send())) as Record<string, unknown>;
+        const result = (await (caller ? callers.run(caller, send) : send())) as Record<
+          string,
+          unknown
+        >;
+        // Its S2SP `_meta` keys are not the proxy's to pass on (see upstream-meta.ts).
+        const dropped = dropS2SPMeta(result);
+        if (dropped > 0) {
+          log.debug('upstream: S2SP _meta keys of a result dropped', {
+            upstream: label,
+            method: request.method,
+            keys: dropped,
+          });
+        }
+        return result;
       } catch (error) {
         const limit = error instanceof McpError ? oversizedLimit(error.data) : undefined;
         if (limit !== undefined) {
