@@ -20,6 +20,7 @@ import {
   type ServerCapabilities,
 } from '../mcp-sdk.js';
 import { textAsBytes } from './large-strings.js';
+import { mintProgressTokens } from './progress-tokens.js';
 import { oversizedLimit } from './result-cap.js';
 import { translateError } from './upstream-errors.js';
 import { dropS2SPMeta } from './upstream-meta.js';
@@ -45,8 +46,10 @@ export interface UpstreamOptions {
   readonly restartDelayMs: number;
   readonly maxRestartDelayMs: number;
   /**
-   * Every notification the upstream sends (progress and cancellation are routed by the SDK), with
-   * the downstream session it belongs to when that can be told (see {@link NotificationOrigin}).
+   * Every notification the upstream sends (progress and cancellation are routed by the SDK;
+   * progress goes only to the request whose token the proxy minted, see `progress-tokens.ts`),
+   * with the downstream session it belongs to when that can be told (see
+   * {@link NotificationOrigin}).
    */
   readonly onNotification: (notification: Notification, origin: NotificationOrigin) => void;
   /** Called after a restarted upstream has finished initialisation. */
@@ -155,6 +158,12 @@ export function createUpstream(options: UpstreamOptions): Upstream {
           request: id === undefined ? 'unknown' : 'answered with payload_too_large',
         }),
     });
+    // Progress tokens nobody can guess, so that progress reaches only the request it is for.
+    mintProgressTokens(transport.transport, () =>
+      log.debug('upstream: progress for a token the proxy did not mint was dropped', {
+        upstream: label,
+      }),
+    );
     next.fallbackNotificationHandler = async (notification) =>
       options.onNotification(notification, originOf());
     next.onerror = (error) =>
