@@ -6,41 +6,22 @@
  * runs in its own process (the CLI), so that only its own work is measured; relative figures
  * only: the other client's longest wait against the whole call.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
-import { once } from 'node:events';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rawCall, rawSession } from './raw-mcp.js';
-import { cliPath, HOSTILE_SERVER } from './support.js';
+import { HOSTILE_SERVER, type RunningCli, startCli } from './support.js';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 describe('a large table parse and the other clients', () => {
-  let child: ChildProcess;
+  let cli: RunningCli;
   let mcpUrl: string;
 
   beforeAll(async () => {
-    child = spawn(
-      process.execPath,
-      [cliPath(), '--port', '0', '--', HOSTILE_SERVER.command, ...(HOSTILE_SERVER.args ?? [])],
-      { stdio: ['ignore', 'ignore', 'pipe'] },
-    );
-    let stderr = '';
-    mcpUrl = await new Promise<string>((resolve, reject) => {
-      child.stderr?.on('data', (chunk: Buffer) => {
-        stderr += chunk.toString();
-        const ready = /ready mcp=(\S+)/.exec(stderr);
-        if (ready?.[1]) resolve(ready[1]);
-      });
-      child.once('exit', (code) => reject(new Error(`s2sp-proxy exited ${code}: ${stderr}`)));
-    });
+    cli = await startCli(HOSTILE_SERVER);
+    mcpUrl = cli.mcpUrl;
   });
 
-  afterAll(async () => {
-    if (child.exitCode === null) {
-      child.kill('SIGTERM');
-      await once(child, 'exit');
-    }
-  });
+  afterAll(() => cli.stop());
 
   it.each([
     [

@@ -317,6 +317,42 @@ describe('createToolState: what is written stays within the caps', () => {
   });
 });
 
+const TABLE_UPSTREAM = {
+  kind: 'stdio' as const,
+  command: process.execPath,
+  args: [fileURLToPath(new URL('../../test/fixtures/table-server.mjs', import.meta.url))],
+};
+
+/** Runs a proxy over the state file `path` with `tokens`, and `use` as the holder of `token`. */
+async function withProxy<T>(
+  run: { path: string; tokens: string[]; token: string; logger?: Logger },
+  use: (client: Client) => Promise<T>,
+): Promise<T> {
+  const proxy = createS2SPProxy({
+    upstream: TABLE_UPSTREAM,
+    stateFile: run.path,
+    auth: { bearerTokens: run.tokens },
+    logger: run.logger ?? recorder(),
+  });
+  try {
+    await proxy.start();
+    const listener = await proxy.listen();
+    const client = new Client({ name: 'state-test', version: '1' });
+    await client.connect(
+      new StreamableHTTPClientTransport(new URL(listener.mcpUrl), {
+        requestInit: { headers: { authorization: `Bearer ${run.token}` } },
+      }),
+    );
+    try {
+      return await use(client);
+    } finally {
+      await client.close();
+    }
+  } finally {
+    await proxy.close();
+  }
+}
+
 describe('a proxy with a --state file it cannot use', () => {
   const TOKEN = 'state-test-token-0123456789';
   const cases = [
@@ -329,33 +365,12 @@ describe('a proxy with a --state file it cannot use', () => {
     const path = stateFile();
     writeFileSync(path, content);
     const logger = recorder();
-    const proxy = createS2SPProxy({
-      upstream: {
-        kind: 'stdio',
-        command: process.execPath,
-        args: [fileURLToPath(new URL('../../test/fixtures/table-server.mjs', import.meta.url))],
-      },
-      stateFile: path,
-      auth: { bearerTokens: [TOKEN] },
-      logger,
-    });
-    try {
-      await proxy.start();
-      const listener = await proxy.listen();
-      const client = new Client({ name: 'state-test', version: '1' });
-      await client.connect(
-        new StreamableHTTPClientTransport(new URL(listener.mcpUrl), {
-          requestInit: { headers: { authorization: `Bearer ${TOKEN}` } },
-        }),
-      );
+    await withProxy({ path, tokens: [TOKEN], token: TOKEN, logger }, async (client) => {
       const { tools } = await client.listTools();
       expect(tools.map((t) => t.name)).toContain('declared');
       // A call teaches the proxy this client's catalogue: something to write over the bad file.
       expect((await client.callTool({ name: 'rows' })).isError).toBeFalsy();
-      await client.close();
-    } finally {
-      await proxy.close();
-    }
+    });
     expect(logger.warnings.map((w) => w.message)).toEqual([
       'state: the state file is not valid; starting without it',
     ]);
@@ -372,58 +387,21 @@ describe('a proxy with a --state file it cannot use', () => {
 describe('a proxy with --state and several bearer tokens', () => {
   const A = 'state-token-aaaaaaaaaaaaaaaa';
   const B = 'state-token-bbbbbbbbbbbbbbbb';
-  const upstream = {
-    kind: 'stdio' as const,
-    command: process.execPath,
-    args: [fileURLToPath(new URL('../../test/fixtures/table-server.mjs', import.meta.url))],
-  };
-
-  /** Runs a proxy over `path` with `tokens`, and `use` as the holder of `token`. */
-  async function withProxy<T>(
-    path: string,
-    tokens: string[],
-    token: string,
-    use: (client: Client) => Promise<T>,
-  ): Promise<T> {
-    const proxy = createS2SPProxy({
-      upstream,
-      stateFile: path,
-      auth: { bearerTokens: tokens },
-      logger: recorder(),
-    });
-    try {
-      await proxy.start();
-      const listener = await proxy.listen();
-      const client = new Client({ name: 'state-test', version: '1' });
-      await client.connect(
-        new StreamableHTTPClientTransport(new URL(listener.mcpUrl), {
-          requestInit: { headers: { authorization: `Bearer ${token}` } },
-        }),
-      );
-      try {
-        return await use(client);
-      } finally {
-        await client.close();
-      }
-    } finally {
-      await proxy.close();
-    }
-  }
   const description = async (client: Client) =>
     (await client.listTools()).tools.find((tool) => tool.name === 'rows')?.description ?? '';
 
   it('keeps what a token taught under that token, whatever its position after a restart', async () => {
     const path = stateFile();
     // A teaches the proxy the columns of `rows`, as the first of two tokens.
-    await withProxy(path, [A, B], A, async (client) => {
+    await withProxy({ path, tokens: [A, B], token: A }, async (client) => {
       expect((await client.callTool({ name: 'rows' })).isError).toBeFalsy();
       expect(await description(client)).toContain('"population" ~');
     });
     // Restarted with B alone, in the position A had: B sees nothing A taught.
-    const seenByB = await withProxy(path, [B], B, description);
+    const seenByB = await withProxy({ path, tokens: [B], token: B }, description);
     expect(seenByB).not.toContain('"population" ~');
     // Restarted with A second: A still has its catalogue.
-    const seenByA = await withProxy(path, [B, A], A, description);
+    const seenByA = await withProxy({ path, tokens: [B, A], token: A }, description);
     expect(seenByA).toContain('"population" ~');
   });
 });
