@@ -120,7 +120,8 @@ async function main(): Promise<void> {
     await proxy.start();
   } catch (error) {
     await store?.close().catch(() => {});
-    fail(error);
+    // A setting found unusable only at start (a --state path that is not a file) is a bad option.
+    fail(error, configErrorVariable(error) === undefined ? 1 : 2);
   }
   const listener = await proxy
     .listen({ port: options.port, host: options.host })

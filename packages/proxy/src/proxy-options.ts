@@ -96,7 +96,7 @@ export const S2SPProxyOptionsSchema = z.object({
     flag: '--state',
     defaultText: 'none: nothing is kept',
     description:
-      'A JSON file where the proxy keeps what it learned about tools across restarts: table tools from declared schemas and config, and each client’s own column catalogue under its client key (at most 1 MiB, written atomically).',
+      'A JSON file where the proxy keeps what it learned about tools across restarts: table tools from declared schemas and config, and each client’s own column catalogue under its client key (at most 1 MiB, written atomically with mode 0600; a path that is there must be a regular file).',
   }),
   detectTables: z
     .boolean()

@@ -9,6 +9,7 @@ import { parseOptions } from '@s2sp/core/options';
 import { createClientConcurrencyLimit, createConsoleLogger } from '@s2sp/server';
 import { createS2SPEdge } from '@s2sp/server/http';
 import { Hono } from 'hono';
+import { createClientKeys } from './client-keys.js';
 import {
   createDownstreamServer,
   createModernDownstreamServer,
@@ -103,6 +104,8 @@ export function createS2SPProxy(input: S2SPProxyOptions): S2SPProxy {
   });
   const subscriptions = createSubscriptions(upstream);
   const learned = createLearnedColumns();
+  // A static bearer token's holder is its token (a keyed hash), never its position in the list.
+  const clientKeys = createClientKeys(input.auth?.bearerTokens ?? []);
   // Declared tools from the --state file: known until the upstream lists its tools.
   const remembered: Record<string, DeclaredTool> = {};
   const tables = createTableTools({
@@ -121,6 +124,7 @@ export function createS2SPProxy(input: S2SPProxyOptions): S2SPProxy {
       : createToolState({ path: options.stateFile, logger }, () => ({
           declared: { ...remembered, ...tables.declared() },
           learned,
+          secret: clientKeys.secret(),
         }));
   // A call can come before any tools/list (or after the upstream's list changed): list once so
   // the registry knows each tool's own parameters and outputSchema.
@@ -160,6 +164,7 @@ export function createS2SPProxy(input: S2SPProxyOptions): S2SPProxy {
     tables,
     s2sp,
     logger,
+    clientKey: (extra) => clientKeys.of(extra),
     maxTextLength: options.maxResultChars,
     toolsChanged: (client) => {
       hub.toolsChangedFor(client);
@@ -212,7 +217,11 @@ export function createS2SPProxy(input: S2SPProxyOptions): S2SPProxy {
   return {
     app,
     async start() {
-      if (state) Object.assign(remembered, await state.load(learned));
+      if (state) {
+        const loaded = await state.load(learned);
+        Object.assign(remembered, loaded.declared);
+        if (loaded.secret !== undefined) clientKeys.useSecret(loaded.secret);
+      }
       await upstream.start();
       // Listed once at start, so a tool whose outputSchema cannot be combined with S2SP's is
       // reported now rather than at its first use; without publicUrl, once listen() gives the

@@ -1,12 +1,10 @@
-import { type ChildProcess, spawn } from 'node:child_process';
-import { once } from 'node:events';
 import { request as httpRequest } from 'node:http';
 import { connect } from 'node:net';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createS2SPProxy } from '../src/index.js';
-import { cliPath, startProxy, TABLE_SERVER } from './support.js';
+import { type RunningCli, startCli, startProxy, TABLE_SERVER } from './support.js';
 import { call, s2sp } from './table-calls.js';
 
 const TOKEN = 'proxy-edge-token-0123456789abcdef';
@@ -178,41 +176,19 @@ describe('the proxy’s /mcp body limits', () => {
 
 describe('the s2sp-proxy CLI with S2SP_AUTH_TOKENS and S2SP_BODY_TIMEOUT_MS', () => {
   const BODY_TIMEOUT_MS = 1000;
-  let child: ChildProcess;
+  let cli: RunningCli;
   let mcpUrl: string;
   let port: number;
 
   beforeAll(async () => {
-    child = spawn(
-      process.execPath,
-      [cliPath(), '--port', '0', '--', TABLE_SERVER.command, ...(TABLE_SERVER.args ?? [])],
-      {
-        stdio: ['ignore', 'ignore', 'pipe'],
-        env: {
-          ...process.env,
-          S2SP_AUTH_TOKENS: TOKEN,
-          S2SP_BODY_TIMEOUT_MS: String(BODY_TIMEOUT_MS),
-        },
-      },
-    );
-    let stderr = '';
-    mcpUrl = await new Promise<string>((resolve, reject) => {
-      child.stderr?.on('data', (chunk: Buffer) => {
-        stderr += chunk.toString();
-        const ready = /ready mcp=(\S+)/.exec(stderr);
-        if (ready?.[1]) resolve(ready[1]);
-      });
-      child.once('exit', (code) => reject(new Error(`s2sp-proxy exited ${code}: ${stderr}`)));
+    cli = await startCli(TABLE_SERVER, {
+      env: { S2SP_AUTH_TOKENS: TOKEN, S2SP_BODY_TIMEOUT_MS: String(BODY_TIMEOUT_MS) },
     });
+    mcpUrl = cli.mcpUrl;
     port = Number(new URL(mcpUrl).port);
   });
 
-  afterAll(async () => {
-    if (child.exitCode === null) {
-      child.kill('SIGTERM');
-      await once(child, 'exit');
-    }
-  });
+  afterAll(() => cli.stop());
 
   it('answers /mcp without a token (or with a wrong one) 401 with a Bearer challenge', async () => {
     const missing = await post({ port }, {});

@@ -2,6 +2,8 @@
  * Shared setup of the proxy's integration tests: a proxy on a loopback port in front of a real
  * upstream, and official MCP SDK clients connected to it or directly to the upstream.
  */
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
 import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
@@ -25,6 +27,13 @@ export const TABLE_SERVER: StdioUpstream = {
   args: [fileURLToPath(new URL('./fixtures/table-server.mjs', import.meta.url))],
 };
 
+/** The hostile fixture upstream (test/fixtures/hostile-server.mjs): slow tables, forged `_meta`, sprayed progress. */
+export const HOSTILE_SERVER: StdioUpstream = {
+  kind: 'stdio',
+  command: process.execPath,
+  args: [fileURLToPath(new URL('./fixtures/hostile-server.mjs', import.meta.url))],
+};
+
 const require = createRequire(import.meta.url);
 /** The entry script of an upstream server installed as a devDependency. */
 export function upstreamBin(pkg: string, bin: string): string {
@@ -38,6 +47,53 @@ export function cliPath(): string {
   if (!existsSync(path))
     throw new Error('packages/proxy/dist is missing: run `pnpm build` first (pnpm test does).');
   return path;
+}
+
+/** The CLI running in its own process, once it says it is ready. */
+export interface RunningCli {
+  readonly mcpUrl: string;
+  /** Stops it (SIGTERM) and waits for it to exit. */
+  stop(): Promise<void>;
+}
+
+/**
+ * Starts the built CLI in front of `upstream` on port 0 with `args` and `env` added, and waits
+ * for its `ready` line.
+ */
+export async function startCli(
+  upstream: StdioUpstream,
+  options: { args?: readonly string[]; env?: Record<string, string> } = {},
+): Promise<RunningCli> {
+  const child = spawn(
+    process.execPath,
+    [
+      cliPath(),
+      '--port',
+      '0',
+      ...(options.args ?? []),
+      '--',
+      upstream.command,
+      ...(upstream.args ?? []),
+    ],
+    { stdio: ['ignore', 'ignore', 'pipe'], env: { ...process.env, ...options.env } },
+  );
+  let stderr = '';
+  const mcpUrl = await new Promise<string>((resolve, reject) => {
+    child.stderr?.on('data', (chunk: Buffer) => {
+      stderr += chunk.toString();
+      const ready = /ready mcp=(\S+)/.exec(stderr);
+      if (ready?.[1]) resolve(ready[1]);
+    });
+    child.once('exit', (code) => reject(new Error(`s2sp-proxy exited ${code}: ${stderr}`)));
+  });
+  return {
+    mcpUrl,
+    async stop() {
+      if (child.exitCode !== null) return;
+      child.kill('SIGTERM');
+      await once(child, 'exit');
+    },
+  };
 }
 
 export interface RunningProxy extends AsyncDisposable {

@@ -19,7 +19,7 @@ import {
 } from '@s2sp/server';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { httpClient, startProxy } from './support.js';
+import { HOSTILE_SERVER, httpClient, startProxy } from './support.js';
 
 const AGENT_TRACE = '0af7651916cd43dd8448eb211c80319c';
 const AGENT_SPAN = 'b7ad6b7169203331';
@@ -111,5 +111,18 @@ describe('tracing through the proxy', () => {
     await loadOtel(() => Promise.reject(new Error('Cannot find module')));
     await callThroughProxy({ abstract_domains: ['city'] });
     expect(seen).toEqual([{ traceparent: TRACEPARENT }]);
+  });
+
+  it('records none of the figures an upstream wrote under S2SP’s _meta keys', async () => {
+    registerSdk();
+    {
+      await using running = await startProxy({ upstream: HOSTILE_SERVER, logger: silentLogger });
+      await using agent = await httpClient(running.listener.mcpUrl);
+      await agent.client.callTool({ name: 'forged_meta', arguments: { shape: 'plain' } });
+    }
+    const [span] = exporter.getFinishedSpans().filter((s) => s.name === 'tools/call forged_meta');
+    expect(span).toBeDefined();
+    expect(span?.attributes['s2sp.tokens_saved']).toBeUndefined();
+    expect(span?.attributes['s2sp.rows_withheld']).toBeUndefined();
   });
 });

@@ -6,13 +6,7 @@
  */
 
 import { PROTOCOL } from '@s2sp/core';
-import {
-  clientKey,
-  readToolCall,
-  s2spCapability,
-  type ToolCall,
-  traceToolCall,
-} from '@s2sp/server';
+import { readToolCall, s2spCapability, type ToolCall, traceToolCall } from '@s2sp/server';
 import {
   CallToolRequestSchema,
   CompleteRequestSchema,
@@ -118,7 +112,7 @@ function downstreamHandlers(
           caller: server,
         })) as ListToolsResult;
         // Each client sees its own listing: what its results taught the proxy, nobody else's.
-        const client = clientKey(call);
+        const client = context.clientKey(call);
         context.seenClient(server, client);
         return { ...result, tools: context.tables.decorate(result.tools ?? [], client) };
       },
@@ -127,7 +121,7 @@ function downstreamHandlers(
       'tools/call',
       (request, call) => {
         const params = request.params as Parameters<typeof callTool>[1];
-        context.seenClient(server, clientKey(call));
+        context.seenClient(server, context.clientKey(call));
         // The proxy's own `tools/call` span, a child of the caller's `_meta.traceparent`; the call
         // upstream carries this span's context on. The name is the caller's: capped for the span.
         const traced = traceToolCall(

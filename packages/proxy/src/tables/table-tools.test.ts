@@ -145,6 +145,11 @@ describe('table tools', () => {
 
   it('does not learn with detect off, and caps the column list it prints', () => {
     expect(observe(make({ detect: false }), 'a', 'q', ['a'])).toBe(false);
+    // A plain call of a tool that can teach nothing is not read at all.
+    expect(make({ detect: false }).info('q', 'a').learns).toBe(false);
+    expect(make({ detect: false, include: [{ name: 'q' }] }).info('q', 'a').learns).toBe(true);
+    expect(make().info('q', 'a').learns).toBe(true);
+    expect(make({ exclude: ['q'] }).info('q', 'a').learns).toBe(false);
     const tables = make();
     observe(
       tables,

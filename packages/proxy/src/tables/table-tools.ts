@@ -76,6 +76,11 @@ export interface TableToolInfo {
    * declares no array of objects (its results are not tables). Its arguments go upstream as sent.
    */
   readonly blocked: boolean;
+  /**
+   * A result of the tool can teach the proxy its columns: it is a table tool, or may become one
+   * by what it returns (detection on). A plain call of a tool that learns nothing is not read.
+   */
+  readonly learns: boolean;
   /** Configured or declared location of the rows. */
   readonly pointer?: readonly string[];
   /** Configured format of the rows. */
@@ -229,12 +234,14 @@ export function createTableTools(options: TableToolsOptions): TableTools {
     const blocked = excluded.has(name) || notATable;
     const pointer = configured.get(name) ?? declared?.pointer;
     const format = formats.get(name);
+    const table =
+      !blocked &&
+      (configured.has(name) || declared !== undefined || learned.get(client, name) !== undefined);
     return {
       ...(format && { format }),
-      table:
-        !blocked &&
-        (configured.has(name) || declared !== undefined || learned.get(client, name) !== undefined),
+      table,
       blocked,
+      learns: table || (!blocked && detect),
       ...(pointer && { pointer }),
       declaredColumns: declared?.columns ?? [],
       names: parameterNames(s2spNames(), tool ? ownParameters(tool) : []),
@@ -312,15 +319,13 @@ export function createTableTools(options: TableToolsOptions): TableTools {
     knows: (name) => upstream.has(name),
     forget: () => upstream.clear(),
     observe(client, name, rows, columns) {
-      const before = info(name, client);
-      if (before.blocked || (!detect && !before.table)) return false;
+      if (!info(name, client).learns) return false;
       // Only the columns a description lists are measured: a table may have thousands.
       const measured = measureColumns(rows, columns.slice(0, MAX_CATALOGUE_COLUMNS));
       return learned.set(client, name, measured, columns.length);
     },
     observeArrays(client, name, arrays) {
-      const before = info(name, client);
-      if (before.blocked || (!detect && !before.table)) return false;
+      if (!info(name, client).learns) return false;
       // One array (or none) lists nothing: no entry for it, and none made.
       if (arrays.length < 2 && !learned.get(client, name)?.arrays) return false;
       return learned.setArrays(client, name, arrays);

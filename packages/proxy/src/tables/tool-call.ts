@@ -11,7 +11,6 @@ import { otelIfLoaded, traceHeaders } from '@s2sp/core/otel';
 import { attachRowBytes, attachRowJson } from '@s2sp/core/store';
 import {
   type ClientConcurrencyLimit,
-  clientKey,
   type Logger,
   parseTableRequest,
   readToolCall,
@@ -23,19 +22,22 @@ import type { CallToolResult } from '../mcp-sdk.js';
 import { decodeLargeTexts } from '../upstream/large-strings.js';
 import type { ForwardOptions, Upstream } from '../upstream/upstream.js';
 import { pickColumns } from './column-catalogue.js';
-import { type FoundTable, findTable } from './detect/find-table.js';
+import { type FoundTable, findTableSteps } from './detect/find-table.js';
 import { describeBlocks, MAX_KEPT_TEXT } from './detect/other-blocks.js';
+import { runInSlices } from './formats/parse-steps.js';
 import { MAX_ABSTRACT_BUDGET_TOKENS, MAX_TABLE_ARGUMENT, type S2SPCall } from './s2sp-call.js';
 import type { TableTools } from './table-tools.js';
 
 /** What a call needs from the proxy. */
 export interface ToolCallContext {
   readonly upstream: Upstream;
-  /** Tool calls running per downstream client (`clientKey`): one client cannot take them all. */
+  /** Tool calls running per downstream client (its `clientKey`): one client cannot take them all. */
   readonly callsPerClient: ClientConcurrencyLimit;
   readonly tables: TableTools;
   readonly s2sp: () => S2SPCall;
   readonly logger: Logger;
+  /** Who a downstream client is (see `client-keys.ts`): what it taught the proxy is kept under it. */
+  readonly clientKey: (call: ToolCall) => string;
   /** Largest text block parsed as JSON when looking for a table. */
   readonly maxTextLength: number;
   /** Tells one downstream client's sessions that its tool list changed. */
@@ -111,7 +113,7 @@ export async function callTool(
   extra: Extra,
 ): Promise<CallToolResult> {
   try {
-    return await context.callsPerClient.run(clientKey(extra), () =>
+    return await context.callsPerClient.run(context.clientKey(extra), () =>
       callToolNow(context, params, extra),
     );
   } catch (error) {
@@ -149,7 +151,7 @@ async function callToolNow(
   extra: Extra,
 ): Promise<CallToolResult> {
   const { name } = params;
-  const client = clientKey(extra);
+  const client = context.clientKey(extra);
   await context.learnTool(name);
   const info = context.tables.info(name, client);
   const args = params.arguments ?? {};
@@ -235,7 +237,8 @@ async function callToolNow(
     throw error;
   }
 
-  const inspect = !info.blocked && (s2spCall || info.table || !result.isError);
+  // A plain call's result is read only when it can teach the proxy the tool's columns.
+  const inspect = !info.blocked && (s2spCall || info.table || (info.learns && !result.isError));
   // What goes back as it came has its text as strings (findTable decodes what it reads as text).
   if (!inspect || result.isError) decodeLargeTexts(result);
   if (!inspect) return result;
@@ -245,13 +248,16 @@ async function callToolNow(
       `${info.names.table ?? 'table'} must be a member name or JSON Pointer of at most ${MAX_TABLE_ARGUMENT} characters. ${nameTheTable}`,
     );
   }
-  const found = findTable(result, {
-    maxTextLength: context.maxTextLength,
-    ...(info.pointer && { pointer: info.pointer }),
-    ...(info.format && { format: info.format }),
-    ...(typeof table === 'string' && s2spCall && { table }),
-    ...(keep && { keep: domains }),
-  });
+  // In slices: a large table's parse must not hold every other client's requests meanwhile.
+  const found = await runInSlices(
+    findTableSteps(result, {
+      maxTextLength: context.maxTextLength,
+      ...(info.pointer && { pointer: info.pointer }),
+      ...(info.format && { format: info.format }),
+      ...(typeof table === 'string' && s2spCall && { table }),
+      ...(keep && { keep: domains }),
+    }),
+  );
   const passThrough = !s2spCall || result.isError ? result : undefined;
   // From here on only the rows are needed: dropping the upstream's result lets its text (tens of
   // megabytes for a large table) be collected while the table is split and stored.

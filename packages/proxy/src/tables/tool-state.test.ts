@@ -1,7 +1,18 @@
-import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import {
+  lstatSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { S2SPError } from '@s2sp/core';
 import type { Logger } from '@s2sp/server';
 import { describe, expect, it } from 'vitest';
 import { Client, StreamableHTTPClientTransport } from '../mcp-sdk.js';
@@ -38,10 +49,13 @@ const DECLARED: Record<string, DeclaredTool> = {
   configured: { source: 'config', columns: [] },
 };
 
+/** The client keys' secret the handlers here write. */
+const SECRET = 'c2VjcmV0LXNlY3JldC1zZWNyZXQtc2VjcmV0LXNlY3I';
+
 /** A state handler over `path` that writes `declared` and `learned`. */
 function stateOver(path: string, learned: LearnedColumns, declared = DECLARED) {
   const logger = recorder();
-  const state = createToolState({ path, logger }, () => ({ declared, learned }));
+  const state = createToolState({ path, logger }, () => ({ declared, learned, secret: SECRET }));
   return { state, logger };
 }
 
@@ -56,12 +70,13 @@ async function written(learned: LearnedColumns, declared = DECLARED) {
 async function loaded(path: string) {
   const learned = createLearnedColumns();
   const { state, logger } = stateOver(path, createLearnedColumns());
-  const declared = await state.load(learned);
-  return { declared, learned, warnings: logger.warnings };
+  const { declared, secret } = await state.load(learned);
+  return { declared, secret, learned, warnings: logger.warnings };
 }
 
 const VALID = {
-  version: 1,
+  version: 2,
+  secret: SECRET,
   declared: { rows: { source: 'declared', pointer: '/cities', columns: ['id'] } },
   learned: {
     'client:a': { rows: { total: 1, columns: [{ name: 'id', tokensPerRow: 2, distinct: 1 }] } },
@@ -84,6 +99,7 @@ describe('createToolState: a round trip', () => {
     });
     const again = await loaded(path);
     expect(again.warnings).toEqual([]);
+    expect(again.secret).toBe(SECRET);
     expect(again.declared).toEqual(DECLARED);
     expect(again.learned.entries().map(([client]) => client)).toEqual([
       'address:127.0.0.1',
@@ -143,7 +159,9 @@ describe('createToolState: a file it does not trust is ignored with a warning', 
   const cases: [string, string | Buffer][] = [
     ['damaged JSON', '{"version":1,"declared":{'],
     ['not JSON at all', Buffer.from([0xff, 0xfe, 0x00, 0x01])],
-    ['another version', JSON.stringify({ ...VALID, version: 2 })],
+    ['another version', JSON.stringify({ ...VALID, version: 3 })],
+    ['version 2 without its secret', JSON.stringify({ ...VALID, secret: undefined })],
+    ['a secret of the wrong size', JSON.stringify({ ...VALID, secret: 'abc' })],
     ['a missing part', JSON.stringify({ version: 1, declared: {} })],
     ['a column name over 64 characters', JSON.stringify(column({ name: 'x'.repeat(65) }))],
     ['a distinctiveness over 1', JSON.stringify(column({ distinct: 2 }))],
@@ -176,14 +194,99 @@ describe('createToolState: a file it does not trust is ignored with a warning', 
     expect(Object.keys(declared)).toEqual(['rows']);
     expect(warnings).toEqual([]);
   });
+});
 
-  it('a path it cannot read (a directory)', async () => {
+describe('createToolState: a path that is not a regular file is refused at start', () => {
+  const refused = async (path: string) => {
+    const error = await loaded(path).catch((e: unknown) => e);
+    expect(S2SPError.isInstance(error) && error.code).toBe('invalid_config');
+    expect((error as S2SPError).data?.variable).toBe('--state');
+    return (error as Error).message;
+  };
+
+  it('a FIFO: refused at once (opening it must not wait for a writer)', async () => {
     const path = stateFile();
-    mkdirSync(path);
-    const { declared, warnings } = await loaded(path);
-    expect(declared).toEqual({});
-    expect(warnings.map((w) => w.message)).toEqual([
-      'state: cannot read the state file; starting without it',
+    expect(spawnSync('mkfifo', [path]).status).toBe(0);
+    expect(await refused(path)).toContain('is a FIFO, not a regular file');
+  });
+
+  it('a directory, and a link to a FIFO', async () => {
+    const directory = stateFile();
+    mkdirSync(directory);
+    expect(await refused(directory)).toContain('is a directory');
+    const fifo = stateFile();
+    expect(spawnSync('mkfifo', [fifo]).status).toBe(0);
+    const link = stateFile();
+    symlinkSync(fifo, link);
+    expect(await refused(link)).toContain('is a FIFO');
+  });
+
+  it('a link to a regular file is read; a dangling link is no file yet', async () => {
+    const target = stateFile();
+    writeFileSync(target, JSON.stringify(VALID));
+    const link = stateFile();
+    symlinkSync(target, link);
+    expect(Object.keys((await loaded(link)).declared)).toEqual(['rows']);
+    const dangling = stateFile();
+    symlinkSync(join(dirname(target), 'missing.json'), dangling);
+    expect((await loaded(dangling)).warnings).toEqual([]);
+  });
+});
+
+describe('createToolState: writing cannot be redirected', () => {
+  it('ignores links planted at the old predictable temporary name; writes 0600 and leaves nothing behind', async () => {
+    const path = stateFile();
+    const victim = join(dirname(path), 'victim.txt');
+    writeFileSync(victim, 'precious', { mode: 0o644 });
+    // The name the writer used to use, for this process and a few neighbours.
+    for (let pid = process.pid - 2; pid <= process.pid + 2; pid++)
+      symlinkSync(victim, `${path}.${pid}.tmp`);
+    // An old state file, readable by all.
+    writeFileSync(path, JSON.stringify(VALID), { mode: 0o644 });
+    const learned = createLearnedColumns();
+    learned.set('client:a', 'rows', columns('id'), 1);
+    const { state, logger } = stateOver(path, learned);
+    state.changed();
+    await state.flush();
+    expect(logger.warnings).toEqual([]);
+    expect(readFileSync(victim, 'utf8')).toBe('precious');
+    expect(lstatSync(path).isFile()).toBe(true);
+    expect(statSync(path).mode & 0o777).toBe(0o600);
+    expect(JSON.parse(readFileSync(path, 'utf8')).learned['client:a']).toBeDefined();
+    const left = readdirSync(dirname(path)).filter(
+      (name) =>
+        name !== basename(path) &&
+        name !== 'victim.txt' &&
+        !lstatSync(join(dirname(path), name)).isSymbolicLink(),
+    );
+    expect(left).toEqual([]);
+  });
+});
+
+describe('createToolState: a version 1 file', () => {
+  it('drops the catalogues it kept under a bearer token’s position, keeps the rest', async () => {
+    const path = stateFile();
+    const table = VALID.learned['client:a'];
+    writeFileSync(
+      path,
+      JSON.stringify({
+        version: 1,
+        declared: VALID.declared,
+        learned: {
+          'client:bearer-token-1': table,
+          'client:bearer-token-12': table,
+          'client:verified-id': table,
+          'address:127.0.0.1': table,
+        },
+      }),
+    );
+    const again = await loaded(path);
+    expect(again.warnings).toEqual([]);
+    expect(again.secret).toBeUndefined();
+    expect(Object.keys(again.declared)).toEqual(['rows']);
+    expect(again.learned.entries().map(([client]) => client)).toEqual([
+      'client:verified-id',
+      'address:127.0.0.1',
     ]);
   });
 });
@@ -214,6 +317,42 @@ describe('createToolState: what is written stays within the caps', () => {
   });
 });
 
+const TABLE_UPSTREAM = {
+  kind: 'stdio' as const,
+  command: process.execPath,
+  args: [fileURLToPath(new URL('../../test/fixtures/table-server.mjs', import.meta.url))],
+};
+
+/** Runs a proxy over the state file `path` with `tokens`, and `use` as the holder of `token`. */
+async function withProxy<T>(
+  run: { path: string; tokens: string[]; token: string; logger?: Logger },
+  use: (client: Client) => Promise<T>,
+): Promise<T> {
+  const proxy = createS2SPProxy({
+    upstream: TABLE_UPSTREAM,
+    stateFile: run.path,
+    auth: { bearerTokens: run.tokens },
+    logger: run.logger ?? recorder(),
+  });
+  try {
+    await proxy.start();
+    const listener = await proxy.listen();
+    const client = new Client({ name: 'state-test', version: '1' });
+    await client.connect(
+      new StreamableHTTPClientTransport(new URL(listener.mcpUrl), {
+        requestInit: { headers: { authorization: `Bearer ${run.token}` } },
+      }),
+    );
+    try {
+      return await use(client);
+    } finally {
+      await client.close();
+    }
+  } finally {
+    await proxy.close();
+  }
+}
+
 describe('a proxy with a --state file it cannot use', () => {
   const TOKEN = 'state-test-token-0123456789';
   const cases = [
@@ -226,39 +365,43 @@ describe('a proxy with a --state file it cannot use', () => {
     const path = stateFile();
     writeFileSync(path, content);
     const logger = recorder();
-    const proxy = createS2SPProxy({
-      upstream: {
-        kind: 'stdio',
-        command: process.execPath,
-        args: [fileURLToPath(new URL('../../test/fixtures/table-server.mjs', import.meta.url))],
-      },
-      stateFile: path,
-      auth: { bearerTokens: [TOKEN] },
-      logger,
-    });
-    try {
-      await proxy.start();
-      const listener = await proxy.listen();
-      const client = new Client({ name: 'state-test', version: '1' });
-      await client.connect(
-        new StreamableHTTPClientTransport(new URL(listener.mcpUrl), {
-          requestInit: { headers: { authorization: `Bearer ${TOKEN}` } },
-        }),
-      );
+    await withProxy({ path, tokens: [TOKEN], token: TOKEN, logger }, async (client) => {
       const { tools } = await client.listTools();
       expect(tools.map((t) => t.name)).toContain('declared');
       // A call teaches the proxy this client's catalogue: something to write over the bad file.
       expect((await client.callTool({ name: 'rows' })).isError).toBeFalsy();
-      await client.close();
-    } finally {
-      await proxy.close();
-    }
+    });
     expect(logger.warnings.map((w) => w.message)).toEqual([
       'state: the state file is not valid; starting without it',
     ]);
     const rewritten = JSON.parse(readFileSync(path, 'utf8'));
-    expect(rewritten.version).toBe(1);
+    expect(rewritten.version).toBe(2);
     expect(rewritten.declared.declared?.pointer).toBe('/cities');
-    expect(Object.keys(rewritten.learned)).toEqual(['client:bearer-token-1']);
+    // The client is its token, as a keyed hash: never the token, nor its position.
+    const [client] = Object.keys(rewritten.learned);
+    expect(client).toMatch(/^token:[A-Za-z0-9_-]{32}$/);
+    expect(readFileSync(path, 'utf8')).not.toContain(TOKEN);
+  });
+});
+
+describe('a proxy with --state and several bearer tokens', () => {
+  const A = 'state-token-aaaaaaaaaaaaaaaa';
+  const B = 'state-token-bbbbbbbbbbbbbbbb';
+  const description = async (client: Client) =>
+    (await client.listTools()).tools.find((tool) => tool.name === 'rows')?.description ?? '';
+
+  it('keeps what a token taught under that token, whatever its position after a restart', async () => {
+    const path = stateFile();
+    // A teaches the proxy the columns of `rows`, as the first of two tokens.
+    await withProxy({ path, tokens: [A, B], token: A }, async (client) => {
+      expect((await client.callTool({ name: 'rows' })).isError).toBeFalsy();
+      expect(await description(client)).toContain('"population" ~');
+    });
+    // Restarted with B alone, in the position A had: B sees nothing A taught.
+    const seenByB = await withProxy({ path, tokens: [B], token: B }, description);
+    expect(seenByB).not.toContain('"population" ~');
+    // Restarted with A second: A still has its catalogue.
+    const seenByA = await withProxy({ path, tokens: [B, A], token: A }, description);
+    expect(seenByA).toContain('"population" ~');
   });
 });

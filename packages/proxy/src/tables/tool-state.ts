@@ -5,20 +5,30 @@
  *   with its rows' location and declared columns — operator-trusted knowledge, used while the
  *   upstream's tool list is not known (its `tools/list` failed);
  * - `learned`: each client's own column catalogues (see `learned-columns.ts`), under the client's
- *   key (`client:<auth id>` or `address:<ip>`; never an MCP session, which a client picks), so a
- *   client gets back only what its own calls taught the proxy.
+ *   key (`token:<keyed hash>` for a static bearer token, `client:<auth id>` or `address:<ip>`;
+ *   never an MCP session, which a client picks, nor a token's position), so a client gets back
+ *   only what its own calls taught the proxy;
+ * - `secret`: the key of the keyed hashes (see `client-keys.ts`), so that a token maps to the
+ *   same client after a restart.
  *
- * Written atomically (a temporary file renamed over the old one), at most once a second and on
- * close, within `maxBytes` (the least recently active clients are left out first); read with a
- * size cap and every name and number checked, so a damaged or hostile file is ignored with a
- * warning rather than trusted.
+ * Written atomically and privately: a temporary file of a random name, created exclusively
+ * (never through a link someone placed there) with mode 0600, synced, then renamed over the old
+ * one; at most once a second and on close, within `maxBytes` (the least recently active clients
+ * are left out first). Read with a size cap and every name and number checked, so a damaged or
+ * hostile file is ignored with a warning rather than trusted; a path that is there but is not a
+ * regular file (a FIFO, a directory, a device) is refused at start.
  *
  * @module
  */
 
-import { open, rename, writeFile } from 'node:fs/promises';
+import { randomBytes } from 'node:crypto';
+import { constants as fs } from 'node:fs';
+import { type FileHandle, open, rename, unlink } from 'node:fs/promises';
+import { dirname } from 'node:path';
 import type { Logger } from '@s2sp/server';
+import { configError, configErrorVariable } from '@s2sp/server/env';
 import { z } from 'zod';
+import { CLIENT_KEY_SECRET } from '../client-keys.js';
 import { MAX_CATALOGUE_COLUMNS, MAX_COLUMN_CHARS } from './column-catalogue.js';
 import { parseJsonPointer, pointerTo } from './json-pointer.js';
 import type { LearnedColumns } from './learned-columns.js';
@@ -34,51 +44,91 @@ const WRITE_DELAY_MS = 1_000;
 const ToolName = z.string().min(1).max(128);
 const ColumnName = z.string().max(MAX_COLUMN_CHARS);
 
-const StateFileSchema = z.object({
-  version: z.literal(1),
-  declared: z
-    .record(
-      ToolName,
-      z.object({
-        source: z.enum(['declared', 'config']),
-        pointer: z.string().max(1_000).optional(),
-        columns: z.array(ColumnName).max(MAX_CATALOGUE_COLUMNS),
-      }),
-    )
-    .refine((tools) => Object.keys(tools).length <= MAX_TOOLS),
-  learned: z
-    .record(
-      z.string().max(300),
-      z
-        .record(
-          ToolName,
-          z.object({
-            total: z.number().int().nonnegative(),
-            columns: z
-              .array(
-                z.object({
-                  name: ColumnName,
-                  tokensPerRow: z.number().int().nonnegative().max(1_000_000),
-                  distinct: z.number().min(0).max(1),
-                }),
-              )
-              .max(MAX_CATALOGUE_COLUMNS),
-          }),
-        )
-        .refine((tools) => Object.keys(tools).length <= MAX_TOOLS),
-    )
-    .refine((clients) => Object.keys(clients).length <= MAX_STATE_CLIENTS),
-});
+/** The file's version: 2 keys static-token clients by a keyed hash and keeps the secret. */
+const VERSION = 2 as const;
+
+/**
+ * The client key a version-1 file gave a static bearer token: its position. Such entries are
+ * dropped on reading, since another token may hold that position now.
+ */
+const POSITIONAL = /^client:bearer-token-\d+$/;
+
+const StateFileSchema = z
+  .object({
+    version: z.union([z.literal(1), z.literal(VERSION)]),
+    secret: z.string().regex(CLIENT_KEY_SECRET).optional(),
+    declared: z
+      .record(
+        ToolName,
+        z.object({
+          source: z.enum(['declared', 'config']),
+          pointer: z.string().max(1_000).optional(),
+          columns: z.array(ColumnName).max(MAX_CATALOGUE_COLUMNS),
+        }),
+      )
+      .refine((tools) => Object.keys(tools).length <= MAX_TOOLS),
+    learned: z
+      .record(
+        z.string().max(300),
+        z
+          .record(
+            ToolName,
+            z.object({
+              total: z.number().int().nonnegative(),
+              columns: z
+                .array(
+                  z.object({
+                    name: ColumnName,
+                    tokensPerRow: z.number().int().nonnegative().max(1_000_000),
+                    distinct: z.number().min(0).max(1),
+                  }),
+                )
+                .max(MAX_CATALOGUE_COLUMNS),
+            }),
+          )
+          .refine((tools) => Object.keys(tools).length <= MAX_TOOLS),
+      )
+      .refine((clients) => Object.keys(clients).length <= MAX_STATE_CLIENTS),
+  })
+  // Version 2's keys mean nothing without its secret.
+  .refine((file) => file.version === 1 || file.secret !== undefined, {
+    message: 'a version 2 file needs its secret',
+  });
 
 type StateFile = z.infer<typeof StateFileSchema>;
 
+/** What the kind of a file that is not a regular one is called in an error. */
+function kindOf(stats: { isDirectory(): boolean; isFIFO(): boolean; isSocket(): boolean }): string {
+  if (stats.isDirectory()) return 'a directory';
+  if (stats.isFIFO()) return 'a FIFO';
+  if (stats.isSocket()) return 'a socket';
+  return 'a device';
+}
+
 /**
  * The file's first {@link MAX_STATE_BYTES} + 1 bytes: a wrong `--state` path (a log, a device)
- * is never read whole into memory, and one byte more says it is too large.
+ * is never read whole into memory, and one byte more says it is too large. `undefined`: there is
+ * no file.
+ *
+ * @throws S2SPError `invalid_config` when the path is there but is not a regular file: opened
+ *   without waiting (a FIFO would hold the start forever, and SIGTERM with it), then refused
  */
-async function readCapped(path: string): Promise<Buffer> {
-  const file = await open(path, 'r');
+async function readCapped(path: string): Promise<Buffer | undefined> {
+  let file: FileHandle;
   try {
+    file = await open(path, fs.O_RDONLY | fs.O_NONBLOCK);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw error;
+  }
+  try {
+    const stats = await file.stat();
+    if (!stats.isFile()) {
+      throw configError(
+        '--state',
+        `${path} is ${kindOf(stats)}, not a regular file. Give the path of a file the proxy may create and replace, or remove what is there.`,
+      );
+    }
     const buffer = Buffer.alloc(MAX_STATE_BYTES + 1);
     let length = 0;
     while (length < buffer.length) {
@@ -92,16 +142,41 @@ async function readCapped(path: string): Promise<Buffer> {
   }
 }
 
+/** Makes a rename in `directory` durable (best effort: not every system can open a directory). */
+async function syncDirectory(directory: string): Promise<void> {
+  let handle: FileHandle | undefined;
+  try {
+    handle = await open(directory, fs.O_RDONLY);
+    await handle.sync();
+  } catch {
+    // The file itself was synced; only the rename may be lost in a crash.
+  } finally {
+    await handle?.close().catch(() => {});
+  }
+}
+
 /** Options for {@link createToolState}. */
 export interface ToolStateOptions {
   readonly path: string;
   readonly logger: Logger;
 }
 
+/** What a state file gave back, besides the catalogues it filled in. */
+export interface LoadedState {
+  readonly declared: Record<string, DeclaredTool>;
+  /** The client keys' secret ({@link CLIENT_KEY_SECRET}), when the file kept one. */
+  readonly secret?: string;
+}
+
 /** The state file of one proxy. */
 export interface ToolState {
-  /** Reads the file: declared tools, and fills `learned` with the saved catalogues. */
-  load(learned: LearnedColumns): Promise<Record<string, DeclaredTool>>;
+  /**
+   * Reads the file: declared tools and the client keys' secret, and fills `learned` with the
+   * saved catalogues.
+   *
+   * @throws S2SPError `invalid_config` when the path is not a regular file
+   */
+  load(learned: LearnedColumns): Promise<LoadedState>;
   /** Asks for a write soon (at most one a second). */
   changed(): void;
   /** Writes now if anything changed, and stops the timer. */
@@ -112,13 +187,15 @@ export interface ToolState {
  * Creates the state file handler.
  *
  * @param options - the file, and where to warn
- * @param snapshot - what to write: the declared tools and the learned catalogues now
+ * @param snapshot - what to write: the declared tools, the learned catalogues and the client
+ *   keys' secret now
  */
 export function createToolState(
   options: ToolStateOptions,
   snapshot: () => {
     declared: Record<string, DeclaredTool>;
     learned: LearnedColumns;
+    secret: string;
   },
 ): ToolState {
   let timer: ReturnType<typeof setTimeout> | undefined;
@@ -146,7 +223,8 @@ export function createToolState(
       .slice(0, MAX_STATE_CLIENTS);
     // Each client's entry is measured once: serializing the whole file again for every client
     // left out took tens of seconds, on the event loop, with 100 full catalogues.
-    let bytes = Buffer.byteLength(JSON.stringify({ version: 1, declared, learned: {} }));
+    const head = { version: VERSION, secret: now.secret } as const;
+    let bytes = Buffer.byteLength(JSON.stringify({ ...head, declared, learned: {} }));
     const kept: [string, StateFile['learned'][string]][] = [];
     for (const [client, tools] of clients) {
       const entry = Object.fromEntries(
@@ -162,19 +240,36 @@ export function createToolState(
       kept.push([client, entry]);
     }
     const learned: StateFile['learned'] = Object.fromEntries(kept.reverse());
-    const text = JSON.stringify({ version: 1, declared, learned } satisfies StateFile);
+    const text = JSON.stringify({ ...head, declared, learned } satisfies StateFile);
     if (Buffer.byteLength(text) <= MAX_STATE_BYTES) return text;
-    return JSON.stringify({ version: 1, declared: {}, learned: {} } satisfies StateFile);
+    return JSON.stringify({ ...head, declared: {}, learned: {} } satisfies StateFile);
   };
 
   const write = async () => {
     if (!dirty) return;
     dirty = false;
-    const temporary = `${options.path}.${process.pid}.tmp`;
+    // A name nobody can guess, created here or not at all: a link placed at a predictable name
+    // would have had the file written through it, and then renamed into the state's place.
+    const temporary = `${options.path}.${randomBytes(12).toString('hex')}.tmp`;
+    let created = false;
     try {
-      await writeFile(temporary, serialize(), { mode: 0o600 });
+      const file = await open(
+        temporary,
+        fs.O_WRONLY | fs.O_CREAT | fs.O_EXCL | fs.O_NOFOLLOW,
+        0o600,
+      );
+      created = true;
+      try {
+        await file.writeFile(serialize());
+        await file.sync();
+      } finally {
+        await file.close();
+      }
       await rename(temporary, options.path);
+      created = false;
+      await syncDirectory(dirname(options.path));
     } catch (error) {
+      if (created) await unlink(temporary).catch(() => {});
       options.logger.warn('state: cannot write the state file', {
         error: (error as Error).message.slice(0, 200),
       });
@@ -183,17 +278,17 @@ export function createToolState(
 
   return {
     async load(learned) {
-      let bytes: Buffer;
+      let bytes: Buffer | undefined;
       try {
         bytes = await readCapped(options.path);
       } catch (error) {
-        if ((error as NodeJS.ErrnoException).code !== 'ENOENT') {
-          options.logger.warn('state: cannot read the state file; starting without it', {
-            error: (error as Error).message.slice(0, 200),
-          });
-        }
-        return {};
+        if (configErrorVariable(error) !== undefined) throw error;
+        options.logger.warn('state: cannot read the state file; starting without it', {
+          error: (error as Error).message.slice(0, 200),
+        });
+        return { declared: {} };
       }
+      if (bytes === undefined) return { declared: {} };
       let parsed: StateFile;
       try {
         if (bytes.length > MAX_STATE_BYTES) throw new Error('it is larger than 1 MiB');
@@ -202,11 +297,23 @@ export function createToolState(
         options.logger.warn('state: the state file is not valid; starting without it', {
           error: (error as Error).message.slice(0, 200),
         });
-        return {};
+        return { declared: {} };
       }
+      let positional = 0;
       for (const [client, tools] of Object.entries(parsed.learned)) {
+        // A version-1 file named a static token by its position, which another token may hold
+        // now: there is no telling whose catalogue it was.
+        if (parsed.version === 1 && POSITIONAL.test(client)) {
+          positional++;
+          continue;
+        }
         for (const [tool, table] of Object.entries(tools))
           learned.set(client, tool, table.columns, table.total);
+      }
+      if (positional > 0) {
+        options.logger.info('state: catalogues of bearer tokens kept by position were dropped', {
+          clients: positional,
+        });
       }
       const declared: Record<string, DeclaredTool> = {};
       for (const [name, tool] of Object.entries(parsed.declared)) {
@@ -222,7 +329,7 @@ export function createToolState(
           ...(pointer && { pointer }),
         };
       }
-      return declared;
+      return { declared, ...(parsed.secret !== undefined && { secret: parsed.secret }) };
     },
     changed() {
       dirty = true;

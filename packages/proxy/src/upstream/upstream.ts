@@ -21,8 +21,10 @@ import {
   type Transport,
 } from '../mcp-sdk.js';
 import { textAsBytes } from './large-strings.js';
+import { mintProgressTokens } from './progress-tokens.js';
 import { oversizedLimit } from './result-cap.js';
 import { translateError } from './upstream-errors.js';
+import { dropS2SPMeta } from './upstream-meta.js';
 import {
   describeTarget,
   type OpenedTransport,
@@ -45,8 +47,10 @@ export interface UpstreamOptions {
   readonly restartDelayMs: number;
   readonly maxRestartDelayMs: number;
   /**
-   * Every notification the upstream sends (progress and cancellation are routed by the SDK), with
-   * the downstream session it belongs to when that can be told (see {@link NotificationOrigin}).
+   * Every notification the upstream sends (progress and cancellation are routed by the SDK;
+   * progress goes only to the request whose token the proxy minted, see `progress-tokens.ts`),
+   * with the downstream session it belongs to when that can be told (see
+   * {@link NotificationOrigin}).
    */
   readonly onNotification: (notification: Notification, origin: NotificationOrigin) => void;
   /** Called after a restarted upstream has finished initialisation. */
@@ -87,7 +91,10 @@ export type NotificationOrigin =
 export interface Upstream {
   /** Connects for the first time; rejects with a message a person can act on. */
   start(): Promise<void>;
-  /** Sends a request and returns the upstream's result untouched. */
+  /**
+   * Sends a request and returns the upstream's result as it came, except for the S2SP keys of
+   * its `_meta` (never passed on as the proxy's own: see `upstream-meta.ts`).
+   */
   request(request: Request, options?: ForwardOptions): Promise<Record<string, unknown>>;
   /** Capabilities the upstream declared at its last initialisation. */
   capabilities(): ServerCapabilities;
@@ -102,23 +109,6 @@ export interface Upstream {
 const STABLE_MS = 30_000;
 // How long a request waits for a restarting upstream before it fails.
 const MAX_WAIT_FOR_RESTART_MS = 10_000;
-
-/**
- * Makes the SDK client on `transport` settle each response a microtask after it is read. The SDK
- * runs a notification's handler a microtask after reading it but settles a response at once,
- * forgetting that request's progress token: a server's last progress notification, written just
- * before its result and read with it, was dropped as "unknown token" (MCP TypeScript SDK issue
- * #2580). Settled a microtask later, the response comes after the notifications read before it,
- * in the order the server wrote them. Call after `connect`, which installs the SDK's reader.
- */
-function settleResponsesAfterNotifications(transport: Transport): void {
-  const read = transport.onmessage;
-  if (!read) return;
-  transport.onmessage = (message, extra) => {
-    if ('id' in message && !('method' in message)) queueMicrotask(() => read(message, extra));
-    else read(message, extra);
-  };
-}
 
 /**
  * Creates the upstream connection (call `start()`).
@@ -169,6 +159,12 @@ export function createUpstream(options: UpstreamOptions): Upstream {
           request: id === undefined ? 'unknown' : 'answered with payload_too_large',
         }),
     });
+    // Progress tokens nobody can guess, so that progress reaches only the request it is for.
+    mintProgressTokens(transport.transport, () =>
+      log.debug('upstream: progress for a token the proxy did not mint was dropped', {
+        upstream: label,
+      }),
+    );
     next.fallbackNotificationHandler = async (notification) =>
       options.onNotification(notification, originOf());
     next.onerror = (error) =>
@@ -190,7 +186,6 @@ export function createUpstream(options: UpstreamOptions): Upstream {
         { cause: error },
       );
     }
-    settleResponsesAfterNotifications(transport.transport);
     client = next;
     opened = transport;
     connectedAt = Date.now();
@@ -283,7 +278,20 @@ export function createUpstream(options: UpstreamOptions): Upstream {
       const send = asBytes ? () => textAsBytes.run(true, sendNow) : sendNow;
       if (caller) inFlight.set(caller, (inFlight.get(caller) ?? 0) + 1);
       try {
-        return (await (caller ? callers.run(caller, send) : send())) as Record<string, unknown>;
+        const result = (await (caller ? callers.run(caller, send) : send())) as Record<
+          string,
+          unknown
+        >;
+        // Its S2SP `_meta` keys are not the proxy's to pass on (see upstream-meta.ts).
+        const dropped = dropS2SPMeta(result);
+        if (dropped > 0) {
+          log.debug('upstream: S2SP _meta keys of a result dropped', {
+            upstream: label,
+            method: request.method,
+            keys: dropped,
+          });
+        }
+        return result;
       } catch (error) {
         const limit = error instanceof McpError ? oversizedLimit(error.data) : undefined;
         if (limit !== undefined) {

@@ -15,6 +15,12 @@ interface OutgoingNotification {
 
 type HeaderRecord = Readonly<Record<string, string | string[] | undefined>>;
 
+/** What S2SP reads of the SDKs' `AuthInfo`. */
+interface AuthInfoLike {
+  readonly clientId?: string | undefined;
+  readonly token?: string | undefined;
+}
+
 /**
  * A tool handler's second argument, from MCP SDK v1 (`extra`) or v2 (`ctx`): every member this
  * package reads, optional, so that either SDK's object (and a plain object in a test) fits.
@@ -29,7 +35,7 @@ export interface ToolCall {
   /** v1 and v2: the MCP session, where the transport has one (2025 era only). */
   readonly sessionId?: string | undefined;
   /** v1: the validated access token. */
-  readonly authInfo?: { readonly clientId?: string | undefined } | undefined;
+  readonly authInfo?: AuthInfoLike | undefined;
   /** v1: the HTTP request's headers and URL. */
   readonly requestInfo?:
     | { readonly headers?: HeaderRecord | undefined; readonly url?: URL | undefined }
@@ -45,7 +51,7 @@ export interface ToolCall {
   /** v2: the HTTP request and the validated access token. */
   readonly http?:
     | {
-        readonly authInfo?: { readonly clientId?: string | undefined } | undefined;
+        readonly authInfo?: AuthInfoLike | undefined;
         readonly req?: { readonly url: string; readonly headers: Headers } | undefined;
       }
     | undefined;
@@ -61,6 +67,8 @@ export interface ToolCallView {
   readonly notify: ((notification: OutgoingNotification) => Promise<void>) | undefined;
   /** The authenticated client's id, when an access token named one. */
   readonly clientId: string | undefined;
+  /** The validated access token itself, when there is one (never log it). */
+  readonly token: string | undefined;
   /** The MCP session id (2025-era sessions only). */
   readonly sessionId: string | undefined;
   /** The MCP request's URL, when it came over HTTP. */
@@ -90,12 +98,14 @@ export function readToolCall(call: ToolCall | undefined): ToolCallView {
   const send = (modern?.notify ?? call?.sendNotification) as
     | ((notification: OutgoingNotification) => Promise<void>)
     | undefined;
-  const clientId = call?.http?.authInfo?.clientId ?? call?.authInfo?.clientId;
+  const auth = call?.http?.authInfo ?? call?.authInfo;
+  const clientId = auth?.clientId;
   return {
     signal: modern?.signal ?? call?.signal,
     meta: (modern?._meta ?? call?._meta) as Readonly<Record<string, unknown>> | undefined,
     notify: send,
     clientId: typeof clientId === 'string' && clientId !== '' ? clientId : undefined,
+    token: typeof auth?.token === 'string' && auth.token !== '' ? auth.token : undefined,
     sessionId: call?.sessionId,
     url: request ? parsedUrl(request.url) : call?.requestInfo?.url,
     header(name) {

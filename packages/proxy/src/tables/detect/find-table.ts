@@ -23,11 +23,12 @@ import type { Row } from '@s2sp/core';
 import type { RowBytes } from '@s2sp/core/store';
 import type { CallToolResult } from '../../mcp-sdk.js';
 import { arrayElementTexts, WS } from '../formats/json-rows.js';
+import { runNow, type Steps } from '../formats/parse-steps.js';
 import { type Block, largeTextOf, textOf } from './block-text.js';
-import { fromDocument, type OtherArray, type TableArray } from './json-document.js';
+import { documentSteps, type OtherArray, type TableArray } from './json-document.js';
 import { handOverOnce, readKeeping, readKeepingBytes } from './keep-values.js';
-import { type BlockSummary, type OtherBlocks, otherBlocks, summary } from './other-blocks.js';
-import { fromText, TEXT_FORMATS } from './text-formats.js';
+import { type BlockSummary, type OtherBlocks, otherBlocksSteps, summary } from './other-blocks.js';
+import { TEXT_FORMATS, textSteps } from './text-formats.js';
 
 /** The formats a table may come in. */
 export const TABLE_FORMATS = ['json', 'jsonl', 'csv', 'tsv', 'markdown', 'html'] as const;
@@ -86,7 +87,7 @@ export interface FindTableOptions {
   /**
    * The only columns whose values are needed (an async split's abstract columns): a compact JSON
    * array in a text block is then read row by row, keeping only their values except in the rows
-   * the catalogue samples (see `rowsKeeping`); its `rowTexts` are then always set, and the rows
+   * the catalogue samples (see `rowsKeepingSteps`); its `rowTexts` are then always set, and the rows
    * are only good for their columns and for storing through their texts.
    */
   readonly keep?: readonly string[];
@@ -102,6 +103,17 @@ export function findTable(
   result: CallToolResult,
   options: FindTableOptions,
 ): FoundTable | NotATable {
+  return runNow(findTableSteps(result, options));
+}
+
+/**
+ * {@link findTable}, pausing as it goes: the proxy runs it in slices (`runInSlices`), so that a
+ * large table's parse never holds the other clients' requests (see `parse-steps.ts`).
+ */
+export function* findTableSteps(
+  result: CallToolResult,
+  options: FindTableOptions,
+): Steps<FoundTable | NotATable> {
   const content: readonly Block[] = Array.isArray(result.content) ? result.content : [];
   const notTable = (reason: string, arrays?: TableArray[]): NotATable => ({
     kind: 'not-table',
@@ -112,7 +124,7 @@ export function findTable(
   if (result.isError) return notTable('the tool returned an error');
   const format = options.format;
   let firstReason: string | undefined;
-  const found = (
+  function* found(
     rows: Row[],
     source: FoundTable['source'],
     at: {
@@ -123,28 +135,38 @@ export function findTable(
       rowTexts?: () => string[] | undefined;
       rowBytes?: () => RowBytes | undefined;
     },
-  ): FoundTable => ({
-    ...(at.rowTexts && { rowTexts: at.rowTexts }),
-    ...(at.rowBytes && { rowBytes: at.rowBytes }),
-    kind: 'table',
-    rows,
-    pointer: at.pointer,
-    format: at.format,
-    source,
-    arrays: at.arrays ?? (rows.length > 0 ? [{ pointer: at.pointer, rows: rows.length }] : []),
-    others: at.others ?? [],
-    blocks: otherBlocks(content, source, rows, options),
-  });
+  ): Steps<FoundTable> {
+    const blocks = yield* otherBlocksSteps(content, source, rows, options);
+    return {
+      ...(at.rowTexts && { rowTexts: at.rowTexts }),
+      ...(at.rowBytes && { rowBytes: at.rowBytes }),
+      kind: 'table',
+      rows,
+      pointer: at.pointer,
+      format: at.format,
+      source,
+      arrays: at.arrays ?? (rows.length > 0 ? [{ pointer: at.pointer, rows: rows.length }] : []),
+      others: at.others ?? [],
+      blocks,
+    };
+  }
 
   if (format === undefined || format === 'json') {
-    const documents: [FoundTable['source'], () => unknown, string?][] = [];
+    const documents: [FoundTable['source'], () => Steps<unknown>, string?][] = [];
     // The row texts of the document read with only the `keep` columns' values, when it was.
     let keptTexts: string[] | undefined;
     // The same, read from the bytes of a block kept as bytes.
     let keptBytes: RowBytes | undefined;
     const keeping = options.keep && options.pointer === undefined && options.table === undefined;
     if (result.structuredContent !== undefined) {
-      documents.push(['structuredContent', () => result.structuredContent]);
+      const structured = result.structuredContent;
+      documents.push([
+        'structuredContent',
+        function* () {
+          yield;
+          return structured;
+        },
+      ]);
     }
     content.forEach((block, index) => {
       const large = largeTextOf(block);
@@ -154,14 +176,14 @@ export function findTable(
         if (first !== 91 /* [ */ && first !== 123 /* { */) return;
         documents.push([
           index,
-          () => {
-            const kept = readKeepingBytes(large.bytes, keep);
+          function* () {
+            const kept = yield* readKeepingBytes(large.bytes, keep);
             if (kept) {
               keptBytes = kept.source;
               return kept.rows;
             }
             // Not a compact array of objects: read as text, as any other block.
-            return readText((textOf(block) as string).trim(), index);
+            return yield* readText((textOf(block) as string).trim(), index);
           },
         ]);
         return;
@@ -173,12 +195,12 @@ export function findTable(
       documents.push([index, () => readText(trimmed, index), trimmed]);
     });
     /** One text block's JSON document (`undefined`: none, with the reason noted). */
-    function readText(trimmed: string, index: number): unknown {
+    function* readText(trimmed: string, index: number): Steps<unknown> {
       if (trimmed.length > options.maxTextLength) {
         firstReason ??= `block ${index} is ${trimmed.length.toLocaleString('en-US')} characters, more than the ${options.maxTextLength.toLocaleString('en-US')} the proxy parses`;
         return undefined;
       }
-      const kept = keeping && options.keep && readKeeping(trimmed, options.keep);
+      const kept = keeping && options.keep && (yield* readKeeping(trimmed, options.keep));
       if (kept) {
         keptTexts = kept.texts;
         return kept.rows;
@@ -191,9 +213,9 @@ export function findTable(
       }
     }
     for (const [source, read, raw] of documents) {
-      const document = read();
+      const document = yield* read();
       if (document === undefined) continue;
-      const inDocument = fromDocument(document, options);
+      const inDocument = yield* documentSteps(document, options);
       if (inDocument.kind === 'table') {
         // Compact JSON whose rows are the whole document: their texts can be reused as stored.
         const reusable = raw !== undefined && inDocument.pointer === '' && !raw.includes('\n');
@@ -201,7 +223,7 @@ export function findTable(
         const bytes = keptBytes;
         keptTexts = undefined;
         keptBytes = undefined;
-        return found(inDocument.rows, source, {
+        return yield* found(inDocument.rows, source, {
           ...inDocument,
           format: 'json',
           ...(bytes && { rowBytes: handOverOnce(bytes) }),
@@ -225,13 +247,13 @@ export function findTable(
         firstReason ??= `block ${index} is ${text.length.toLocaleString('en-US')} characters, more than the ${options.maxTextLength.toLocaleString('en-US')} the proxy parses`;
         continue;
       }
-      const table = fromText(text, each, format !== undefined);
+      const table = yield* textSteps(text, each, format !== undefined);
       if (!table) continue;
       if ('reason' in table) {
         firstReason ??= `block ${index}: ${table.reason}`;
         continue;
       }
-      return found(table.rows, index, { pointer: '', format: table.format });
+      return yield* found(table.rows, index, { pointer: '', format: table.format });
     }
   }
   return notTable(

@@ -8,7 +8,8 @@
 
 import type { Row } from '@s2sp/core';
 import { isPlainObject } from '@s2sp/core/json';
-import { rowsFromHeader } from '../formats/header-rows.js';
+import { headerRowsSteps } from '../formats/header-rows.js';
+import type { Steps } from '../formats/parse-steps.js';
 import { parseJsonPointer, pointerTo, resolveJsonPointer } from '../json-pointer.js';
 import type { FindTableOptions } from './find-table.js';
 
@@ -42,7 +43,7 @@ type Located =
   | { readonly kind: 'bad'; readonly reason: string };
 
 /** A `{"columns": [...], "rows": [[...]]}` object, as rows of objects; `undefined`: not one. */
-function headerTable(value: unknown): Located | undefined {
+function* headerTable(value: unknown): Steps<Located | undefined> {
   if (!isPlainObject(value)) return undefined;
   const headerKey = HEADER_KEYS.find((key) => Array.isArray(value[key]));
   const recordKey = RECORD_KEYS.find(
@@ -56,7 +57,7 @@ function headerTable(value: unknown): Located | undefined {
   const header = (value[headerKey] as unknown[]).map((column) =>
     isPlainObject(column) && typeof column.name === 'string' ? column.name : column,
   );
-  const built = rowsFromHeader(header, value[recordKey] as unknown[][], {
+  const built = yield* headerRowsSteps(header, value[recordKey] as unknown[][], {
     typeNumbers: false,
     firstLine: 0,
     unit: 'row',
@@ -64,9 +65,9 @@ function headerTable(value: unknown): Located | undefined {
   return built.ok ? { kind: 'rows', rows: built.rows } : { kind: 'bad', reason: built.reason };
 }
 
-function asTable(value: unknown): Located | undefined {
+function* asTable(value: unknown): Steps<Located | undefined> {
   if (isTable(value)) return { kind: 'rows', rows: value };
-  return headerTable(value);
+  return yield* headerTable(value);
 }
 
 interface Candidate {
@@ -75,14 +76,14 @@ interface Candidate {
 }
 
 /** Every array of objects (and header-plus-arrays object) in `document`, breadth first. */
-function candidates(document: unknown): Candidate[] {
+function* candidates(document: unknown): Steps<Candidate[]> {
   const out: Candidate[] = [];
   let visited = 0;
   let level: [string, unknown][] = [['', document]];
   for (let depth = 0; depth <= MAX_DEPTH && level.length > 0; depth++) {
     const next: [string, unknown][] = [];
     for (const [pointer, value] of level) {
-      const located = asTable(value);
+      const located = yield* asTable(value);
       if (located) {
         out.push({ pointer, located });
         continue;
@@ -123,15 +124,18 @@ function listArrays(arrays: readonly TableArray[]): string {
   return shown.join(', ') + more;
 }
 
-/** The table of one JSON document, by the rule in `find-table.ts`. */
-export function fromDocument(document: unknown, options: FindTableOptions): InDocument {
-  const found = candidates(document);
+/**
+ * The table of one JSON document, by the rule in `find-table.ts`, pausing as it goes (see
+ * `parse-steps.ts`).
+ */
+export function* documentSteps(document: unknown, options: FindTableOptions): Steps<InDocument> {
+  const found = yield* candidates(document);
   const nonEmpty = found.filter((c) => rowCount(c) > 0 || c.located.kind === 'bad');
   const arrays: TableArray[] = nonEmpty.map((c) => ({ pointer: c.pointer, rows: rowCount(c) }));
-  const pick = (chosen: Candidate | undefined, pointer: string): InDocument => {
+  function* pick(chosen: Candidate | undefined, pointer: string): Steps<InDocument> {
     if (!chosen) {
       const value = resolveJsonPointer(document, parseJsonPointer(pointer));
-      const located = asTable(value);
+      const located = yield* asTable(value);
       if (!located) {
         return {
           kind: 'not-table',
@@ -153,18 +157,18 @@ export function fromDocument(document: unknown, options: FindTableOptions): InDo
       // but the table may sit inside another member's object: only disjoint arrays are others.
       .map((c) => ({ pointer: c.pointer, rows: (c.located as { rows: Row[] }).rows }));
     return { kind: 'table', rows: chosen.located.rows, pointer: chosen.pointer, arrays, others };
-  };
+  }
 
   if (options.table !== undefined) {
     const name = options.table;
     if (name.startsWith('/') || name === '') {
-      return pick(
+      return yield* pick(
         found.find((c) => c.pointer === name),
         name,
       );
     }
     const matches = found.filter((c) => c.pointer.split('/').at(-1) === pointerTo(name).slice(1));
-    if (matches.length === 1) return pick(matches[0], matches[0]?.pointer ?? '');
+    if (matches.length === 1) return yield* pick(matches[0], matches[0]?.pointer ?? '');
     return {
       kind: 'not-table',
       reason:
@@ -176,15 +180,15 @@ export function fromDocument(document: unknown, options: FindTableOptions): InDo
   }
   if (options.pointer) {
     const pointer = options.pointer.map(pointerTo).join('');
-    return pick(
+    return yield* pick(
       found.find((c) => c.pointer === pointer),
       pointer,
     );
   }
   const whole = found.find((c) => c.pointer === '');
-  if (whole) return pick(whole, '');
+  if (whole) return yield* pick(whole, '');
   const [only] = nonEmpty;
-  if (nonEmpty.length === 1 && only) return pick(only, only.pointer);
+  if (nonEmpty.length === 1 && only) return yield* pick(only, only.pointer);
   if (nonEmpty.length > 1) {
     return {
       kind: 'not-table',
@@ -194,6 +198,6 @@ export function fromDocument(document: unknown, options: FindTableOptions): InDo
   }
   // Zero rows inside a wrapper (`{"data": [], "total": 0}`): an empty table.
   const [empty] = found;
-  if (empty) return pick(empty, empty.pointer);
+  if (empty) return yield* pick(empty, empty.pointer);
   return { kind: 'none' };
 }

@@ -8,7 +8,8 @@
 import type { Row } from '@s2sp/core';
 import type { RowBytes } from '@s2sp/core/store';
 import { sampledRows } from '../column-catalogue.js';
-import { arrayElementRanges, arrayElementTexts, rowsKeeping } from '../formats/json-rows.js';
+import { elementRangesSteps, elementTextsSteps, rowsKeepingSteps } from '../formats/json-rows.js';
+import type { Steps } from '../formats/parse-steps.js';
 
 /**
  * Hands `texts` over once. Made out here so that it holds nothing else: a closure made in
@@ -25,18 +26,19 @@ export function handOverOnce<T>(texts: T): () => T | undefined {
 }
 
 /**
- * A compact JSON array of objects read with only the `keep` columns' values (`rowsKeeping`),
+ * A compact JSON array of objects read with only the `keep` columns' values (`rowsKeepingSteps`),
  * with its rows' texts; `undefined` when the text is not one (it is then parsed whole). Line
- * breaks rule it out: a stored row is one line, and its text is stored as it is.
+ * breaks rule it out: a stored row is one line, and its text is stored as it is. Pauses as it
+ * goes (see `parse-steps.ts`).
  */
-export function readKeeping(
+export function* readKeeping(
   text: string,
   keep: readonly string[],
-): { rows: Row[]; texts: string[] } | undefined {
+): Steps<{ rows: Row[]; texts: string[] } | undefined> {
   if (!text.startsWith('[') || text.includes('\n') || text.includes('\r')) return undefined;
-  const texts = arrayElementTexts(text);
+  const texts = yield* elementTextsSteps(text);
   if (!texts) return undefined;
-  const rows = rowsKeeping(texts, new Set(keep), new Set(sampledRows(texts.length)));
+  const rows = yield* rowsKeepingSteps(texts, new Set(keep), new Set(sampledRows(texts.length)));
   return rows && { rows, texts };
 }
 
@@ -45,12 +47,12 @@ export function readKeeping(
  * and parsed on its own (a string of one row at a time, never of the table), with where each row
  * is; `undefined` when the bytes are not a compact JSON array of objects.
  */
-export function readKeepingBytes(
+export function* readKeepingBytes(
   bytes: Uint8Array,
   keep: readonly string[],
-): { rows: Row[]; source: RowBytes } | undefined {
+): Steps<{ rows: Row[]; source: RowBytes } | undefined> {
   if (bytes.indexOf(10) >= 0 || bytes.indexOf(13) >= 0) return undefined;
-  const ranges = arrayElementRanges(bytes);
+  const ranges = yield* elementRangesSteps(bytes);
   if (!ranges) return undefined;
   const { starts, ends } = ranges;
   const view = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length);
@@ -58,6 +60,6 @@ export function readKeepingBytes(
     length: starts.length,
     at: (i: number) => view.toString('utf8', starts[i], ends[i]),
   };
-  const rows = rowsKeeping(texts, new Set(keep), new Set(sampledRows(starts.length)));
+  const rows = yield* rowsKeepingSteps(texts, new Set(keep), new Set(sampledRows(starts.length)));
   return rows && { rows, source: { bytes, starts, ends } };
 }

@@ -7,10 +7,11 @@
 
 import type { Row } from '@s2sp/core';
 import type { CallToolResult } from '../../mcp-sdk.js';
+import type { Steps } from '../formats/parse-steps.js';
 import { type Block, textOf } from './block-text.js';
 import type { FindTableOptions, FoundTable } from './find-table.js';
-import { fromDocument } from './json-document.js';
-import { fromText, TEXT_FORMATS } from './text-formats.js';
+import { documentSteps } from './json-document.js';
+import { TEXT_FORMATS, textSteps } from './text-formats.js';
 
 /** A content block, as the proxy describes one it left out. */
 export interface BlockSummary {
@@ -46,21 +47,25 @@ export function summary(block: Block, index: number): BlockSummary {
 }
 
 /** The table one text block holds on its own, in any format (for the repeat check). */
-function tableInBlock(text: string, options: FindTableOptions): Row[] | undefined {
+function* tableInBlock(text: string, options: FindTableOptions): Steps<Row[] | undefined> {
   const trimmed = text.trim();
   if (
     (trimmed.startsWith('[') || trimmed.startsWith('{')) &&
     text.length <= options.maxTextLength
   ) {
+    let document: unknown;
     try {
-      const found = fromDocument(JSON.parse(trimmed), options);
-      if (found.kind === 'table') return found.rows;
+      document = JSON.parse(trimmed);
     } catch {
       // Not JSON: the text formats below may still read it.
     }
+    if (document !== undefined) {
+      const found = yield* documentSteps(document, options);
+      if (found.kind === 'table') return found.rows;
+    }
   }
   for (const format of TEXT_FORMATS) {
-    const found = fromText(text, format, false);
+    const found = yield* textSteps(text, format, false);
     if (found && 'rows' in found) return found.rows;
   }
   return undefined;
@@ -74,32 +79,36 @@ function sameTable(a: readonly Row[], b: readonly Row[]): boolean {
   return !x || !y || Object.keys(x).join('\0') === Object.keys(y).join('\0');
 }
 
-/** Sorts the blocks other than the table's own (`source`) into kept, repeats and dropped. */
-export function otherBlocks(
+/**
+ * Sorts the blocks other than the table's own (`source`) into kept, repeats and dropped, pausing
+ * as it goes (see `parse-steps.ts`).
+ */
+export function* otherBlocksSteps(
   content: readonly Block[],
   source: FoundTable['source'],
   rows: readonly Row[],
   options: FindTableOptions,
-): OtherBlocks {
+): Steps<OtherBlocks> {
   const kept: Block[] = [];
   const dropped: BlockSummary[] = [];
   let repeats = 0;
-  content.forEach((block, index) => {
-    if (index === source) return;
+  for (const [index, block] of content.entries()) {
+    if (index === source) continue;
     const text = textOf(block);
     if (text !== undefined && text.length <= options.maxTextLength) {
-      const again = tableInBlock(text, options);
+      const again = yield* tableInBlock(text, options);
       if (again && sameTable(again, rows)) {
         repeats++;
-        return;
+        continue;
       }
       if (text.length <= MAX_KEPT_TEXT) {
         kept.push(block);
-        return;
+        continue;
       }
     }
     dropped.push(summary(block, index));
-  });
+    yield;
+  }
   return { kept, repeats, dropped };
 }
 

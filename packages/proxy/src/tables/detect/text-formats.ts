@@ -6,11 +6,12 @@
  */
 
 import type { Row } from '@s2sp/core';
-import { parseDelimited } from '../formats/csv.js';
-import { rowsFromHeader } from '../formats/header-rows.js';
-import { findHtmlTable } from '../formats/html-table.js';
-import { parseJsonLines } from '../formats/jsonl.js';
-import { findMarkdownTable } from '../formats/markdown.js';
+import { delimitedSteps } from '../formats/csv.js';
+import { headerRowsSteps } from '../formats/header-rows.js';
+import { htmlTableSteps } from '../formats/html-table.js';
+import { jsonLinesSteps } from '../formats/jsonl.js';
+import { markdownTableSteps } from '../formats/markdown.js';
+import type { Steps } from '../formats/parse-steps.js';
 import type { TableFormat } from './find-table.js';
 
 /** Cells of a text-format table (CSV, Markdown, HTML). */
@@ -23,32 +24,41 @@ export interface TextTable {
   readonly format: TableFormat;
 }
 
-/** One text block in one non-JSON format: rows, a reason, or `undefined` (not this format). */
-export function fromText(
+/** What reading a text block in one format gives: rows, a reason, or `undefined` (not this format). */
+export type TextRead = TextTable | { readonly reason: string } | undefined;
+
+/**
+ * One text block in one non-JSON format: rows, a reason, or `undefined` (not this format),
+ * pausing as it goes (see `parse-steps.ts`).
+ */
+export function* textSteps(
   text: string,
   format: Exclude<TableFormat, 'json'>,
   explicit: boolean,
-): TextTable | { readonly reason: string } | undefined {
+): Steps<TextRead> {
   switch (format) {
     case 'jsonl': {
       const trimmed = text.trimStart();
       if (!explicit && (!trimmed.startsWith('{') || !trimmed.includes('\n'))) return undefined;
-      const parsed = parseJsonLines(text, { maxRows: MAX_CELLS });
+      const parsed = yield* jsonLinesSteps(text, { maxRows: MAX_CELLS });
       return parsed.ok
         ? { rows: parsed.rows, format }
         : { reason: `as JSON Lines, ${parsed.reason}` };
     }
     case 'html': {
-      const parsed = findHtmlTable(text, { maxCells: MAX_CELLS, maxCellChars: MAX_CELL_CHARS });
+      const parsed = yield* htmlTableSteps(text, {
+        maxCells: MAX_CELLS,
+        maxCellChars: MAX_CELL_CHARS,
+      });
       if (!parsed) return explicit ? { reason: 'the text has no HTML <table>' } : undefined;
       if (!parsed.ok) return { reason: parsed.reason };
-      return typed(parsed.header, parsed.records, 2, 'row', format);
+      return yield* typed(parsed.header, parsed.records, 2, 'row', format);
     }
     case 'markdown': {
-      const parsed = findMarkdownTable(text, { maxCells: MAX_CELLS });
+      const parsed = yield* markdownTableSteps(text, { maxCells: MAX_CELLS });
       if (!parsed) return explicit ? { reason: 'the text has no Markdown table' } : undefined;
       if (!parsed.ok) return { reason: parsed.reason };
-      return typed(parsed.header, parsed.records, parsed.firstLine, 'line', format);
+      return yield* typed(parsed.header, parsed.records, parsed.firstLine, 'line', format);
     }
     case 'csv':
     case 'tsv': {
@@ -57,25 +67,25 @@ export function fromText(
       if (!explicit && (!firstLine.includes(delimiter) || !/\r|\n/.test(text.trim()))) {
         return undefined;
       }
-      const parsed = parseDelimited(text, delimiter, { maxFields: MAX_CELLS });
+      const parsed = yield* delimitedSteps(text, delimiter, { maxFields: MAX_CELLS });
       if (!parsed.ok) return { reason: `as ${format.toUpperCase()}, ${parsed.reason}` };
       const [header, ...records] = parsed.records;
       if (!header || header.length < (explicit ? 1 : 2)) {
         return explicit ? { reason: `as ${format.toUpperCase()}, it has no header` } : undefined;
       }
-      return typed(header, records, 2, 'line', format);
+      return yield* typed(header, records, 2, 'line', format);
     }
   }
 }
 
-function typed(
+function* typed(
   header: readonly string[],
   records: readonly string[][],
   firstLine: number,
   unit: string,
   format: TableFormat,
-): TextTable | { readonly reason: string } {
-  const built = rowsFromHeader(header, records, { typeNumbers: true, firstLine, unit });
+): Steps<TextTable | { readonly reason: string }> {
+  const built = yield* headerRowsSteps(header, records, { typeNumbers: true, firstLine, unit });
   return built.ok ? { rows: built.rows, format } : { reason: `as ${format}, ${built.reason}` };
 }
 

@@ -7,6 +7,8 @@
  * @module
  */
 
+import { pacer, runNow, type Steps } from './parse-steps.js';
+
 /** Records, or why the text is not delimiter-separated. */
 export type DelimitedParse =
   | { readonly ok: true; readonly records: string[][] }
@@ -35,6 +37,17 @@ export function parseDelimited(
   delimiter: ',' | '\t',
   limits: DelimitedLimits,
 ): DelimitedParse {
+  return runNow(delimitedSteps(text, delimiter, limits));
+}
+
+/** {@link parseDelimited}, pausing as it goes (see `parse-steps.ts`). */
+export function* delimitedSteps(
+  text: string,
+  delimiter: ',' | '\t',
+  limits: DelimitedLimits,
+): Steps<DelimitedParse> {
+  const pace = pacer();
+  let paced = 0;
   const sep = delimiter.charCodeAt(0);
   const records: string[][] = [];
   let record: string[] = [];
@@ -50,6 +63,8 @@ export function parseDelimited(
     started = false;
   };
   while (i < n) {
+    if (pace.due(i - paced + 1)) yield;
+    paced = i;
     const c = text.charCodeAt(i);
     if (c === LF || c === CR) {
       endRecord();
@@ -67,28 +82,32 @@ export function parseDelimited(
     if (c === QUOTE) {
       // A quoted field: runs to the quote not followed by another quote.
       const startLine = line;
-      let value = '';
+      // The field's pieces between doubled quotes, joined once (adding to a string per `""`
+      // would build a chain as long as the field).
+      const pieces: string[] = [];
       let from = i + 1;
       for (;;) {
         const q = text.indexOf('"', from);
         if (q < 0) {
           return { ok: false, reason: `line ${startLine} opens a quoted field that never closes` };
         }
-        const chunk = text.slice(from, q);
-        for (let k = 0; k < chunk.length; k++) {
-          const d = chunk.charCodeAt(k);
-          if (d === LF || (d === CR && chunk.charCodeAt(k + 1) !== LF)) line++;
+        for (let k = from; k < q; k++) {
+          const d = text.charCodeAt(k);
+          if (d === LF || (d === CR && text.charCodeAt(k + 1) !== LF)) line++;
         }
-        value += chunk;
+        pieces.push(text.slice(from, q));
         if (text.charCodeAt(q + 1) === QUOTE) {
-          value += '"';
+          pieces.push('"');
           from = q + 2;
+          // A field may be the whole text: it pauses too.
+          if (pace.due(q + 2 - paced)) yield;
+          paced = q + 2;
           continue;
         }
         i = q + 1;
         break;
       }
-      record.push(value);
+      record.push(pieces.length === 1 ? (pieces[0] as string) : pieces.join(''));
       const next = text.charCodeAt(i);
       if (next === sep) {
         i++;
@@ -108,6 +127,8 @@ export function parseDelimited(
         return { ok: false, reason: `line ${line} has a quote inside an unquoted field` };
       }
       j++;
+      // A field may be the whole text: it pauses too.
+      if ((j & 0xffff) === 0) yield;
     }
     record.push(text.slice(i, j));
     i = j;

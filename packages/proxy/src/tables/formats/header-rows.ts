@@ -7,6 +7,7 @@
 
 import type { Row } from '@s2sp/core';
 import { setColumn } from '@s2sp/core/json';
+import { pacer, runNow, type Steps } from './parse-steps.js';
 
 /** Rows, or why the records do not make a table. */
 export type HeaderRows =
@@ -36,8 +37,25 @@ export function isNumberText(text: string): boolean {
 export function rowsFromHeader(
   header: readonly unknown[],
   records: readonly (readonly unknown[])[],
-  options: { readonly typeNumbers: boolean; readonly firstLine: number; readonly unit: string },
+  options: HeaderRowsOptions,
 ): HeaderRows {
+  return runNow(headerRowsSteps(header, records, options));
+}
+
+/** Options of {@link rowsFromHeader}. */
+export interface HeaderRowsOptions {
+  readonly typeNumbers: boolean;
+  readonly firstLine: number;
+  readonly unit: string;
+}
+
+/** {@link rowsFromHeader}, pausing as it goes (see `parse-steps.ts`). */
+export function* headerRowsSteps(
+  header: readonly unknown[],
+  records: readonly (readonly unknown[])[],
+  options: HeaderRowsOptions,
+): Steps<HeaderRows> {
+  const pace = pacer();
   const names: string[] = [];
   const seen = new Set<string>();
   for (const [i, cell] of header.entries()) {
@@ -53,7 +71,9 @@ export function rowsFromHeader(
     }
     seen.add(name);
     names.push(name);
+    if (pace.due()) yield;
   }
+  const numeric = names.map(() => options.typeNumbers && records.length > 0);
   for (const [i, record] of records.entries()) {
     if (record.length !== names.length) {
       return {
@@ -61,20 +81,23 @@ export function rowsFromHeader(
         reason: `${options.unit} ${options.firstLine + i} has ${record.length} cells, the header ${names.length}`,
       };
     }
+    // A column is numbers when every one of its cells is.
+    for (let c = 0; c < names.length; c++) {
+      if (!numeric[c]) continue;
+      const value = record[c];
+      numeric[c] = typeof value === 'string' && isNumberText(value);
+    }
+    if (pace.due(names.length)) yield;
   }
-  const numeric = names.map(
-    (_, c) =>
-      options.typeNumbers &&
-      records.length > 0 &&
-      records.every((record) => typeof record[c] === 'string' && isNumberText(record[c] as string)),
-  );
-  const rows = records.map((record) => {
+  const rows: Row[] = [];
+  for (const record of records) {
     const row: Row = {};
     for (let c = 0; c < names.length; c++) {
       const value = record[c];
       setColumn(row, names[c] as string, numeric[c] ? Number(value) : (value as Row[string]));
     }
-    return row;
-  });
+    rows.push(row);
+    if (pace.due(names.length)) yield;
+  }
   return { ok: true, rows };
 }

@@ -8,6 +8,8 @@
  * @module
  */
 
+import { pacer, runNow, type Steps } from './parse-steps.js';
+
 /** The table's cells (the first row is the header), or why it cannot be read. */
 export type HtmlTableParse =
   | { readonly ok: true; readonly header: string[]; readonly records: string[][] }
@@ -30,39 +32,48 @@ const NAMED: Readonly<Record<string, string>> = {
   nbsp: ' ',
 };
 
-/** Decodes the common entities; an unknown one stays as written. */
-export function decodeEntities(text: string): string {
-  if (!text.includes('&')) return text;
-  let out = '';
-  let i = 0;
-  while (i < text.length) {
-    const amp = text.indexOf('&', i);
-    if (amp < 0) break;
-    out += text.slice(i, amp);
-    const semi = text.indexOf(';', amp);
-    // Entities are short: a far semicolon belongs to something else.
-    const name = semi > amp && semi - amp <= 10 ? text.slice(amp + 1, semi) : '';
-    let decoded: string | undefined;
-    if (name.startsWith('#x') || name.startsWith('#X')) {
-      const code = Number.parseInt(name.slice(2), 16);
-      if (Number.isInteger(code) && code > 0 && code <= 0x10ffff)
-        decoded = String.fromCodePoint(code);
-    } else if (name.startsWith('#')) {
-      const code = Number.parseInt(name.slice(1), 10);
-      if (Number.isInteger(code) && code > 0 && code <= 0x10ffff)
-        decoded = String.fromCodePoint(code);
-    } else if (Object.hasOwn(NAMED, name)) {
-      decoded = NAMED[name];
-    }
-    if (decoded === undefined) {
-      out += '&';
-      i = amp + 1;
-    } else {
-      out += decoded;
-      i = semi + 1;
-    }
+/** Longest entity name read (`#x10FFFF` is 8), and so how far a semicolon is looked for. */
+const MAX_ENTITY = 9;
+
+/** The entity `name` (between `&` and `;`) stands for, if it is one the proxy decodes. */
+function entity(name: string): string | undefined {
+  const hex = name.startsWith('#x') || name.startsWith('#X');
+  if (hex || name.startsWith('#')) {
+    const code = Number.parseInt(name.slice(hex ? 2 : 1), hex ? 16 : 10);
+    return Number.isInteger(code) && code > 0 && code <= 0x10ffff
+      ? String.fromCodePoint(code)
+      : undefined;
   }
-  return out + text.slice(i);
+  return Object.hasOwn(NAMED, name) ? NAMED[name] : undefined;
+}
+
+/**
+ * Decodes the common entities; an unknown one stays as written. Linear: an entity ends at a
+ * semicolon within {@link MAX_ENTITY} characters of its `&`, and the next semicolon is found once
+ * and kept until an `&` passes it (a search to the end of the text for each `&` made a cell of a
+ * million `&` take seconds).
+ */
+export function decodeEntities(text: string): string {
+  let amp = text.indexOf('&');
+  if (amp < 0) return text;
+  const parts: string[] = [];
+  let copied = 0;
+  // The first semicolon after the last `&` looked at (-1: none is left in the text).
+  let semi = text.indexOf(';', amp + 1);
+  while (amp >= 0) {
+    if (semi >= 0 && semi <= amp) semi = text.indexOf(';', amp + 1);
+    const decoded =
+      semi >= 0 && semi - amp <= MAX_ENTITY + 1 ? entity(text.slice(amp + 1, semi)) : undefined;
+    if (decoded === undefined) {
+      amp = text.indexOf('&', amp + 1);
+      continue;
+    }
+    parts.push(text.slice(copied, amp), decoded);
+    copied = semi + 1;
+    amp = text.indexOf('&', copied);
+  }
+  parts.push(text.slice(copied));
+  return parts.join('');
 }
 
 const isSpace = (c: number) => c === 32 || c === 9 || c === 10 || c === 13 || c === 12;
@@ -131,20 +142,19 @@ function attributeValue(attributes: string, attribute: string): string | undefin
   }
 }
 
+/** White space runs collapsed to one space, none at the ends: whole runs sliced, not characters added. */
 function collapse(text: string): string {
-  let out = '';
-  let space = false;
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (isSpace(c)) {
-      space = out.length > 0;
-    } else {
-      if (space) out += ' ';
-      space = false;
-      out += text[i];
-    }
+  const words: string[] = [];
+  const n = text.length;
+  let i = 0;
+  while (i < n) {
+    while (i < n && isSpace(text.charCodeAt(i))) i++;
+    if (i >= n) break;
+    const start = i;
+    while (i < n && !isSpace(text.charCodeAt(i))) i++;
+    words.push(text.slice(start, i));
   }
-  return out;
+  return words.length === 1 ? (words[0] as string) : words.join(' ');
 }
 
 /** Where `</name` (any case) starts at or after `from`, or the end of the text. */
@@ -179,6 +189,14 @@ function findTableStart(text: string, from: number): number {
  *   `text` has no `<table>`
  */
 export function findHtmlTable(text: string, limits: HtmlTableLimits): HtmlTableParse | undefined {
+  return runNow(htmlTableSteps(text, limits));
+}
+
+/** {@link findHtmlTable}, pausing as it goes (see `parse-steps.ts`). */
+export function* htmlTableSteps(
+  text: string,
+  limits: HtmlTableLimits,
+): Steps<HtmlTableParse | undefined> {
   const start = findTableStart(text, 0);
   if (start < 0) return undefined;
   const rows: string[][] = [];
@@ -196,7 +214,11 @@ export function findHtmlTable(text: string, limits: HtmlTableLimits): HtmlTableP
     if (row && row.length > 0) rows.push(row);
     row = undefined;
   };
+  const pace = pacer();
+  let paced = i;
   while (i < text.length) {
+    if (pace.due(i - paced + 1)) yield;
+    paced = i;
     const lt = text.indexOf('<', i);
     const textEnd = lt < 0 ? text.length : lt;
     if (cell !== undefined && textEnd > i) {

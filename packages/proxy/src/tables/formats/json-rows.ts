@@ -8,6 +8,7 @@
 
 import type { Row } from '@s2sp/core';
 import { isPlainObject, setColumn } from '@s2sp/core/json';
+import { pacer, runNow, type Steps } from './parse-steps.js';
 
 /** JSON white space, as a UTF-16 code unit or a byte. */
 export const WS = (c: number | undefined) => c === 32 || c === 9 || c === 10 || c === 13;
@@ -19,12 +20,13 @@ export const WS = (c: number | undefined) => c === 32 || c === 9 || c === 10 || 
  * after its `}`). Strings are skipped whole (`quote` finds the next `"` from an index), so a
  * bracket inside one never counts and a multi-byte character is never split.
  */
-function scanObjects(
+function* scanObjects(
   n: number,
   at: (i: number) => number | undefined,
   quote: (from: number) => number,
   element: (start: number, end: number) => void,
-): boolean {
+): Steps<boolean> {
+  const pace = pacer();
   let i = 0;
   while (i < n && WS(at(i))) i++;
   if (at(i) !== 91 /* [ */) return false;
@@ -41,6 +43,8 @@ function scanObjects(
     const start = i;
     let depth = 0;
     while (i < n) {
+      // One element may be most of the text: it pauses too.
+      if (pace.due()) yield;
       const c = at(i);
       if (c === 34) {
         // Past the string: the next quote not escaped by an odd number of backslashes.
@@ -86,8 +90,13 @@ function scanObjects(
  * `text` is not such an array (then nothing is reused and nothing is lost).
  */
 export function arrayElementTexts(text: string): string[] | undefined {
+  return runNow(elementTextsSteps(text));
+}
+
+/** {@link arrayElementTexts}, pausing as it goes (see `parse-steps.ts`). */
+export function* elementTextsSteps(text: string): Steps<string[] | undefined> {
   const out: string[] = [];
-  const ok = scanObjects(
+  const ok = yield* scanObjects(
     text.length,
     (i) => text.charCodeAt(i),
     (from) => text.indexOf('"', from),
@@ -107,9 +116,14 @@ export interface ElementRanges {
  * element is, or `undefined` when `b` is not a JSON array of objects (the same rule and scan).
  */
 export function arrayElementRanges(b: Uint8Array): ElementRanges | undefined {
+  return runNow(elementRangesSteps(b));
+}
+
+/** {@link arrayElementRanges}, pausing as it goes (see `parse-steps.ts`). */
+export function* elementRangesSteps(b: Uint8Array): Steps<ElementRanges | undefined> {
   const starts: number[] = [];
   const ends: number[] = [];
-  const ok = scanObjects(
+  const ok = yield* scanObjects(
     b.length,
     (i) => b[i],
     (from) => b.indexOf(34, from),
@@ -134,17 +148,18 @@ const MAX_SHARED_VALUES = 10_000;
  * takes the rows' texts and whose abstract reads only its own columns, this holds the table in a
  * fraction of the memory of `JSON.parse` of the whole array (issue 30): each row's parsed values
  * are garbage as soon as the next is read, and equal short kept strings are shared. `undefined`
- * when an element is not a JSON object.
+ * when an element is not a JSON object. Pauses between rows (see `parse-steps.ts`).
  *
  * @param texts - one JSON object per row (`at(i)` may decode it on demand: each is read once)
  * @param keep - the columns whose values are kept
  * @param whole - row indices kept whole (the rows the catalogue samples)
  */
-export function rowsKeeping(
+export function* rowsKeepingSteps(
   texts: { readonly length: number; at(index: number): string | undefined },
   keep: ReadonlySet<string>,
   whole: ReadonlySet<number>,
-): Row[] | undefined {
+): Steps<Row[] | undefined> {
+  const pace = pacer();
   const rows: Row[] = [];
   const seen = new Set<string>();
   const shared = new Map<string, string>();
@@ -157,8 +172,10 @@ export function rowsKeeping(
   };
   for (let i = 0; i < texts.length; i++) {
     let parsed: unknown;
+    const text = texts.at(i) as string;
+    if (pace.due(text.length)) yield;
     try {
-      parsed = JSON.parse(texts.at(i) as string);
+      parsed = JSON.parse(text);
     } catch {
       return undefined;
     }

@@ -6,6 +6,7 @@
 
 import type { Row } from '@s2sp/core';
 import { isPlainObject } from '@s2sp/core/json';
+import { pacer, runNow, type Steps } from './parse-steps.js';
 
 /** The rows, or the first line that is not a JSON object. */
 export type JsonLinesParse =
@@ -18,12 +19,22 @@ export type JsonLinesParse =
  * @param limits.maxRows - most lines; more is refused
  */
 export function parseJsonLines(text: string, limits: { readonly maxRows: number }): JsonLinesParse {
+  return runNow(jsonLinesSteps(text, limits));
+}
+
+/** {@link parseJsonLines}, pausing between lines (see `parse-steps.ts`). */
+export function* jsonLinesSteps(
+  text: string,
+  limits: { readonly maxRows: number },
+): Steps<JsonLinesParse> {
+  const pace = pacer();
   const rows: Row[] = [];
   let line = 0;
   let from = 0;
   while (from <= text.length) {
     const lf = text.indexOf('\n', from);
     const end = lf < 0 ? text.length : lf;
+    if (pace.due(end - from + 1)) yield;
     line++;
     const raw = text.slice(from, end).trim();
     from = end + 1;
