@@ -77,6 +77,9 @@ export function createS2SPProxy(input: S2SPProxyOptions): S2SPProxy {
   // The client (clientKey) each session serves, once it has listed or called a tool.
   const clientOf = new WeakMap<object, string>();
   const hub = createNotificationHub({
+    // The HTTP endpoint (below) holds the 2026-07-28 clients' listen streams; the hub is made
+    // first, and nothing reaches it before the upstream starts.
+    listeners: (notification) => sessions.listeners(notification),
     servers: () => downstream,
     logger,
     clientOf: (server) => clientOf.get(server),

@@ -5,6 +5,7 @@
 
 import type { AddressInfo } from 'node:net';
 import { serve } from '@hono/node-server';
+import type { Client as ClientV2 } from '@modelcontextprotocol/client';
 import { createMcpHandler, McpServer } from '@modelcontextprotocol/server';
 import { fetchBody, readS2SPCapability, S2SPResultSchema } from '@s2sp/core';
 import { connectEraClient, MODERN_REVISION, runTitle, type SdkClientRun } from '@s2sp/test-utils';
@@ -64,6 +65,29 @@ describe.each(upstreams)('s2sp-proxy in front of %s', (_name, makeUpstream) => {
   afterAll(async () => {
     await running.proxy.close();
     await closeUpstream();
+  });
+
+  // First: a later table call from the same address teaches the proxy nothing new.
+  it('tells a 2026-07-28 client’s listen stream when its tool list changes', async () => {
+    const { client } = await connectEraClient(running.listener.mcpUrl, {
+      sdk: 2,
+      era: MODERN_REVISION,
+    });
+    const modern = client as ClientV2;
+    try {
+      let changed = 0;
+      modern.setNotificationHandler('notifications/tools/list_changed', async () => {
+        changed++;
+      });
+      const subscription = await modern.listen({ toolsListChanged: true });
+      expect(subscription.honoredFilter.toolsListChanged).toBe(true);
+      // A table result teaches the proxy this client's columns: its tool descriptions change.
+      await modern.callTool({ name: 'rows', arguments: { abstract_domains: 'city' } });
+      await expect.poll(() => changed, { timeout: 5000 }).toBeGreaterThan(0);
+      await subscription.close();
+    } finally {
+      await client.close();
+    }
   });
 
   it.each(

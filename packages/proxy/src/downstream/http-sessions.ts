@@ -67,6 +67,11 @@ export interface McpSessions {
   servers(): Server[];
   /** Open sessions per client (`clientKey`). */
   perClient(): Map<string, number>;
+  /**
+   * Tells the 2026-07-28 clients' `subscriptions/listen` streams of a list change or a resource
+   * update (SDK v2's per-request entry owns the streams; other notifications have no stream).
+   */
+  listeners(notification: { method: string; params?: Record<string, unknown> }): void;
   /** Closes every session. */
   close(): Promise<void>;
 }
@@ -221,6 +226,16 @@ export function mountMcpSessions(app: Hono, options: McpSessionsOptions): McpSes
       for (const session of sessions.values())
         counts.set(session.client, (counts.get(session.client) ?? 0) + 1);
       return counts;
+    },
+    listeners(notification) {
+      const uri = notification.params?.uri;
+      if (notification.method === 'notifications/tools/list_changed') modern.notify.toolsChanged();
+      else if (notification.method === 'notifications/prompts/list_changed')
+        modern.notify.promptsChanged();
+      else if (notification.method === 'notifications/resources/list_changed')
+        modern.notify.resourcesChanged();
+      else if (notification.method === 'notifications/resources/updated' && typeof uri === 'string')
+        modern.notify.resourceUpdated(uri);
     },
     async close() {
       clearInterval(sweep);

@@ -38,6 +38,11 @@ export interface NotificationHubOptions {
    * sessions need changes, one call at a time.
    */
   readonly setUpstreamLevel: (level: LoggingLevel) => Promise<unknown>;
+  /**
+   * Also told of every list change the hub sends sessions (and every resource update), for the
+   * 2026-07-28 clients, which have no session: their `subscriptions/listen` streams take them.
+   */
+  readonly listeners?: (notification: Notification) => void;
 }
 
 /** The hub. */
@@ -83,6 +88,7 @@ export function createNotificationHub(options: NotificationHubOptions): Notifica
   };
   const broadcast = (notification: Notification) => {
     for (const server of options.servers()) send(server, notification);
+    options.listeners?.(notification);
   };
   const toolsChanged = () => broadcast({ method: 'notifications/tools/list_changed' });
 
@@ -149,6 +155,7 @@ export function createNotificationHub(options: NotificationHubOptions): Notifica
         for (const session of typeof uri === 'string' ? subscriptions.sessionsFor(uri) : []) {
           if (open.has(session as Server)) send(session as Server, notification);
         }
+        options.listeners?.(notification);
         return;
       }
       if (notification.method.endsWith('/list_changed')) {
@@ -161,6 +168,9 @@ export function createNotificationHub(options: NotificationHubOptions): Notifica
     },
     toolsChanged,
     toolsChangedFor(client) {
+      // A listen stream has no client of its own to tell apart: every listener hears of it, and
+      // lists again to see its own listing (which shows nobody else's columns).
+      options.listeners?.({ method: 'notifications/tools/list_changed' });
       for (const server of options.servers()) {
         if (options.clientOf?.(server) !== client) continue;
         try {
