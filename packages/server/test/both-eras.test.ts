@@ -4,6 +4,10 @@
 // both eras. Progress, cancellation, trace continuation and per-client quotas are checked on each.
 import type { AddressInfo } from 'node:net';
 import { serve } from '@hono/node-server';
+import {
+  Client as ClientV2,
+  StreamableHTTPClientTransport as TransportV2,
+} from '@modelcontextprotocol/client';
 import { McpServer as McpServerV1 } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { WebStandardStreamableHTTPServerTransport as ServerTransportV1 } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 import { createMcpHandler, McpServer as McpServerV2 } from '@modelcontextprotocol/server';
@@ -306,6 +310,30 @@ describe.each([modernOnV2, legacyOnV1])('cancellation on the user’s server: %s
 });
 
 describe('createS2SPServer serves both eras on one endpoint', () => {
+  it('answers a 2026-07-28 tools/list as private and not to be cached (its descriptions name the TTL)', async () => {
+    const server = createS2SPServer({ name: 'cache', version: '1', logger: silentLogger });
+    server.resourceTool('rows', config, () => ROWS);
+    const listening = await server.listen();
+    open.push(() => server.close());
+    const answers: Record<string, unknown>[] = [];
+    const client = new ClientV2(
+      { name: 't', version: '1' },
+      { versionNegotiation: { mode: { pin: MODERN_REVISION } } },
+    );
+    const spy: typeof fetch = async (input, init) => {
+      const response = await fetch(input, init);
+      const body = String(init?.body ?? '');
+      if (body.includes('"tools/list"')) answers.push(await response.clone().json());
+      return response;
+    };
+    await client.connect(new TransportV2(new URL(listening.mcpUrl), { fetch: spy }));
+    open.push(() => client.close());
+    await client.listTools();
+    expect(answers.map((answer) => answer.result)).toMatchObject([
+      { cacheScope: 'private', ttlMs: 0 },
+    ]);
+  });
+
   it.each([
     ['a 2026-07-28 client (SDK v2 pinned)', (url: string) => connectAs(url, V2_PINNED)],
     ['a 2025 client of SDK v2', (url: string) => connectAs(url, V2_LEGACY)],
