@@ -18,8 +18,9 @@ export const S2SPReceiptSchema = z.looseObject({
   /**
    * Model tokens saved: the plain result's tokens (every row and column) minus those of what the
    * model reads, in o200k_base tokens estimated without a tokenizer (this project: within ±10% of
-   * the o200k_base count on JSON tables; another model's tokenizer counts differently). Negative
-   * when a tiny table costs more as an S2SP result than plainly.
+   * the o200k_base count on JSON tables, more on text in one language other than English alone;
+   * another model's tokenizer counts differently). Negative when a tiny table costs more as an
+   * S2SP result than plainly.
    */
   tokens_saved: z.number().int(),
 });

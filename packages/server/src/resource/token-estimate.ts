@@ -21,7 +21,8 @@ export const DEFAULT_TOKEN_BUDGET = 8000;
 /**
  * The error band {@link estimateTokens} is held to against o200k_base, as a fraction: ±10% on
  * JSON tables (measured: within ±5% on every shape of the test corpus and the recorded NWS
- * alerts). Text mostly in a script it was not fitted on can be off by more (pure Greek: −23%).
+ * alerts). Text in one language other than English alone is off by more: German −7%, Korean +10%,
+ * Greek −23%.
  */
 export const TOKEN_ESTIMATE_ERROR = 0.1;
 
