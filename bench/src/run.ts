@@ -85,7 +85,7 @@ async function main(): Promise<void> {
     notes.push(`Python reference rows are missing (section 3): ${pythonMissing}.`);
   const lab = needLab ? await startLab(kinds, redis?.server.url) : undefined;
   const sections: [string, () => Promise<BenchRow[]> | BenchRow[]][] = [
-    ['tokens', () => tokenBenchmark()],
+    ['tokens', () => tokenBenchmark(quick)],
     ['data-plane', () => dataPlaneBenchmark(lab as NonNullable<typeof lab>, quick, runs, sizes)],
     [
       'selective',

@@ -5,6 +5,7 @@ import { seededRandom } from '@s2sp/test-utils';
 import { nwsAlertFixtures } from './data.js';
 import type { BenchRow } from './report.js';
 import { round } from './stats.js';
+import { tokenEstimatorRows } from './token-estimator.js';
 import { countTokens, pythonPrettyJson } from './tokenizer.js';
 
 const PUBLIC_URL = 'http://127.0.0.1:3001';
@@ -56,7 +57,7 @@ const DOMAIN_SETS = [
  * S2SP control-plane response for 1, 2, 4 and 8 abstract columns, with two real tokenizers.
  * Target: `event,severity` ≤ 3% of the plain result's tokens on every recorded alert set.
  */
-export async function tokenBenchmark(): Promise<BenchRow[]> {
+export async function tokenBenchmark(quick = false): Promise<BenchRow[]> {
   const rows: BenchRow[] = [];
   for (const { name, rows: alerts } of nwsAlertFixtures()) {
     const table = prepareTable(alerts);
@@ -154,6 +155,7 @@ export async function tokenBenchmark(): Promise<BenchRow[]> {
   }
   rows.push(...(await largerSetRows()));
   rows.push(...(await liveShapedRows()));
+  rows.push(...tokenEstimatorRows(quick));
   await closeTokenRuntimes();
   return rows;
 }

@@ -38,11 +38,17 @@ export interface FlowReport {
   /** Wall time of the flow, in milliseconds. */
   readonly ms: number;
   /**
-   * The savings receipts (`_meta["s2sp/receipt"]`) of the flow's resource results: the servers'
-   * own estimate of the tokens saved, and the tokenizer's count of the same saving (the plain
-   * result's tokens minus those of the results the model read). Zero in the plain flow.
+   * The savings receipt (`_meta["s2sp/receipt"]`) of the resource result the chart was drawn from:
+   * `tokensSaved`, the server's estimate of the plain result's tokens less this result's, and
+   * `countedSaved`, the same difference counted with o200k_base here. One plain call stands for
+   * this result, so the counted saving is at most the plain result's tokens. Zero in the plain flow.
    */
   readonly receipt: { readonly tokensSaved: number; readonly countedSaved: number };
+  /**
+   * Resource results the model read before the one the chart was drawn from: 1 when the filter
+   * matched nothing and the flow asked again without it, else 0.
+   */
+  readonly emptyReads: number;
 }
 
 /** Everything the demo measured. */
@@ -137,8 +143,10 @@ export async function runAgent(
       written: readonly unknown[],
       chart: { rowsCharted: number; chartUrl: string; chartFile: string; pngBytes: number },
       receipt: FlowReport['receipt'] = { tokensSaved: 0, countedSaved: 0 },
+      emptyReads = 0,
     ): FlowReport => ({
       receipt,
+      emptyReads,
       tokensRead: read.reduce((sum, text) => sum + countTokens(text), 0),
       tokensWritten: written.reduce(
         (sum: number, args) => sum + countTokens(JSON.stringify(args)),
@@ -237,7 +245,8 @@ export async function runAgent(
       };
       const read = [splitText];
       const written: unknown[] = [splitArgs];
-      let tokensSaved = readS2SPReceipt(splitResult)?.tokens_saved ?? 0;
+      // The result the chart is drawn from, whose receipt the report shows.
+      let used = { result: splitResult, text: splitText };
       let kept = split.abstract;
       matched = kept.length;
       if (kept.length === 0) {
@@ -255,7 +264,7 @@ export async function runAgent(
         const whole = (all.structuredContent ?? JSON.parse(allText)) as typeof split;
         read.push(allText);
         written.push(allArgs);
-        tokensSaved += readS2SPReceipt(all)?.tokens_saved ?? 0;
+        used = { result: all, text: allText };
         kept = whole.abstract;
         split.resource_url = whole.resource_url;
       }
@@ -270,16 +279,21 @@ export async function runAgent(
           ? { filter, resource_url: split.resource_url }
           : { abstract_data: JSON.stringify(kept), resource_url: split.resource_url };
       const chart = await draw(mode, consumer, chartArgs);
-      // The tokenizer's count of what the receipts estimate: each resource result against the
-      // plain one it stands in for.
-      const countedSaved = read.reduce(
-        (sum, text) => sum + countTokens(plainText) - countTokens(text),
-        0,
+      // The receipt of the result the chart came from, and the tokenizer's count of what it
+      // estimates: the plain result against that one result. (Summing a receipt per call would
+      // count the one plain result once per call: twice when the filter matched nothing.)
+      const receipt = {
+        tokensSaved: readS2SPReceipt(used.result)?.tokens_saved ?? 0,
+        countedSaved: countTokens(plainText) - countTokens(used.text),
+      };
+      return measured(
+        flowMark,
+        [...read, chart.summaryText],
+        [...written, chartArgs],
+        chart,
+        receipt,
+        read.length - 1,
       );
-      return measured(flowMark, [...read, chart.summaryText], [...written, chartArgs], chart, {
-        tokensSaved,
-        countedSaved,
-      });
     };
 
     const asyncFlow = await runFlow('async');

@@ -1,4 +1,4 @@
-import type { DemoReport } from './agent.js';
+import type { DemoReport, FlowReport } from './agent.js';
 import type { SeverityReport } from './severity-task.js';
 
 const n = (value: number) => value.toLocaleString('en-US');
@@ -16,30 +16,37 @@ export function formatReport(
   { keepRunning = false }: { keepRunning?: boolean } = {},
 ): string {
   const { plain: p, async: a, sync: s } = report;
-  const row = (label: string, read: number, written: number, note: string) =>
-    `    ${label.padEnd(11)} ${n(read).padStart(8)} ${n(written).padStart(9)}   ${note}`;
+  const total = (flow: FlowReport) => flow.tokensRead + flow.tokensWritten;
+  const row = (label: string, flow: FlowReport, note: string) =>
+    `    ${label.padEnd(11)} ${n(flow.tokensRead).padStart(8)} ${n(flow.tokensWritten).padStart(9)}   ${fewer(total(flow), total(p))}: ${note}`;
+  const matched = report.matched > 0;
+  // How far the servers' estimate is from the tokenizer's count of the same saving, this run.
+  const off = Math.max(
+    ...[a, s].map((flow) => Math.abs(flow.receipt.tokensSaved / flow.receipt.countedSaved - 1)),
+  );
   return [
     '',
     `S2SP demo: NWS alerts for ${report.area}${report.live ? ' (live api.weather.gov)' : ' (recorded NWS data, replayed offline)'}`,
     `  table      ${n(report.rows)} alerts × ${n(report.columns)} columns; S2SP asks for 4 of them (event, severity, urgency, status)`,
-    `  filter     ${report.matched > 0 ? `${n(report.matched)} alerts match "${report.event}"` : `no alert matches "${report.event}": all are charted`}`,
+    `  filter     ${matched ? `${n(report.matched)} alerts match "${report.event}"` : `no alert matches "${report.event}": all are charted`}`,
     '',
     '  tokens (o200k_base)   read   written   by the model, for the whole task',
-    row('plain MCP', p.tokensRead, p.tokensWritten, 'every row in, the kept rows out again'),
+    `    ${'plain MCP'.padEnd(11)} ${n(p.tokensRead).padStart(8)} ${n(p.tokensWritten).padStart(9)}   every row in, the kept rows out again`,
     row(
       'S2SP async',
-      a.tokensRead,
-      a.tokensWritten,
-      `${fewer(a.tokensRead + a.tokensWritten, p.tokensRead + p.tokensWritten)}: ${n(a.tokensRead + a.tokensWritten)} read + written (target ≤ 550): filtered compact abstract, hand-off by filter`,
+      a,
+      matched
+        ? `the compact abstract of the ${n(report.matched)} matching alerts in, the filter handed to draw_chart`
+        : `the filter matched nothing, so the model asked again for the abstract of all ${n(report.rows)} alerts and wrote it into draw_chart`,
     ),
     row(
       'S2SP sync',
-      s.tokensRead,
-      s.tokensWritten,
-      `${fewer(s.tokensRead + s.tokensWritten, p.tokensRead + p.tokensWritten)}: the body stayed in the agent's SDK layer`,
+      s,
+      `${matched ? 'the abstract' : `the empty filtered result, then the abstract of all ${n(report.rows)}`} in, its rows out to draw_chart; the body stayed in the agent's SDK layer`,
     ),
-    `  receipt    S2SP results carry their savings in _meta "s2sp/receipt": ~${n(a.receipt.tokensSaved)} tokens saved (async), ~${n(s.receipt.tokensSaved)} (sync),`,
-    `             the servers' estimate; counted with o200k_base: ${n(a.receipt.countedSaved)} (async), ${n(s.receipt.countedSaved)} (sync)`,
+    `  receipt    ~${n(a.receipt.tokensSaved)} tokens saved (async), ~${n(s.receipt.tokensSaved)} (sync): _meta "s2sp/receipt" of the get_alerts result the chart`,
+    `             was drawn from, the plain result's o200k_base tokens less that result's, as the server estimates them`,
+    `             without a tokenizer (within ±10%; this run ${(100 * off).toFixed(1)}% off the demo's o200k_base count)${a.emptyReads > 0 ? '; the empty filtered result is not in it' : ''}`,
     '',
     '  bytes (each flow includes the same chart summary coming back)',
     `    server to server, async      ${kb(a.serverToServerBytes).padStart(10)}   weather-alerts → chart-consumer, never through the agent`,
@@ -65,6 +72,8 @@ export function formatSeverityReport(
     t.tokensRead + t.tokensWritten;
   const share = (t: { tokensRead: number; tokensWritten: number }, of: number) =>
     `${((100 * total(t)) / of).toFixed(1)}%`;
+  // The paging flow's calls: every page, then draw_chart.
+  const pages = g.calls - 1;
   const row = (label: string, t: SeverityReport['plain'], note: string) =>
     `    ${label.padEnd(17)} ${n(t.tokensRead).padStart(8)} ${n(t.tokensWritten).padStart(9)} ${String(t.calls).padStart(6)}   ${note}`;
   return [
@@ -78,12 +87,16 @@ export function formatSeverityReport(
     row(
       'S2SP paging',
       g,
-      `${share(g, total(p))} of plain: every page of the severity abstract, counted by the model, row_ids to draw_chart`,
+      `${share(g, total(p))} of plain: every page of the severity abstract (${pages} here), counted by the model, row_ids to draw_chart`,
     ),
     row(
       'S2SP query_tables',
       q,
-      `${share(q, total(p))} of plain, ${share(q, total(g))} of paging: the SQL and the grouped counts only`,
+      `${share(q, total(p))} of plain: the abstract's first page, the SQL and the grouped counts; ${
+        pages === 1
+          ? 'paging is cheaper while the table fits one page'
+          : `one page where paging reads ${pages}`
+      }`,
     ),
     '',
     `  chart      ${n(report.rowsCharted)} grouped rows charted from the SQL answer's resource_url, bars = n (${Object.entries(

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
-import type { DemoReport } from '../src/agent.js';
+import type { DemoReport, FlowReport } from '../src/agent.js';
 import type { SeverityReport } from '../src/severity-task.js';
 
 const run = promisify(execFile);
@@ -17,6 +17,17 @@ function pngSize(file: string): { width: number; height: number } {
   const png = readFileSync(file);
   expect([...png.subarray(0, 8)]).toEqual([137, 80, 78, 71, 13, 10, 26, 10]);
   return { width: png.readUInt32BE(16), height: png.readUInt32BE(20) };
+}
+
+/**
+ * A flow's receipt: the server's estimate within ±10% of the tokenizer's count of the same saving,
+ * and that saving less than everything the plain flow read.
+ */
+function expectHonestReceipt(flow: FlowReport, plain: FlowReport): void {
+  const { tokensSaved, countedSaved } = flow.receipt;
+  expect(countedSaved).toBeGreaterThan(0);
+  expect(countedSaved).toBeLessThan(plain.tokensRead);
+  expect(Math.abs(tokensSaved / countedSaved - 1)).toBeLessThanOrEqual(0.1);
 }
 
 describe('pnpm demo', () => {
@@ -43,12 +54,11 @@ describe('pnpm demo', () => {
     // The model's view: S2SP reads and writes a small fraction of what plain MCP does.
     expect(report.async.tokensRead).toBeLessThan(report.plain.tokensRead / 10);
     expect(report.sync.tokensRead).toBeLessThan(report.plain.tokensRead / 10);
-    // The servers' savings receipts (_meta "s2sp/receipt") reach the agent in both modes.
+    // The servers' savings receipts (_meta "s2sp/receipt") reach the agent in both modes, and
+    // agree with the tokenizer's count of the same saving within the estimator's ±10%.
     expect(report.plain.receipt).toEqual({ tokensSaved: 0, countedSaved: 0 });
-    for (const flow of [report.async, report.sync]) {
-      expect(flow.receipt.tokensSaved).toBeGreaterThan(0);
-      expect(flow.receipt.countedSaved).toBeGreaterThan(0);
-    }
+    for (const flow of [report.async, report.sync]) expectHonestReceipt(flow, report.plain);
+    expect([report.async.emptyReads, report.sync.emptyReads]).toEqual([0, 0]);
     expect(report.async.tokensWritten).toBeLessThan(report.plain.tokensWritten / 10);
 
     // Only async moves the body server to server; sync carries it through the agent instead.
@@ -76,6 +86,23 @@ describe('pnpm demo', () => {
       t.tokensRead + t.tokensWritten;
     expect(total(severity.sqlTables)).toBeLessThan(total(severity.plain) / 20);
     expect(severity.sqlTables.calls).toBe(3);
+    // Paging read one page here (then draw_chart): the report's "paging is cheaper while the
+    // table fits one page" is the case it prints.
+    expect(severity.paging.calls).toBe(2);
+    expect(total(severity.paging)).toBeLessThan(total(severity.sqlTables));
+  });
+
+  it('reports one receipt, within the plain read, when the filter matches nothing (CA, Heat)', async () => {
+    const { stdout } = await run(process.execPath, [main, '--json', '--area', 'CA', '--out', out], {
+      timeout: 60_000,
+    });
+    const report = JSON.parse(stdout) as DemoReport;
+    expect(report).toMatchObject({ area: 'CA', rows: 10, matched: 0 });
+    for (const flow of [report.plain, report.async, report.sync]) expect(flow.rowsCharted).toBe(10);
+    // The flows asked twice (the empty filtered result, then every row's abstract); the receipt is
+    // the second result's alone, so the saving it counts is less than the plain flow's read.
+    expect([report.async.emptyReads, report.sync.emptyReads]).toEqual([1, 1]);
+    for (const flow of [report.async, report.sync]) expectHonestReceipt(flow, report.plain);
   });
 
   it('prints a readable report', async () => {
@@ -91,6 +118,16 @@ describe('pnpm demo', () => {
     expect(stdout).toContain(join(out, 'chart-CA-async.png'));
     expect(stdout).toMatch(/Task 2: how many alerts of each severity, and chart the counts/);
     expect(stdout).toMatch(/S2SP query_tables\s+[\d,]+\s+[\d,]+\s+3\s+\d+\.\d% of plain/);
+    // One receipt figure per mode, each less than the plain flow's read; no ratio to paging and no
+    // target the run does not measure.
+    const plainRead = Number(/plain MCP\s+([\d,]+)/.exec(stdout)?.[1]?.replaceAll(',', ''));
+    const saved = /receipt\s+~([\d,]+) tokens saved \(async\), ~([\d,]+) \(sync\)/
+      .exec(stdout)
+      ?.slice(1)
+      .map((figure) => Number(figure.replaceAll(',', '')));
+    expect(saved).toHaveLength(2);
+    for (const figure of saved ?? []) expect(figure).toBeLessThan(plainRead);
+    expect(stdout).not.toMatch(/% of paging|target/);
     // The servers stop with the demo, so the report names the flag that keeps them up instead of
     // a chart URL that would already be dead.
     expect(stdout).not.toMatch(/http:\/\/127\.0\.0\.1:\d+\/charts/);

@@ -1,4 +1,4 @@
-import { estimateTokens, listNames } from '@s2sp/server';
+import { budgetTokens, listNames } from '@s2sp/server';
 import type { QueryOutput } from './sql-sandbox.js';
 import type { LoadedTable } from './table-loader.js';
 
@@ -62,7 +62,7 @@ export function describeTables(
   let described: Record<string, string> = {};
   for (const max of DETAIL) {
     described = describeTablesAt(tables, max);
-    if (estimateTokens(JSON.stringify(described)) <= tokenBudget) break;
+    if (budgetTokens(JSON.stringify(described)) <= tokenBudget) break;
   }
   return described;
 }
@@ -89,8 +89,7 @@ export function boundedAnswer(
     ...(count < output.totalRows && { truncated: true as const }),
     tables: describeTablesAt(tables, max),
   });
-  const fits = (answer: QueryAnswer) =>
-    estimateTokens(JSON.stringify(answer)) <= limits.tokenBudget;
+  const fits = (answer: QueryAnswer) => budgetTokens(JSON.stringify(answer)) <= limits.tokenBudget;
   let build = at(0);
   for (const max of DETAIL) {
     build = at(max);

@@ -190,8 +190,8 @@ export function createSqlServer(options: SqlServerOptions = {}): SqlServer {
                 ? { rows: limits.maxStoredRows + 1, chars: limits.maxStoredBytesPerClient }
                 : {
                     rows: Math.min(args.max_rows ?? limits.maxResultRows, limits.maxResultRows),
-                    // No more than a model could read: every character costs at least a fifth
-                    // of a token (estimateTokens).
+                    // No more than a model could read: JSON takes about 3 characters a token
+                    // (estimateTokens), so 8 for each token of the budget leaves room.
                     chars: limits.tokenBudget * 8,
                   };
               const run = await runQueryProcess(

@@ -16,9 +16,11 @@ export const S2SPReceiptSchema = z.looseObject({
   /** Body columns the model does not see (they stay behind the `resource_url`, or in the agent). */
   columns_withheld: z.number().int().nonnegative(),
   /**
-   * Model tokens saved: the estimate for the plain result (every row and column) minus the
-   * estimate for what the model reads. An estimate, not a tokenizer count; negative when a tiny
-   * table costs more as an S2SP result than plainly.
+   * Model tokens saved: the plain result's tokens (every row and column) minus those of what the
+   * model reads, in o200k_base tokens estimated without a tokenizer (this project: within ±10% of
+   * the o200k_base count on JSON tables, more on text in one language other than English alone;
+   * another model's tokenizer counts differently). Negative when a tiny table costs more as an
+   * S2SP result than plainly.
    */
   tokens_saved: z.number().int(),
 });

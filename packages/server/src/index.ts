@@ -48,7 +48,12 @@ export {
   type TableResultArguments,
 } from './resource/table-request.js';
 export type { TableResultContext } from './resource/table-result.js';
-export { DEFAULT_TOKEN_BUDGET, estimateTokens } from './resource/token-estimate.js';
+export {
+  budgetTokens,
+  DEFAULT_TOKEN_BUDGET,
+  estimateTokens,
+  TOKEN_ESTIMATE_ERROR,
+} from './resource/token-estimate.js';
 export { s2spCapability } from './runtime/capability.js';
 export { CLIENT_ADDRESS_HEADER, clientKey } from './runtime/client-quota.js';
 export {

@@ -23,6 +23,7 @@ export {
 export { type DocumentedOption, readmeFlagsDiff, readmeOptionsDiff } from './readme-options.js';
 export { seededRandom } from './seeded-random.js';
 export { codeAndDataOf, codeOf } from './thrown-error.js';
+export { type TokenShape, tokenCorpus } from './token-corpus.js';
 
 import { once } from 'node:events';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';

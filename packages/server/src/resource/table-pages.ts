@@ -7,7 +7,7 @@ import { splitPages } from './abstract-pages.js';
 import { profileColumns } from './column-profile.js';
 import { encodeCompactRows } from './compact-abstract.js';
 import { decodePageCursor, encodePageCursor, pageStorageKey } from './page-cursor.js';
-import { estimateTokens } from './token-estimate.js';
+import { budgetTokens } from './token-estimate.js';
 
 /** How the abstract is written for the model (PROTOCOL §7, compact encoding). */
 export type AbstractEncoding = 'json' | 'compact';
@@ -36,11 +36,11 @@ export function fitBodyDomains(
   budget: number,
 ): { body_domains: string[]; body_domains_omitted?: number } {
   const room = Math.floor(budget / 4);
-  if (estimateTokens(JSON.stringify(names)) <= room) return { body_domains: [...names] };
+  if (budgetTokens(JSON.stringify(names)) <= room) return { body_domains: [...names] };
   const listed: string[] = [];
-  let used = estimateTokens('"body_domains_omitted":1000000,');
+  let used = budgetTokens('"body_domains_omitted":1000000,');
   for (const name of names) {
-    const cost = estimateTokens(JSON.stringify(name)) + 1;
+    const cost = budgetTokens(JSON.stringify(name)) + 1;
     if (used + cost > room) break;
     used += cost;
     listed.push(name);
@@ -104,10 +104,10 @@ export async function pageAsyncResult(
   const { head, rows, token, resourceUrl, budget } = input;
   const expiresAt = input.expiresAt.toISOString();
   const whole = asyncResult(head, [...rows], resourceUrl, expiresAt, {});
-  if (estimateTokens(JSON.stringify(whole)) <= budget) return undefined;
+  if (budgetTokens(JSON.stringify(whole)) <= budget) return undefined;
 
   const cursor = encodePageCursor(token, 9_999_999);
-  const later = estimateTokens(
+  const later = budgetTokens(
     JSON.stringify(asyncResult(head, [], resourceUrl, expiresAt, { next_cursor: cursor })),
   );
   // The profile gets at most half of the budget: fewer listed values, then none at all.
@@ -115,14 +115,14 @@ export async function pageAsyncResult(
   let first = later;
   for (const top of [10, 3]) {
     const candidate = profileColumns(rows, head.abstract_domains, { top });
-    const cost = later + estimateTokens(JSON.stringify({ profile: candidate }));
+    const cost = later + budgetTokens(JSON.stringify({ profile: candidate }));
     if (cost <= budget / 2) {
       profile = candidate;
       first = cost;
       break;
     }
   }
-  const costs = rows.map((row) => estimateTokens(JSON.stringify(row)) + 1);
+  const costs = rows.map((row) => budgetTokens(JSON.stringify(row)) + 1);
   // A row no page can hold (a 2 MiB cell) is refused, never sent over the budget.
   const room = Math.min(budget - first, budget - later);
   const widest = costs.reduce((max, cost) => Math.max(max, cost), 0);
@@ -183,7 +183,7 @@ export function assertWithinBudget(
   budget: number,
   why: 'sync' | 'no-cursor',
 ): void {
-  const tokens = estimateTokens(JSON.stringify(result));
+  const tokens = budgetTokens(JSON.stringify(result));
   if (tokens <= budget) return;
   const reason =
     why === 'sync'

@@ -1,28 +1,113 @@
+import { readFileSync } from 'node:fs';
+import { tokenCorpus } from '@s2sp/test-utils';
+import { Tiktoken } from 'js-tiktoken/lite';
+import o200k from 'js-tiktoken/ranks/o200k_base';
 import { describe, expect, it } from 'vitest';
-import { estimateTokens } from './token-estimate.js';
+import { silentLogger } from '../logger.js';
+import { createS2SP } from '../runtime/s2sp.js';
+import { budgetTokens, estimateTokens, TOKEN_ESTIMATE_ERROR } from './token-estimate.js';
+
+const o200kBase = new Tiktoken(o200k);
+const count = (text: string) => o200kBase.encode(text).length;
+
+/** A recorded NWS file's alerts as the weather app's plain result holds them. */
+function nwsRows(name: string): Record<string, unknown>[] {
+  const url = new URL(`../../../../apps/weather-alerts/fixtures/${name}`, import.meta.url);
+  const collection = JSON.parse(readFileSync(url, 'utf8')) as {
+    features: { properties: Record<string, unknown> }[];
+  };
+  return collection.features.map((f) =>
+    Object.fromEntries(Object.entries(f.properties).filter(([key]) => !key.startsWith('@'))),
+  );
+}
 
 describe('estimateTokens', () => {
   it('counts nothing for empty text', () => {
     expect(estimateTokens('')).toBe(0);
+    expect(budgetTokens('')).toBe(0);
   });
 
-  it('charges words by length, digits in threes and punctuation in pairs', () => {
-    expect(estimateTokens('Advisory')).toBe(2);
+  it('charges pieces as o200k_base splits them', () => {
+    // One token each: a word with its space, digits in threes, JSON's `":"`.
+    expect(estimateTokens('Advisory')).toBe(1);
+    expect(estimateTokens('Wind Advisory')).toBe(2);
     expect(estimateTokens('1234567')).toBe(3);
-    expect(estimateTokens('":"')).toBe(2);
-    // A single space before a word merges with it.
-    expect(estimateTokens('Wind Advisory')).toBe(3);
-    expect(estimateTokens('a  b')).toBe(3);
+    expect(estimateTokens('":"')).toBe(1);
+    // A case change starts a piece (camelCase), a run of capitals costs more than a word.
+    expect(estimateTokens('areaDesc')).toBe(2);
+    expect(estimateTokens(' SEVERE THUNDERSTORM')).toBeGreaterThan(
+      estimateTokens(' severe thunderstorm'),
+    );
+    // A contraction joins its word; a lone space before a digit is a piece of its own.
+    expect(estimateTokens("it's")).toBe(1);
+    expect(estimateTokens('a 1')).toBe(3);
   });
 
-  it('charges each non-ASCII character', () => {
-    expect(estimateTokens('日本語')).toBe(3);
+  it('charges non-ASCII letters by their UTF-8 length, and long whitespace runs', () => {
+    expect(estimateTokens('日本語のテキスト')).toBe(count('日本語のテキスト'));
+    expect(estimateTokens(' '.repeat(1000))).toBeGreaterThan(1);
+    expect(estimateTokens('\n'.repeat(1000))).toBe(count('\n'.repeat(1000)));
   });
 
-  it('is at least the o200k_base count of a typical abstract row (16 tokens)', () => {
-    // 16 is the real o200k_base count of this row (measured with js-tiktoken in the bench).
-    const row = '{"_row_id":0,"event":"Wind Advisory","severity":"Moderate"}';
-    expect(estimateTokens(row)).toBeGreaterThanOrEqual(16);
-    expect(estimateTokens(row)).toBeLessThanOrEqual(32);
+  it('is within ±10% of o200k_base on every shape kept out of its fit', () => {
+    const heldOut = [
+      ...tokenCorpus()
+        .filter((shape) => shape.group === 'held-out')
+        .map(({ name, text }) => ({ name, text })),
+      {
+        name: 'NWS TX 2026-09-13',
+        text: JSON.stringify(nwsRows('alerts-active-TX-2026-09-13.json')),
+      },
+    ];
+    const forecast = JSON.parse(
+      readFileSync(
+        new URL(
+          '../../../../apps/weather-alerts/fixtures/forecast-EWX-156_91-2026-09-13.json',
+          import.meta.url,
+        ),
+        'utf8',
+      ),
+    ) as { properties: { periods: unknown[] } };
+    heldOut.push({
+      name: 'NWS forecast periods',
+      text: JSON.stringify(forecast.properties.periods),
+    });
+    expect(heldOut.length).toBeGreaterThanOrEqual(10);
+    for (const { name, text } of heldOut) {
+      const error = estimateTokens(text) / count(text) - 1;
+      expect({ name, within: Math.abs(error) <= TOKEN_ESTIMATE_ERROR }).toEqual({
+        name,
+        within: true,
+      });
+    }
+  });
+
+  it('is within ±10% on the two texts of a savings receipt: the plain result and the S2SP one', async () => {
+    const rows = nwsRows('alerts-active-TX-2026-09-13.json');
+    const s2sp = createS2SP({
+      publicUrl: 'http://127.0.0.1:3001',
+      tokenBudget: 1_000_000,
+      logger: silentLogger,
+    });
+    try {
+      const result = await s2sp.resourceResult(rows, {
+        abstract_domains: 'event,severity,urgency,status',
+      });
+      const block = result.content[0];
+      const s2spText = block?.type === 'text' ? block.text : '';
+      for (const text of [JSON.stringify(rows), s2spText]) {
+        expect(Math.abs(estimateTokens(text) / count(text) - 1)).toBeLessThanOrEqual(
+          TOKEN_ESTIMATE_ERROR,
+        );
+      }
+    } finally {
+      await s2sp.close();
+    }
+  });
+
+  it('counts at least o200k_base for the budget, on every shape', () => {
+    for (const { name, text } of tokenCorpus()) {
+      expect({ name, safe: budgetTokens(text) >= count(text) }).toEqual({ name, safe: true });
+    }
   });
 });
