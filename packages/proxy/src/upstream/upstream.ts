@@ -18,7 +18,6 @@ import {
   type RequestOptions,
   ResultSchema,
   type ServerCapabilities,
-  type Transport,
 } from '../mcp-sdk.js';
 import { textAsBytes } from './large-strings.js';
 import { mintProgressTokens } from './progress-tokens.js';
