@@ -22,7 +22,7 @@ describe('stopOnSignals', () => {
         stops++;
         await stopDone;
       },
-      { signals: [SIGNAL], exit: (code) => exits.push(code) },
+      { signals: [SIGNAL], exit: (code) => exits.push(code), repeatWindowMs: 0 },
     );
     process.emit(SIGNAL, SIGNAL);
     expect(stops).toBe(1);
@@ -33,6 +33,30 @@ describe('stopOnSignals', () => {
     finish();
     await new Promise((resolve) => setImmediate(resolve));
     expect(exits).toEqual([1, 0]);
+  });
+
+  it('takes the same signal relayed at once (a Ctrl-C under pnpm dev) as one: exits 0 after stop', async () => {
+    const exits: number[] = [];
+    let stops = 0;
+    let finish: () => void = () => {};
+    const stopDone = new Promise<void>((resolve) => {
+      finish = resolve;
+    });
+    stopOnSignals(
+      async () => {
+        stops++;
+        await stopDone;
+      },
+      { signals: [SIGNAL], exit: (code) => exits.push(code) },
+    );
+    // The terminal's SIGINT to the process group, then the runner's forwarded copy.
+    process.emit(SIGNAL, SIGNAL);
+    process.emit(SIGNAL, SIGNAL);
+    expect(stops).toBe(1);
+    expect(exits).toEqual([]);
+    finish();
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(exits).toEqual([0]);
   });
 
   it('exits 1 when stop fails, and the returned function stops the same way once', async () => {
