@@ -7,8 +7,9 @@
 // 4. run an ESM script there that registers a resource tool on a user-created McpServer
 //    (createS2SP), starts a consumer (createS2SPServer), and does one async round trip with the
 //    official MCP SDK client.
-// 5. install @s2sp/proxy into a project of its own (with only the @s2sp tarballs it depends on,
-//    which are not on the registry) and run its `s2sp-proxy --help`.
+// 5. follow the root README's install lines (Packages), one project per package: each line names
+//    every @s2sp tarball its package depends on (not on the registry yet); the package imports,
+//    and `s2sp-proxy --help` runs.
 // 6. follow the root README's "Add S2SP to the MCP server you already run" as a new user would:
 //    its setup lines in a new directory (`npm init -y`, the tarballs and the listed packages from
 //    the registry), its sample saved under the name the README gives, started with the README's own
@@ -143,6 +144,17 @@ function readmeAdoptionPath() {
   };
 }
 
+/** The root README's install lines: the fenced block after `<!-- install: … -->`. */
+function readmeInstallLines() {
+  const lines = readFileSync(join(root, 'README.md'), 'utf8').split('\n');
+  const at = lines.findIndex((line) => line.startsWith('<!-- install:'));
+  const open = lines.findIndex((line, i) => i > at && line.startsWith('```'));
+  const close = lines.findIndex((line, i) => i > open && line.startsWith('```'));
+  if (at === -1 || open === -1 || close === -1)
+    throw new Error('README.md: the <!-- install: --> block is missing');
+  return { line: open + 2, lines: lines.slice(open + 1, close) };
+}
+
 /** Starts `command` (in its own process group, to stop tsx and its child) and waits for a URL. */
 function startServer(command, cwd, env) {
   const child = spawn('sh', ['-c', command], { cwd, env, detached: true, stdio: 'pipe' });
@@ -229,35 +241,57 @@ try {
     );
   }
 
-  const proxyTarball = tarballOf.get('@s2sp/proxy');
-  if (proxyTarball) {
-    const cli = join(work, 'proxy-cli');
-    run('mkdir', ['-p', cli]);
-    writeFileSync(join(cli, 'package.json'), JSON.stringify({ name: 'proxy-cli', private: true }));
-    // The proxy's own @s2sp dependencies, found by walking its manifest (not every package).
-    const needed = new Set(['@s2sp/proxy']);
-    for (const name of needed) {
-      const packed = JSON.parse(run('tar', ['-xOzf', tarballOf.get(name), 'package/package.json']));
-      for (const dep of Object.keys(packed.dependencies ?? {})) {
-        if (tarballOf.has(dep)) needed.add(dep);
+  // The root README's install lines (Packages), one per package, each in a project of its own: a
+  // line must name the tarball of every @s2sp package the package depends on, which npm cannot
+  // fetch from the registry yet; then the package imports, and s2sp-proxy answers --help.
+  if (only.length === 0) {
+    const install = readmeInstallLines();
+    for (const [index, line] of install.lines.entries()) {
+      const named = [...line.matchAll(/\/s2sp-([a-z-]+?)-\*\.tgz/g)].map((m) => `@s2sp/${m[1]}`);
+      const needed = new Set(named);
+      for (const name of needed) {
+        if (!tarballOf.has(name))
+          throw new Error(`README.md:${install.line + index}: no package ${name} was packed`);
+        const packed = JSON.parse(
+          run('tar', ['-xOzf', tarballOf.get(name), 'package/package.json']),
+        );
+        for (const dep of Object.keys(packed.dependencies ?? {})) {
+          if (tarballOf.has(dep)) needed.add(dep);
+        }
       }
+      const missing = [...needed].filter((name) => !named.includes(name));
+      if (missing.length > 0)
+        throw new Error(
+          `README.md:${install.line + index}: \`${line}\` leaves out ${missing.join(', ')}, which ${named.at(-1)} depends on`,
+        );
+      const project = join(work, `install-${index}`);
+      mkdirSync(project);
+      writeFileSync(
+        join(project, 'package.json'),
+        JSON.stringify({ name: 'install', private: true }),
+      );
+      const command = line
+        .replaceAll('/path/to/s2sp-typescript/packs', work)
+        .replace(/^npm install /, 'npm install --no-audit --no-fund --loglevel=error ');
+      const result = spawnSync('sh', ['-c', command], { cwd: project, encoding: 'utf8' });
+      if (result.status !== 0)
+        throw new Error(
+          `README.md:${install.line + index}: \`${line}\` failed (exit ${result.status}):\n${result.stdout}\n${result.stderr}`,
+        );
+      for (const name of named)
+        run(process.execPath, ['--input-type=module', '-e', `await import('${name}');`], {
+          cwd: project,
+        });
+      if (named.includes('@s2sp/proxy')) {
+        const bin = join(project, 'node_modules', '.bin', 's2sp-proxy');
+        const help = run(bin, ['--help'], { cwd: project });
+        if (!help.includes('Usage: s2sp-proxy'))
+          throw new Error(`s2sp-proxy --help printed:\n${help}`);
+      }
+      console.log(
+        `ok README install line for ${named.at(-1)}: ${named.join(', ')} install alone and import`,
+      );
     }
-    run(
-      'npm',
-      [
-        'install',
-        '--no-audit',
-        '--no-fund',
-        '--loglevel=error',
-        ...[...needed].map((n) => tarballOf.get(n)),
-      ],
-      { cwd: cli },
-    );
-    const help = run(join(cli, 'node_modules', '.bin', 's2sp-proxy'), ['--help'], { cwd: cli });
-    if (!help.includes('Usage: s2sp-proxy')) throw new Error(`s2sp-proxy --help printed:\n${help}`);
-    console.log(
-      `ok installed @s2sp/proxy alone (with ${needed.size - 1} @s2sp dependencies); s2sp-proxy --help runs`,
-    );
   }
   // The README's adoption path, as a new user follows it (needs the server and core tarballs).
   if (tarballOf.has('@s2sp/server') && tarballOf.has('@s2sp/core')) {
