@@ -38,4 +38,4 @@ const chart = await charts.callTool({
 console.log(JSON.stringify(chart.content)); // [{"type":"text","text":"{\"chart_id\":…,\"chart_url\":…}"}]
 await weather.close();
 await charts.close();
-// #endregion
+// #endregion readme
