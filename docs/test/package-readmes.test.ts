@@ -48,7 +48,7 @@ function anchors(markdown: string): Set<string> {
   let fence = false;
   for (const line of markdown.split('\n')) {
     if (line.startsWith('```')) fence = !fence;
-    const heading = !fence && /^#{1,6} (.+)$/.exec(line);
+    const heading = fence ? null : /^#{1,6} (.+)$/.exec(line);
     if (heading?.[1]) found.add(slug(heading[1]));
   }
   return found;
