@@ -7,13 +7,15 @@
 // 4. run an ESM script there that registers a resource tool on a user-created McpServer
 //    (createS2SP), starts a consumer (createS2SPServer), and does one async round trip with the
 //    official MCP SDK client.
-// 5. install @s2sp/proxy into a project of its own (with only the @s2sp tarballs it depends on,
-//    which are not on the registry) and run its `s2sp-proxy --help`.
+// 5. follow the root README's install lines (Packages), one project per package: each line names
+//    every @s2sp tarball its package depends on (not on the registry yet); the package imports,
+//    and `s2sp-proxy --help` runs.
 // 6. follow the root README's "Add S2SP to the MCP server you already run" as a new user would:
 //    its setup lines in a new directory (`npm init -y`, the tarballs and the listed packages from
 //    the registry), its sample saved under the name the README gives, started with the README's own
-//    command; then the official MCP SDK client calls the tool with abstract_domains and fetchBody
-//    redeems the resource_url. Everything is read from the README, nothing copied.
+//    command; then its client sample, saved and run as the README says, calls the tool with
+//    abstract_domains and redeems the resource_url with fetchBody, for a client of each protocol
+//    era. Everything is read from the README, nothing copied.
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -99,7 +101,9 @@ console.log('round trip ok');
 
 /**
  * The root README's adoption path: the fenced block after `<!-- setup: … -->`, the first ```ts
- * block after it (the sample) and the block after `<!-- run: … -->`, with the README line of each.
+ * block after it (the server sample), the block after `<!-- run: … -->` (the command that starts
+ * it), the first ```ts block after that (the client sample) and the block after
+ * `<!-- run-client: … -->` (the command that runs the client), with the README line of each.
  */
 function readmeAdoptionPath() {
   const lines = readFileSync(join(root, 'README.md'), 'utf8').split('\n');
@@ -111,27 +115,44 @@ function readmeAdoptionPath() {
     if (start === -1 || open === -1 || close === -1) return undefined;
     return { line: open + 2, end: close, text: lines.slice(open + 1, close) };
   };
+  const isTs = (line) => /^```(ts|typescript)$/.test(line);
   const setup = blockAfter(0, (line) => line.startsWith('<!-- setup:'));
-  const sample = setup && blockAfter(setup.end + 1, (line) => /^```(ts|typescript)$/.test(line));
+  const sample = setup && blockAfter(setup.end + 1, isTs);
   const runBlock = blockAfter(0, (line) => line.startsWith('<!-- run:'));
-  if (!setup || !sample || !runBlock)
+  const clientSample = runBlock && blockAfter(runBlock.end + 1, isTs);
+  const clientRun = blockAfter(0, (line) => line.startsWith('<!-- run-client:'));
+  if (!setup || !sample || !runBlock || !clientSample || !clientRun)
     throw new Error(
-      'README.md: the <!-- setup: --> block, a ```ts sample after it, or the <!-- run: --> block is missing',
+      'README.md: the <!-- setup: --> block, a ```ts sample after it, the <!-- run: --> block, a ```ts client sample after it or the <!-- run-client: --> block is missing',
     );
   // Shell comments are the README's, for the reader; the commands are what a user types.
   const commands = (block) =>
     block.text.map((line) => line.replace(/\s+#.*$/, '').trim()).filter((line) => line !== '');
-  const [command, ...extra] = commands(runBlock);
-  const file = command && /\s(\S+\.(?:ts|mts))$/.exec(command)?.[1];
-  if (!file || extra.length > 0)
-    throw new Error(`README.md:${runBlock.line}: expected one command that runs the sample file`);
+  /** The one command of a run block and the TypeScript file it runs. */
+  const fileRun = (block) => {
+    const [command, ...extra] = commands(block);
+    const file = command && /\s(\S+\.(?:ts|mts))$/.exec(command)?.[1];
+    if (!file || extra.length > 0)
+      throw new Error(`README.md:${block.line}: expected one command that runs a sample file`);
+    return { command, file };
+  };
   return {
     setup: commands(setup),
     setupLine: setup.line,
-    sample: `${sample.text.join('\n')}\n`,
-    file,
-    command,
+    server: { ...fileRun(runBlock), sample: `${sample.text.join('\n')}\n` },
+    client: { ...fileRun(clientRun), sample: `${clientSample.text.join('\n')}\n` },
   };
+}
+
+/** The root README's install lines: the fenced block after `<!-- install: … -->`. */
+function readmeInstallLines() {
+  const lines = readFileSync(join(root, 'README.md'), 'utf8').split('\n');
+  const at = lines.findIndex((line) => line.startsWith('<!-- install:'));
+  const open = lines.findIndex((line, i) => i > at && line.startsWith('```'));
+  const close = lines.findIndex((line, i) => i > open && line.startsWith('```'));
+  if (at === -1 || open === -1 || close === -1)
+    throw new Error('README.md: the <!-- install: --> block is missing');
+  return { line: open + 2, lines: lines.slice(open + 1, close) };
 }
 
 /** Starts `command` (in its own process group, to stop tsx and its child) and waits for a URL. */
@@ -160,26 +181,6 @@ function startServer(command, cwd, env) {
   });
   return { url, stop: () => child.exitCode === null && process.kill(-child.pid, 'SIGTERM') };
 }
-
-// The user's side of the README sample: the official MCP SDK client asks for the name column only,
-// then redeems the resource_url with fetchBody from the installed @s2sp/core.
-const ADOPTION_CHECK = `import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
-import { fetchBody } from '@s2sp/core';
-
-const url = new URL(process.argv[2]);
-const answers = [];
-// A client of each protocol era: 2026-07-28 (no initialize) and the 2025 handshake.
-for (const mode of [{ pin: '2026-07-28' }, 'legacy']) {
-  const client = new Client({ name: 'readme-adopter', version: '1' }, { versionNegotiation: { mode } });
-  await client.connect(new StreamableHTTPClientTransport(url));
-  const result = await client.callTool({ name: 'list_stations', arguments: { state: 'TX', abstract_domains: 'name' } });
-  const { abstract, resource_url } = result.structuredContent;
-  const fetched = await fetchBody(resource_url, { allowedOrigins: [url.origin] });
-  answers.push({ era: client.getProtocolEra(), abstract, body: fetched.body });
-  await client.close();
-}
-console.log(JSON.stringify(answers));
-`;
 
 try {
   const tarballs = [];
@@ -240,35 +241,57 @@ try {
     );
   }
 
-  const proxyTarball = tarballOf.get('@s2sp/proxy');
-  if (proxyTarball) {
-    const cli = join(work, 'proxy-cli');
-    run('mkdir', ['-p', cli]);
-    writeFileSync(join(cli, 'package.json'), JSON.stringify({ name: 'proxy-cli', private: true }));
-    // The proxy's own @s2sp dependencies, found by walking its manifest (not every package).
-    const needed = new Set(['@s2sp/proxy']);
-    for (const name of needed) {
-      const packed = JSON.parse(run('tar', ['-xOzf', tarballOf.get(name), 'package/package.json']));
-      for (const dep of Object.keys(packed.dependencies ?? {})) {
-        if (tarballOf.has(dep)) needed.add(dep);
+  // The root README's install lines (Packages), one per package, each in a project of its own: a
+  // line must name the tarball of every @s2sp package the package depends on, which npm cannot
+  // fetch from the registry yet; then the package imports, and s2sp-proxy answers --help.
+  if (only.length === 0) {
+    const install = readmeInstallLines();
+    for (const [index, line] of install.lines.entries()) {
+      const named = [...line.matchAll(/\/s2sp-([a-z-]+?)-\*\.tgz/g)].map((m) => `@s2sp/${m[1]}`);
+      const needed = new Set(named);
+      for (const name of needed) {
+        if (!tarballOf.has(name))
+          throw new Error(`README.md:${install.line + index}: no package ${name} was packed`);
+        const packed = JSON.parse(
+          run('tar', ['-xOzf', tarballOf.get(name), 'package/package.json']),
+        );
+        for (const dep of Object.keys(packed.dependencies ?? {})) {
+          if (tarballOf.has(dep)) needed.add(dep);
+        }
       }
+      const missing = [...needed].filter((name) => !named.includes(name));
+      if (missing.length > 0)
+        throw new Error(
+          `README.md:${install.line + index}: \`${line}\` leaves out ${missing.join(', ')}, which ${named.at(-1)} depends on`,
+        );
+      const project = join(work, `install-${index}`);
+      mkdirSync(project);
+      writeFileSync(
+        join(project, 'package.json'),
+        JSON.stringify({ name: 'install', private: true }),
+      );
+      const command = line
+        .replaceAll('/path/to/s2sp-typescript/packs', work)
+        .replace(/^npm install /, 'npm install --no-audit --no-fund --loglevel=error ');
+      const result = spawnSync('sh', ['-c', command], { cwd: project, encoding: 'utf8' });
+      if (result.status !== 0)
+        throw new Error(
+          `README.md:${install.line + index}: \`${line}\` failed (exit ${result.status}):\n${result.stdout}\n${result.stderr}`,
+        );
+      for (const name of named)
+        run(process.execPath, ['--input-type=module', '-e', `await import('${name}');`], {
+          cwd: project,
+        });
+      if (named.includes('@s2sp/proxy')) {
+        const bin = join(project, 'node_modules', '.bin', 's2sp-proxy');
+        const help = run(bin, ['--help'], { cwd: project });
+        if (!help.includes('Usage: s2sp-proxy'))
+          throw new Error(`s2sp-proxy --help printed:\n${help}`);
+      }
+      console.log(
+        `ok README install line for ${named.at(-1)}: ${named.join(', ')} install alone and import`,
+      );
     }
-    run(
-      'npm',
-      [
-        'install',
-        '--no-audit',
-        '--no-fund',
-        '--loglevel=error',
-        ...[...needed].map((n) => tarballOf.get(n)),
-      ],
-      { cwd: cli },
-    );
-    const help = run(join(cli, 'node_modules', '.bin', 's2sp-proxy'), ['--help'], { cwd: cli });
-    if (!help.includes('Usage: s2sp-proxy')) throw new Error(`s2sp-proxy --help printed:\n${help}`);
-    console.log(
-      `ok installed @s2sp/proxy alone (with ${needed.size - 1} @s2sp dependencies); s2sp-proxy --help runs`,
-    );
   }
   // The README's adoption path, as a new user follows it (needs the server and core tarballs).
   if (tarballOf.has('@s2sp/server') && tarballOf.has('@s2sp/core')) {
@@ -287,8 +310,9 @@ try {
     const manifest = JSON.parse(readFileSync(join(project, 'package.json'), 'utf8'));
     if (manifest.type !== 'module')
       throw new Error('README.md setup: the project is not an ES module project');
-    writeFileSync(join(project, readme.file), readme.sample);
-    // The README says @types/node is what type-checking the sample needs: check that it is enough,
+    writeFileSync(join(project, readme.server.file), readme.server.sample);
+    writeFileSync(join(project, readme.client.file), readme.client.sample);
+    // The README says @types/node is what type-checking the samples needs: check that it is enough,
     // with the strict options a new project would use (the library .d.ts files included).
     run(
       process.execPath,
@@ -300,16 +324,24 @@ try {
         'nodenext',
         '--target',
         'es2022',
-        readme.file,
+        readme.server.file,
+        readme.client.file,
       ],
       { cwd: project },
     );
     // PORT=0: a free port, since a fixed one may be taken on a CI machine; the sample reads PORT.
-    const server = startServer(readme.command, project, { ...process.env, PORT: '0' });
+    const server = startServer(readme.server.command, project, { ...process.env, PORT: '0' });
     try {
       const url = await server.url;
-      writeFileSync(join(project, 'adoption-check.mjs'), ADOPTION_CHECK);
-      const got = JSON.parse(run('node', ['adoption-check.mjs', url], { cwd: project }));
+      // The client reads PORT as the server does: the one the server chose.
+      const printed = run('sh', ['-c', readme.client.command], {
+        cwd: project,
+        env: { ...process.env, PORT: new URL(url).port },
+      });
+      const got = printed
+        .trim()
+        .split('\n')
+        .map((line) => JSON.parse(line));
       const answer = (era) => ({
         era,
         abstract: [
@@ -324,10 +356,10 @@ try {
       const want = [answer('modern'), answer('legacy')];
       if (JSON.stringify(got) !== JSON.stringify(want))
         throw new Error(
-          `README sample answered ${JSON.stringify(got)}, expected ${JSON.stringify(want)}`,
+          `README.md: \`${readme.client.command}\` printed ${JSON.stringify(got)}, expected ${JSON.stringify(want)}`,
         );
       console.log(
-        `ok README adoption path: ${readme.setup.length} setup lines, ${readme.file} type-checks with @types/node, \`${readme.command}\` serves ${url}; list_stations split the rows and fetchBody redeemed the body, for a 2026-07-28 client and a 2025 one`,
+        `ok README adoption path: ${readme.setup.length} setup lines, ${readme.server.file} and ${readme.client.file} type-check with @types/node, \`${readme.server.command}\` serves ${url}; \`${readme.client.command}\` split the rows with list_stations and redeemed the body with fetchBody, for a 2026-07-28 client and a 2025 one`,
       );
     } finally {
       server.stop();

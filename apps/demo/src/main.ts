@@ -14,8 +14,8 @@ import { runSeverityTask } from './severity-task.js';
 const USAGE = `Usage: pnpm demo [--area TX] [--event Heat] [--live] [--keep-running] [--json] [--out DIR] [--warmup]
 
 Runs the S2SP pipeline: an NWS replay server (recorded data; --live uses api.weather.gov),
-the weather-alerts resource server and the chart-consumer server on free loopback ports, and a
-scripted agent that asks for four abstract columns, keeps the alerts whose event matches --event,
+the weather-alerts resource server, the sql-consumer and chart-consumer servers on free loopback
+ports, and a scripted agent that asks for four abstract columns, keeps the alerts whose event matches --event,
 and has draw_chart fetch the rest of each row server to server. Then the same in sync mode.
 A second task asks how many alerts there are of each severity and charts the counts: plain
 MCP, paging through a one-column abstract, and query_tables (sql-consumer, DuckDB) whose answer

@@ -1,4 +1,4 @@
-import { S2SPError, toolErrorResult } from '@s2sp/core';
+import { PROTOCOL, S2SPError, toolErrorResult } from '@s2sp/core';
 import { callResourceToolAgain } from '@s2sp/core/advice';
 import {
   type ConsumerFetchOptions,
@@ -8,6 +8,7 @@ import {
   createS2SPServer,
   type Logger,
   type S2SPServer,
+  s2spCapability,
   silentLogger,
   traceToolCall,
 } from '@s2sp/server';
@@ -111,6 +112,15 @@ export function createSqlServer(options: SqlServerOptions = {}): SqlServer {
   };
 
   server.use((mcp) => {
+    // query_tables is registered by hand, not through registerConsumerTool, so S2SP does not
+    // declare it: declare it here as the other apps' servers are (PROTOCOL §7.7), for clients of
+    // both eras. It fetches resource_urls (consumer) and its as_table answers are S2SP tables.
+    const capability = s2spCapability(['consumer', 'resource']);
+    // (The capability's schema type keeps unknown members, which the SDK's JSON type refuses.)
+    mcp.server.registerCapabilities({
+      experimental: { [PROTOCOL.capabilityKey]: capability },
+      extensions: { [PROTOCOL.extensionId]: capability },
+    } as never);
     mcp.registerTool(
       'query_tables',
       {

@@ -12,6 +12,7 @@ import type { StdioUpstream } from '../../src/index.js';
 import { stdioClient, upstreamBin } from '../support.js';
 import { call, type Result, text } from '../table-calls.js';
 import { checkRealServer } from './matrix.js';
+import { ensureSqlite3Binding } from './sqlite3-binding.js';
 
 const dir = mkdtempSync(join(tmpdir(), 's2sp-csv-'));
 const upstream: StdioUpstream = {
@@ -22,6 +23,11 @@ const upstream: StdioUpstream = {
     join(dir, 'stations.db'),
   ],
 };
+
+// The first run compiles sqlite3 where no prebuilt binary can be downloaded: minutes, not seconds.
+beforeAll(async () => {
+  await ensureSqlite3Binding('@executeautomation/database-server');
+}, 600_000);
 
 beforeAll(async () => {
   await using seed = await stdioClient(upstream);

@@ -11,6 +11,7 @@ import type { StdioUpstream } from '../../src/index.js';
 import { stdioClient, upstreamBin } from '../support.js';
 import { call, text } from '../table-calls.js';
 import { checkRealServer } from './matrix.js';
+import { ensureSqlite3Binding } from './sqlite3-binding.js';
 
 const dir = mkdtempSync(join(tmpdir(), 's2sp-sqlite-'));
 const upstream: StdioUpstream = {
@@ -18,6 +19,11 @@ const upstream: StdioUpstream = {
   command: process.execPath,
   args: [upstreamBin('mcp-server-sqlite-npx', 'dist/index.js'), join(dir, 'alerts.db')],
 };
+
+// The first run compiles sqlite3 where no prebuilt binary can be downloaded: minutes, not seconds.
+beforeAll(async () => {
+  await ensureSqlite3Binding('mcp-server-sqlite-npx');
+}, 600_000);
 
 beforeAll(async () => {
   await using seed = await stdioClient(upstream);

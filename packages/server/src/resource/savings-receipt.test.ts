@@ -2,6 +2,7 @@ import { PROTOCOL, S2SPResultSchema } from '@s2sp/core';
 import { readS2SPReceipt } from '@s2sp/core/receipt';
 import { prepareTable, serializeTable } from '@s2sp/core/store';
 import { describe, expect, it } from 'vitest';
+import { silentLogger } from '../logger.js';
 import { createS2SP } from '../runtime/s2sp.js';
 import { plainResultTokens, RECEIPT_EXACT_CHARS } from './savings-receipt.js';
 import { estimateTokens } from './token-estimate.js';
@@ -14,7 +15,7 @@ const rows = Array.from({ length: 40 }, (_, i) => ({
   areaDesc: 'Bexar; Travis; Williamson',
 }));
 const plainTokens = estimateTokens(JSON.stringify(rows));
-const s2sp = createS2SP({ publicUrl: 'https://weather.example' });
+const s2sp = createS2SP({ publicUrl: 'https://weather.example', logger: silentLogger });
 
 function text(result: { content: { type: string; text?: string }[] }): string {
   return result.content[0]?.text ?? '';

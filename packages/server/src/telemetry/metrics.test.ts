@@ -1,6 +1,6 @@
 import { metrics } from '@opentelemetry/api';
 import { MeterProvider, MetricReader } from '@opentelemetry/sdk-metrics';
-import { estimateTokens } from '@s2sp/server';
+import { estimateTokens, silentLogger } from '@s2sp/server';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createS2SP } from '../runtime/s2sp.js';
 import { METRIC_NAMES } from './metrics.js';
@@ -41,7 +41,7 @@ const rows = Array.from({ length: 12 }, (_, i) => ({
 describe('S2SP metrics', () => {
   it('counts withheld rows and columns, tokens saved, redemptions by outcome, bytes served and the store', async () => {
     await loadOtel();
-    const s2sp = createS2SP({ publicUrl: 'https://weather.example' });
+    const s2sp = createS2SP({ publicUrl: 'https://weather.example', logger: silentLogger });
     const tool = traceToolCall(
       'get_alerts',
       (args: Record<string, unknown>) => s2sp.resourceResult(rows, args),
