@@ -197,6 +197,8 @@ export function createS2SPInternals(
           title: config.title,
           annotations: config.annotations,
         },
+        // The handler is typed by the McpServer's SDK (ToolContextOf<M>) and gets that SDK's own
+        // argument, which S2SP itself reads only as a ToolCall.
         createResourceToolCallback(name, config, handler as never, runtime),
         'resource',
       );
@@ -205,15 +207,16 @@ export function createS2SPInternals(
     },
 
     registerConsumerTool(mcp, name, config, handler) {
+      const own = shapeOf(config.inputSchema);
       return register(
         mcp,
         name,
         {
           description: consumerToolDescription(config.description, toolGuidance),
           inputSchema: {
-            ...nullAsAbsent(shapeOf(config.inputSchema)),
+            ...nullAsAbsent(own),
             ...consumerParameters,
-            ...consumerExtensionsFor(shapeOf(config.inputSchema)),
+            ...consumerExtensionsFor(own),
           },
           title: config.title,
           annotations: config.annotations,
