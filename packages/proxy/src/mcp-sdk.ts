@@ -50,9 +50,4 @@ export {
   type Tool,
   UnsubscribeRequestSchema,
 } from '@modelcontextprotocol/sdk/types.js';
-export {
-  createMcpHandler,
-  isLegacyRequest,
-  type McpHttpHandler,
-  Server as ModernServer,
-} from '@modelcontextprotocol/server';
+export { Server as ModernServer } from '@modelcontextprotocol/server';

@@ -10,11 +10,9 @@
  */
 import { randomUUID } from 'node:crypto';
 import { CLIENT_ADDRESS_HEADER, clientKey } from '@s2sp/server';
-import type { S2SPEdge } from '@s2sp/server/http';
+import { createModernMcp, type S2SPEdge } from '@s2sp/server/http';
 import type { Context, Hono } from 'hono';
 import {
-  createMcpHandler,
-  isLegacyRequest,
   type ModernServer,
   type Server,
   WebStandardStreamableHTTPServerTransport,
@@ -88,11 +86,7 @@ function jsonRpcError(c: Context, status: 400 | 404 | 503, message: string) {
  */
 export function mountMcpSessions(app: Hono, options: McpSessionsOptions): McpSessions {
   const sessions = new Map<string, Session>();
-  // The 2026-07-28 leg; 2025-era requests never reach it (routed below).
-  const modern = createMcpHandler(() => options.createModernServer(), {
-    legacy: 'reject',
-    maxRequestBodySize: options.edge.options.maxMcpRequestBytes,
-  });
+  const modern = createModernMcp(options.edge, () => options.createModernServer());
 
   const end = async (id: string) => {
     const session = sessions.get(id);
@@ -165,8 +159,8 @@ export function mountMcpSessions(app: Hono, options: McpSessionsOptions): McpSes
         'Bad request: no mcp-session-id header. Start with an initialize POST.',
       );
     }
-    // The SDK's own classification, so that the routing never disagrees with its entry.
-    if (!(await isLegacyRequest(c.req.raw, parsedBody))) return modern.fetch(request, extra);
+    const answered = await modern.answer(c, parsedBody);
+    if (answered) return answered;
     const client = clientKey({
       ...(authInfo && { authInfo }),
       requestInfo: {

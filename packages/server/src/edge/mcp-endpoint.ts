@@ -1,10 +1,6 @@
 import type { Hono } from 'hono';
-import {
-  createMcpHandler,
-  isLegacyRequest,
-  type McpServer,
-  WebStandardStreamableHTTPServerTransport,
-} from '../mcp-sdk.js';
+import { type McpServer, WebStandardStreamableHTTPServerTransport } from '../mcp-sdk.js';
+import { createModernMcp } from './modern-mcp.js';
 import type { S2SPEdge } from './s2sp-edge.js';
 
 /** Options for {@link mountStatelessMcp}. */
@@ -27,25 +23,16 @@ export interface StatelessMcpOptions {
  * transports directly.
  */
 export function mountStatelessMcp(app: Hono, options: StatelessMcpOptions): void {
-  // The 2026-07-28 leg: per request by design. 2025-era requests never reach it (routed below).
-  const modern = createMcpHandler(() => options.createMcpServer(), {
-    legacy: 'reject',
-    maxRequestBodySize: options.edge.options.maxMcpRequestBytes,
-  });
+  const modern = createModernMcp(options.edge, () => options.createMcpServer());
   app.post(options.path, async (c) => {
     // The edge reads and parses the body, then hands it to the transport: for the read timeout
     // (the SDK waits as long as the client takes) and to count a batch before any of it runs.
     const read = await options.edge.readMcpBody(c);
     if (!read.ok) return read.response;
     const parsedBody = read.body;
+    const answered = await modern.answer(c, parsedBody);
+    if (answered) return answered;
     const authInfo = options.edge.authInfo(c);
-    // The SDK's own classification, so that the routing never disagrees with createMcpHandler.
-    if (!(await isLegacyRequest(c.req.raw, parsedBody))) {
-      return modern.fetch(options.edge.clientRequest(c), {
-        parsedBody,
-        ...(authInfo && { authInfo }),
-      });
-    }
     const protection = options.edge.transportProtection(c.req.raw);
     // A call that asked for progress (`_meta.progressToken`) is answered as an event stream, so
     // its progress notifications reach the client before the result; every other one as JSON.
