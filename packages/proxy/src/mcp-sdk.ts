@@ -16,10 +16,7 @@ export { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 export { Server } from '@modelcontextprotocol/sdk/server/index.js';
 export { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 export { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
-export type {
-  RequestHandlerExtra,
-  RequestOptions,
-} from '@modelcontextprotocol/sdk/shared/protocol.js';
+export type { RequestOptions } from '@modelcontextprotocol/sdk/shared/protocol.js';
 export { deserializeMessage } from '@modelcontextprotocol/sdk/shared/stdio.js';
 export type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 export {
@@ -44,7 +41,6 @@ export {
   ResultSchema,
   type ServerCapabilities,
   type ServerNotification,
-  type ServerRequest,
   SetLevelRequestSchema,
   SubscribeRequestSchema,
   type Tool,

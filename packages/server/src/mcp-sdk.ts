@@ -9,7 +9,6 @@
 export type {
   CallToolResult,
   McpHttpHandler,
-  ServerNotification,
   ToolAnnotations,
   Transport,
 } from '@modelcontextprotocol/server';
