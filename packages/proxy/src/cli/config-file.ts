@@ -28,9 +28,8 @@ import {
 import { parse as parseYaml } from 'yaml';
 import { z } from 'zod';
 import { S2SPProxyOptionsSchema } from '../proxy-options.js';
-import { TABLE_FORMATS } from '../tables/detect/find-table.js';
-import type { TableToolRule } from '../tables/table-tools.js';
-import { parseTableToolRule } from './cli-args.js';
+import { TABLE_FORMATS } from '../tables/detect/text-formats.js';
+import { parseTableToolRule, type TableToolRule } from '../tables/table-tool-rule.js';
 
 const ConfigFileSchema = z.strictObject({
   tableTools: z

@@ -24,21 +24,15 @@ import {
   MAX_CATALOGUE_COLUMNS,
   measureColumns,
 } from './column-catalogue.js';
-import type { TableFormat } from './detect/find-table.js';
 import type { TableArray } from './detect/json-document.js';
+import type { TableFormat } from './detect/text-formats.js';
 import { parseJsonPointer } from './json-pointer.js';
 import { createLearnedColumns, type LearnedColumns, type LearnedTable } from './learned-columns.js';
 import { fitOutputSchema } from './output-schema.js';
 import { EXTENSION_PARAMETERS } from './s2sp-call.js';
+import type { TableToolRule } from './table-tool-rule.js';
 
-/** A tool named as a table tool, optionally with where its rows are. */
-export interface TableToolRule {
-  readonly name: string;
-  /** JSON Pointer to the rows inside the result (`/rows`). Default: detected. */
-  readonly pointer?: string;
-  /** The format the rows come in; only it is tried. Default: detected. */
-  readonly format?: TableFormat;
-}
+export type { TableToolRule } from './table-tool-rule.js';
 
 /** What the proxy knows of a tool from its declared schema or the operator (kept by `--state`). */
 export interface DeclaredTool {
