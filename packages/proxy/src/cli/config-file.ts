@@ -7,7 +7,7 @@
  *   - query                     # a name
  *   - search:/results           # NAME:POINTER
  *   - { name: list_issues, pointer: /items }
- *   - { name: export_csv, format: csv }       # or export_csv:csv; formats: json jsonl csv tsv markdown html
+ *   - { name: export_csv, format: csv }       # or export_csv:csv; formats: TABLE_FORMATS (detect/text-formats.ts)
  * excludeTools: [get_file]
  * detect: true
  * tokenBudget: 8000            # a larger table tool response is paged

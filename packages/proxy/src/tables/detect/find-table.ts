@@ -45,8 +45,6 @@ import {
 } from './text-formats.js';
 import { type UpstreamNote, upstreamNote } from './upstream-note.js';
 
-export { TABLE_FORMATS, type TableFormat } from './text-formats.js';
-
 /** A table found in a result. */
 export interface FoundTable {
   readonly kind: 'table';
