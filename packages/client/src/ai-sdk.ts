@@ -5,13 +5,9 @@
  */
 
 import { S2SPError } from '@s2sp/core';
+import { type CapabilitiesReader, rewriteCall } from './adapter-pipeline.js';
 import type { S2SPDispatcher } from './dispatcher.js';
-import {
-  type CapabilitiesReader,
-  dispatcherOf,
-  rewriteCall,
-  type WithS2SPOptions,
-} from './with-s2sp-options.js';
+import { dispatcherOf, type WithS2SPOptions } from './with-s2sp-options.js';
 
 /** The part of an AI SDK tool this adapter touches. */
 export interface ExecutableTool {

@@ -24,5 +24,5 @@ export {
   type S2SPRefusal,
   type S2SPToolServer,
 } from './dispatcher.js';
+export { type CallToolCapable, withS2SP } from './mcp-sdk.js';
 export type { WithS2SPOptions } from './with-s2sp-options.js';
-export { type CallToolCapable, withS2SP } from './wrap-mcp-client.js';

@@ -6,13 +6,9 @@
 
 import { S2SPError } from '@s2sp/core';
 import { isPlainObject } from '@s2sp/core/json';
+import { type CapabilitiesReader, rewriteCall } from './adapter-pipeline.js';
 import type { S2SPDispatcher } from './dispatcher.js';
-import {
-  type CapabilitiesReader,
-  dispatcherOf,
-  rewriteCall,
-  type WithS2SPOptions,
-} from './with-s2sp-options.js';
+import { dispatcherOf, type WithS2SPOptions } from './with-s2sp-options.js';
 
 /** The part of a Mastra tool this adapter touches. */
 export interface MastraTool {

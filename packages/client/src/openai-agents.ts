@@ -6,8 +6,9 @@
 
 import { S2SPError, type ToolErrorResult } from '@s2sp/core';
 import { isPlainObject } from '@s2sp/core/json';
+import { rewriteCall } from './adapter-pipeline.js';
 import type { S2SPDispatcher } from './dispatcher.js';
-import { dispatcherOf, rewriteCall, type WithS2SPOptions } from './with-s2sp-options.js';
+import { dispatcherOf, type WithS2SPOptions } from './with-s2sp-options.js';
 
 /**
  * The part of an OpenAI Agents `MCPServer` (`MCPServerStreamableHttp`, `MCPServerStdio`,
