@@ -108,9 +108,8 @@ function assertTakesBodies(toolName: string, server: S2SPToolServer): void {
  *   receives them.
  *   `http(s)` URLs pass through untouched.
  *
- * Every `withS2SP` adapter (`@s2sp/client` for the MCP SDK, and the `ai-sdk`, `langchain`,
- * `openai-agents`, `claude-agent-sdk` and `mastra` subpaths) calls these for you and tells
- * `onToolCall` which server the call goes to.
+ * Every `withS2SP` adapter (`@s2sp/client` for the MCP SDK, and one subpath per agent framework)
+ * calls these for you and tells `onToolCall` which server the call goes to.
  */
 export class S2SPDispatcher {
   /** Where bodies wait for their consumer call. */
