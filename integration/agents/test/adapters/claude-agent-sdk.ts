@@ -8,13 +8,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { query } from '@anthropic-ai/claude-agent-sdk';
 import { withS2SP } from '@s2sp/client/claude-agent-sdk';
-import {
-  type AdapterRuns,
-  installedVersion,
-  type Outcome,
-  ROLE_SERVERS,
-  type RoleRun,
-} from '../adapter-runs.js';
+import { type AdapterRuns, installedVersion, type Outcome, type RoleRun } from '../adapter-runs.js';
+import { claudeCodeOptions } from '../claude-code.js';
 import { startMessagesModel } from '../scripted-model.js';
 
 /**
@@ -44,32 +39,14 @@ const role: RoleRun = {
     try {
       for await (const message of withS2SP(query, { dispatcher })({
         prompt: 'Summarise the flood warnings.',
-        options: {
-          cwd: home,
-          model: 'claude-scripted',
-          maxTurns: steps.length + 3,
-          tools: [],
+        options: claudeCodeOptions({
+          home,
+          modelUrl: model.url,
+          mcpServers: urls,
           allowedTools: steps.map(toolOf),
-          mcpServers: Object.fromEntries(
-            ROLE_SERVERS.map((server) => [server, { type: 'http' as const, url: urls[server] }]),
-          ),
-          strictMcpConfig: true,
-          settingSources: [],
-          persistSession: false,
-          stderr: (data) => stderr.push(data),
-          env: {
-            PATH: process.env.PATH,
-            HOME: home,
-            CLAUDE_CONFIG_DIR: join(home, '.claude'),
-            ANTHROPIC_BASE_URL: model.url,
-            ANTHROPIC_API_KEY: 'test-key',
-            CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
-            DISABLE_TELEMETRY: '1',
-            DISABLE_ERROR_REPORTING: '1',
-            DISABLE_AUTOUPDATER: '1',
-            MAX_MCP_OUTPUT_TOKENS: '1000000',
-          },
-        },
+          maxTurns: steps.length + 3,
+          stderr,
+        }),
       })) {
         const { type, result } = message as { type: string; result?: string };
         if (type === 'result') answer = result;
