@@ -80,6 +80,38 @@ export function sessionRun(
   };
 }
 
+/** A framework's client connected to one server, for {@link clientPerServerRun}. */
+export interface ServerClient {
+  /** Calls a tool through the framework's API; the result as the framework returns it. */
+  call(tool: string, args: Record<string, unknown>): Promise<unknown>;
+  close(): Promise<void>;
+}
+
+/**
+ * A {@link sessionRun} for a framework with one client per server: an outcome is the result's
+ * JSON and the code in its `_meta`.
+ */
+export function clientPerServerRun(
+  name: string,
+  version: FrameworkVersion,
+  connect: (url: string, server: RoleServer, dispatcher: S2SPDispatcher) => Promise<ServerClient>,
+): RoleRun {
+  return sessionRun(name, version, async (urls, dispatcher) => {
+    const clients = {} as Record<RoleServer, ServerClient>;
+    for (const server of ROLE_SERVERS)
+      clients[server] = await connect(urls[server], server, dispatcher);
+    return {
+      async call(server, tool, args) {
+        const result = await clients[server].call(tool, args);
+        return { text: JSON.stringify(result), code: codeIn(result) };
+      },
+      async close() {
+        for (const server of ROLE_SERVERS) await clients[server].close();
+      },
+    };
+  });
+}
+
 /** The two servers of the client matrix: weather-alerts and chart-consumer. */
 export type MatrixServer = 'weather' | 'charts';
 

@@ -10,14 +10,11 @@ import { type AiSdkMcpClient, withS2SP } from '@s2sp/client/ai-sdk';
 import type { McpEra } from '@s2sp/test-utils';
 import {
   type AdapterRuns,
-  codeIn,
+  clientPerServerRun,
   type FrameworkVersion,
   installedVersion,
   type MatrixRun,
-  ROLE_SERVERS,
   type RoleRun,
-  type RoleServer,
-  sessionRun,
 } from '../adapter-runs.js';
 
 type Client = AiSdkMcpClient & {
@@ -35,24 +32,16 @@ type Tools = Record<
 
 /** The consumer-role run; the adapter reads the client's `initializeResult`. */
 function roleRun(name: string, version: FrameworkVersion, create: CreateClient): RoleRun {
-  return sessionRun(name, version, async (urls, dispatcher) => {
-    const clients = {} as Record<RoleServer, Client>;
-    const tools = {} as Record<RoleServer, Tools>;
-    for (const server of ROLE_SERVERS) {
-      const client = await create({ transport: { type: 'http', url: urls[server] } });
-      clients[server] = client;
-      tools[server] = (await withS2SP(client, { dispatcher }).tools()) as unknown as Tools;
-    }
+  return clientPerServerRun(name, version, async (url, _server, dispatcher) => {
+    const client = await create({ transport: { type: 'http', url } });
+    const tools = (await withS2SP(client, { dispatcher }).tools()) as unknown as Tools;
     return {
-      async call(server, tool, args) {
-        const found = tools[server][tool];
+      async call(tool, args) {
+        const found = tools[tool];
         if (!found) throw new Error(`no tool ${tool}`);
-        const result = await found.execute(args, { toolCallId: 'c1', messages: [] });
-        return { text: JSON.stringify(result), code: codeIn(result) };
+        return found.execute(args, { toolCallId: 'c1', messages: [] });
       },
-      async close() {
-        for (const server of ROLE_SERVERS) await clients[server].close();
-      },
+      close: () => client.close(),
     };
   });
 }

@@ -12,14 +12,11 @@ import {
 } from '@s2sp/test-utils';
 import {
   type AdapterRuns,
-  codeIn,
+  clientPerServerRun,
   type FrameworkVersion,
   installedVersion,
   type MatrixRun,
-  ROLE_SERVERS,
   type RoleRun,
-  type RoleServer,
-  sessionRun,
 } from '../adapter-runs.js';
 
 type Closable = CallToolCapable & { close(): Promise<void> };
@@ -30,18 +27,11 @@ function roleRun<TClient extends Closable>(
   version: FrameworkVersion,
   connect: (url: string) => Promise<TClient>,
 ): RoleRun {
-  return sessionRun(name, version, async (urls, dispatcher) => {
-    const clients = {} as Record<RoleServer, TClient>;
-    for (const server of ROLE_SERVERS)
-      clients[server] = withS2SP(await connect(urls[server]), { dispatcher });
+  return clientPerServerRun(name, version, async (url, _server, dispatcher) => {
+    const client = withS2SP(await connect(url), { dispatcher });
     return {
-      async call(server, tool, args) {
-        const result = await clients[server].callTool({ name: tool, arguments: args });
-        return { text: JSON.stringify(result), code: codeIn(result) };
-      },
-      async close() {
-        for (const server of ROLE_SERVERS) await clients[server].close();
-      },
+      call: (tool, args) => client.callTool({ name: tool, arguments: args }),
+      close: () => client.close(),
     };
   });
 }

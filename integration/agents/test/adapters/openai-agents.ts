@@ -11,14 +11,11 @@ import type { McpEra } from '@s2sp/test-utils';
 import { expect } from 'vitest';
 import {
   type AdapterRuns,
-  codeIn,
+  clientPerServerRun,
   type FrameworkVersion,
   installedVersion,
   type MatrixRun,
-  ROLE_SERVERS,
   type RoleRun,
-  type RoleServer,
-  sessionRun,
 } from '../adapter-runs.js';
 
 type Server = AgentsMcpServer & { connect(): Promise<void>; close(): Promise<void> };
@@ -26,22 +23,11 @@ type MakeServer = (url: string, name: string) => Server;
 
 /** The consumer-role run; the SDK hangs a result's `isError` and `_meta` on its content array. */
 function roleRun(name: string, version: FrameworkVersion, make: MakeServer): RoleRun {
-  return sessionRun(name, version, async (urls, dispatcher) => {
-    const servers = {} as Record<RoleServer, Server>;
-    for (const server of ROLE_SERVERS) {
-      const plain = make(urls[server], server);
-      await plain.connect();
-      servers[server] = withS2SP(plain, { dispatcher });
-    }
-    return {
-      async call(server, tool, args) {
-        const content = await servers[server].callTool(tool, args);
-        return { text: JSON.stringify(content), code: codeIn(content) };
-      },
-      async close() {
-        for (const server of ROLE_SERVERS) await servers[server].close();
-      },
-    };
+  return clientPerServerRun(name, version, async (url, server, dispatcher) => {
+    const plain = make(url, server);
+    await plain.connect();
+    const wrapped = withS2SP(plain, { dispatcher });
+    return { call: (tool, args) => wrapped.callTool(tool, args), close: () => plain.close() };
   });
 }
 
