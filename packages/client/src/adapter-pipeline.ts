@@ -58,3 +58,27 @@ export async function rewriteCall(
     throw error;
   }
 }
+
+/**
+ * The framework's own object with some methods replaced, for an adapter to hand back in its
+ * place: a proxy whose `overrides` stand for the methods of those names — only where the object
+ * has such a method, since frameworks test for optional methods to choose a path — and whose other
+ * methods run on the real object, so its private fields (`#…`) keep working.
+ *
+ * @param target - the framework's object
+ * @param overrides - replacement methods by name
+ */
+export function withMethods<T extends object>(
+  target: T,
+  overrides: Readonly<Record<string, (...args: never[]) => unknown>>,
+): T {
+  return new Proxy(target, {
+    get(object, property, receiver) {
+      const value = Reflect.get(object, property, receiver);
+      if (typeof value !== 'function') return value;
+      if (typeof property === 'string' && Object.hasOwn(overrides, property))
+        return overrides[property];
+      return value.bind(object);
+    },
+  });
+}

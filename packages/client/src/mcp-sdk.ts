@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { rewriteCall } from './adapter-pipeline.js';
+import { rewriteCall, withMethods } from './adapter-pipeline.js';
 import { withTraceContext } from './trace-context.js';
 import { dispatcherOf, type WithS2SPOptions } from './with-s2sp-options.js';
 
@@ -77,12 +77,5 @@ export function withS2SP<TClient extends CallToolCapable>(
     );
     return dispatcher.onToolResult(params.name, result);
   };
-  return new Proxy(client, {
-    get(target, property, receiver) {
-      if (property === 'callTool') return callTool;
-      const value = Reflect.get(target, property, receiver);
-      // Methods run on the real client, so its private fields (#...) keep working.
-      return typeof value === 'function' ? value.bind(target) : value;
-    },
-  });
+  return withMethods(client, { callTool });
 }
