@@ -20,6 +20,7 @@ import {
   type LoggingLevel,
   ModernServer,
   ReadResourceRequestSchema,
+  RootsListChangedNotificationSchema,
   Server,
   type ServerCapabilities,
   SetLevelRequestSchema,
@@ -27,6 +28,8 @@ import {
   UnsubscribeRequestSchema,
 } from '../mcp-sdk.js';
 import { callTool, forwardOptions, type ToolCallContext } from '../tables/tool-call.js';
+import { relayScope } from '../upstream/client-relay.js';
+import { legacyRelayTarget } from './relay-target.js';
 
 /** What a downstream server needs from the proxy. */
 export interface DownstreamContext extends ToolCallContext {
@@ -191,8 +194,19 @@ export function createDownstreamServer(context: DownstreamContext, info: Impleme
   const caps = downstreamCapabilities(context.upstream.capabilities());
   const instructions = context.upstream.instructions();
   const server = new Server(info, { capabilities: caps, ...(instructions && { instructions }) });
-  for (const [method, handler] of downstreamHandlers(context, caps, server, true))
-    server.setRequestHandler(LEGACY_SCHEMAS[method], handler as never);
+  for (const [method, handler] of downstreamHandlers(context, caps, server, true)) {
+    // What the upstream asks a client while answering this request reaches this client only,
+    // as part of this request (see upstream/client-relay.ts).
+    const relayed: Handler = (request, call) =>
+      relayScope.run(legacyRelayTarget(server, call, context.clientKey(call)) as never, () =>
+        handler(request, call),
+      );
+    server.setRequestHandler(LEGACY_SCHEMAS[method], relayed as never);
+  }
+  // The proxy declares roots with listChanged upstream: a client's change is the upstream's news.
+  server.setNotificationHandler(RootsListChangedNotificationSchema, () =>
+    context.upstream.notify({ method: 'notifications/roots/list_changed' }),
+  );
   return server;
 }
 
