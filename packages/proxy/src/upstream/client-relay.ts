@@ -48,6 +48,8 @@ export const RELAY_ERROR = {
   methodNotFound: -32601,
   /** The client has too many relayed requests running already. */
   busy: -32000,
+  /** The client did not answer in time (the SDK's RequestTimeout). */
+  timeout: -32001,
 } as const;
 
 /** Requests relayed to one client at once; one more waits, any beyond are refused. */
@@ -127,9 +129,28 @@ export function createClientRelay(options: ClientRelayOptions): ClientRelay {
         { requiredCapabilities: missing.required },
       );
     }
+    // The limit is kept here, whatever the target does with it: a client that never answers
+    // frees its slot when it is up, and the client is told (the target's signal) to stop.
+    const expired = new AbortController();
+    const both = AbortSignal.any([signal, expired.signal]);
+    let timer: NodeJS.Timeout | undefined;
+    const timedOut = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => {
+        reject(
+          relayError(
+            RELAY_ERROR.timeout,
+            `The MCP client behind s2sp-proxy did not answer ${request.method} within ${Math.round(options.timeoutMs / 1000)} s (the proxy's limit, --timeout). Finish without its answer, or try again.`,
+          ),
+        );
+        expired.abort();
+      }, options.timeoutMs);
+    });
     try {
       return await perClient.run(target.client, () =>
-        target.send(request, { signal, timeoutMs: options.timeoutMs }),
+        Promise.race([
+          target.send(request, { signal: both, timeoutMs: options.timeoutMs }),
+          timedOut,
+        ]),
       );
     } catch (error) {
       if (S2SPError.isInstance(error) && error.code === 'unavailable') {
@@ -139,6 +160,8 @@ export function createClientRelay(options: ClientRelayOptions): ClientRelay {
         );
       }
       throw error;
+    } finally {
+      clearTimeout(timer);
     }
   };
 }
