@@ -105,7 +105,7 @@ async function agentV2(mcpUrl: string, name: string, capabilities: ClientCapabil
   const asked: string[] = [];
   const client = new ClientV2(
     { name, version: '1.0.0' },
-    { capabilities, versionNegotiation: { mode: 'legacy' } },
+    { capabilities: capabilities as never, versionNegotiation: { mode: 'legacy' } },
   );
   const answer = answers(name, asked);
   if (capabilities.sampling) client.setRequestHandler('sampling/createMessage', answer.sample);
