@@ -21,7 +21,7 @@ async function replay(store: ReturnType<typeof createSessionEventStore>, id: str
   try {
     await store.replayEventsAfter(id, {
       send: async (_eventId, message) => {
-        seen.push((message as { params: { data: unknown } }).params.data);
+        seen.push((message as unknown as { params: { data: unknown } }).params.data);
       },
     });
     return seen;
