@@ -101,17 +101,32 @@ async function agentV1(mcpUrl: string, name: string, capabilities: ClientCapabil
 }
 
 /** An SDK v2 client on the 2025 era (`initialize`), declaring `capabilities`. */
-async function agentV2(mcpUrl: string, name: string, capabilities: ClientCapabilities) {
+function agentV2(mcpUrl: string, name: string, capabilities: ClientCapabilities) {
+  return agentV2On('legacy', mcpUrl, name, capabilities);
+}
+
+/** An SDK v2 client pinned to 2026-07-28 (no session: it declares `capabilities` per request). */
+function agentModern(mcpUrl: string, name: string, capabilities: ClientCapabilities) {
+  return agentV2On({ pin: '2026-07-28' }, mcpUrl, name, capabilities);
+}
+
+async function agentV2On(
+  mode: 'legacy' | { pin: string },
+  mcpUrl: string,
+  name: string,
+  capabilities: ClientCapabilities,
+) {
   const asked: string[] = [];
   const client = new ClientV2(
     { name, version: '1.0.0' },
-    { capabilities: capabilities as never, versionNegotiation: { mode: 'legacy' } },
+    { capabilities: capabilities as never, versionNegotiation: { mode } },
   );
   const answer = answers(name, asked);
   if (capabilities.sampling) client.setRequestHandler('sampling/createMessage', answer.sample);
   if (capabilities.elicitation) client.setRequestHandler('elicitation/create', answer.elicit);
   if (capabilities.roots) client.setRequestHandler('roots/list', answer.roots);
   await client.connect(new HttpV2(new URL(mcpUrl)));
+  expect(client.getNegotiatedProtocolVersion()).toBe(mode === 'legacy' ? '2025-11-25' : mode.pin);
   return agent(client, asked);
 }
 
@@ -155,6 +170,7 @@ describe.each([
   it.each([
     ['v1', agentV1],
     ['v2 (2025 era)', agentV2],
+    ['v2 (2026-07-28)', agentModern],
   ])(
     'relays sampling, elicitation and roots to an SDK %s client that declared them',
     async (_sdk, make) => {
@@ -183,6 +199,11 @@ describe.each([
       code: MISSING,
       data: { requiredCapabilities: { roots: {} } },
     });
+    await using modern = await agentModern(running.listener.mcpUrl, 'dave', {});
+    expect((await modern.call('sample')).error).toMatchObject({
+      code: MISSING,
+      data: { requiredCapabilities: { sampling: {} } },
+    });
     // A form-only client is not sent a URL-mode elicitation.
     await using formOnly = await agentV2(running.listener.mcpUrl, 'carol', ALL);
     expect((await formOnly.call('elicit_url')).error).toMatchObject({
@@ -208,13 +229,16 @@ describe.each([
     it('sends each client only the requests of its own calls, when they overlap', async () => {
       await using a = await agentV1(running.listener.mcpUrl, 'alice', ALL);
       await using b = await agentV2(running.listener.mcpUrl, 'bob', ALL);
-      const [fromA, fromB] = await Promise.all([
+      await using c = await agentModern(running.listener.mcpUrl, 'carol', ALL);
+      const [fromA, fromB, fromC] = await Promise.all([
         a.call('sample', { ms: 200 }),
         b.call('sample', { ms: 200 }),
+        c.call('sample', { ms: 200 }),
       ]);
       expect(fromA.ok).toMatchObject({ model: 'alice' });
       expect(fromB.ok).toMatchObject({ model: 'bob' });
-      expect([a.asked, b.asked]).toEqual([['sampling'], ['sampling']]);
+      expect(fromC.ok).toMatchObject({ model: 'carol' });
+      expect([a.asked, b.asked, c.asked]).toEqual([['sampling'], ['sampling'], ['sampling']]);
     });
   } else {
     it('refuses what it cannot attribute: two clients with calls in flight, nothing relating it', async () => {

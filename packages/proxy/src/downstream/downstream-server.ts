@@ -9,6 +9,7 @@ import { PROTOCOL } from '@s2sp/core';
 import { readToolCall, s2spCapability, type ToolCall, traceToolCall } from '@s2sp/server';
 import {
   CallToolRequestSchema,
+  type ClientCapabilities,
   CompleteRequestSchema,
   GetPromptRequestSchema,
   type Implementation,
@@ -29,6 +30,7 @@ import {
 } from '../mcp-sdk.js';
 import { callTool, forwardOptions, type ToolCallContext } from '../tables/tool-call.js';
 import { relayScope } from '../upstream/client-relay.js';
+import type { InputRounds, ModernCall } from './input-rounds.js';
 import { legacyRelayTarget } from './relay-target.js';
 
 /** What a downstream server needs from the proxy. */
@@ -40,7 +42,16 @@ export interface DownstreamContext extends ToolCallContext {
   readonly seenClient: (server: object, client: string) => void;
   /** A session's `logging/setLevel`, answered by the proxy (see notification-hub.ts). */
   readonly setLogLevel: (session: Server, level: LoggingLevel) => Promise<void>;
+  /** The relay for 2026-07-28 requests: their calls kept across `input_required` rounds. */
+  readonly rounds: InputRounds;
 }
+
+/** The 2026-07-28 methods whose result may be `input_required` (the upstream's requests). */
+const MAY_NEED_INPUT: ReadonlySet<string> = new Set([
+  'tools/call',
+  'prompts/get',
+  'resources/read',
+]);
 
 /**
  * The capabilities the proxy declares: the upstream's, minus what it cannot relay (experimental
@@ -228,7 +239,19 @@ export function createModernDownstreamServer(
     capabilities: modernCaps as never,
     ...(instructions && { instructions }),
   });
-  for (const [method, handler] of downstreamHandlers(context, modernCaps, server, false))
-    server.setRequestHandler(method, handler as never);
+  for (const [method, handler] of downstreamHandlers(context, modernCaps, server, false)) {
+    // What the upstream asks the client while answering goes back as `input_required` rounds
+    // (see input-rounds.ts).
+    const relayed: Handler = MAY_NEED_INPUT.has(method)
+      ? (request, call) =>
+          context.rounds.run(
+            call as ModernCall,
+            context.clientKey(call),
+            server.getClientCapabilities() as ClientCapabilities | undefined,
+            (own) => handler(request, own as ToolCall),
+          )
+      : handler;
+    server.setRequestHandler(method, relayed as never);
+  }
   return server;
 }
