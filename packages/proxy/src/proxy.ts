@@ -18,6 +18,7 @@ import {
 import { type McpSessions, mountMcpSessions } from './downstream/http-sessions.js';
 import { createInputRounds } from './downstream/input-rounds.js';
 import { createNotificationHub } from './downstream/notification-hub.js';
+import { sessionRelayTarget } from './downstream/relay-target.js';
 import { createSubscriptions } from './downstream/subscriptions.js';
 import { type Server, StdioServerTransport, type Tool } from './mcp-sdk.js';
 import { S2SPProxyOptionsSchema } from './proxy-options.js';
@@ -98,6 +99,11 @@ export function createS2SPProxy(input: S2SPProxyOptions): S2SPProxy {
     onNotification: (notification, origin) => {
       if (notification.method === 'notifications/tools/list_changed') forgetTools();
       hub.relay(notification, origin, subscriptions);
+    },
+    soleClient: () => {
+      if (downstream.size !== 1) return undefined;
+      const [only] = downstream;
+      return only && sessionRelayTarget(only, clientOf.get(only) ?? 'the sole session');
     },
     onRestarted: () => {
       forgetTools();

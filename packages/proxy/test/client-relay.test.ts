@@ -141,7 +141,12 @@ function agent(client: Client | ClientV2, asked: string[]): Agent {
       return JSON.parse(result.content[0]?.text ?? 'null') as Outcome;
     },
     listTools: async () => (await client.listTools()).tools.map((tool) => tool.name),
-    [Symbol.asyncDispose]: () => client.close(),
+    // Ends the MCP session (DELETE), not only the connection: the proxy then counts it no more.
+    async [Symbol.asyncDispose]() {
+      const transport = client.transport as { terminateSession?: () => Promise<void> } | undefined;
+      await transport?.terminateSession?.().catch(() => {});
+      await client.close();
+    },
   };
 }
 
@@ -177,9 +182,15 @@ describe.each([
       await using a = await make(running.listener.mcpUrl, 'alice', ALL);
       expect((await a.call('sample')).ok).toMatchObject({ model: 'alice' });
       expect((await a.call('elicit')).ok).toEqual({ action: 'accept', content: { name: 'alice' } });
-      expect((await a.call('roots')).ok).toEqual({
-        roots: [{ uri: 'file:///alice', name: 'alice' }],
-      });
+      const roots = await a.call('roots');
+      if (kind === 'stdio' && make === agentModern) {
+        // On stdio nothing relates a roots/list to the call, and a 2026-07-28 client has no
+        // session to be the sole one: the upstream keeps its roots (client-relay.ts).
+        expect(roots.error?.code).toBe(-32600);
+        expect(a.asked).toEqual(['sampling', 'elicitation']);
+        return;
+      }
+      expect(roots.ok).toEqual({ roots: [{ uri: 'file:///alice', name: 'alice' }] });
       expect(a.asked).toEqual(['sampling', 'elicitation', 'roots']);
     },
   );
@@ -218,11 +229,18 @@ describe.each([
     expect((await a.call('other')).error?.code).toBe(-32601);
   });
 
-  it('relays a roots/list sent with no call to the one client with a call in flight', async () => {
+  it('relays a roots/list that no call relates only while its client is the sole one connected', async () => {
+    {
+      await using a = await agentV1(running.listener.mcpUrl, 'alice', ALL);
+      expect((await a.call('roots_alone')).ok).toEqual({
+        roots: [{ uri: 'file:///alice', name: 'alice' }],
+      });
+    }
+    // A second session: the proxy's session upstream is shared, no one client's roots stand for it.
     await using a = await agentV1(running.listener.mcpUrl, 'alice', ALL);
-    expect((await a.call('roots_alone')).ok).toEqual({
-      roots: [{ uri: 'file:///alice', name: 'alice' }],
-    });
+    await using b = await agentV1(running.listener.mcpUrl, 'bob', ALL);
+    expect((await a.call('roots_alone')).error?.code).toBe(-32600);
+    expect([a.asked, b.asked]).toEqual([[], []]);
   });
 
   if (kind === 'http') {

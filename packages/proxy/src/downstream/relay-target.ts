@@ -45,3 +45,19 @@ export function legacyRelayTarget(
       send(request, ResultSchema, { signal, timeout: timeoutMs }),
   };
 }
+
+/**
+ * The relay target of a 2025-era session outside any request (on its standalone stream): for a
+ * `roots/list` no request relates, while the session is the proxy's only one.
+ *
+ * @param server - the session's downstream server
+ * @param client - the client's `clientKey`, if known
+ */
+export function sessionRelayTarget(server: Server, client: string): RelayTarget {
+  return {
+    client,
+    capabilities: () => server.getClientCapabilities(),
+    send: (request, { signal, timeoutMs }) =>
+      server.request(request as never, ResultSchema, { signal, timeout: timeoutMs }),
+  };
+}

@@ -10,10 +10,14 @@
  * so the upstream's tool can finish without it.
  *
  * Which client a request is for: the downstream request it came with (the Streamable HTTP
- * response stream of a forwarded request), else — stdio, the standalone GET stream, a `roots/list`
- * sent on its own — the one client with a request in flight. With none, or several, nothing says
- * whose it is, and it is refused (`-32600`): the upstream can never reach a client other than the
- * one whose call is in flight.
+ * response stream of a forwarded request). Else (stdio, the standalone GET stream) a sampling or
+ * elicitation request goes to the one client with a request in flight; with none, or several,
+ * nothing says whose it is, and it is refused (`-32600`): the upstream can never reach a client
+ * other than the one whose call is in flight. A `roots/list` that no request relates is how a
+ * server learns the roots of its whole session (server-filesystem at start and on
+ * `roots/list_changed`), and the proxy's session is shared: it goes to the client only while that
+ * client is the sole one connected (a proxy on stdio, or one HTTP session), else it is refused
+ * and the server keeps the roots it has.
  *
  * @module
  */
@@ -118,7 +122,9 @@ export function createClientRelay(options: ClientRelayOptions): ClientRelay {
     if (target === undefined) {
       throw relayError(
         RELAY_ERROR.invalidRequest,
-        `s2sp-proxy cannot tell which of its clients ${request.method} is for: send it while handling that client's request (a tool call), not on its own. The proxy relays a request only to the client whose request is in flight.`,
+        request.method === 'roots/list'
+          ? 's2sp-proxy is shared by several MCP clients, and a roots/list sent on its own has no one client to answer it: keep the roots you have. (Sent with a tool call over Streamable HTTP, it reaches that call’s client.)'
+          : `s2sp-proxy cannot tell which of its clients ${request.method} is for: send it while handling that client's request (a tool call), not on its own. The proxy relays a request only to the client whose request is in flight.`,
       );
     }
     const missing = missingCapability(request, target.capabilities());

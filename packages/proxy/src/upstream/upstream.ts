@@ -58,6 +58,11 @@ export interface UpstreamOptions {
    * {@link NotificationOrigin}).
    */
   readonly onNotification: (notification: Notification, origin: NotificationOrigin) => void;
+  /**
+   * The one downstream client, when exactly one is connected, reached outside any request: the
+   * only client a `roots/list` that no request relates may go to (see client-relay.ts).
+   */
+  readonly soleClient?: () => RelayTarget | undefined;
   /** Called after a restarted upstream has finished initialisation. */
   readonly onRestarted: () => void;
   /** The child's standard error. Default: copied to the proxy's standard error. */
@@ -161,11 +166,14 @@ export function createUpstream(options: UpstreamOptions): Upstream {
     }
     return { by: 'unknown' };
   };
-  // The downstream request an upstream request to a client is for: the one it came with, else the
-  // newest of the only session with requests in flight (see client-relay.ts).
-  const relayTargetOf = (): RelayTarget | undefined => {
+  // The downstream request an upstream request to a client is for: the one it came with, else
+  // the newest of the only session with requests in flight — except for `roots/list`, which a
+  // server sends on its own to learn the roots of its whole session (the proxy's, shared by every
+  // client): only the sole connected client may answer it (see client-relay.ts).
+  const relayTargetOf = (method: string): RelayTarget | undefined => {
     const own = callers.getStore();
     if (own) return own.relay;
+    if (method === 'roots/list') return options.soleClient?.();
     if (inFlight.size !== 1) return undefined;
     const [only] = inFlight.values();
     return only?.findLast((call) => call.relay !== undefined)?.relay;
@@ -193,7 +201,7 @@ export function createUpstream(options: UpstreamOptions): Upstream {
       options.onNotification(notification, originOf());
     // Requests to a client: relayed to the client whose request is in flight (client-relay.ts).
     next.fallbackRequestHandler = (request, extra) =>
-      relay(request, relayTargetOf(), extra.signal) as never;
+      relay(request, relayTargetOf(request.method), extra.signal) as never;
     next.onerror = (error) =>
       log.warn('upstream: protocol error', {
         upstream: label,
