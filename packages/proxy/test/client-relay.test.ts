@@ -152,6 +152,8 @@ function agent(client: Client | ClientV2, asked: string[]): Agent {
 
 const MISSING = -32021;
 
+type Text = { content: { text?: string }[] };
+
 describe.each([
   ['Streamable HTTP', 'http'],
   ['stdio', 'stdio'],
@@ -241,6 +243,18 @@ describe.each([
     await using b = await agentV1(running.listener.mcpUrl, 'bob', ALL);
     expect((await a.call('roots_alone')).error?.code).toBe(-32600);
     expect([a.asked, b.asked]).toEqual([[], []]);
+  });
+
+  it('passes a client’s notifications/roots/list_changed on to the upstream', async () => {
+    await using a = await agentV1(running.listener.mcpUrl, 'alice', ALL);
+    const count = async () =>
+      JSON.parse(
+        ((await a.raw.callTool({ name: 'roots_changed' })) as Text).content[0]?.text ?? '{}',
+      ).count as number;
+    const before = await count();
+    await (a.raw as Client).sendRootsListChanged();
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(await count()).toBe(before + 1);
   });
 
   if (kind === 'http') {
