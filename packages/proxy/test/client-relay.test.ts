@@ -6,7 +6,7 @@
  * upstream (test/fixtures/relay-server.mjs) on Streamable HTTP (where the proxy knows which call a
  * request came with) and on stdio (where it does not), and in front of server-everything.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import {
   Client as ClientV2,
@@ -22,23 +22,10 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { StdioUpstream, UpstreamTarget } from '../src/index.js';
-import { type RunningProxy, startProxy, upstreamBin } from './support.js';
+import { httpFixture, type RunningProxy, startProxy, upstreamBin } from './support.js';
 
 const FIXTURE = fileURLToPath(new URL('./fixtures/relay-server.mjs', import.meta.url));
 const STDIO: StdioUpstream = { kind: 'stdio', command: process.execPath, args: [FIXTURE] };
-
-/** The fixture on Streamable HTTP, in a child process of its own. */
-async function httpUpstream(): Promise<{ url: string; child: ChildProcess }> {
-  const child = spawn(process.execPath, [FIXTURE, '--http'], { stdio: ['ignore', 'pipe', 'pipe'] });
-  const port = await new Promise<number>((resolve, reject) => {
-    child.once('exit', (code) => reject(new Error(`relay-server exited (${code})`)));
-    child.stdout?.on('data', (chunk: Buffer) => {
-      const found = /port (\d+)/.exec(chunk.toString());
-      if (found) resolve(Number(found[1]));
-    });
-  });
-  return { url: `http://127.0.0.1:${port}/mcp`, child };
-}
 
 const EVERYTHING: StdioUpstream = {
   kind: 'stdio',
@@ -163,7 +150,7 @@ describe.each([
   beforeAll(async () => {
     let target: UpstreamTarget = STDIO;
     if (kind === 'http') {
-      const upstream = await httpUpstream();
+      const upstream = await httpFixture(FIXTURE);
       child = upstream.child;
       target = { kind: 'http', url: upstream.url };
     }

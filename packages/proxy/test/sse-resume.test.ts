@@ -66,13 +66,8 @@ describe('s2sp-proxy SSE streams of a 2025-era session', () => {
       ...(signal && { signal }),
     });
 
-  beforeAll(async () => {
-    running = await startProxy({ upstream: RELAY_SERVER });
-    url = running.listener.mcpUrl;
-  });
-  afterAll(() => running?.proxy.close());
-
-  it('carries event ids, and replays the missed answer to a client that resumes', async () => {
+  /** `initialize` on a new session; its id. */
+  const initialize = async () => {
     const init = await post({
       jsonrpc: '2.0',
       id: 1,
@@ -83,9 +78,19 @@ describe('s2sp-proxy SSE streams of a 2025-era session', () => {
         clientInfo: { name: 'resumer', version: '1' },
       },
     });
-    const sessionId = init.headers.get('mcp-session-id') ?? '';
-    expect(sessionId).not.toBe('');
     await init.body?.cancel();
+    return init.headers.get('mcp-session-id') ?? '';
+  };
+
+  beforeAll(async () => {
+    running = await startProxy({ upstream: RELAY_SERVER });
+    url = running.listener.mcpUrl;
+  });
+  afterAll(() => running?.proxy.close());
+
+  it('carries event ids, and replays the missed answer to a client that resumes', async () => {
+    const sessionId = await initialize();
+    expect(sessionId).not.toBe('');
     await (
       await post({ jsonrpc: '2.0', method: 'notifications/initialized' }, sessionId)
     ).body?.cancel();
@@ -128,18 +133,7 @@ describe('s2sp-proxy SSE streams of a 2025-era session', () => {
   });
 
   it('refuses a resume from an event id it never issued', async () => {
-    const init = await post({
-      jsonrpc: '2.0',
-      id: 1,
-      method: 'initialize',
-      params: {
-        protocolVersion: REVISION,
-        capabilities: {},
-        clientInfo: { name: 'r', version: '1' },
-      },
-    });
-    const sessionId = init.headers.get('mcp-session-id') ?? '';
-    await init.body?.cancel();
+    const sessionId = await initialize();
     const resumed = await fetch(url, {
       headers: { ...headers(sessionId), accept: 'text/event-stream', 'last-event-id': 'forged_7' },
     });
