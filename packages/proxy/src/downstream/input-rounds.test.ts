@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { relayScope } from '../upstream/client-relay.js';
-import { createInputRounds, type ModernCall } from './input-rounds.js';
+import { createInputRounds, MAX_CALLS_IN_ROUNDS, type ModernCall } from './input-rounds.js';
 
 const SAMPLE = { method: 'sampling/createMessage', params: { maxTokens: 1, messages: [] } };
 
@@ -102,5 +102,21 @@ describe('createInputRounds', () => {
     })) as Round;
     const second = await rounds.run(request(first.requestState, {}), 'c1', {}, asksOnce);
     expect(second).toEqual({ failed: -32600 });
+  });
+
+  it('keeps at most its limit of calls across rounds; beyond it the upstream is refused', async () => {
+    const rounds = createInputRounds({ timeoutMs: 5_000 });
+    for (let i = 0; i < MAX_CALLS_IN_ROUNDS; i++)
+      await rounds.run(request(), `c${i}`, { sampling: {} }, asksOnce);
+    expect(rounds.size()).toBe(MAX_CALLS_IN_ROUNDS);
+    const over = await rounds.run(request(), 'late', { sampling: {} }, async (call) => {
+      try {
+        return await asksOnce(call);
+      } catch (error) {
+        return { failed: (error as { code?: number }).code };
+      }
+    });
+    expect(over).toEqual({ failed: -32000 });
+    rounds.close();
   });
 });

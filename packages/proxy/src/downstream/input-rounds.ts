@@ -176,8 +176,20 @@ export function createInputRounds(options: InputRoundsOptions): InputRounds {
         return round(echoed, call, request.mcpReq?.signal);
       }
       if (calls.size >= MAX_CALLS_IN_ROUNDS) {
-        // No room to keep another call across rounds: it runs without a relay (refused if asked).
-        return handler(request);
+        // No room to keep another call across rounds: it runs, and what the upstream asks its
+        // client is refused.
+        const full: RelayTarget = {
+          client,
+          capabilities: () => capabilities,
+          send: () =>
+            Promise.reject(
+              relayError(
+                RELAY_ERROR.busy,
+                `s2sp-proxy already keeps ${MAX_CALLS_IN_ROUNDS} calls waiting for their clients' answers (its limit). Finish without this one, or try again later.`,
+              ),
+            ),
+        };
+        return relayScope.run(full, () => handler(request));
       }
       const state = randomBytes(32).toString('base64url');
       const controller = new AbortController();
