@@ -4,6 +4,13 @@
  */
 export { CHROMIUM_PATH, launchChromium } from './chromium.js';
 export {
+  CLIENT_PACKAGE_DIR,
+  type ClientAdapter,
+  type ClientManifest,
+  clientAdapters,
+  clientManifest,
+} from './client-adapters.js';
+export {
   type CallOptions,
   callSdkTool,
   connectEraClient,
@@ -20,7 +27,13 @@ export {
   SERVED_REVISIONS,
   versionNegotiation,
 } from './mcp-eras.js';
-export { type DocumentedOption, readmeFlagsDiff, readmeOptionsDiff } from './readme-options.js';
+export {
+  type DocumentedOption,
+  readmeFlagsDiff,
+  readmeOptionsDiff,
+  type Table,
+  tableAfter,
+} from './readme-options.js';
 export { seededRandom } from './seeded-random.js';
 export { codeAndDataOf, codeOf } from './thrown-error.js';
 export { type TokenShape, tokenCorpus } from './token-corpus.js';

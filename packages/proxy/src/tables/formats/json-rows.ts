@@ -1,7 +1,7 @@
 /**
  * The text of each element of a JSON array, found by one linear scan (strings skipped, brackets
  * counted) without building anything: the proxy hands these slices of the upstream's text to the
- * store (`attachRowJson`), which then stores a large table without stringifying it again.
+ * store (`RowJson`), which then stores a large table without stringifying it again.
  *
  * @module
  */
