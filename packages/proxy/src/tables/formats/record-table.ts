@@ -14,7 +14,7 @@
 
 import type { Row } from '@s2sp/core';
 import { setColumn } from '@s2sp/core/json';
-import type { RowBytes } from '@s2sp/core/store';
+import type { RowBytes } from '@s2sp/server';
 import { sampledRows } from '../column-catalogue.js';
 import { headerNames, isNumberText } from './header-rows.js';
 import { valueSharer } from './json-rows.js';
