@@ -75,27 +75,38 @@ interface Candidate {
   readonly located: Located;
 }
 
-/** Every array of objects (and header-plus-arrays object) in `document`, breadth first. */
-function* candidates(document: unknown): Steps<Candidate[]> {
-  const out: Candidate[] = [];
+/**
+ * Walks the values of `document` breadth first, up to `MAX_DEPTH` levels of objects down and
+ * `MAX_VISITED` members: `visit` sees each with its pointer and says whether it took the value
+ * (its members are then not walked).
+ */
+export function* walkDocument(
+  document: unknown,
+  visit: (pointer: string, value: unknown) => Steps<boolean>,
+): Steps<void> {
   let visited = 0;
   let level: [string, unknown][] = [['', document]];
   for (let depth = 0; depth <= MAX_DEPTH && level.length > 0; depth++) {
     const next: [string, unknown][] = [];
     for (const [pointer, value] of level) {
-      const located = yield* asTable(value);
-      if (located) {
-        out.push({ pointer, located });
-        continue;
-      }
-      if (!isPlainObject(value)) continue;
+      if ((yield* visit(pointer, value)) || !isPlainObject(value)) continue;
       for (const key of Object.keys(value)) {
-        if (++visited > MAX_VISITED) return out;
+        if (++visited > MAX_VISITED) return;
         next.push([pointer + pointerTo(key), value[key]]);
       }
     }
     level = next;
   }
+}
+
+/** Every array of objects (and header-plus-arrays object) in `document`, breadth first. */
+function* candidates(document: unknown): Steps<Candidate[]> {
+  const out: Candidate[] = [];
+  yield* walkDocument(document, function* (pointer, value) {
+    const located = yield* asTable(value);
+    if (located) out.push({ pointer, located });
+    return located !== undefined;
+  });
   return out;
 }
 

@@ -6,10 +6,9 @@
  * @module
  */
 
-import { isPlainObject } from '@s2sp/core/json';
 import type { Steps } from '../formats/parse-steps.js';
 import { pointerTo, resolveJsonPointer } from '../json-pointer.js';
-import { MAX_DEPTH } from './json-document.js';
+import { walkDocument } from './json-document.js';
 import { TEXT_FORMATS, type TextFormat, type TextTable, textSteps } from './text-formats.js';
 
 /** A table read from a string member. */
@@ -21,9 +20,6 @@ export interface StringTable extends TextTable {
 
 /** What looking for a string table gives: one, why none can be read, or none. */
 export type StringRead = StringTable | { readonly reason: string } | undefined;
-
-/** Members looked at while searching one document for strings. */
-const MAX_VISITED = 10_000;
 
 /** A string that may hold a table: more than one line, or an HTML table. */
 const mayHoldTable = (text: string) => /[\r\n]/.test(text.trim()) || text.includes('<table');
@@ -70,24 +66,14 @@ export function* namedStringTable(
  */
 export function* foundStringTable(document: unknown, keep?: readonly string[]): Steps<StringRead> {
   const found: StringTable[] = [];
-  let visited = 0;
-  let level: [string, unknown][] = [['', document]];
-  for (let depth = 0; depth <= MAX_DEPTH && level.length > 0; depth++) {
-    const next: [string, unknown][] = [];
-    for (const [pointer, value] of level) {
-      if (typeof value === 'string' && mayHoldTable(value)) {
-        const read = yield* readString(value, undefined, keep);
-        if (read && 'rows' in read && read.rows.length > 0) found.push({ ...read, pointer });
-        continue;
-      }
-      if (!isPlainObject(value)) continue;
-      for (const key of Object.keys(value)) {
-        if (++visited > MAX_VISITED) break;
-        next.push([pointer + pointerTo(key), value[key]]);
-      }
+  yield* walkDocument(document, function* (pointer, value) {
+    if (typeof value !== 'string') return false;
+    if (mayHoldTable(value)) {
+      const read = yield* readString(value, undefined, keep);
+      if (read && 'rows' in read && read.rows.length > 0) found.push({ ...read, pointer });
     }
-    level = next;
-  }
+    return true;
+  });
   const [only] = found;
   if (found.length === 1 && only) return only;
   if (found.length === 0) return undefined;

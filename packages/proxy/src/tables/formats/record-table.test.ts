@@ -78,11 +78,12 @@ describe('text tables read for an async split (keep): the JSON path’s compact 
     const found = findTable(block(TEXTS.csv), { ...opts, keep: ['city'] });
     if (found.kind !== 'table') throw new Error(found.reason);
     const bytes = found.rowBytes?.();
-    expect(bytes?.starts).toBeInstanceOf(Uint32Array);
-    expect(bytes?.starts.length).toBe(N);
-    expect(bytes?.bytes[bytes.starts[0] ?? 0]).toBe(123);
+    if (!bytes) throw new Error('no row bytes');
+    expect(bytes.starts).toBeInstanceOf(Uint32Array);
+    expect(bytes.starts.length).toBe(N);
+    expect(bytes.bytes[bytes.starts[0] ?? 0]).toBe(123);
     // Resizable, so the store builds its encoding in place.
-    expect((bytes?.bytes.buffer as ArrayBuffer & { resizable?: boolean }).resizable).toBe(true);
+    expect((bytes.bytes.buffer as ArrayBuffer & { resizable?: boolean }).resizable).toBe(true);
     expect(found.rowTexts).toBeUndefined();
     // Handed over once.
     expect(found.rowBytes?.()).toBeUndefined();
