@@ -258,4 +258,19 @@ describe('what real servers answer with (issue 38): partial answers and more sha
     const { body } = await splitAndRedeem(agent.client, 'csv_in_json');
     expect(body).toEqual(withIds(CITIES));
   });
+
+  it('detects a table tool of a Go server whose annotations are mcp-go’s stamped defaults', async () => {
+    await using running = await startProxy({ upstream: SHAPES });
+    await using agent = await httpClient(running.listener.mcpUrl);
+    expect(
+      (await listed(agent.client, 'describe_sheets'))?.inputSchema.properties,
+    ).not.toHaveProperty('abstract_domains');
+    // The plain call returns a table: from then on this client sees a table tool.
+    await call(agent.client, 'describe_sheets');
+    expect((await listed(agent.client, 'describe_sheets'))?.inputSchema.properties).toHaveProperty(
+      'abstract_domains',
+    );
+    const split = s2sp(await call(agent.client, 'describe_sheets', { abstract_domains: 'name' }));
+    expect(split.abstract).toEqual([{ _row_id: 0, name: 'Alerts' }]);
+  });
 });
