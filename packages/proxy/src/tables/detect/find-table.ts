@@ -1,15 +1,20 @@
 /**
  * Finding the table in an upstream tool result. The one rule (the README states it):
  *
- * 1. **JSON first.** `structuredContent`, then each text block in order, parsed as JSON: the
- *    table is the document when it is an array of objects, else the one non-empty array of
- *    objects (or `{"columns": [...], "rows": [[...]]}` header-plus-arrays object) found in its
- *    objects, up to `MAX_DEPTH` levels down; with none non-empty, its one empty array
- *    (0 rows). Several non-empty arrays: the model names one (`table`), else the call is refused
- *    listing them. The first document holding any array of objects decides.
- * 2. **Then the text formats**, each over the text blocks in order: JSON Lines, then an HTML
- *    `<table>`, then a Markdown table, then CSV or TSV (two lines or more, two columns or more).
- * 3. An explicit rule (`--table-tool NAME:POINTER` and/or a `format`) tries only what it names.
+ * 1. **JSON first.** `structuredContent`, then each text block in order, parsed as JSON (the
+ *    whole block, or after prose from the first line starting with `[` or `{`): the table is the
+ *    document when it is an array of objects, else the one non-empty array of objects (or
+ *    `{"columns": [...], "rows": [[...]]}` header-plus-arrays object) found in its objects, up to
+ *    `MAX_DEPTH` levels down; with none non-empty, its one empty array (0 rows); with no array,
+ *    the one string member holding a table in a text format. Several non-empty arrays: the model
+ *    names one (`table`), else the call is refused listing them. A document that is an MCP tool
+ *    result (`{"content": [...]}`) is searched inside by this rule, one level deep. The first
+ *    document holding any of these decides; what the objects around its table say about the
+ *    answer (partial, a hint) comes with it (`upstream-note.ts`).
+ * 2. **Then the text formats** of the registry (`text-formats.ts`), each over the text blocks in
+ *    order: JSON Lines, then an HTML `<table>`, then a Markdown table, then CSV or TSV.
+ * 3. An explicit rule (`--table-tool NAME:POINTER` and/or a `format`) tries only what it names;
+ *    a pointer with a text format names the string member holding the table.
  *
  * Every other content block is accounted for: a text block that holds the same table again is a
  * repeat (dropped, counted); other text blocks up to `MAX_KEPT_TEXT` characters are kept;
