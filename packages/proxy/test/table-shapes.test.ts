@@ -4,6 +4,8 @@
  */
 import { fileURLToPath } from 'node:url';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { createRedisBodyStore } from '@s2sp/cache-redis';
+import { startRedis } from '@s2sp/test-utils';
 import { describe, expect, it } from 'vitest';
 import type { StdioUpstream } from '../src/upstream/upstream-target.js';
 import { httpClient, startProxy, stdioClient } from './support.js';
@@ -272,5 +274,22 @@ describe('what real servers answer with (issue 38): partial answers and more sha
     );
     const split = s2sp(await call(agent.client, 'describe_sheets', { abstract_domains: 'name' }));
     expect(split.abstract).toEqual([{ _row_id: 0, name: 'Alerts' }]);
+  });
+
+  it('stores a text table’s row bytes in Redis as in memory: every row redeemed', async () => {
+    await using redis = await startRedis();
+    const store = createRedisBodyStore({ url: redis.url, keyPrefix: `shapes-${Date.now()}:` });
+    try {
+      await using running = await startProxy({ upstream: SHAPES, store });
+      await using agent = await httpClient(running.listener.mcpUrl);
+      for (const name of ['csv', 'html', 'jsonl', 'csv_in_json']) {
+        const { body } = await splitAndRedeem(agent.client, name, { count: 30 });
+        expect(body, name).toEqual(
+          withIds(Array.from({ length: 30 }, (_, i) => ({ ...CITIES[i % 3], id: i + 1 }))),
+        );
+      }
+    } finally {
+      await store.close();
+    }
   });
 });
