@@ -20,6 +20,7 @@ export {
   SERVED_REVISIONS,
   versionNegotiation,
 } from './mcp-eras.js';
+export { node22, packageBin } from './package-bin.js';
 export { type DocumentedOption, readmeFlagsDiff, readmeOptionsDiff } from './readme-options.js';
 export { seededRandom } from './seeded-random.js';
 export { codeAndDataOf, codeOf } from './thrown-error.js';
