@@ -17,7 +17,7 @@ import {
 import { EdgeOptionsSchema, S2SPOptionsSchema } from '@s2sp/server/env';
 import { z } from 'zod';
 import type { S2SPProxyOptions } from './proxy-types.js';
-import { TABLE_FORMATS } from './tables/detect/find-table.js';
+import { TABLE_FORMATS } from './tables/detect/text-formats.js';
 import type { TableToolRule } from './tables/table-tools.js';
 import type { UpstreamTarget } from './upstream/upstream-target.js';
 
@@ -89,7 +89,7 @@ export const S2SPProxyOptionsSchema = z.object({
     .readonly()
     .default([])
     .describe(
-      'Tools that are table tools from the start (`{ name, pointer?, format? }`; format one of json, jsonl, csv, tsv, markdown, html).',
+      `Tools that are table tools from the start (\`{ name, pointer?, format? }\`; format one of ${TABLE_FORMATS.join(', ')}).`,
     ),
   excludeTools: stringList().default([]).describe('Tools that never get S2SP treatment.'),
   stateFile: z.string().min(1).optional().meta({

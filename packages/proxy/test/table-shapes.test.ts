@@ -209,3 +209,53 @@ describe('table shapes through the proxy', () => {
     expect(text(wrongFormat)).toContain('the text has no HTML <table>');
   });
 });
+
+describe('what real servers answer with (issue 38): partial answers and more shapes', () => {
+  it('says in the result the model reads that the upstream cut its answer, with its count and hint', async () => {
+    await using running = await startProxy({ upstream: SHAPES });
+    await using agent = await httpClient(running.listener.mcpUrl);
+    const args = { count: 150, keep: 22 };
+    const result = await call(agent.client, 'capped', { ...args, abstract_domains: 'city' });
+    const split = s2sp(result);
+    expect(split.total_rows).toBe(22);
+    const said = result.content.slice(1).map((block) => block.text);
+    expect(said).toHaveLength(1);
+    expect(said[0]).toMatch(/^Upstream says: its answer is partial — 22 of 150 rows/);
+    expect(said[0]).toContain('"rowCount": 150, "truncated": true');
+    expect(said[0]).toContain(
+      '"hint": "returned 22 of 150 rows (~32768-byte budget): add LIMIT/WHERE or select fewer columns"',
+    );
+    // The rows stored are the 22 the upstream sent.
+    expect(await redeem(split.resource_url ?? '')).toHaveLength(22);
+    // A whole answer says nothing more.
+    const whole = await call(agent.client, 'capped', { count: 5, abstract_domains: 'city' });
+    expect(whole.content).toHaveLength(1);
+  });
+
+  it('splits JSON after prose, CSV inside a JSON string, and the rows inside an MCP result in text', async () => {
+    await using running = await startProxy({ upstream: SHAPES });
+    await using agent = await httpClient(running.listener.mcpUrl);
+    for (const name of ['prose_json', 'csv_in_json', 'wrapped']) {
+      const { result, split, body } = await splitAndRedeem(agent.client, name);
+      expect(split.abstract, name).toEqual(
+        CITIES.map((c, i) => ({ _row_id: i, city: c.city, state: c.state })),
+      );
+      expect(body, name).toEqual(withIds(CITIES));
+      if (name === 'prose_json') {
+        expect(result.content.slice(1).map((block) => block.text)).toEqual([
+          'Query executed successfully. Retrieved 3 rows.\n\nResults:',
+        ]);
+      }
+    }
+  });
+
+  it('reads the string a --table-tool NAME:POINTER:FORMAT names', async () => {
+    await using running = await startProxy({
+      upstream: SHAPES,
+      tableTools: [{ name: 'csv_in_json', pointer: '/csv', format: 'csv' }],
+    });
+    await using agent = await httpClient(running.listener.mcpUrl);
+    const { body } = await splitAndRedeem(agent.client, 'csv_in_json');
+    expect(body).toEqual(withIds(CITIES));
+  });
+});

@@ -1,6 +1,6 @@
 import { configErrorVariable } from '@s2sp/server/env';
 import { describe, expect, it } from 'vitest';
-import { parseCliArgs, parseTableToolRule, USAGE } from './cli-args.js';
+import { parseCliArgs, USAGE } from './cli-args.js';
 
 function fails(argv: string[]): string {
   try {
@@ -201,7 +201,6 @@ describe('parseCliArgs', () => {
     expect(fails(['--upstream-url', 'http://x/mcp', '--header', 'novalue'])).toBe('--header');
     expect(fails(['--table-tool', 'q:rows', '--', 'x'])).toBe('--table-tool');
     expect(fails(['--table-tool', 'q:xml', '--', 'x'])).toBe('--table-tool');
-    expect(fails(['--table-tool', 'q:/rows:csv', '--', 'x'])).toBe('--table-tool');
     expect(fails(['--redis', 'http://x', '--', 'x'])).toBe('--redis');
     expect(fails(['--redis', 'redis://h', '--redis-prefix', 'a{b}', '--', 'x'])).toBe(
       '--redis-prefix',
@@ -212,20 +211,5 @@ describe('parseCliArgs', () => {
     );
     expect(fails(['--log-level', 'loud', '--', 'x'])).toBe('--log-level');
     expect(fails(['--host', 'a b', '--', 'x'])).toBe('--host');
-  });
-});
-
-describe('parseTableToolRule', () => {
-  it('reads NAME, NAME:POINTER, NAME:FORMAT and NAME:POINTER:FORMAT', () => {
-    expect(parseTableToolRule('f', 'q')).toEqual({ name: 'q' });
-    expect(parseTableToolRule('f', 'q:/a/b')).toEqual({ name: 'q', pointer: '/a/b' });
-    expect(parseTableToolRule('f', 'q:csv')).toEqual({ name: 'q', format: 'csv' });
-    expect(parseTableToolRule('f', 'q:/a:json')).toEqual({
-      name: 'q',
-      pointer: '/a',
-      format: 'json',
-    });
-    // A colon inside a pointer that is not followed by a format stays in the pointer.
-    expect(parseTableToolRule('f', 'q:/a:b')).toEqual({ name: 'q', pointer: '/a:b' });
   });
 });

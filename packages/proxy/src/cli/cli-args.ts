@@ -10,8 +10,8 @@ import type { LogLevel } from '@s2sp/server';
 import { configError, type EdgeEnvOptions, isHostValue } from '@s2sp/server/env';
 import type { z } from 'zod';
 import { S2SPProxyOptionsSchema } from '../proxy-options.js';
-import { TABLE_FORMATS, type TableFormat } from '../tables/detect/find-table.js';
-import type { TableToolRule } from '../tables/table-tools.js';
+import { TABLE_FORMATS } from '../tables/detect/text-formats.js';
+import { parseTableToolRule, type TableToolRule } from '../tables/table-tool-rule.js';
 import type { UpstreamTarget } from '../upstream/upstream-target.js';
 
 /** The settings of one `s2sp-proxy` run. */
@@ -78,7 +78,7 @@ Downstream:
 Table tools:
   --table-tool <name>[:<json-pointer>][:<format>]  treat a tool as a table tool from the start
                              (repeatable); the pointer says where its rows are (search:/results),
-                             the format what they are in (json|jsonl|csv|tsv|markdown|html)
+                             the format what they are in (${TABLE_FORMATS.join('|')})
   --exclude-tool <name>      never give a tool S2SP parameters (repeatable)
   --no-detect                only --table-tool tools and tools whose outputSchema declares rows
   --config <file>            JSON or YAML: { tableTools: [...], excludeTools: [...], detect: bool,
@@ -178,49 +178,6 @@ function httpUrl(flag: string, text: string): string {
     throw configError(flag, `must be an http or https URL, got ${url.protocol}`);
   }
   return text;
-}
-
-/** Parses `NAME`, `NAME:POINTER`, `NAME:FORMAT` or `NAME:POINTER:FORMAT`. */
-export function parseTableToolRule(flag: string, text: string): TableToolRule {
-  const colon = text.indexOf(':');
-  const name = colon < 0 ? text : text.slice(0, colon);
-  if (!/^[A-Za-z0-9_.\-/]{1,128}$/.test(name)) {
-    throw configError(
-      flag,
-      `${JSON.stringify(text)} does not start with a tool name; use NAME, NAME:/json/pointer or NAME:/json/pointer:FORMAT.`,
-    );
-  }
-  if (colon < 0) return { name };
-  let pointer = text.slice(colon + 1);
-  let format: TableFormat | undefined;
-  const last = pointer.lastIndexOf(':');
-  const suffix = pointer.slice(last + 1);
-  if ((TABLE_FORMATS as readonly string[]).includes(suffix)) {
-    format = suffix as TableFormat;
-    pointer = last < 0 ? '' : pointer.slice(0, last);
-  } else if (!pointer.startsWith('/') && pointer !== '' && !pointer.includes('/')) {
-    throw configError(
-      flag,
-      `${JSON.stringify(suffix)} in ${JSON.stringify(text)} is not a format; use one of ${TABLE_FORMATS.join(', ')}.`,
-    );
-  }
-  if (pointer !== '' && !pointer.startsWith('/')) {
-    throw configError(
-      flag,
-      `the JSON Pointer in ${JSON.stringify(text)} must start with "/", such as ${name}:/rows.`,
-    );
-  }
-  if (pointer !== '' && format !== undefined && format !== 'json') {
-    throw configError(
-      flag,
-      `${JSON.stringify(text)} gives a JSON Pointer with the ${format} format; a pointer only applies to json.`,
-    );
-  }
-  return {
-    name,
-    ...((pointer !== '' || format === undefined) && { pointer }),
-    ...(format && { format }),
-  };
 }
 
 /**

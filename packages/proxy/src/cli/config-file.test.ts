@@ -67,7 +67,7 @@ describe('parseConfigFile', () => {
       'tableTools: query',
       'tableTools: ["q:rows"]',
       'tableTools: [{ name: q, format: xml }]',
-      'tableTools: [{ name: q, pointer: /a, format: csv }]',
+      'tableTools: [{ name: q, pointer: a, format: csv }]',
       'detect: [',
       'excludeTools: [1]',
       'tokenBudget: 0',

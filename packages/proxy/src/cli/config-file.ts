@@ -7,7 +7,7 @@
  *   - query                     # a name
  *   - search:/results           # NAME:POINTER
  *   - { name: list_issues, pointer: /items }
- *   - { name: export_csv, format: csv }       # or export_csv:csv; formats: json jsonl csv tsv markdown html
+ *   - { name: export_csv, format: csv }       # or export_csv:csv; formats: TABLE_FORMATS (detect/text-formats.ts)
  * excludeTools: [get_file]
  * detect: true
  * tokenBudget: 8000            # a larger table tool response is paged
@@ -28,9 +28,8 @@ import {
 import { parse as parseYaml } from 'yaml';
 import { z } from 'zod';
 import { S2SPProxyOptionsSchema } from '../proxy-options.js';
-import { TABLE_FORMATS } from '../tables/detect/find-table.js';
-import type { TableToolRule } from '../tables/table-tools.js';
-import { parseTableToolRule } from './cli-args.js';
+import { TABLE_FORMATS } from '../tables/detect/text-formats.js';
+import { parseTableToolRule, type TableToolRule } from '../tables/table-tool-rule.js';
 
 const ConfigFileSchema = z.strictObject({
   tableTools: z

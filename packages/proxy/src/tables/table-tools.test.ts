@@ -76,6 +76,30 @@ describe('table tools', () => {
     expect(configured.info('w', 'a').table).toBe(true);
   });
 
+  it('reads the four hints mcp-go stamps on every tool as no statement (excel_describe_sheets)', () => {
+    // As @negokaz/excel-mcp-server 0.12.0 lists its read-only excel_describe_sheets.
+    const stamped = {
+      readOnlyHint: false,
+      destructiveHint: true,
+      idempotentHint: false,
+      openWorldHint: true,
+    };
+    const describeSheets = tool('excel_describe_sheets', { annotations: stamped });
+    const tables = make();
+    tables.decorate([describeSheets], 'a');
+    expect(tables.info('excel_describe_sheets', 'a')).toMatchObject({
+      blocked: false,
+      learns: true,
+    });
+    // What it returns makes it a table tool for that client, as with no annotations at all.
+    expect(observe(tables, 'a', 'excel_describe_sheets', ['name', 'usedRange'])).toBe(true);
+    expect(tables.info('excel_describe_sheets', 'a').table).toBe(true);
+    // A hint that differs from the defaults is a statement: this tool writes.
+    const deletes = tool('delete_rows', { annotations: { ...stamped, idempotentHint: true } });
+    tables.decorate([deletes], 'a');
+    expect(tables.info('delete_rows', 'a')).toMatchObject({ blocked: true, learns: false });
+  });
+
   it('decorates configured and declared tools, and leaves the rest byte-identical', () => {
     const tables = make({ include: [{ name: 'configured', pointer: '/rows' }] });
     const plain = tool('plain');

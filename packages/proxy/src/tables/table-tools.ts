@@ -24,21 +24,15 @@ import {
   MAX_CATALOGUE_COLUMNS,
   measureColumns,
 } from './column-catalogue.js';
-import type { TableFormat } from './detect/find-table.js';
 import type { TableArray } from './detect/json-document.js';
+import type { TableFormat } from './detect/text-formats.js';
 import { parseJsonPointer } from './json-pointer.js';
 import { createLearnedColumns, type LearnedColumns, type LearnedTable } from './learned-columns.js';
 import { fitOutputSchema } from './output-schema.js';
 import { EXTENSION_PARAMETERS } from './s2sp-call.js';
+import type { TableToolRule } from './table-tool-rule.js';
 
-/** A tool named as a table tool, optionally with where its rows are. */
-export interface TableToolRule {
-  readonly name: string;
-  /** JSON Pointer to the rows inside the result (`/rows`). Default: detected. */
-  readonly pointer?: string;
-  /** The format the rows come in; only it is tried. Default: detected. */
-  readonly format?: TableFormat;
-}
+export type { TableToolRule } from './table-tool-rule.js';
 
 /** What the proxy knows of a tool from its declared schema or the operator (kept by `--state`). */
 export interface DeclaredTool {
@@ -141,9 +135,34 @@ function ownParameters(tool: Tool): string[] {
   return Object.keys((tool.inputSchema.properties as Properties | undefined) ?? {});
 }
 
-/** The tool says it changes something (MCP annotations): what it returns echoes what it wrote. */
+/**
+ * The four hints at the MCP spec's own defaults, as Go's mcp-go (`mcp.NewTool`) writes them on
+ * every tool whether or not its author declared anything (`@negokaz/excel-mcp-server` lists its
+ * read-only `excel_describe_sheets` so): they say no more than no annotations do.
+ */
+const SPEC_DEFAULT_HINTS: Readonly<Record<string, boolean>> = {
+  readOnlyHint: false,
+  destructiveHint: true,
+  idempotentHint: false,
+  openWorldHint: true,
+};
+
+function stampedDefaults(annotations: NonNullable<Tool['annotations']>): boolean {
+  const hints = Object.entries(annotations).filter(([key]) => key.endsWith('Hint'));
+  return (
+    hints.length === Object.keys(SPEC_DEFAULT_HINTS).length &&
+    hints.every(([key, value]) => SPEC_DEFAULT_HINTS[key] === value)
+  );
+}
+
+/**
+ * The tool says it changes something (MCP annotations): what it returns echoes what it wrote.
+ * Annotations at the spec's defaults throughout are no statement (see {@link SPEC_DEFAULT_HINTS}).
+ */
 function writes(tool: Tool): boolean {
-  return tool.annotations?.readOnlyHint === false || tool.annotations?.destructiveHint === true;
+  const annotations = tool.annotations;
+  if (!annotations || stampedDefaults(annotations)) return false;
+  return annotations.readOnlyHint === false || annotations.destructiveHint === true;
 }
 
 /**

@@ -24,6 +24,7 @@ import type { ForwardOptions, Upstream } from '../upstream/upstream.js';
 import { pickColumns } from './column-catalogue.js';
 import { type FoundTable, findTableSteps } from './detect/find-table.js';
 import { describeBlocks, MAX_KEPT_TEXT } from './detect/other-blocks.js';
+import { upstreamNoteText } from './detect/upstream-note.js';
 import { runInSlices } from './formats/parse-steps.js';
 import { MAX_ABSTRACT_BUDGET_TOKENS, MAX_TABLE_ARGUMENT, type S2SPCall } from './s2sp-call.js';
 import type { TableTools } from './table-tools.js';
@@ -335,7 +336,13 @@ async function withOtherParts(
   answer: CallToolResult,
   resultContext: TableResultContext,
 ): Promise<CallToolResult> {
-  const extra: CallToolResult['content'] = [...found.blocks.kept];
+  // What the upstream said about its answer comes first: a partial answer must not read as whole.
+  const extra: CallToolResult['content'] = [
+    ...(found.note
+      ? [{ type: 'text' as const, text: upstreamNoteText(found.note, found.rows.length) }]
+      : []),
+    ...found.blocks.kept,
+  ];
   for (const other of found.others) {
     const label = `${JSON.stringify(other.pointer)} (${other.rows.length.toLocaleString('en-US')} rows)`;
     const json = other.rows.length <= MAX_KEPT_ARRAY_ROWS ? JSON.stringify(other.rows) : undefined;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { CallToolResult } from '../../mcp-sdk.js';
-import { opts, ROWS, text } from './__fixtures__/tool-results.js';
+import { opts, REAL, ROWS, text } from './__fixtures__/tool-results.js';
 import { findTable } from './find-table.js';
 
 describe('findTable: JSON first, then the text formats', () => {
@@ -35,6 +35,29 @@ describe('findTable: not a table', () => {
     expect(findTable(text([{ a: 'x'.repeat(100) }]), { maxTextLength: 50 })).toMatchObject({
       kind: 'not-table',
       reason: /more than the 50/,
+    });
+  });
+});
+
+describe('findTable: a JSON document after prose in the same block', () => {
+  it('reads the rows after the prose (@henkey/postgres-mcp-server) and keeps the prose', () => {
+    expect(findTable(REAL.proseThenJson(ROWS), opts)).toMatchObject({
+      kind: 'table',
+      format: 'json',
+      source: 0,
+      rows: ROWS,
+      blocks: {
+        kept: [
+          { type: 'text', text: 'Query executed successfully. Retrieved 2 rows.\n\nResults:' },
+        ],
+      },
+    });
+  });
+
+  it('does not take a brace in prose for a table, nor complain of its JSON', () => {
+    expect(findTable(text('Use it like this:\n{ not json }'), opts)).toMatchObject({
+      kind: 'not-table',
+      reason: /holds no table/,
     });
   });
 });

@@ -25,16 +25,25 @@ import type { CallToolResult } from '../../mcp-sdk.js';
 import { arrayElementTexts, WS } from '../formats/json-rows.js';
 import { runNow, type Steps } from '../formats/parse-steps.js';
 import { type Block, largeTextOf, textOf } from './block-text.js';
+import { contentWrapper } from './content-wrapper.js';
 import { documentSteps, type OtherArray, type TableArray } from './json-document.js';
 import { handOverOnce, readKeeping, readKeepingBytes } from './keep-values.js';
-import { type BlockSummary, type OtherBlocks, otherBlocksSteps, summary } from './other-blocks.js';
-import { TEXT_FORMATS, textSteps } from './text-formats.js';
-
-/** The formats a table may come in. */
-export const TABLE_FORMATS = ['json', 'jsonl', 'csv', 'tsv', 'markdown', 'html'] as const;
-
-/** A format a table may come in (`--table-tool NAME:POINTER:FORMAT`). */
-export type TableFormat = (typeof TABLE_FORMATS)[number];
+import {
+  type BlockSummary,
+  MAX_KEPT_TEXT,
+  type OtherBlocks,
+  otherBlocksSteps,
+  summary,
+} from './other-blocks.js';
+import { foundStringTable, namedStringTable, type StringRead } from './string-table.js';
+import {
+  FORMATS_IN_WORDS,
+  type TableFormat,
+  TEXT_FORMATS,
+  type TextFormat,
+  textSteps,
+} from './text-formats.js';
+import { type UpstreamNote, upstreamNote } from './upstream-note.js';
 
 /** A table found in a result. */
 export interface FoundTable {
@@ -62,6 +71,11 @@ export interface FoundTable {
    * `attachRowBytes`: stored from those bytes, in place). Handed over once.
    */
   readonly rowBytes?: () => RowBytes | undefined;
+  /**
+   * What the upstream said about its answer beside the table (that it is partial, its hint),
+   * returned to the model after the abstract.
+   */
+  readonly note?: UpstreamNote;
 }
 
 /** Why a result is not a table, in words an LLM can act on. */
@@ -113,9 +127,10 @@ export function findTable(
 export function* findTableSteps(
   result: CallToolResult,
   options: FindTableOptions,
+  wrapped = false,
 ): Steps<FoundTable | NotATable> {
   const content: readonly Block[] = Array.isArray(result.content) ? result.content : [];
-  const notTable = (reason: string, arrays?: TableArray[]): NotATable => ({
+  const notTable = (reason: string, arrays?: readonly TableArray[]): NotATable => ({
     kind: 'not-table',
     reason,
     blocks: content.map(summary),
@@ -123,6 +138,7 @@ export function* findTableSteps(
   });
   if (result.isError) return notTable('the tool returned an error');
   const format = options.format;
+  const textFormat = format === 'json' ? undefined : format;
   let firstReason: string | undefined;
   function* found(
     rows: Row[],
@@ -130,16 +146,21 @@ export function* findTableSteps(
     at: {
       pointer: string;
       format: TableFormat;
-      arrays?: TableArray[];
-      others?: OtherArray[];
+      arrays?: readonly TableArray[];
+      others?: readonly OtherArray[];
       rowTexts?: () => string[] | undefined;
       rowBytes?: () => RowBytes | undefined;
+      note?: UpstreamNote | undefined;
+      /** Prose before the table in its own block, kept as the upstream's words. */
+      prose?: string | undefined;
     },
   ): Steps<FoundTable> {
     const blocks = yield* otherBlocksSteps(content, source, rows, options);
+    const prose = at.prose && typeof source === 'number' ? proseBlock(at.prose, source) : undefined;
     return {
       ...(at.rowTexts && { rowTexts: at.rowTexts }),
       ...(at.rowBytes && { rowBytes: at.rowBytes }),
+      ...(at.note && { note: at.note }),
       kind: 'table',
       rows,
       pointer: at.pointer,
@@ -147,12 +168,15 @@ export function* findTableSteps(
       source,
       arrays: at.arrays ?? (rows.length > 0 ? [{ pointer: at.pointer, rows: rows.length }] : []),
       others: at.others ?? [],
-      blocks,
+      blocks: prose ? withProse(blocks, prose) : blocks,
     };
   }
 
-  if (format === undefined || format === 'json') {
-    const documents: [FoundTable['source'], () => Steps<unknown>, string?][] = [];
+  // JSON documents: always for the json format, and for any format with a pointer (a text table
+  // inside a string member).
+  if (format === undefined || format === 'json' || options.pointer !== undefined) {
+    // [source, read the document, its text when it came as one, prose before it in its block]
+    const documents: [FoundTable['source'], () => Steps<unknown>, string?, string?][] = [];
     // The row texts of the document read with only the `keep` columns' values, when it was.
     let keptTexts: string[] | undefined;
     // The same, read from the bytes of a block kept as bytes.
@@ -191,11 +215,19 @@ export function* findTableSteps(
       const text = textOf(block);
       if (text === undefined) return;
       const trimmed = text.trim();
-      if (!trimmed.startsWith('[') && !trimmed.startsWith('{')) return;
-      documents.push([index, () => readText(trimmed, index), trimmed]);
+      if (trimmed.startsWith('[') || trimmed.startsWith('{')) {
+        documents.push([index, () => readText(trimmed, index), trimmed]);
+        return;
+      }
+      // Prose, then a JSON document on a line of its own ("Query executed successfully. Rows:
+      // 3\n[{...}]"): the document is read; the prose is kept beside the table.
+      const after = afterProse(trimmed);
+      if (after) {
+        documents.push([index, () => readText(after.json, index, true), after.json, after.prose]);
+      }
     });
     /** One text block's JSON document (`undefined`: none, with the reason noted). */
-    function* readText(trimmed: string, index: number): Steps<unknown> {
+    function* readText(trimmed: string, index: number, quiet = false): Steps<unknown> {
       if (trimmed.length > options.maxTextLength) {
         firstReason ??= `block ${index} is ${trimmed.length.toLocaleString('en-US')} characters, more than the ${options.maxTextLength.toLocaleString('en-US')} the proxy parses`;
         return undefined;
@@ -208,13 +240,42 @@ export function* findTableSteps(
       try {
         return JSON.parse(trimmed);
       } catch {
-        firstReason ??= `block ${index} is text that is not valid JSON`;
+        if (!quiet) firstReason ??= `block ${index} is text that is not valid JSON`;
         return undefined;
       }
     }
-    for (const [source, read, raw] of documents) {
+    for (const [source, read, raw, prose] of documents) {
       const document = yield* read();
       if (document === undefined) continue;
+      const at = typeof source === 'number' ? `block ${source}` : 'structuredContent';
+      // An MCP tool result written into a text block (`{"content": [{"type": "text", ...}]}`):
+      // its own blocks are searched, never taken for a table of `type, text`.
+      const inner = options.pointer === undefined ? contentWrapper(document) : undefined;
+      if (inner) {
+        if (wrapped) return notTable(`${at} holds an MCP tool result inside another`);
+        const inside = yield* findTableSteps(inner, options, true);
+        if (inside.kind === 'not-table') {
+          return notTable(
+            `${at} holds an MCP tool result ({"content": [...]}) as text, and inside it ${inside.reason}`,
+            inside.arrays,
+          );
+        }
+        const outer = yield* otherBlocksSteps(content, source, inside.rows, options);
+        return { ...inside, source, blocks: mergeBlocks(inside.blocks, outer) };
+      }
+      // A text table in a string member, named by the pointer or the only one there is.
+      const named =
+        options.pointer && (yield* namedStringTable(document, options.pointer, textFormat));
+      if (named || textFormat !== undefined) {
+        const read: StringRead = named || {
+          reason: `${at} has no string at the configured pointer`,
+        };
+        if ('reason' in read) {
+          firstReason ??= read.reason;
+          continue;
+        }
+        return yield* fromString(read, document, source, prose);
+      }
       const inDocument = yield* documentSteps(document, options);
       if (inDocument.kind === 'table') {
         // Compact JSON whose rows are the whole document: their texts can be reused as stored.
@@ -226,6 +287,8 @@ export function* findTableSteps(
         return yield* found(inDocument.rows, source, {
           ...inDocument,
           format: 'json',
+          note: upstreamNote(document, inDocument.pointer, inDocument.rows.length),
+          prose,
           ...(bytes && { rowBytes: handOverOnce(bytes) }),
           ...(texts
             ? { rowTexts: handOverOnce(texts) }
@@ -233,12 +296,32 @@ export function* findTableSteps(
         });
       }
       if (inDocument.kind === 'not-table') return notTable(inDocument.reason, inDocument.arrays);
+      if (options.pointer === undefined && options.table === undefined) {
+        const inString = yield* foundStringTable(document);
+        if (inString && 'reason' in inString) return notTable(`${at}: ${inString.reason}`);
+        if (inString) return yield* fromString(inString, document, source, prose);
+      }
     }
-    if (format === 'json')
+    if (format === 'json' || (textFormat !== undefined && options.pointer !== undefined))
       return notTable(firstReason ?? 'the result holds no JSON array of objects');
   }
 
-  const formats = format === undefined ? TEXT_FORMATS : [format as Exclude<TableFormat, 'json'>];
+  /** The table of a string member: its rows, and what the members around it say. */
+  function* fromString(
+    table: { rows: Row[]; pointer: string; format: TextFormat },
+    document: unknown,
+    source: FoundTable['source'],
+    prose: string | undefined,
+  ): Steps<FoundTable> {
+    return yield* found(table.rows, source, {
+      pointer: table.pointer,
+      format: table.format,
+      note: upstreamNote(document, table.pointer, table.rows.length),
+      prose,
+    });
+  }
+
+  const formats = textFormat === undefined ? TEXT_FORMATS : [textFormat];
   for (const each of formats) {
     for (const [index, block] of content.entries()) {
       const text = textOf(block);
@@ -253,13 +336,45 @@ export function* findTableSteps(
         firstReason ??= `block ${index}: ${table.reason}`;
         continue;
       }
-      return yield* found(table.rows, index, { pointer: '', format: table.format });
+      return yield* found(table.rows, index, { pointer: '', format: each });
     }
   }
   return notTable(
     firstReason ??
       (content.length === 0
         ? 'the result has no content blocks'
-        : 'the result holds no table (JSON, JSON Lines, CSV, TSV, Markdown or HTML)'),
+        : `the result holds no table (${FORMATS_IN_WORDS})`),
   );
+}
+
+/**
+ * The JSON document after prose in one text block: from the first line that starts with `[` or
+ * `{` to the end. Tried once per block, so a long text costs one parse at most.
+ */
+function afterProse(text: string): { prose: string; json: string } | undefined {
+  const at = text.search(/\n[ \t]*[[{]/);
+  if (at < 0) return undefined;
+  return { prose: text.slice(0, at).trim(), json: text.slice(at + 1).trim() };
+}
+
+/** Prose before the table in its block, as a kept text block (a long one is described). */
+function proseBlock(prose: string, index: number): Block | BlockSummary {
+  return prose.length <= MAX_KEPT_TEXT
+    ? { type: 'text', text: prose }
+    : { index, type: 'text', chars: prose.length };
+}
+
+function withProse(blocks: OtherBlocks, prose: Block | BlockSummary): OtherBlocks {
+  return 'chars' in prose
+    ? { ...blocks, dropped: [prose, ...blocks.dropped] }
+    : { ...blocks, kept: [prose, ...blocks.kept] };
+}
+
+/** The other blocks inside an MCP result in a text block, then those beside that block. */
+function mergeBlocks(inner: OtherBlocks, outer: OtherBlocks): OtherBlocks {
+  return {
+    kept: [...inner.kept, ...outer.kept],
+    repeats: inner.repeats + outer.repeats,
+    dropped: [...inner.dropped, ...outer.dropped],
+  };
 }

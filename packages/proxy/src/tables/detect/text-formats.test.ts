@@ -19,7 +19,7 @@ describe('findTable: text formats', () => {
     });
     expect(findTable(text('a,b\n1,2\n3'), opts)).toMatchObject({
       kind: 'not-table',
-      reason: 'block 0: as csv, line 3 has 1 cells, the header 2',
+      reason: 'block 0: as CSV, line 3 has 1 cells, the header 2',
     });
   });
 

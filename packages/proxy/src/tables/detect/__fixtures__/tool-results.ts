@@ -18,3 +18,57 @@ export const block = (value: unknown) => ({
 export const text = (...values: unknown[]): CallToolResult => ({ content: values.map(block) });
 /** A small table whose rows have different columns. */
 export const ROWS = [{ id: 1 }, { id: 2, name: 'b' }];
+
+/**
+ * Recorded shapes of real servers' answers, written the way each package's source writes them
+ * (read from the published tarballs named below), around `rows`.
+ */
+export const REAL = {
+  /**
+   * `mcp-postgres-server` 0.3.1, `query` (build/index.js `queryData`): compact JSON; rows cut at
+   * `PG_MAX_RESULT_BYTES` (32 KiB) with `rowCount` the query's count, `truncated` and a `hint`.
+   */
+  cappedQuery: (rows: readonly object[], total: number): CallToolResult => ({
+    content: [
+      {
+        type: 'text',
+        text: JSON.stringify({
+          rows,
+          rowCount: total,
+          returnedRows: rows.length,
+          truncated: rows.length < total,
+          ...(rows.length < total && {
+            hint: `returned ${rows.length} of ${total} rows (~32768-byte budget): add LIMIT/WHERE or select fewer columns`,
+          }),
+        }),
+      },
+    ],
+  }),
+  /**
+   * `@henkey/postgres-mcp-server` 1.0.7, `pg_execute_query` with `operation: "select"`
+   * (build/tools/data.js): a prose line, then the rows pretty-printed, in one text block.
+   */
+  proseThenJson: (rows: readonly object[]): CallToolResult => ({
+    content: [
+      {
+        type: 'text',
+        text: `Query executed successfully. Retrieved ${rows.length} rows.\n\nResults:\n${JSON.stringify(rows, null, 2)}`,
+      },
+    ],
+  }),
+  /**
+   * `@berthojoris/mcp-mysql-server` 1.43.2, `export_query_to_csv` (dist/tools/dataExportTools.js
+   * `rowsToCSV`, dist/mcp-server.js): `{csv, row_count}` pretty-printed; the CSV quotes only
+   * cells holding `",\r\n`, writes null as an empty cell and ends with a line break.
+   */
+  csvInJson: (csv: string, count: number): CallToolResult => ({
+    content: [{ type: 'text', text: JSON.stringify({ csv, row_count: count }, null, 2) }],
+  }),
+  /**
+   * github-mcp-server: a tool result marshalled into the text of a text block
+   * (`{"content": [{"type": "text", "text": "..."}]}`).
+   */
+  contentWrapper: (inner: string): CallToolResult => ({
+    content: [{ type: 'text', text: JSON.stringify({ content: [{ type: 'text', text: inner }] }) }],
+  }),
+};
