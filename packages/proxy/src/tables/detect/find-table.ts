@@ -35,12 +35,17 @@ import {
   otherBlocksSteps,
   summary,
 } from './other-blocks.js';
-import { foundStringTable, namedStringTable, type StringRead } from './string-table.js';
+import {
+  foundStringTable,
+  namedStringTable,
+  type StringRead,
+  type StringTable,
+} from './string-table.js';
 import {
   FORMATS_IN_WORDS,
   type TableFormat,
   TEXT_FORMATS,
-  type TextFormat,
+  type TextTable,
   textSteps,
 } from './text-formats.js';
 import { type UpstreamNote, upstreamNote } from './upstream-note.js';
@@ -265,7 +270,8 @@ export function* findTableSteps(
       }
       // A text table in a string member, named by the pointer or the only one there is.
       const named =
-        options.pointer && (yield* namedStringTable(document, options.pointer, textFormat));
+        options.pointer &&
+        (yield* namedStringTable(document, options.pointer, textFormat, options.keep));
       if (named || textFormat !== undefined) {
         const read: StringRead = named || {
           reason: `${at} has no string at the configured pointer`,
@@ -297,7 +303,7 @@ export function* findTableSteps(
       }
       if (inDocument.kind === 'not-table') return notTable(inDocument.reason, inDocument.arrays);
       if (options.pointer === undefined && options.table === undefined) {
-        const inString = yield* foundStringTable(document);
+        const inString = yield* foundStringTable(document, options.keep);
         if (inString && 'reason' in inString) return notTable(`${at}: ${inString.reason}`);
         if (inString) return yield* fromString(inString, document, source, prose);
       }
@@ -308,7 +314,7 @@ export function* findTableSteps(
 
   /** The table of a string member: its rows, and what the members around it say. */
   function* fromString(
-    table: { rows: Row[]; pointer: string; format: TextFormat },
+    table: StringTable,
     document: unknown,
     source: FoundTable['source'],
     prose: string | undefined,
@@ -318,6 +324,7 @@ export function* findTableSteps(
       format: table.format,
       note: upstreamNote(document, table.pointer, table.rows.length),
       prose,
+      ...compact(table),
     });
   }
 
@@ -330,13 +337,13 @@ export function* findTableSteps(
         firstReason ??= `block ${index} is ${text.length.toLocaleString('en-US')} characters, more than the ${options.maxTextLength.toLocaleString('en-US')} the proxy parses`;
         continue;
       }
-      const table = yield* textSteps(text, each, format !== undefined);
+      const table = yield* textSteps(text, each, format !== undefined, options.keep);
       if (!table) continue;
       if ('reason' in table) {
         firstReason ??= `block ${index}: ${table.reason}`;
         continue;
       }
-      return yield* found(table.rows, index, { pointer: '', format: each });
+      return yield* found(table.rows, index, { pointer: '', format: each, ...compact(table) });
     }
   }
   return notTable(
@@ -345,6 +352,14 @@ export function* findTableSteps(
         ? 'the result has no content blocks'
         : `the result holds no table (${FORMATS_IN_WORDS})`),
   );
+}
+
+/** The rows' JSON of a text table read with `keep`, handed over once (see {@link FoundTable}). */
+function compact(table: TextTable): Pick<FoundTable, 'rowTexts' | 'rowBytes'> {
+  return {
+    ...(table.rowTexts && { rowTexts: handOverOnce(table.rowTexts) }),
+    ...(table.rowBytes && { rowBytes: handOverOnce(table.rowBytes) }),
+  };
 }
 
 /**

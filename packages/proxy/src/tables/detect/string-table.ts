@@ -6,16 +6,14 @@
  * @module
  */
 
-import type { Row } from '@s2sp/core';
 import { isPlainObject } from '@s2sp/core/json';
 import type { Steps } from '../formats/parse-steps.js';
 import { pointerTo, resolveJsonPointer } from '../json-pointer.js';
 import { MAX_DEPTH } from './json-document.js';
-import { TEXT_FORMATS, type TextFormat, textSteps } from './text-formats.js';
+import { TEXT_FORMATS, type TextFormat, type TextTable, textSteps } from './text-formats.js';
 
 /** A table read from a string member. */
-export interface StringTable {
-  readonly rows: Row[];
+export interface StringTable extends TextTable {
   /** Where the string is, as a JSON Pointer. */
   readonly pointer: string;
   readonly format: TextFormat;
@@ -31,11 +29,15 @@ const MAX_VISITED = 10_000;
 const mayHoldTable = (text: string) => /[\r\n]/.test(text.trim()) || text.includes('<table');
 
 /** The table of one string, in `format` or in the first text format that reads it. */
-function* readString(text: string, format: TextFormat | undefined): Steps<StringRead> {
+function* readString(
+  text: string,
+  format: TextFormat | undefined,
+  keep: readonly string[] | undefined,
+): Steps<StringRead> {
   for (const each of format === undefined ? TEXT_FORMATS : [format]) {
-    const read = yield* textSteps(text, each, format !== undefined);
+    const read = yield* textSteps(text, each, format !== undefined, keep);
     if (read && 'reason' in read) return read;
-    if (read) return { rows: read.rows, pointer: '', format: each };
+    if (read) return { ...read, pointer: '', format: each };
   }
   return undefined;
 }
@@ -48,11 +50,12 @@ export function* namedStringTable(
   document: unknown,
   tokens: readonly string[],
   format: TextFormat | undefined,
+  keep?: readonly string[],
 ): Steps<StringRead> {
   const value = resolveJsonPointer(document, tokens);
   if (typeof value !== 'string') return undefined;
   const pointer = tokens.map(pointerTo).join('');
-  const read = yield* readString(value, format);
+  const read = yield* readString(value, format, keep);
   if (read && 'reason' in read) {
     return { reason: `the string at ${JSON.stringify(pointer.slice(0, 64))}: ${read.reason}` };
   }
@@ -65,7 +68,7 @@ export function* namedStringTable(
  * The one string member of `document` that reads as a table, up to `MAX_DEPTH` levels of objects
  * down; a reason when several do (the operator names one: `--table-tool NAME:POINTER`).
  */
-export function* foundStringTable(document: unknown): Steps<StringRead> {
+export function* foundStringTable(document: unknown, keep?: readonly string[]): Steps<StringRead> {
   const found: StringTable[] = [];
   let visited = 0;
   let level: [string, unknown][] = [['', document]];
@@ -73,7 +76,7 @@ export function* foundStringTable(document: unknown): Steps<StringRead> {
     const next: [string, unknown][] = [];
     for (const [pointer, value] of level) {
       if (typeof value === 'string' && mayHoldTable(value)) {
-        const read = yield* readString(value, undefined);
+        const read = yield* readString(value, undefined, keep);
         if (read && 'rows' in read && read.rows.length > 0) found.push({ ...read, pointer });
         continue;
       }

@@ -10,19 +10,35 @@
  */
 
 import type { Row } from '@s2sp/core';
+import type { RowBytes } from '@s2sp/core/store';
+import { sampledRows } from '../column-catalogue.js';
 import { delimitedSteps } from '../formats/csv.js';
-import { headerRowsSteps } from '../formats/header-rows.js';
 import { htmlTableSteps } from '../formats/html-table.js';
-import { jsonLinesSteps } from '../formats/jsonl.js';
+import { rowsKeepingSteps } from '../formats/json-rows.js';
+import { jsonLinesSteps, lineTextsSteps } from '../formats/jsonl.js';
 import { markdownTableSteps } from '../formats/markdown.js';
 import type { Steps } from '../formats/parse-steps.js';
+import { type RecordPass, recordTableSteps } from '../formats/record-table.js';
 
 /** Cells of a text-format table (CSV, Markdown, HTML). */
 const MAX_CELLS = 20_000_000;
 const MAX_CELL_CHARS = 1_000_000;
 
+/**
+ * A table read from a text. Read with `keep`, its rows hold only the kept values (whole in the
+ * rows the catalogue samples) and the rows' JSON comes as texts or bytes for the store, as a
+ * compact JSON array's do (see `FindTableOptions.keep`).
+ */
+export interface TextTable {
+  readonly rows: Row[];
+  /** Each row's JSON, one line each (JSON Lines read with `keep`). */
+  readonly rowTexts?: string[];
+  /** Every row's JSON in one buffer (the other formats read with `keep`). */
+  readonly rowBytes?: RowBytes;
+}
+
 /** What reading a text in one format gives: rows, a reason, or `undefined` (not this format). */
-export type TextRead = { readonly rows: Row[] } | { readonly reason: string } | undefined;
+export type TextRead = TextTable | { readonly reason: string } | undefined;
 
 /** One text format of the registry. */
 export interface TextTableFormat {
@@ -38,20 +54,30 @@ export interface TextTableFormat {
    * pausing as it goes (see `parse-steps.ts`).
    *
    * @param named - the operator named this format: a near miss is a reason, not `undefined`
+   * @param keep - the only columns whose values are needed (see {@link TextTable})
    */
-  readonly read: (text: string, named: boolean) => Steps<TextRead>;
+  readonly read: (text: string, named: boolean, keep?: readonly string[]) => Steps<TextRead>;
 }
 
-/** Rows of text cells under a header, numbers typed where a whole column is numbers. */
-function* typed(
+/**
+ * The table of a format that reads as a header and records of text cells, built by
+ * `recordTableSteps` from two runs of its parser.
+ */
+function* records(
   label: string,
-  header: readonly string[],
-  records: readonly string[][],
-  firstLine: number,
-  unit: string,
+  pass: RecordPass,
+  text: string,
+  at: { firstLine: number; unit: string; minColumns: number; keep?: readonly string[] | undefined },
 ): Steps<TextRead> {
-  const built = yield* headerRowsSteps(header, records, { typeNumbers: true, firstLine, unit });
-  return built.ok ? { rows: built.rows } : { reason: `as ${label}, ${built.reason}` };
+  const built = yield* recordTableSteps(pass, text.length, {
+    label,
+    firstLine: at.firstLine,
+    unit: at.unit,
+    minColumns: at.minColumns,
+    ...(at.keep && { keep: at.keep }),
+  });
+  if (!built || 'reason' in built) return built;
+  return { rows: built.rows, ...(built.bytes && { rowBytes: built.bytes }) };
 }
 
 /** CSV or TSV: a header line and at least one more, two columns or more unless named. */
@@ -62,14 +88,16 @@ function delimited(label: string, delimiter: ',' | '\t'): TextTableFormat {
       const firstLine = text.slice(0, text.search(/\r|\n|$/));
       return firstLine.includes(delimiter) && /\r|\n/.test(text.trim());
     },
-    *read(text, named) {
-      const parsed = yield* delimitedSteps(text, delimiter, { maxFields: MAX_CELLS });
-      if (!parsed.ok) return { reason: `as ${label}, ${parsed.reason}` };
-      const [header, ...records] = parsed.records;
-      if (!header || header.length < (named ? 1 : 2)) {
-        return named ? { reason: `as ${label}, it has no header` } : undefined;
-      }
-      return yield* typed(label, header, records, 2, 'line');
+    *read(text, named, keep) {
+      return yield* records(
+        label,
+        function* (record) {
+          const parsed = yield* delimitedSteps(text, delimiter, { maxFields: MAX_CELLS }, record);
+          return parsed.ok ? parsed : { ok: false, reason: `as ${label}, ${parsed.reason}` };
+        },
+        text,
+        { firstLine: 2, unit: 'line', minColumns: named ? 1 : 2, keep },
+      );
     },
   };
 }
@@ -85,7 +113,15 @@ export const TEXT_TABLE_FORMATS = Object.freeze({
       const trimmed = text.trimStart();
       return trimmed.startsWith('{') && trimmed.includes('\n');
     },
-    *read(text) {
+    *read(text, _named, keep) {
+      if (keep) {
+        // As a compact JSON array is read: each line's text stored as it is, only kept values.
+        const lines = yield* lineTextsSteps(text, MAX_CELLS);
+        const rows =
+          lines &&
+          (yield* rowsKeepingSteps(lines, new Set(keep), new Set(sampledRows(lines.length))));
+        if (lines && rows) return { rows, rowTexts: lines };
+      }
       const parsed = yield* jsonLinesSteps(text, { maxRows: MAX_CELLS });
       return parsed.ok ? { rows: parsed.rows } : { reason: `as JSON Lines, ${parsed.reason}` };
     },
@@ -93,24 +129,37 @@ export const TEXT_TABLE_FORMATS = Object.freeze({
   html: {
     label: 'HTML',
     detect: (text) => /<table[\s>/]/i.test(text),
-    *read(text, named) {
-      const parsed = yield* htmlTableSteps(text, {
-        maxCells: MAX_CELLS,
-        maxCellChars: MAX_CELL_CHARS,
-      });
-      if (!parsed) return named ? { reason: 'the text has no HTML <table>' } : undefined;
-      if (!parsed.ok) return { reason: parsed.reason };
-      return yield* typed('HTML', parsed.header, parsed.records, 2, 'row');
+    *read(text, named, keep) {
+      const limits = { maxCells: MAX_CELLS, maxCellChars: MAX_CELL_CHARS };
+      return yield* records(
+        'HTML',
+        function* (record) {
+          const parsed = yield* htmlTableSteps(text, limits, record);
+          if (!parsed)
+            return named ? { ok: false, reason: 'the text has no HTML <table>' } : undefined;
+          return parsed;
+        },
+        text,
+        { firstLine: 2, unit: 'row', minColumns: 1, keep },
+      );
     },
   },
   markdown: {
     label: 'Markdown',
     detect: (text) => text.includes('|'),
-    *read(text, named) {
-      const parsed = yield* markdownTableSteps(text, { maxCells: MAX_CELLS });
-      if (!parsed) return named ? { reason: 'the text has no Markdown table' } : undefined;
-      if (!parsed.ok) return { reason: parsed.reason };
-      return yield* typed('Markdown', parsed.header, parsed.records, parsed.firstLine, 'line');
+    *read(text, named, keep) {
+      return yield* records(
+        'Markdown',
+        function* (record) {
+          const parsed = yield* markdownTableSteps(text, { maxCells: MAX_CELLS }, record);
+          if (!parsed)
+            return named ? { ok: false, reason: 'the text has no Markdown table' } : undefined;
+          return parsed;
+        },
+        text,
+        // The parser checks each line's cells against the header itself, naming the line.
+        { firstLine: 0, unit: 'line', minColumns: 1, keep },
+      );
     },
   },
   csv: delimited('CSV', ','),
@@ -149,9 +198,15 @@ export function isTableFormat(name: string): name is TableFormat {
  * goes (see `parse-steps.ts`).
  *
  * @param named - the operator named the format: every text is read, and a near miss is a reason
+ * @param keep - the only columns whose values are needed (see {@link TextTable})
  */
-export function* textSteps(text: string, format: TextFormat, named: boolean): Steps<TextRead> {
+export function* textSteps(
+  text: string,
+  format: TextFormat,
+  named: boolean,
+  keep?: readonly string[],
+): Steps<TextRead> {
   const entry: TextTableFormat = TEXT_TABLE_FORMATS[format];
   if (!named && !entry.detect(text)) return undefined;
-  return yield* entry.read(text, named);
+  return yield* entry.read(text, named, keep);
 }

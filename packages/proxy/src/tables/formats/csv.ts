@@ -40,11 +40,17 @@ export function parseDelimited(
   return runNow(delimitedSteps(text, delimiter, limits));
 }
 
-/** {@link parseDelimited}, pausing as it goes (see `parse-steps.ts`). */
+/**
+ * {@link parseDelimited}, pausing as it goes (see `parse-steps.ts`).
+ *
+ * @param onRecord - takes each record as it is read, instead of the result's `records` (then
+ *   empty): a large text is read without holding all its records
+ */
 export function* delimitedSteps(
   text: string,
   delimiter: ',' | '\t',
   limits: DelimitedLimits,
+  onRecord?: (record: string[]) => void,
 ): Steps<DelimitedParse> {
   const pace = pacer();
   let paced = 0;
@@ -58,7 +64,10 @@ export function* delimitedSteps(
   // A record that has seen any character (a blank line is not a record).
   let started = false;
   const endRecord = () => {
-    if (started) records.push(record);
+    if (started) {
+      if (onRecord) onRecord(record);
+      else records.push(record);
+    }
     record = [];
     started = false;
   };

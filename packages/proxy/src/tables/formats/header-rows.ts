@@ -49,13 +49,13 @@ export interface HeaderRowsOptions {
   readonly unit: string;
 }
 
-/** {@link rowsFromHeader}, pausing as it goes (see `parse-steps.ts`). */
-export function* headerRowsSteps(
+/**
+ * The column names of a header row: each cell trimmed, an empty one named `column_<n>`; a reason
+ * when a cell is no name or a name comes twice.
+ */
+export function headerNames(
   header: readonly unknown[],
-  records: readonly (readonly unknown[])[],
-  options: HeaderRowsOptions,
-): Steps<HeaderRows> {
-  const pace = pacer();
+): string[] | { readonly ok: false; readonly reason: string } {
   const names: string[] = [];
   const seen = new Set<string>();
   for (const [i, cell] of header.entries()) {
@@ -71,8 +71,21 @@ export function* headerRowsSteps(
     }
     seen.add(name);
     names.push(name);
-    if (pace.due()) yield;
   }
+  return names;
+}
+
+/** {@link rowsFromHeader}, pausing as it goes (see `parse-steps.ts`). */
+export function* headerRowsSteps(
+  header: readonly unknown[],
+  records: readonly (readonly unknown[])[],
+  options: HeaderRowsOptions,
+): Steps<HeaderRows> {
+  const pace = pacer();
+  const named = headerNames(header);
+  if (!Array.isArray(named)) return named;
+  const names = named;
+  yield;
   const numeric = names.map(() => options.typeNumbers && records.length > 0);
   for (const [i, record] of records.entries()) {
     if (record.length !== names.length) {

@@ -192,14 +192,22 @@ export function findHtmlTable(text: string, limits: HtmlTableLimits): HtmlTableP
   return runNow(htmlTableSteps(text, limits));
 }
 
-/** {@link findHtmlTable}, pausing as it goes (see `parse-steps.ts`). */
+/**
+ * {@link findHtmlTable}, pausing as it goes (see `parse-steps.ts`).
+ *
+ * @param onRecord - takes each row (the header first) as it is read, instead of the result's
+ *   `header` and `records` (then empty)
+ */
 export function* htmlTableSteps(
   text: string,
   limits: HtmlTableLimits,
+  onRecord?: (record: string[]) => void,
 ): Steps<HtmlTableParse | undefined> {
   const start = findTableStart(text, 0);
   if (start < 0) return undefined;
   const rows: string[][] = [];
+  // Rows read, handed to onRecord or kept.
+  let read = 0;
   let row: string[] | undefined;
   let cell: string | undefined;
   let cells = 0;
@@ -211,7 +219,11 @@ export function* htmlTableSteps(
   };
   const endRow = () => {
     endCell();
-    if (row && row.length > 0) rows.push(row);
+    if (row && row.length > 0) {
+      if (onRecord) onRecord(row);
+      else rows.push(row);
+      read++;
+    }
     row = undefined;
   };
   const pace = pacer();
@@ -245,6 +257,7 @@ export function* htmlTableSteps(
           depth--;
           if (depth === 0) {
             endRow();
+            if (onRecord) return read > 0 ? { ok: true, header: [], records: [] } : rowsToTable([]);
             return rowsToTable(rows);
           }
         } else {

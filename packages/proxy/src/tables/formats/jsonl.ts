@@ -57,3 +57,24 @@ export function* jsonLinesSteps(
   if (rows.length === 0) return { ok: false, reason: 'it has no lines' };
   return { ok: true, rows };
 }
+
+/**
+ * The texts of the lines of JSON Lines that are not blank, each trimmed (slices of `text`, not
+ * copies); `undefined` past `maxRows` lines. Pauses between lines.
+ */
+export function* lineTextsSteps(text: string, maxRows: number): Steps<string[] | undefined> {
+  const pace = pacer();
+  const lines: string[] = [];
+  let from = 0;
+  while (from <= text.length) {
+    const lf = text.indexOf('\n', from);
+    const end = lf < 0 ? text.length : lf;
+    if (pace.due(end - from + 1)) yield;
+    const line = text.slice(from, end).trim();
+    from = end + 1;
+    if (line === '') continue;
+    if (lines.length >= maxRows) return undefined;
+    lines.push(line);
+  }
+  return lines;
+}

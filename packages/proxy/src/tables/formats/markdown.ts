@@ -92,10 +92,16 @@ export function findMarkdownTable(
   return runNow(markdownTableSteps(text, limits));
 }
 
-/** {@link findMarkdownTable}, pausing as it goes (see `parse-steps.ts`). */
+/**
+ * {@link findMarkdownTable}, pausing as it goes (see `parse-steps.ts`).
+ *
+ * @param onRecord - takes the header, then each record, as they are read, instead of the
+ *   result's `records` (then empty)
+ */
 export function* markdownTableSteps(
   text: string,
   limits: { readonly maxCells: number },
+  onRecord?: (record: string[]) => void,
 ): Steps<MarkdownParse | undefined> {
   const { maxCells } = limits;
   const pace = pacer();
@@ -117,6 +123,7 @@ export function* markdownTableSteps(
       };
     }
     const records: string[][] = [];
+    onRecord?.(header);
     let count = header.length;
     for (let j = i + 2; j < lines.length; j++) {
       const line = lines[j] as string;
@@ -132,7 +139,8 @@ export function* markdownTableSteps(
       }
       count += row.length;
       if (count > maxCells) return tooManyCells(maxCells);
-      records.push(row);
+      if (onRecord) onRecord(row);
+      else records.push(row);
     }
     return { ok: true, header, records, firstLine: i + 3 };
   }
