@@ -21,7 +21,12 @@ export {
   versionNegotiation,
 } from './mcp-eras.js';
 export { node22, packageBin } from './package-bin.js';
-export { type DocumentedOption, readmeFlagsDiff, readmeOptionsDiff } from './readme-options.js';
+export {
+  type DocumentedOption,
+  markdownTableAfter,
+  readmeFlagsDiff,
+  readmeOptionsDiff,
+} from './readme-options.js';
 export { seededRandom } from './seeded-random.js';
 export { codeAndDataOf, codeOf } from './thrown-error.js';
 export { type TokenShape, tokenCorpus } from './token-corpus.js';

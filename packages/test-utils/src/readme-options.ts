@@ -29,8 +29,13 @@ function cells(line: string): string[] {
 
 /** The table right after `<!-- options: marker -->` (blank lines between are allowed). */
 function tableAfter(text: string, marker: string): Table | undefined {
+  return tableAfterComment(text, `options: ${marker}`);
+}
+
+/** The table right after the line `<!-- comment -->` (blank lines between are allowed). */
+function tableAfterComment(text: string, comment: string): Table | undefined {
   const lines = text.split('\n');
-  const at = lines.findIndex((line) => line.trim() === `<!-- options: ${marker} -->`);
+  const at = lines.findIndex((line) => line.trim() === `<!-- ${comment} -->`);
   if (at < 0) return undefined;
   let i = at + 1;
   while (lines[i]?.trim() === '') i++;
@@ -125,4 +130,19 @@ export function readmeFlagsDiff(
       .filter((flag) => !listed.has(flag))
       .map((flag) => `${readmePath}: flag ${flag} (option ${option.name}) of ${marker} has no row`),
   );
+}
+
+/**
+ * The Markdown table right after the line `<!-- comment -->` of a file, as cells: for a test
+ * that checks a documented table against the code or configuration it describes.
+ *
+ * @param path - the Markdown file
+ * @param comment - the comment's text, `real-servers` for `<!-- real-servers -->`
+ * @returns the header's cells and each row's, trimmed; undefined when no table follows
+ */
+export function markdownTableAfter(
+  path: string,
+  comment: string,
+): { readonly header: string[]; readonly rows: string[][] } | undefined {
+  return tableAfterComment(readFileSync(path, 'utf8'), comment);
 }

@@ -30,6 +30,8 @@ export type WithoutFlag =
 /** One table tool of a matrix server. */
 export interface MatrixTool {
   readonly tool: string;
+  /** What its answer looks like, for the table (Markdown). */
+  readonly answer: string;
   /** The `--table-tool` value of the configured run. */
   readonly flag: string;
   readonly withoutFlag: WithoutFlag;
@@ -41,11 +43,23 @@ export interface MatrixServer {
   readonly server: string;
   /** Its pinned version (the proxy's devDependency). */
   readonly version: string;
-  /** What it runs on in the tests, for the table: `PostgreSQL 15`, `a temporary directory`. */
+  /** What it runs on in the tests, for the table: `PostgreSQL`, `a temporary directory`. */
   readonly on: string;
   /** Its table tools; none for a server the tests relay without tables. */
   readonly tools: readonly MatrixTool[];
 }
+
+const JSON_ARRAY = 'an indented JSON array in one text block';
+const PROSE_THEN_JSON =
+  'one text block: a prose line (`… Retrieved 150 rows.`), `Results:`, an indented JSON array';
+
+/** A tool detected from its first result, configured by its name alone. */
+const detected = (tool: string, answer: string): MatrixTool => ({
+  tool,
+  answer,
+  flag: tool,
+  withoutFlag: 'detected',
+});
 
 /** Every server the proxy is tested in front of. */
 export const MATRIX: readonly MatrixServer[] = [
@@ -53,27 +67,32 @@ export const MATRIX: readonly MatrixServer[] = [
     server: '@modelcontextprotocol/server-postgres',
     version: '0.6.2',
     on: 'PostgreSQL',
-    tools: [{ tool: 'query', flag: 'query', withoutFlag: 'detected' }],
+    tools: [detected('query', JSON_ARRAY)],
   },
   {
     server: '@zeddotdev/postgres-context-server',
     version: '0.1.7',
     on: 'PostgreSQL',
-    tools: [{ tool: 'query', flag: 'query', withoutFlag: 'detected' }],
+    tools: [detected('query', JSON_ARRAY)],
   },
   {
     server: 'mcp-postgres-server',
     version: '0.3.1',
     on: 'PostgreSQL',
-    tools: [{ tool: 'query', flag: 'query', withoutFlag: 'detected' }],
+    tools: [
+      detected(
+        'query',
+        'compact JSON `{rows, rowCount, returnedRows, truncated, hint}`, cut at 32 KiB (18 of the 150 rows): the S2SP result passes on its count and hint',
+      ),
+    ],
   },
   {
     server: '@henkey/postgres-mcp-server',
     version: '1.0.7',
     on: 'PostgreSQL',
     tools: [
-      { tool: 'pg_execute_query', flag: 'pg_execute_query', withoutFlag: 'detected' },
-      { tool: 'pg_execute_sql', flag: 'pg_execute_sql', withoutFlag: 'detected' },
+      detected('pg_execute_query', PROSE_THEN_JSON),
+      detected('pg_execute_sql', PROSE_THEN_JSON),
     ],
   },
   {
@@ -81,24 +100,36 @@ export const MATRIX: readonly MatrixServer[] = [
     version: '1.4.0',
     on: 'PostgreSQL, Node 22',
     tools: [
-      { tool: 'execute_sql', flag: 'execute_sql:/data/statements/0/rows', withoutFlag: 'writes' },
+      {
+        tool: 'execute_sql',
+        answer: 'indented JSON `{success, data: {statements: [{sql, rows, count}]}}`',
+        flag: 'execute_sql:/data/statements/0/rows',
+        withoutFlag: 'writes',
+      },
     ],
   },
   {
     server: '@benborla29/mcp-server-mysql',
     version: '2.0.9',
     on: 'MariaDB',
-    tools: [{ tool: 'mysql_query', flag: 'mysql_query', withoutFlag: 'detected' }],
+    tools: [
+      detected(
+        'mysql_query',
+        'two text blocks: an indented JSON array, then `Query execution time: N ms` (kept after the abstract)',
+      ),
+    ],
   },
   {
     server: '@berthojoris/mcp-mysql-server',
     version: '1.43.2',
     on: 'MariaDB',
     tools: [
-      { tool: 'run_select_query', flag: 'run_select_query', withoutFlag: 'detected' },
-      { tool: 'read_records', flag: 'read_records', withoutFlag: 'detected' },
+      detected('run_select_query', JSON_ARRAY),
+      detected('read_records', JSON_ARRAY),
       {
         tool: 'export_query_to_csv',
+        answer:
+          "indented JSON `{csv, row_count}`: CSV inside a string (a DECIMAL's `74.50` is redeemed as printed)",
         flag: 'export_query_to_csv:/csv:csv',
         withoutFlag: 'detected',
       },
@@ -108,33 +139,54 @@ export const MATRIX: readonly MatrixServer[] = [
     server: 'mcp-server-sqlite-npx',
     version: '0.8.0',
     on: 'SQLite',
-    tools: [{ tool: 'read_query', flag: 'read_query', withoutFlag: 'detected' }],
+    tools: [detected('read_query', JSON_ARRAY)],
   },
   {
     server: '@executeautomation/database-server',
     version: '1.1.0',
     on: 'SQLite',
-    tools: [{ tool: 'export_query', flag: 'export_query', withoutFlag: 'detected' }],
+    tools: [
+      detected('export_query', 'CSV in one text block (`format: "csv"`), `NULL` as an empty cell'),
+    ],
   },
   {
     server: '@modelcontextprotocol/server-memory',
     version: '2026.8.31',
     on: 'a temporary memory file',
     tools: [
-      { tool: 'read_graph', flag: 'read_graph:/entities', withoutFlag: { table: 'entities' } },
+      {
+        tool: 'read_graph',
+        answer:
+          '`structuredContent` `{entities, relations}` and the same as JSON text; `relations` stays in the result',
+        flag: 'read_graph:/entities',
+        withoutFlag: { table: 'entities' },
+      },
     ],
   },
   {
     server: '@modelcontextprotocol/server-filesystem',
     version: '2026.8.31',
     on: 'a temporary directory',
-    tools: [{ tool: 'directory_tree', flag: 'directory_tree', withoutFlag: 'no-table-declared' }],
+    tools: [
+      {
+        tool: 'directory_tree',
+        answer:
+          'an indented JSON array of `{name, type, children?}`; `structuredContent` `{content}` holds it as a string',
+        flag: 'directory_tree',
+        withoutFlag: 'no-table-declared',
+      },
+    ],
   },
   {
     server: '@negokaz/excel-mcp-server',
     version: '0.12.0',
     on: 'an .xlsx file',
-    tools: [{ tool: 'excel_read_sheet', flag: 'excel_read_sheet', withoutFlag: 'detected' }],
+    tools: [
+      detected(
+        'excel_read_sheet',
+        'HTML: a `<table>` headed by column letters (its empty corner cell named `column_1`), then metadata',
+      ),
+    ],
   },
   {
     server: '@modelcontextprotocol/server-everything',
@@ -170,19 +222,39 @@ export function withoutFlagText(withoutFlag: WithoutFlag): string {
   }
 }
 
+/** The header of the documentation's table. */
+export const MATRIX_TABLE_HEADER: readonly string[] = [
+  'server (npm)',
+  'version',
+  'tool',
+  'its answer',
+  'with no flag',
+  'configured run',
+];
+
 /**
- * The rows of the documentation's table, as cells: server, version, tool, with no flag, the
- * configured run's flag. A server without table tools has one row.
+ * The rows of the documentation's table, as cells (see {@link MATRIX_TABLE_HEADER}). A server
+ * without table tools has one row.
  */
 export function matrixTableRows(): string[][] {
   return MATRIX.flatMap((entry) => {
     const server = `\`${entry.server}\` (${entry.on})`;
     if (entry.tools.length === 0)
-      return [[server, entry.version, '—', 'relayed unchanged (no table tool)', '—']];
+      return [
+        [
+          server,
+          entry.version,
+          '—',
+          'no table tool',
+          'every tool, resource, prompt and notification relayed unchanged (`test/everything.test.ts`)',
+          '—',
+        ],
+      ];
     return entry.tools.map((tool) => [
       server,
       entry.version,
       `\`${tool.tool}\``,
+      tool.answer,
       withoutFlagText(tool.withoutFlag),
       `\`--table-tool ${tool.flag}\``,
     ]);
