@@ -23,7 +23,7 @@ import type { StdioUpstream } from '../../src/index.js';
 import { upstreamBin } from '../support.js';
 import { type Result, text } from '../table-calls.js';
 import { checkRealServer } from './matrix.js';
-import { READINGS_ROWS, readingsSql } from './readings.js';
+import { READINGS_ROWS, readingsCall, readingsSql } from './readings.js';
 
 let pg: PostgresTestServer;
 
@@ -33,9 +33,8 @@ beforeAll(async () => {
 }, 120_000);
 afterAll(() => pg?.stop());
 
-const ALL = 'SELECT * FROM readings ORDER BY id';
-const SMALL = 'SELECT * FROM readings ORDER BY id LIMIT 2';
-const abstract = ['station', 'state'];
+const bySql = readingsCall((sql) => ({ sql }));
+const jsonArray = (direct: Result) => JSON.parse(text(direct));
 
 const node = (pkg: string, bin: string, args: string[] = [], env?: Record<string, string>) =>
   ({
@@ -52,11 +51,8 @@ describe.concurrent('PostgreSQL servers through the proxy, configured and withou
       tool: 'query',
       fixture: 'postgres-query',
       upstream: node('@modelcontextprotocol/server-postgres', 'dist/index.js', [pg.url]),
-      args: { sql: ALL },
-      fixtureArgs: { sql: SMALL },
-      abstract,
-      rows: (direct) => JSON.parse(text(direct)),
-      expectedRows: READINGS_ROWS,
+      ...bySql,
+      rows: jsonArray,
     });
   });
 
@@ -68,11 +64,8 @@ describe.concurrent('PostgreSQL servers through the proxy, configured and withou
       upstream: node('@zeddotdev/postgres-context-server', 'index.mjs', [], {
         DATABASE_URL: pg.url,
       }),
-      args: { sql: ALL },
-      fixtureArgs: { sql: SMALL },
-      abstract,
-      rows: (direct) => JSON.parse(text(direct)),
-      expectedRows: READINGS_ROWS,
+      ...bySql,
+      rows: jsonArray,
     });
   });
 
@@ -90,11 +83,10 @@ describe.concurrent('PostgreSQL servers through the proxy, configured and withou
       tool: 'query',
       fixture: 'mcp-postgres-server-query',
       upstream: node('mcp-postgres-server', 'build/index.js', [], { DATABASE_URL: pg.url }),
-      args: { sql: ALL },
-      // Recorded from an instance with a small cap: the fixture shows the cut on two rows.
+      ...bySql,
+      // Recorded from an instance with a small cap: the fixture shows the cut on four rows.
       fixtureArgs: { sql: 'SELECT * FROM readings ORDER BY id LIMIT 4' },
       fixtureEnv: { PG_MAX_RESULT_BYTES: '4000' },
-      abstract,
       rows: (direct) => {
         const answer = capped(direct);
         // The upstream's own account of the cut, checked here so that a server that stops
@@ -123,11 +115,8 @@ describe.concurrent('PostgreSQL servers through the proxy, configured and withou
       tool: 'pg_execute_query',
       fixture: 'henkey-pg_execute_query',
       upstream: henkey(),
-      args: { operation: 'select', query: ALL, limit: READINGS_ROWS },
-      fixtureArgs: { operation: 'select', query: SMALL },
-      abstract,
+      ...readingsCall((query) => ({ operation: 'select', query, limit: READINGS_ROWS })),
       rows: afterProse,
-      expectedRows: READINGS_ROWS,
     });
   });
 
@@ -137,11 +126,8 @@ describe.concurrent('PostgreSQL servers through the proxy, configured and withou
       tool: 'pg_execute_sql',
       fixture: 'henkey-pg_execute_sql',
       upstream: henkey(),
-      args: { sql: ALL },
-      fixtureArgs: { sql: SMALL },
-      abstract,
+      ...bySql,
       rows: afterProse,
-      expectedRows: READINGS_ROWS,
     });
   });
 
@@ -160,16 +146,13 @@ describe.concurrent('PostgreSQL servers through the proxy, configured and withou
         // Not on the command line: the proxy's logs and `ps` would show it.
         env: { DSN: url.href },
       },
-      args: { sql: ALL },
-      fixtureArgs: { sql: SMALL },
-      abstract,
+      ...bySql,
       rows: (direct) =>
         (
           JSON.parse(text(direct)) as {
             data: { statements: { rows: Record<string, unknown>[] }[] };
           }
         ).data.statements[0]?.rows ?? [],
-      expectedRows: READINGS_ROWS,
     });
   });
 });

@@ -110,3 +110,19 @@ export function readingsSql(dialect: 'postgres' | 'mariadb'): string {
   );
   return `${create};\nINSERT INTO ${READINGS_TABLE} VALUES\n(${values.join('),\n(')});`;
 }
+
+/**
+ * The parts of a matrix spec every database server shares: the call reading the whole table (in
+ * `id` order), the small call recorded as the fixture (its first two rows), the abstract's
+ * columns and the rows expected.
+ *
+ * @param query - the tool's arguments for a SQL text (`(sql) => ({ sql })`)
+ */
+export function readingsCall(query: (sql: string) => Record<string, unknown>) {
+  return {
+    args: query(`SELECT * FROM ${READINGS_TABLE} ORDER BY id`),
+    fixtureArgs: query(`SELECT * FROM ${READINGS_TABLE} ORDER BY id LIMIT 2`),
+    abstract: ['station', 'state'],
+    expectedRows: READINGS_ROWS,
+  };
+}
