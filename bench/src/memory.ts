@@ -1,6 +1,7 @@
 import { memoryUsage } from 'node:process';
 import { generateToken, tokenStorageKey } from '@s2sp/core';
-import { prepareTable, type StoredTable, serializeTable } from '@s2sp/core/store';
+import type { StoredTable } from '@s2sp/core/store';
+import { prepareTable, serializeTable } from '@s2sp/server';
 import { generateRows } from './data.js';
 import type { BenchRow } from './report.js';
 import { collectGarbage, round } from './stats.js';

@@ -203,16 +203,20 @@ function resetPeak(pid: number): void {
 
 /**
  * The proxy in its own process in front of a stdio upstream (bench/src/procs/table-upstream.ts):
- * (1) the proxy's peak resident memory above its idle baseline while it splits and stores one
- * ~50 MB table (`rows`, one text block of JSON, `abstract_domains=event,severity`), divided by the
- * table's size; (2) the added latency of a pass-through call (`ping`, a few bytes) against the
- * same upstream called directly. `S2SP_BENCH_PROXY_MAIN` runs another build of the proxy (to
- * measure an older version the same way).
+ * (1) the added latency of a pass-through call (`ping`, a few bytes) against the same upstream
+ * called directly; (2) the proxy's peak resident memory above its idle baseline while it splits
+ * and stores one ~50 MB JSON table (`rows`, one text block of JSON,
+ * `abstract_domains=event,severity`), divided by the table's size; (3) the same for a ~20 MB CSV
+ * of short rows (`csv`). `memoryOnly` (`--only=proxy-memory`) measures (2) and (3) alone.
+ * `S2SP_BENCH_PROXY_MAIN` runs another build of the proxy (to measure an older version the same
+ * way).
  */
-export async function proxyLargeTableBenchmark(quick: boolean): Promise<BenchRow[]> {
+export async function proxyLargeTableBenchmark(
+  quick: boolean,
+  memoryOnly = false,
+): Promise<BenchRow[]> {
   const upstream = fileURLToPath(new URL('./table-upstream.js', import.meta.url));
   const proxyMain = process.env.S2SP_BENCH_PROXY_MAIN ?? bin('@s2sp/proxy', 'dist/main.js');
-  const mb = quick ? 10 : 50;
   const out: BenchRow[] = [];
   const clients: Client[] = [];
   try {
@@ -226,99 +230,120 @@ export async function proxyLargeTableBenchmark(quick: boolean): Promise<BenchRow
       }),
     );
     clients.push(direct);
-    const transport = new StdioClientTransport({
-      command: process.execPath,
-      args: [
-        proxyMain,
-        '--stdio',
-        '--log-level',
-        'silent',
-        '--table-tool',
-        'rows',
-        '--max-upstream-result-bytes',
-        String(512 * 1024 * 1024),
-        '--max-bytes-per-client',
-        String(1024 * 1024 * 1024),
-        '--timeout',
-        '900',
-        '--',
-        process.execPath,
-        upstream,
-      ],
-      stderr: 'ignore',
-    });
-    const viaProxy = await connect(transport);
-    clients.push(viaProxy);
-    const pid = transport.pid;
-    if (pid === null) throw new Error('the proxy process has no pid');
-
-    // Pass-through: a few bytes, so the figure is the proxy's own cost per call.
-    const calls = quick ? 50 : 1000;
-    const ping = async (client: Client) => {
-      for (let i = 0; i < 20; i++) await client.callTool({ name: 'ping', arguments: {} });
-      const samples: number[] = [];
-      for (let i = 0; i < calls; i++) {
-        const t = performance.now();
-        await client.callTool({ name: 'ping', arguments: {} });
-        samples.push(performance.now() - t);
-      }
-      return latency(samples);
+    /** A proxy process of its own in front of the upstream, with its pid. */
+    const startProxy = async () => {
+      const transport = new StdioClientTransport({
+        command: process.execPath,
+        args: [
+          proxyMain,
+          '--stdio',
+          '--log-level',
+          'silent',
+          '--table-tool',
+          'rows',
+          '--table-tool',
+          'csv',
+          '--max-upstream-result-bytes',
+          String(512 * 1024 * 1024),
+          '--max-bytes-per-client',
+          String(1024 * 1024 * 1024),
+          // A table of short rows has more abstract pages (unread, stored) than the default 1,000.
+          '--max-entries-per-client',
+          '100000',
+          '--timeout',
+          '900',
+          '--',
+          process.execPath,
+          upstream,
+        ],
+        stderr: 'ignore',
+      });
+      const client = await connect(transport);
+      clients.push(client);
+      const pid = transport.pid;
+      if (pid === null) throw new Error('the proxy process has no pid');
+      return { client, pid };
     };
-    const base = await ping(direct);
-    const proxied = await ping(viaProxy);
-    out.push({
-      section: LARGE_SECTION,
-      name: `pass-through call (a 4-byte text result), stdio, ${calls} calls`,
-      values: {
-        'directly p50 ms': round(base.p50),
-        'through the proxy p50 ms': round(proxied.p50),
-        'added p50 ms': round(proxied.p50 - base.p50),
-        'added p99 ms': round(proxied.p99 - base.p99),
-      },
-      target: 'added p50 ≤ 1 ms',
-      met: proxied.p50 - base.p50 <= 1,
-    });
 
-    // Warm the code paths on a small table, let the heap settle, then measure one large call.
-    const split = { abstract_domains: 'event,severity' };
-    for (let i = 0; i < 3; i++)
-      await viaProxy.callTool({ name: 'rows', arguments: { mb: 1, ...split } });
-    await new Promise((resolve) => setTimeout(resolve, 2_000));
-    // A loaded machine takes a while over tens of megabytes: no SDK time limit gets in the way.
-    const long = { timeout: 900_000 };
-    const bytes =
-      (
-        (await direct.callTool({ name: 'rows', arguments: { mb } }, undefined, long)).content as {
-          text: string;
-        }[]
-      )[0]?.text.length ?? 0;
-    const idle = residentKb(pid);
-    resetPeak(pid);
-    const t = performance.now();
-    const result = await viaProxy.callTool(
-      { name: 'rows', arguments: { mb, ...split } },
-      undefined,
-      long,
-    );
-    const ms = performance.now() - t;
-    if (result.isError)
-      throw new Error(`large proxy call failed: ${JSON.stringify(result.content).slice(0, 300)}`);
-    const after = residentKb(pid);
-    const peakAbove = (after.peak - idle.rss) * 1024;
-    out.push({
-      section: LARGE_SECTION,
-      name: `one ${round(bytes / 1e6)} MB JSON table split and stored (abstract_domains=event,severity, memory store)`,
-      values: {
-        'table MB': round(bytes / 1e6),
-        'idle RSS MB': round((idle.rss * 1024) / 1e6),
-        'peak RSS above idle MB': round(peakAbove / 1e6),
-        'peak above idle / table size': round(peakAbove / bytes),
-        'RSS after, above idle MB': round(((after.rss - idle.rss) * 1024) / 1e6),
-        'call ms': round(ms),
-      },
-      target: 'peak above idle < 3 × table size',
-      met: peakAbove < 3 * bytes,
-    });
+    if (!memoryOnly) {
+      const { client: viaProxy } = await startProxy();
+      // Pass-through: a few bytes, so the figure is the proxy's own cost per call.
+      const calls = quick ? 50 : 1000;
+      const ping = async (client: Client) => {
+        for (let i = 0; i < 20; i++) await client.callTool({ name: 'ping', arguments: {} });
+        const samples: number[] = [];
+        for (let i = 0; i < calls; i++) {
+          const t = performance.now();
+          await client.callTool({ name: 'ping', arguments: {} });
+          samples.push(performance.now() - t);
+        }
+        return latency(samples);
+      };
+      const base = await ping(direct);
+      const proxied = await ping(viaProxy);
+      out.push({
+        section: LARGE_SECTION,
+        name: `pass-through call (a 4-byte text result), stdio, ${calls} calls`,
+        values: {
+          'directly p50 ms': round(base.p50),
+          'through the proxy p50 ms': round(proxied.p50),
+          'added p50 ms': round(proxied.p50 - base.p50),
+          'added p99 ms': round(proxied.p99 - base.p99),
+        },
+        target: 'added p50 ≤ 1 ms',
+        met: proxied.p50 - base.p50 <= 1,
+      });
+    }
+
+    /**
+     * Peak memory of one large split call of `tool` in a proxy process of its own (each table
+     * from the same idle), after a warm-up on a small table.
+     */
+    const measure = async (tool: 'rows' | 'csv', mb: number, what: string) => {
+      const { client: viaProxy, pid } = await startProxy();
+      const split = { abstract_domains: 'event,severity' };
+      for (let i = 0; i < 3; i++)
+        await viaProxy.callTool({ name: tool, arguments: { mb: 1, ...split } });
+      await new Promise((resolve) => setTimeout(resolve, 2_000));
+      // A loaded machine takes a while over tens of megabytes: no SDK time limit gets in the way.
+      const long = { timeout: 900_000 };
+      const bytes =
+        (
+          (await direct.callTool({ name: tool, arguments: { mb } }, undefined, long)).content as {
+            text: string;
+          }[]
+        )[0]?.text.length ?? 0;
+      const idle = residentKb(pid);
+      resetPeak(pid);
+      const t = performance.now();
+      const result = await viaProxy.callTool(
+        { name: tool, arguments: { mb, ...split } },
+        undefined,
+        long,
+      );
+      const ms = performance.now() - t;
+      if (result.isError)
+        throw new Error(`large proxy call failed: ${JSON.stringify(result.content).slice(0, 300)}`);
+      const after = residentKb(pid);
+      const peakAbove = (after.peak - idle.rss) * 1024;
+      out.push({
+        section: LARGE_SECTION,
+        name: `one ${round(bytes / 1e6)} MB ${what} split and stored (abstract_domains=event,severity, memory store)`,
+        values: {
+          'table MB': round(bytes / 1e6),
+          'idle RSS MB': round((idle.rss * 1024) / 1e6),
+          'peak RSS above idle MB': round(peakAbove / 1e6),
+          'peak above idle / table size': round(peakAbove / bytes),
+          'RSS after, above idle MB': round(((after.rss - idle.rss) * 1024) / 1e6),
+          'call ms': round(ms),
+        },
+        target: 'peak above idle < 3 × table size',
+        met: peakAbove < 3 * bytes,
+      });
+      await viaProxy.close();
+    };
+    await measure('rows', quick ? 10 : 50, 'JSON table');
+    await measure('csv', quick ? 4 : 20, 'CSV of short rows');
   } finally {
     await Promise.all(clients.map((client) => client.close().catch(() => {})));
   }

@@ -97,6 +97,8 @@ async function main(): Promise<void> {
     ['control-plane', () => controlPlaneBenchmark(quick)],
     ['proxy', () => (postgresAvailable() ? proxyBenchmark(quick) : [])],
     ['proxy-large', () => proxyLargeTableBenchmark(quick)],
+    // The two memory rows of proxy-large alone (a JSON table and a CSV of short rows).
+    ['proxy-memory', () => proxyLargeTableBenchmark(quick, true)],
     ['large-tables', () => largeTablesBenchmark(quick)],
     ['sql-tables', () => sqlTablesBenchmark(quick, stores)],
     ['sql-arrow', () => sqlArrowBenchmark(quick)],

@@ -1,6 +1,5 @@
 import type { S2SPResult } from '@s2sp/core';
-import { prepareTable } from '@s2sp/core/store';
-import { createS2SP, type S2SP } from '@s2sp/server';
+import { createS2SP, prepareTable, type S2SP } from '@s2sp/server';
 import { seededRandom } from '@s2sp/test-utils';
 import { nwsAlertFixtures } from './data.js';
 import type { BenchRow } from './report.js';

@@ -13,8 +13,8 @@
 
 import { createRedisBodyStore } from '@s2sp/cache-redis';
 import { fetchBody, generateToken, S2SPError, tokenStorageKey } from '@s2sp/core';
-import { type BodyStore, createMemoryStore, prepareTable, serializeTable } from '@s2sp/core/store';
-import { silentLogger } from '@s2sp/server';
+import { type BodyStore, createMemoryStore } from '@s2sp/core/store';
+import { prepareTable, serializeTable, silentLogger } from '@s2sp/server';
 import { createDataPlaneApp, createS2SPEdge } from '@s2sp/server/http';
 import {
   type Fault,

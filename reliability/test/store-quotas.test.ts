@@ -10,8 +10,8 @@
 //   another client is still served.
 import { createRedisBodyStore } from '@s2sp/cache-redis';
 import { generateToken, tokenStorageKey } from '@s2sp/core';
-import { createMemoryStore, prepareTable, serializeTable } from '@s2sp/core/store';
-import { createS2SPServer, silentLogger } from '@s2sp/server';
+import { createMemoryStore } from '@s2sp/core/store';
+import { createS2SPServer, prepareTable, serializeTable, silentLogger } from '@s2sp/server';
 import { createDataPlaneApp } from '@s2sp/server/http';
 import {
   connectEraClient,

@@ -16,13 +16,8 @@ import { cpuUsage, memoryUsage } from 'node:process';
 import { getRequestListener } from '@hono/node-server';
 import { createRedisBodyStore } from '@s2sp/cache-redis';
 import { generateToken, tokenStorageKey } from '@s2sp/core';
-import {
-  type BodyStore,
-  createMemoryStore,
-  prepareTable,
-  type StoredTable,
-  serializeTable,
-} from '@s2sp/core/store';
+import { type BodyStore, createMemoryStore, type StoredTable } from '@s2sp/core/store';
+import { prepareTable, serializeTable } from '@s2sp/server';
 import { createDataPlaneApp } from '@s2sp/server/http';
 import { createClient, RESP_TYPES } from 'redis';
 import { serveParent } from '../child.js';

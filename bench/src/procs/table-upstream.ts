@@ -1,7 +1,8 @@
 /**
  * A stdio MCP server for the proxy's large-table and pass-through measurements, in its own
  * process: `rows` answers with one text block holding a JSON array of about `mb` megabytes of
- * NWS-like rows (as a database MCP server does), `ping` with a few bytes.
+ * NWS-like rows (as a database MCP server does), `csv` with one text block of CSV of about `mb`
+ * megabytes of short rows (an export tool's answer), `ping` with a few bytes.
  */
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
@@ -21,6 +22,28 @@ function tableText(mb: number): string {
   return text;
 }
 
+const csvTexts = new Map<number, string>();
+const EVENTS = ['Flood Warning', 'Wind Advisory', 'Frost Advisory', 'Heat Advisory'];
+const SEVERITIES = ['Minor', 'Moderate', 'Severe', 'Extreme'];
+const STATES = ['TX', 'CA', 'NY', 'FL', 'WA', 'IL'];
+
+/** A CSV of short rows (`id,event,severity,state,magnitude`), about `mb` MB, built once per size. */
+function csvText(mb: number): string {
+  let text = csvTexts.get(mb);
+  if (text === undefined) {
+    const lines = ['id,event,severity,state,magnitude'];
+    let size = lines[0]?.length ?? 0;
+    for (let i = 0; size < mb * 1_000_000; i++) {
+      const line = `${i},${EVENTS[i % 4]},${SEVERITIES[(i >> 2) % 4]},${STATES[i % 6]},${(i % 97) / 10}`;
+      lines.push(line);
+      size += line.length + 1;
+    }
+    text = `${lines.join('\n')}\n`;
+    csvTexts.set(mb, text);
+  }
+  return text;
+}
+
 const server = new Server(
   { name: 'bench-table-upstream', version: '1.0.0' },
   { capabilities: { tools: {} } },
@@ -32,12 +55,18 @@ server.setRequestHandler(ListToolsRequestSchema, async () => ({
       description: 'A large table.',
       inputSchema: { type: 'object', properties: { mb: { type: 'number' } } },
     },
+    {
+      name: 'csv',
+      description: 'A large CSV export.',
+      inputSchema: { type: 'object', properties: { mb: { type: 'number' } } },
+    },
     { name: 'ping', description: 'A few bytes.', inputSchema: { type: 'object', properties: {} } },
   ],
 }));
 server.setRequestHandler(CallToolRequestSchema, async (req) => {
   if (req.params.name === 'ping') return { content: [{ type: 'text', text: 'pong' }] };
   const mb = Number(req.params.arguments?.mb ?? 1);
+  if (req.params.name === 'csv') return { content: [{ type: 'text', text: csvText(mb) }] };
   return { content: [{ type: 'text', text: tableText(mb) }] };
 });
 await server.connect(new StdioServerTransport());

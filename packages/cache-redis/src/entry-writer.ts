@@ -35,7 +35,7 @@ export interface WriteEntryOptions {
  */
 export async function writeEntry(options: WriteEntryOptions): Promise<void> {
   const { connection, redisKey, table, size, ttlMs, commandTimeoutMs } = options;
-  const { blocks, offsets, byteLength } = encodeEntry(table.rows);
+  const { blocks, offsets, byteLength } = encodeEntry(table);
   const chunks = chunkBlocks(blocks);
   const putTimeoutMs = commandTimeoutMs * Math.max(1, Math.ceil(size / CHARS_PER_TIMEOUT));
   const giveUpAt = Date.now() + putTimeoutMs;

@@ -1,4 +1,4 @@
-import { encodeRows } from '@s2sp/core/store';
+import { encodeRows, type StoredTable } from '@s2sp/core/store';
 /**
  * How a table's rows are cut into Redis values. The rows' UTF-8 JSON is joined by commas once,
  * at cache time (the body of a whole-table response, minus its envelope), and cut into blocks of
@@ -47,7 +47,7 @@ function asBuffer(bytes: Uint8Array): Buffer {
  * Encodes rows into blocks and offsets. The blocks are views of one buffer (nothing is copied
  * after the encoding), and on little-endian machines so are the offsets.
  */
-export function encodeEntry(rows: readonly string[]): EncodedEntry {
+export function encodeEntry(rows: StoredTable | readonly string[]): EncodedEntry {
   const { joined, ends } = encodeRows(rows);
   const blocks: Buffer[] = [];
   for (let at = 0; at < joined.byteLength; at += BLOCK_BYTES)

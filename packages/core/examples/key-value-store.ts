@@ -30,7 +30,7 @@ export interface KeyValueBackend {
 // One value per entry: a 4-byte length, a JSON header (columns and row ends), then the rows'
 // UTF-8 JSON joined by commas, exactly as `encodeRows` lays them out for `selectRows`.
 function encodeEntry(table: StoredTable): Uint8Array {
-  const { joined, ends } = encodeRows(table.rows);
+  const { joined, ends } = encodeRows(table);
   const header = new TextEncoder().encode(
     JSON.stringify({ columns: table.columns, ends: [...ends] }),
   );

@@ -42,6 +42,8 @@ export {
   resourceParameters,
   resourceToolDescription,
 } from './resource/resource-tool.js';
+export type { RowBytes } from './resource/row-bytes.js';
+export { prepareTable, type RowJson, serializeTable } from './resource/table.js';
 export {
   parseTableRequest,
   type TableRequest,

@@ -1,10 +1,11 @@
 import { generateToken, tokenStorageKey } from '@s2sp/core';
-import { createMemoryStore, prepareTable, serializeTable } from '@s2sp/core/store';
+import { createMemoryStore } from '@s2sp/core/store';
 import { codeAndDataOf } from '@s2sp/test-utils';
 import { describe, expect, it } from 'vitest';
 import { createS2SPEdge } from './edge/s2sp-edge.js';
 import { loadConsumerEnv, loadEdgeEnv, loadServerEnv } from './env.js';
 import { silentLogger } from './logger.js';
+import { prepareTable, serializeTable } from './resource/table.js';
 import { resolveOptions } from './runtime/options.js';
 import { createS2SP } from './runtime/s2sp.js';
 import { createS2SPServer } from './server.js';

@@ -11,9 +11,10 @@ import {
   S2SPError,
   tokenStorageKey,
 } from '@s2sp/core';
-import { createMemoryStore, prepareTable, serializeTable } from '@s2sp/core/store';
+import { createMemoryStore } from '@s2sp/core/store';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDataPlaneApp } from '../src/http/index.js';
+import { prepareTable, serializeTable } from '../src/resource/table.js';
 
 const store = createMemoryStore();
 // Loopback data planes: these tests opt out of public destinations only.

@@ -12,11 +12,12 @@ import {
   S2SPError,
   tokenStorageKey,
 } from '@s2sp/core';
-import { createMemoryStore, prepareTable, serializeTable } from '@s2sp/core/store';
+import { createMemoryStore } from '@s2sp/core/store';
 import { type Fault, type FaultProxy, startFaultProxy } from '@s2sp/test-utils';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createDataPlaneApp } from '../src/http/index.js';
 import { createS2SPServer, silentLogger } from '../src/index.js';
+import { prepareTable, serializeTable } from '../src/resource/table.js';
 
 // Loopback data planes: these tests opt out of public destinations only.
 const fetchBody = (url: string, options: FetchBodyOptions = {}) =>

@@ -4,6 +4,13 @@
  */
 export { CHROMIUM_PATH, launchChromium } from './chromium.js';
 export {
+  CLIENT_PACKAGE_DIR,
+  type ClientAdapter,
+  type ClientManifest,
+  clientAdapters,
+  clientManifest,
+} from './client-adapters.js';
+export {
   type CallOptions,
   callSdkTool,
   connectEraClient,
@@ -23,9 +30,10 @@ export {
 export { node22, packageBin } from './package-bin.js';
 export {
   type DocumentedOption,
-  markdownTableAfter,
   readmeFlagsDiff,
   readmeOptionsDiff,
+  type Table,
+  tableAfter,
 } from './readme-options.js';
 export { seededRandom } from './seeded-random.js';
 export { codeAndDataOf, codeOf } from './thrown-error.js';

@@ -16,6 +16,14 @@ export interface StoredTable {
   readonly columns: readonly string[];
   /** Row `i` as compact JSON with `"_row_id": i` as its first member. */
   readonly rows: readonly string[];
+  /**
+   * The rows' encoding ({@link encodeRows}'s layout), made without copying the rows, when the
+   * table was built from JSON its caller already held (`@s2sp/server`'s `serializeTable` sets it
+   * for rows handed over as bytes or as slices of a text). A store encodes with
+   * `encodeRows(table)`, which calls it, once: it may hand over the caller's own buffer, after
+   * which `rows` can no longer be read. Absent for a table of plain strings.
+   */
+  readonly encode?: () => { readonly joined: Uint8Array; readonly ends: Uint32Array };
 }
 
 /**

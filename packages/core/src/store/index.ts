@@ -38,15 +38,6 @@ export {
   storeFullError,
   tooManyRowIds,
 } from './memory-store.js';
-export { attachRowBytes, type RowBytes } from './row-bytes.js';
-export {
-  attachRowJson,
-  prepareTable,
-  projectRow,
-  serializeRow,
-  serializeTable,
-  type Table,
-} from './table.js';
 export {
   type JoinedTable,
   selectRows,

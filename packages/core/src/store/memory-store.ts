@@ -12,8 +12,6 @@ import type {
   TakeOptions,
   TakeRetry,
 } from './body-store.js';
-import { takeEncodedRowBytes } from './row-bytes.js';
-import { encodedRowTails } from './table.js';
 import { selectRows } from './taken-rows.js';
 
 /**
@@ -75,16 +73,27 @@ const encoder = new TextEncoder();
  * (done once, at cache time, so a whole-table redemption writes these bytes as they are and a
  * run of selected rows is a zero-copy view) and the shape of {@link TakenRows}. Rows given as
  * bytes (already UTF-8) are copied as they are. For ASCII rows (most JSON) the first size estimate
- * is exact and nothing is copied twice. The rows of a table stored from its rows' bytes
- * (`attachRowBytes`) are not copied at all: their encoding is built in place in the caller's
- * buffer, once, and handed over (see `attachRowBytes`).
+ * is exact and nothing is copied twice.
+ *
+ * Give a store's table itself (`encodeRows(table)`), not only its rows: a table that carries its
+ * encoding ({@link StoredTable.encode}, made from bytes or texts its builder already held) is
+ * then taken as it is, without a copy.
+ *
+ * @param source - a stored table, or rows
+ * @param tails - for rows joined from their `{"_row_id":i,` and a slice of a larger text (row
+ *   `i` is that prefix followed by `tails[i]` where it is set): the slices. The two parts are
+ *   encoded apart, because encoding the joined row would make the engine flatten it, a copy of
+ *   every row held as long as the rows are. `@s2sp/server`'s `serializeTable` passes them.
  */
-export function encodeRows(rows: readonly (string | Uint8Array)[]): {
+export function encodeRows(
+  source: StoredTable | readonly (string | Uint8Array)[],
+  tails?: readonly (string | undefined)[],
+): {
   joined: Uint8Array;
   ends: Uint32Array;
 } {
-  const fromBytes = takeEncodedRowBytes(rows as readonly string[]);
-  if (fromBytes) return fromBytes;
+  if (!isRowList(source) && source.encode) return source.encode();
+  const rows = isRowList(source) ? source : source.rows;
   let estimate = Math.max(0, rows.length - 1);
   for (const row of rows) estimate += row.length;
   let buffer = new Uint8Array(estimate);
@@ -98,7 +107,6 @@ export function encodeRows(rows: readonly (string | Uint8Array)[]): {
     buffer = next;
     grown = true;
   };
-  const tails = encodedRowTails(rows as readonly string[]);
   const write = (text: string) => {
     let rest = text;
     for (;;) {
@@ -121,8 +129,6 @@ export function encodeRows(rows: readonly (string | Uint8Array)[]): {
       ends[i] = position;
       return;
     }
-    // A row serializeTable joined from a prefix and a slice of a row text: encoded in two parts,
-    // so that V8 does not flatten it into a copy (see encodedRowTails).
     const tail = tails?.[i];
     if (tail === undefined) write(row);
     else {
@@ -132,6 +138,12 @@ export function encodeRows(rows: readonly (string | Uint8Array)[]): {
     ends[i] = position;
   });
   return { joined: grown ? buffer.slice(0, position) : buffer.subarray(0, position), ends };
+}
+
+function isRowList(
+  source: StoredTable | readonly (string | Uint8Array)[],
+): source is readonly (string | Uint8Array)[] {
+  return Array.isArray(source);
 }
 
 /**
@@ -291,7 +303,7 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): BodyStore {
       if (closed) throw new S2SPError('invalid_config', 'This memory store has been closed.');
       assertValidTtl(ttlMs);
       remove(key);
-      const { joined, ends } = encodeRows(table.rows);
+      const { joined, ends } = encodeRows(table);
       let size = joined.byteLength;
       for (const column of table.columns) size += column.length;
       const cost = chargedEntryBytes(size, ends.length);

@@ -8,11 +8,11 @@
 import { parseRowFilter, type Row, S2SPError } from '@s2sp/core';
 import { callToolPlainly, nameTheTable, raiseAbstractBudget } from '@s2sp/core/advice';
 import { otelIfLoaded, traceHeaders } from '@s2sp/core/otel';
-import { attachRowBytes, attachRowJson } from '@s2sp/core/store';
 import {
   type ClientConcurrencyLimit,
   type Logger,
   parseTableRequest,
+  type RowJson,
   readToolCall,
   type TableRequest,
   type TableResultContext,
@@ -299,24 +299,22 @@ async function callToolNow(
     tableArgs.abstract_domains = picked.columns;
   }
   // The rows' own texts, when the upstream sent compact JSON: stored as they are, not re-stringified.
-  if (request.mode === 'async') attachTexts(found);
-  const answer = await context.s2sp().resourceResult(found.rows, tableArgs, resultContext);
+  const answer = await context
+    .s2sp()
+    .resourceResult(found.rows, tableArgs, { ...resultContext, rowJson: () => rowJsonOf(found) });
   if (answer.isError) return answer;
   return withOtherParts(context, found, answer, resultContext);
 }
 
 /**
- * Hands the store the rows' own texts, or bytes, when the upstream sent compact JSON (none is kept
- * here).
+ * The rows' own bytes, or texts, when the upstream sent compact JSON, for the store (handed over
+ * once: none is kept here).
  */
-function attachTexts(found: FoundTable): void {
+function rowJsonOf(found: FoundTable): RowJson | undefined {
   const bytes = found.rowBytes?.();
-  if (bytes) {
-    attachRowBytes(found.rows, bytes);
-    return;
-  }
+  if (bytes) return { bytes };
   const texts = found.rowTexts?.();
-  if (texts) attachRowJson(found.rows, texts);
+  return texts && { texts };
 }
 
 /** Token budget of the abstract of another array stored beside the table. */

@@ -5,7 +5,7 @@
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { markdownTableAfter } from '@s2sp/test-utils';
+import { tableAfter } from '@s2sp/test-utils';
 import { describe, expect, it } from 'vitest';
 import { upstreamBin } from '../support.js';
 import { MATRIX, MATRIX_TABLE_HEADER, matrixTableRows } from './servers.js';
@@ -22,7 +22,7 @@ describe('the real-server table', () => {
     ['the proxy guide', GUIDE],
   ] as const) {
     it(`${name} lists every server of the matrix as servers.ts says`, () => {
-      const table = markdownTableAfter(path, 'real-servers');
+      const table = tableAfter(readFileSync(path, 'utf8'), 'real-servers');
       expect(table, `${path} has a table after <!-- real-servers -->`).toBeDefined();
       expect(table?.header).toEqual(MATRIX_TABLE_HEADER);
       expect(table?.rows).toEqual(matrixTableRows());

@@ -1,7 +1,8 @@
 import { generateToken, S2SPError, tokenStorageKey } from '@s2sp/core';
-import { type BodyStore, createMemoryStore, prepareTable, serializeTable } from '@s2sp/core/store';
+import { type BodyStore, createMemoryStore } from '@s2sp/core/store';
 import { sleep } from '@s2sp/test-utils';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { prepareTable, serializeTable } from '../resource/table.js';
 import { createDataPlaneApp } from './data-plane.js';
 
 const rows = [

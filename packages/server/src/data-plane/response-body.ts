@@ -8,7 +8,8 @@
  */
 
 import { type DataPlaneRequest, PROTOCOL, type Row } from '@s2sp/core';
-import { chunksOf, heldPieces, projectRow, type TakenRows, takenRowBytes } from '@s2sp/core/store';
+import { chunksOf, heldPieces, type TakenRows, takenRowBytes } from '@s2sp/core/store';
+import { projectRow } from '../resource/table.js';
 
 const ROW_ID = PROTOCOL.rowId;
 

@@ -2,9 +2,10 @@ import { request } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { serve } from '@hono/node-server';
 import { generateToken, tokenStorageKey } from '@s2sp/core';
-import { createMemoryStore, prepareTable, serializeTable } from '@s2sp/core/store';
+import { createMemoryStore } from '@s2sp/core/store';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDataPlaneApp } from '../data-plane/data-plane.js';
+import { prepareTable, serializeTable } from '../resource/table.js';
 
 // The Node fast path of readRequestBody runs only under @hono/node-server, on a real socket.
 const store = createMemoryStore();

@@ -1,5 +1,4 @@
 import { S2SPResultSchema } from '@s2sp/core';
-import { prepareTable, serializeTable } from '@s2sp/core/store';
 import { describe, expect, it } from 'vitest';
 import { bodyRows, splitColumns } from './column-split.js';
 import {
@@ -8,6 +7,7 @@ import {
   serializePlainResult,
   serializeS2SPResult,
 } from './s2sp-result.js';
+import { prepareTable, serializeTable } from './table.js';
 
 const isS2SPResult = (value: unknown) => S2SPResultSchema.safeParse(value).success;
 

@@ -1,5 +1,5 @@
 import type { RowWithId } from '@s2sp/core';
-import { projectRow, type Table } from '@s2sp/core/store';
+import { projectRow, type Table } from './table.js';
 
 /** The control-plane half of a table: what the LLM sees. */
 export interface ColumnSplit {

@@ -1,6 +1,6 @@
 import type { RowWithId } from '@s2sp/core';
 import { DataPlaneResponseSchema, S2SPResultSchema } from '@s2sp/core';
-import { collectBytes, createMemoryStore, prepareTable, serializeTable } from '@s2sp/core/store';
+import { collectBytes, createMemoryStore } from '@s2sp/core/store';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { mergeRows, parseConsumerArguments } from '../consumer/consumer-arguments.js';
@@ -9,6 +9,7 @@ import { renderDataPlaneBody } from '../data-plane/response-body.js';
 import { assertKnownColumns } from './abstract-domains.js';
 import { bodyRows, splitColumns } from './column-split.js';
 import { buildAsyncResult, buildSyncResult, serializeS2SPResult } from './s2sp-result.js';
+import { prepareTable, serializeTable } from './table.js';
 
 // Column names include awkward ones on purpose: "__proto__", unicode, spaces, commas.
 const columnName = fc

@@ -1,10 +1,10 @@
 import { PROTOCOL, S2SPResultSchema } from '@s2sp/core';
 import { readS2SPReceipt } from '@s2sp/core/receipt';
-import { prepareTable, serializeTable } from '@s2sp/core/store';
 import { describe, expect, it } from 'vitest';
 import { silentLogger } from '../logger.js';
 import { createS2SP } from '../runtime/s2sp.js';
 import { plainResultTokens, RECEIPT_EXACT_CHARS } from './savings-receipt.js';
+import { prepareTable, serializeTable } from './table.js';
 import { estimateTokens } from './token-estimate.js';
 
 const rows = Array.from({ length: 40 }, (_, i) => ({

@@ -7,9 +7,9 @@
 
 import { PROTOCOL, type S2SPResult } from '@s2sp/core';
 import type { S2SPReceipt } from '@s2sp/core/receipt';
-import type { Table } from '@s2sp/core/store';
 import type { CallToolResult } from '../mcp-sdk.js';
 import { serializePlainResult } from './s2sp-result.js';
+import type { Table } from './table.js';
 import { estimateTokens } from './token-estimate.js';
 
 /**

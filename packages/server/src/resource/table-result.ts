@@ -7,13 +7,7 @@ import {
   tokenStorageKey,
 } from '@s2sp/core';
 import { callWithoutSyncMode } from '@s2sp/core/advice';
-import {
-  type BodyStore,
-  filterRows,
-  prepareTable,
-  type StoredTable,
-  serializeTable,
-} from '@s2sp/core/store';
+import { type BodyStore, filterRows, type StoredTable } from '@s2sp/core/store';
 import { entryLabel } from '../logger.js';
 import type { CallToolResult } from '../mcp-sdk.js';
 import type { AdvertisedUrl } from '../runtime/advertised-url.js';
@@ -29,6 +23,7 @@ import {
   serializeS2SPResult,
 } from './s2sp-result.js';
 import { modelTextOf, plainResultTokens, savingsReceipt, withReceipt } from './savings-receipt.js';
+import { prepareTable, type RowJson, serializeTable } from './table.js';
 import {
   type AbstractEncoding,
   assertWithinBudget,
@@ -85,6 +80,13 @@ export interface TableResultContext {
    * instead of paged.
    */
   readonly paging?: boolean;
+  /**
+   * The JSON the rows were parsed from, for a caller that still holds it (the proxy): an async
+   * result stores the rows from it, without stringifying them again or, from bytes, copying them.
+   * Called at most once, when the rows are stored; hand each source over once (return `undefined`
+   * afterwards), so that nothing keeps it once the store has the rows.
+   */
+  readonly rowJson?: () => RowJson | undefined;
 }
 
 /**
@@ -162,7 +164,7 @@ export async function buildTableResult(
   };
   if (context.paging === false) assertWithinBudget(unpaged, budget, 'no-cursor');
   const client = context.client ?? clientKey(context.call);
-  let stored: StoredTable | undefined = serializeTable(table);
+  let stored: StoredTable | undefined = serializeTable(table, context.rowJson?.());
   // JSON characters of the rows, as the Redis store counts its budget: bytes for ASCII.
   const bytes = stored.rows.reduce((sum, row) => sum + row.length + 1, 0);
   const plainTokens = plainResultTokens(table, stored.rows);
@@ -174,7 +176,8 @@ export async function buildTableResult(
     throw error;
   }
   // The store has the rows now: the serialised copy (for rows stored from their texts, the text
-  // they are slices of) need not wait for the pages (issue 30).
+  // they are slices of) need not wait for the pages, which a large table would hold for their
+  // whole run.
   stored = undefined;
   let paged: S2SPResult | undefined;
   try {

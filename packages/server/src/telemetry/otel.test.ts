@@ -6,8 +6,9 @@ import {
   InMemorySpanExporter,
   SimpleSpanProcessor,
 } from '@opentelemetry/sdk-trace-base';
-import { createMemoryStore, prepareTable, serializeTable } from '@s2sp/core/store';
+import { createMemoryStore } from '@s2sp/core/store';
 import { afterAll, describe, expect, it, vi } from 'vitest';
+import { prepareTable, serializeTable } from '../resource/table.js';
 import { loadOtel, otel, otelIfLoaded, resetOtelForTests } from './otel.js';
 import { extractContext, inSpan, traceHeaders } from './spans.js';
 import { traceStore } from './traced-store.js';

@@ -20,7 +20,7 @@
  */
 
 import type { Row } from '@s2sp/core';
-import type { RowBytes } from '@s2sp/core/store';
+import type { RowBytes } from '@s2sp/server';
 import type { CallToolResult } from '../../mcp-sdk.js';
 import { arrayElementTexts, WS } from '../formats/json-rows.js';
 import { runNow, type Steps } from '../formats/parse-steps.js';
@@ -66,14 +66,14 @@ export interface FoundTable {
   readonly blocks: OtherBlocks;
   /**
    * The JSON text of each row, as slices of the upstream's text, when the table is a compact
-   * top-level JSON array in a text block (for `attachRowJson`: stored without a copy). Rows read
+   * top-level JSON array in a text block (for `RowJson`: stored without a copy). Rows read
    * with `keep` hand their texts over once (later calls: `undefined`).
    */
   readonly rowTexts?: () => string[] | undefined;
   /**
    * The rows' JSON as bytes, when the table is a compact top-level JSON array in a text block the
    * upstream's answer kept as bytes ({@link LargeText}) and was read with `keep` (for
-   * `attachRowBytes`: stored from those bytes, in place). Handed over once.
+   * `RowJson`: stored from those bytes, in place). Handed over once.
    */
   readonly rowBytes?: () => RowBytes | undefined;
   /**

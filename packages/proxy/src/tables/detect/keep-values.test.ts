@@ -1,10 +1,5 @@
-import {
-  attachRowBytes,
-  attachRowJson,
-  encodeRows,
-  prepareTable,
-  serializeTable,
-} from '@s2sp/core/store';
+import { encodeRows } from '@s2sp/core/store';
+import { prepareTable, serializeTable } from '@s2sp/server';
 import { describe, expect, it } from 'vitest';
 import type { CallToolResult } from '../../mcp-sdk.js';
 import { LargeText } from '../../upstream/large-strings.js';
@@ -44,9 +39,8 @@ describe('findTable: keep (an async split reads only the abstract columns)', () 
     const stored = (found: ReturnType<typeof findTable>, texts: boolean) => {
       if (found.kind !== 'table') throw new Error('no table');
       const own = texts ? found.rowTexts?.() : undefined;
-      if (own) attachRowJson(found.rows, own);
       const table = prepareTable(found.rows);
-      return { columns: table.columns, rows: serializeTable(table).rows };
+      return { columns: table.columns, rows: serializeTable(table, own && { texts: own }).rows };
     };
     const whole = stored(findTable(compact, opts), false);
     expect(stored(findTable(compact, { ...opts, keep: ['event'] }), true)).toEqual(whole);
@@ -94,10 +88,9 @@ describe('findTable on a text block kept as bytes', () => {
     const bytes = found.rowBytes?.();
     expect(found.rowBytes?.()).toBeUndefined();
     if (!bytes) throw new Error('no row bytes');
-    attachRowBytes(found.rows, bytes);
-    const stored = encodeRows(serializeTable(prepareTable(found.rows)).rows);
+    const stored = encodeRows(serializeTable(prepareTable(found.rows), { bytes }));
     expect({ joined: stored.joined.slice(), ends: stored.ends }).toEqual(
-      encodeRows(serializeTable(prepareTable(rows)).rows),
+      encodeRows(serializeTable(prepareTable(rows))),
     );
   });
 
@@ -120,7 +113,6 @@ describe('findTable on a text block kept as bytes', () => {
     if (withId.kind !== 'table') throw new Error('not a table');
     const bytes = withId.rowBytes?.();
     if (!bytes) throw new Error('no row bytes');
-    attachRowBytes(withId.rows, bytes);
-    expect(() => prepareTable(withId.rows)).toThrow(/_row_id/);
+    expect(() => serializeTable(prepareTable(withId.rows), { bytes })).toThrow(/_row_id/);
   });
 });

@@ -6,7 +6,7 @@
  */
 
 import type { Row } from '@s2sp/core';
-import type { RowBytes } from '@s2sp/core/store';
+import type { RowBytes } from '@s2sp/server';
 import { sampledRows } from '../column-catalogue.js';
 import { elementRangesSteps, elementTextsSteps, rowsKeepingSteps } from '../formats/json-rows.js';
 import type { Steps } from '../formats/parse-steps.js';

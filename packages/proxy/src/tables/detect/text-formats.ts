@@ -10,7 +10,7 @@
  */
 
 import type { Row } from '@s2sp/core';
-import type { RowBytes } from '@s2sp/core/store';
+import type { RowBytes } from '@s2sp/server';
 import { sampledRows } from '../column-catalogue.js';
 import { delimitedSteps } from '../formats/csv.js';
 import { htmlTableSteps } from '../formats/html-table.js';

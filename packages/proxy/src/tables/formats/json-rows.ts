@@ -1,7 +1,7 @@
 /**
  * The text of each element of a JSON array, found by one linear scan (strings skipped, brackets
  * counted) without building anything: the proxy hands these slices of the upstream's text to the
- * store (`attachRowJson`), which then stores a large table without stringifying it again.
+ * store (`RowJson`), which then stores a large table without stringifying it again.
  *
  * @module
  */
@@ -141,6 +141,24 @@ const MAX_SHARED_CHARS = 64;
 const MAX_SHARED_VALUES = 10_000;
 
 /**
+ * Shares equal short string values between the rows of one table (an abstract column's values
+ * repeat: one string each, not one per row); any other value comes back as it is. A shared value
+ * is a copy: a value sliced out of the upstream's text (a CSV cell) would hold the whole text.
+ */
+export function valueSharer(): <T>(value: T) => T {
+  const shared = new Map<string, string>();
+  return <T>(value: T): T => {
+    if (typeof value !== 'string' || value.length > MAX_SHARED_CHARS) return value;
+    const known = shared.get(value);
+    if (known !== undefined) return known as T;
+    if (shared.size >= MAX_SHARED_VALUES) return value;
+    const copy = JSON.parse(JSON.stringify(value)) as string;
+    shared.set(copy, copy);
+    return copy as T;
+  };
+}
+
+/**
  * The rows of a JSON array given as its elements' texts ({@link arrayElementTexts}), each parsed
  * on its own and kept with only the values of `keep` (and whole at the indices of `whole`). A
  * member not kept is there, as `null`, only in the first row that has it: the rows still give
@@ -162,14 +180,7 @@ export function* rowsKeepingSteps(
   const pace = pacer();
   const rows: Row[] = [];
   const seen = new Set<string>();
-  const shared = new Map<string, string>();
-  const share = (value: unknown): unknown => {
-    if (typeof value !== 'string' || value.length > MAX_SHARED_CHARS) return value;
-    const known = shared.get(value);
-    if (known !== undefined) return known;
-    if (shared.size < MAX_SHARED_VALUES) shared.set(value, value);
-    return value;
-  };
+  const share = valueSharer();
   for (let i = 0; i < texts.length; i++) {
     let parsed: unknown;
     const text = texts.at(i) as string;

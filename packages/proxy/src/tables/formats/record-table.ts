@@ -14,9 +14,10 @@
 
 import type { Row } from '@s2sp/core';
 import { setColumn } from '@s2sp/core/json';
-import type { RowBytes } from '@s2sp/core/store';
+import type { RowBytes } from '@s2sp/server';
 import { sampledRows } from '../column-catalogue.js';
 import { headerNames, isNumberText } from './header-rows.js';
+import { valueSharer } from './json-rows.js';
 import type { Steps } from './parse-steps.js';
 
 /** One run of a parser over the text, handing each record (the header first) to `record`. */
@@ -146,6 +147,7 @@ export function* recordTableSteps(
       count,
     );
   const rows: Row[] = [];
+  const share = valueSharer();
   let header = true;
   yield* pass((cells) => {
     if (header) {
@@ -163,7 +165,9 @@ export function* recordTableSteps(
       const value = numeric[c] ? Number(text) : text;
       // Without `keep` every value; with it the kept ones, the first row's others as null (so
       // the rows still give the columns), and the sampled rows whole.
-      if (!keep || keep.has(name) || whole?.has(i)) setColumn(row, name, value);
+      // Kept and sampled values are shared copies, not slices holding the whole text.
+      if (!keep) setColumn(row, name, value);
+      else if (keep.has(name) || whole?.has(i)) setColumn(row, name, share(value));
       else if (i === 0) setColumn(row, name, null);
     }
     writer?.add(`${json}}`);

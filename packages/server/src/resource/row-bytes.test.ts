@@ -1,8 +1,7 @@
+import { collectBytes, createMemoryStore, encodeRows } from '@s2sp/core/store';
 import { codeOf } from '@s2sp/test-utils';
 import { describe, expect, it } from 'vitest';
-import { collectBytes } from './bytes.js';
-import { createMemoryStore, encodeRows } from './memory-store.js';
-import { attachRowBytes, type RowBytes } from './row-bytes.js';
+import type { RowBytes } from './row-bytes.js';
 import { prepareTable, serializeTable } from './table.js';
 
 const encoder = new TextEncoder();
@@ -44,11 +43,10 @@ const EXPECTED = [
 
 function stored(source: RowBytes, text: string) {
   const rows = JSON.parse(text) as Record<string, unknown>[];
-  attachRowBytes(rows, source);
-  return serializeTable(prepareTable(rows));
+  return serializeTable(prepareTable(rows), { bytes: source });
 }
 
-describe('attachRowBytes', () => {
+describe("serializeTable with the rows' bytes", () => {
   it('stores rows from their bytes: read as strings until encoded, then encoded in place', () => {
     const source = rowBytes(ROWS, { offset: 37 });
     const buffer = source.bytes.buffer;
@@ -56,7 +54,7 @@ describe('attachRowBytes', () => {
     expect(table.rows).toHaveLength(5);
     expect([...table.rows]).toEqual(EXPECTED);
     expect(table.rows.map((row) => row)).toEqual(EXPECTED);
-    const { joined, ends } = encodeRows(table.rows);
+    const { joined, ends } = encodeRows(table);
     // The caller's buffer, moved to its start and cut to the encoding: no copy.
     expect(joined.buffer).toBe(buffer);
     expect(joined.byteOffset).toBe(0);
@@ -65,17 +63,17 @@ describe('attachRowBytes', () => {
     expect({ joined: joined.slice(), ends }).toEqual(encodeRows(EXPECTED));
     // The bytes are the store's now: the rows cannot be read or handed over again.
     expect(codeOf(() => table.rows[0])).toBe('invalid_config');
-    expect(codeOf(() => encodeRows(table.rows))).toBe('invalid_config');
+    expect(codeOf(() => encodeRows(table))).toBe('invalid_config');
   });
 
   it('copies once when the buffer cannot grow, or rows spaced apart would overrun each other', () => {
     const fixed = rowBytes(ROWS, { fixed: true });
-    const copied = encodeRows(stored(fixed, ROWS).rows);
+    const copied = encodeRows(stored(fixed, ROWS));
     expect(copied.joined.buffer).not.toBe(fixed.bytes.buffer);
     expect(decoder.decode(copied.joined)).toBe(EXPECTED.join(','));
     const spaced = `[{"a":1}${' '.repeat(40)},${' '.repeat(40)}{"a":2}]`;
     const source = rowBytes(spaced);
-    const { joined } = encodeRows(stored(source, spaced).rows);
+    const { joined } = encodeRows(stored(source, spaced));
     expect(decoder.decode(joined)).toBe('{"_row_id":0,"a":1},{"_row_id":1,"a":2}');
   });
 
@@ -86,25 +84,25 @@ describe('attachRowBytes', () => {
       u: i % 7 ? 'ü' : null,
     }));
     const text = JSON.stringify(rows);
-    const { joined, ends } = encodeRows(stored(rowBytes(text, { offset: 5 }), text).rows);
+    const { joined, ends } = encodeRows(stored(rowBytes(text, { offset: 5 }), text));
     expect({ joined: joined.slice(), ends }).toEqual(
       encodeRows(serializeTable(prepareTable(rows)).rows),
     );
   });
 
   it('stores an empty table', () => {
-    const { joined, ends } = encodeRows(stored(rowBytes('[]'), '[]').rows);
+    const { joined, ends } = encodeRows(stored(rowBytes('[]'), '[]'));
     expect(joined.byteLength).toBe(0);
     expect(ends).toHaveLength(0);
   });
 
   it('refuses bytes that do not describe the rows', () => {
     const source = rowBytes(ROWS);
-    expect(codeOf(() => attachRowBytes([{ a: 1 }], source))).toBe('invalid_rows');
+    expect(codeOf(() => stored(source, '[{"a":1}]'))).toBe('invalid_rows');
     const shifted = { ...source, starts: source.starts.map((s) => s + 1) };
-    expect(codeOf(() => attachRowBytes(JSON.parse(ROWS), shifted))).toBe('invalid_rows');
+    expect(codeOf(() => stored(shifted, ROWS))).toBe('invalid_rows');
     const broken = '[{"a":1},{"a":\n2}]';
-    expect(codeOf(() => attachRowBytes(JSON.parse(broken), rowBytes(broken)))).toBe('invalid_rows');
+    expect(codeOf(() => stored(rowBytes(broken), broken))).toBe('invalid_rows');
   });
 
   it('keeps prepareTable refusing a row that has _row_id already', () => {

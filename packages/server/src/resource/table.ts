@@ -1,10 +1,8 @@
-import { renameRowIdColumn, returnRowObjects } from '../advice/advice.js';
-import { S2SPError } from '../errors.js';
-import { describeType, isPlainObject, type Row, setColumn, stringifyJson } from '../json.js';
-import { PROTOCOL } from '../protocol.js';
-import type { RowWithId } from '../resource-result.js';
-import type { StoredTable } from './body-store.js';
-import { storedRowsFromBytes } from './row-bytes.js';
+import { PROTOCOL, type RowWithId, S2SPError } from '@s2sp/core';
+import { renameRowIdColumn, returnRowObjects } from '@s2sp/core/advice';
+import { describeType, isPlainObject, type Row, setColumn, stringifyJson } from '@s2sp/core/json';
+import { encodeRows, type StoredTable } from '@s2sp/core/store';
+import { type RowBytes, storedRowsFromBytes } from './row-bytes.js';
 
 const ROW_ID = PROTOCOL.rowId;
 
@@ -88,43 +86,21 @@ export function serializeRow(row: Row, rowId: number): string {
   return json.length === 2 ? `{"_row_id":${rowId}}` : `{"_row_id":${rowId},${json.slice(1)}`;
 }
 
-// Row texts a caller already holds, by rows array (see attachRowJson).
-const rowTexts = new WeakMap<readonly Row[], readonly string[]>();
-
 /**
- * Hands {@link serializeTable} the JSON text each row was parsed from (one JSON object per row, in
- * order, with no line break), so that it reuses those texts rather than stringifying the rows
- * again. For a caller that parsed a large table from text (the proxy): the texts can be slices of
- * the document it parsed, which costs no copy of the table. A different count ignores the texts;
- * a text with a line break, or with no members, is stored from its row instead.
+ * The JSON a table's rows were parsed from, for a caller that still holds it (the proxy, which
+ * parses an upstream's answer): {@link serializeTable} stores the rows from it rather than
+ * stringifying them again, and from bytes without a copy at all.
  *
- * The stored row is the text, so the row objects need only what the rest of the result reads
- * from them (the table's columns, the abstract's values): a caller may leave the other values
- * out, as long as every such row's text is one line.
+ * - `texts`: row `i`'s JSON text, one object per row in order (`JSON.parse(texts[i])` equals row
+ *   `i`, or holds more of its values). The texts can be slices of the document the caller parsed,
+ *   which costs no copy of the table. A different count is ignored; a text with a line break, or
+ *   with no members, is stored from its row instead.
+ * - `bytes`: the rows' UTF-8 JSON inside one buffer ({@link RowBytes}), which the caller gives up.
  *
- * @param rows - the very array later given to `prepareTable`
- * @param json - `json[i]` is row `i`'s JSON text (`JSON.parse(json[i])` equals `rows[i]`, or
- *   holds more of its values)
+ * Either way the row objects need only what the rest of the result reads from them (the table's
+ * columns, the abstract's values): a caller may leave the other values out.
  */
-export function attachRowJson(rows: readonly Row[], json: readonly string[]): void {
-  if (json.length === rows.length) rowTexts.set(rows, json);
-}
-
-// The stored rows serializeTable made from row texts, by stored rows array: row `i` is
-// `{"_row_id":i,` followed by `tails[i]` when that is set (see encodedRowTails).
-const rowTails = new WeakMap<readonly string[], readonly (string | undefined)[]>();
-
-/**
- * For each stored row of `rows` that {@link serializeTable} made from a row text, the part after
- * its `{"_row_id":i,`: a slice of the caller's text. `encodeRows` encodes the prefix and this
- * slice apart, because encoding the joined row would make V8 flatten it — a copy of every row of
- * the table, held as long as the stored rows are (issue 30). `undefined` for other arrays.
- */
-export function encodedRowTails(
-  rows: readonly string[],
-): readonly (string | undefined)[] | undefined {
-  return rowTails.get(rows);
-}
+export type RowJson = { readonly texts: readonly string[] } | { readonly bytes: RowBytes };
 
 /**
  * What follows `{` in a row text, or `undefined` when the text has a line break or no members.
@@ -139,17 +115,23 @@ function rowTail(text: string): string | undefined {
 }
 
 /**
- * Serialises a table's full rows (every column plus `_row_id`) for the body store, once. Rows
- * given as bytes ({@link attachRowBytes}) are not decoded: the stored rows read them on access, and
- * a store's {@link encodeRows} takes the bytes as they are.
+ * Serialises a table's full rows (every column plus `_row_id`) for the body store, once. With
+ * `json`, the rows' own JSON, the stored table carries its encoding ({@link StoredTable.encode}):
+ * from bytes it is built in place in the caller's buffer, from texts each row is encoded as its
+ * prefix and its text apart (see `encodeRows`'s `tails`), so a large table is never copied.
  *
- * @throws S2SPError `invalid_rows` if a row holds a value JSON cannot represent (BigInt, a cycle)
+ * @param table - from {@link prepareTable}
+ * @param json - the JSON the rows were parsed from, when the caller holds it
+ * @throws S2SPError `invalid_rows` if a row holds a value JSON cannot represent (BigInt, a cycle),
+ *   or when `json.bytes` does not describe the table's rows
  */
-export function serializeTable(table: Table): StoredTable {
-  const fromBytes = storedRowsFromBytes(table.rows);
-  if (fromBytes) return { columns: table.columns, rows: fromBytes };
-  const texts = rowTexts.get(table.rows);
-  if (!texts) return { columns: table.columns, rows: table.rows.map(serializeRow) };
+export function serializeTable(table: Table, json?: RowJson): StoredTable {
+  if (json && 'bytes' in json) {
+    return { columns: table.columns, ...storedRowsFromBytes(table.rows, json.bytes) };
+  }
+  const texts = json?.texts;
+  if (!texts || texts.length !== table.rows.length)
+    return { columns: table.columns, rows: table.rows.map(serializeRow) };
   const tails: (string | undefined)[] = [];
   const rows = table.rows.map((row, i) => {
     const text = texts[i];
@@ -159,8 +141,6 @@ export function serializeTable(table: Table): StoredTable {
     // object of its own: tens of megabytes over a large table).
     return tail === undefined ? serializeRow(row, i) : ['{"_row_id":', i, ','].join('') + tail;
   });
-  rowTails.set(rows, tails);
   // The texts are read: the rows' tails are what stays, with the stored rows.
-  rowTexts.delete(table.rows);
-  return { columns: table.columns, rows };
+  return { columns: table.columns, rows, encode: () => encodeRows(rows, tails) };
 }

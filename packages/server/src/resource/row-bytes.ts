@@ -1,11 +1,13 @@
-import { S2SPError } from '../errors.js';
-import type { Row } from '../json.js';
-import { PROTOCOL } from '../protocol.js';
+import { PROTOCOL, S2SPError } from '@s2sp/core';
+import type { Row } from '@s2sp/core/json';
+import type { StoredTable } from '@s2sp/core/store';
 
 /**
  * A table's rows as UTF-8 bytes of JSON objects inside one buffer: how a caller that holds a large
  * table's JSON as bytes (the proxy reads an upstream's answer so) hands it to the store without
- * decoding it into a string or copying it (issue 30). See {@link attachRowBytes}.
+ * decoding it into a string or copying it. Given to `serializeTable` as `{ bytes }` (see
+ * `RowJson`): the stored row `i` is `{"_row_id":i,` followed by the bytes after the row's `{`,
+ * byte for byte.
  */
 export interface RowBytes {
   /**
@@ -20,33 +22,16 @@ export interface RowBytes {
   readonly ends: Uint32Array;
 }
 
-// Rows whose bytes a caller handed over, by rows array (see attachRowBytes).
-const attached = new WeakMap<readonly Row[], RowBytes>();
-// What serializeTable made of them: the lazy stored rows and their bytes, until encoded once.
-const sources = new WeakMap<readonly string[], { bytes?: RowBytes }>();
-
 const WS = (c: number | undefined) => c === 32 || c === 9;
 const OPEN = new TextEncoder().encode(`{"${PROTOCOL.rowId}":`);
 const decoder = new TextDecoder();
 
 /**
- * Hands {@link serializeTable} each row's JSON as bytes, so that the stored table is built from
- * those bytes in place — no string of the table, no second copy of it. The bytes must be what each
- * row was parsed from (`JSON.parse` of row `i`'s bytes equals `rows[i]` or holds more of its
- * values: as with {@link attachRowJson}, the row objects need only what the rest of the result
- * reads). The stored row `i` is `{"_row_id":i,` followed by the bytes after the row's `{`, byte for
- * byte.
+ * Checks that `source` describes `rows.length` one-line JSON objects, in order, within its bytes.
  *
- * The resulting {@link StoredTable} is meant for one `put`: its rows read as strings (decoded on
- * access, for a store that reads them) until a store encodes them ({@link encodeRows}), which
- * takes the bytes; reading them afterwards throws.
- *
- * @param rows - the very array later given to `prepareTable`
- * @param source - the rows' bytes; the caller must not use `source.bytes.buffer` afterwards
- * @throws S2SPError `invalid_rows` when `source` does not describe `rows.length` one-line JSON
- *   objects in order within `bytes`
+ * @throws S2SPError `invalid_rows` when it does not
  */
-export function attachRowBytes(rows: readonly Row[], source: RowBytes): void {
+function checkRowBytes(rows: readonly Row[], source: RowBytes): void {
   const { bytes, starts, ends } = source;
   const bad = (why: string) =>
     new S2SPError('invalid_rows', `The row bytes handed to the store do not fit: ${why}.`);
@@ -66,7 +51,6 @@ export function attachRowBytes(rows: readonly Row[], source: RowBytes): void {
     const span = bytes.subarray(starts[0], ends[n - 1]);
     if (span.indexOf(10) >= 0 || span.indexOf(13) >= 0) throw bad('a row has a line break');
   }
-  attached.set(rows, source);
 }
 
 const handedOver = () =>
@@ -104,13 +88,21 @@ function writePrefix(out: Uint8Array, at: number, i: number, members: boolean): 
 }
 
 /**
- * The stored rows made from attached bytes: a read-only array whose row `i` is decoded on access
- * (for a store that reads the rows as strings), until {@link takeEncodedRowBytes} takes them.
+ * The stored rows made from their bytes, meant for one `put`: a read-only array whose row `i` is
+ * decoded on access (for a store that reads the rows as strings), and the encoding, built in place
+ * in the caller's buffer by the store's `encodeRows(table)`, which takes the bytes; reading the
+ * rows afterwards, or encoding them again, throws.
+ *
+ * @param rows - the row objects parsed from `source`
+ * @param source - their bytes; the caller must not use `source.bytes.buffer` afterwards
+ * @throws S2SPError `invalid_rows` when `source` does not describe `rows`
  */
-export function storedRowsFromBytes(rows: readonly Row[]): readonly string[] | undefined {
-  const source = attached.get(rows);
-  if (!source) return undefined;
-  attached.delete(rows);
+export function storedRowsFromBytes(
+  rows: readonly Row[],
+  source: RowBytes,
+): Pick<StoredTable, 'rows' | 'encode'> {
+  checkRowBytes(rows, source);
+  // Cleared by the encoding, which hands the bytes to the store.
   const state: { bytes?: RowBytes } = { bytes: source };
   const n = source.starts.length;
   const rowAt = (i: number): string => {
@@ -148,8 +140,7 @@ export function storedRowsFromBytes(rows: readonly Row[]): readonly string[] | u
     deleteProperty: () => false,
     defineProperty: () => false,
   });
-  sources.set(lazy, state);
-  return lazy;
+  return { rows: lazy, encode: () => encodeInPlace(state) };
 }
 
 interface Growable {
@@ -159,16 +150,11 @@ interface Growable {
 }
 
 /**
- * The encoding of stored rows {@link storedRowsFromBytes} made (rows joined by commas, with where
- * each ends), built in place in the caller's buffer when it can grow enough, else copied once into
- * a buffer of its own; `undefined` for other arrays. Takes the bytes: a second call, or reading
- * the rows afterwards, throws.
+ * The encoding of the stored rows (rows joined by commas, with where each ends), built in place in
+ * the caller's buffer when it can grow enough, else copied once into a buffer of its own. Takes
+ * the bytes: a second call, or reading the rows afterwards, throws.
  */
-export function takeEncodedRowBytes(
-  rows: readonly string[],
-): { joined: Uint8Array; ends: Uint32Array } | undefined {
-  const state = sources.get(rows);
-  if (!state) return undefined;
+function encodeInPlace(state: { bytes?: RowBytes }): { joined: Uint8Array; ends: Uint32Array } {
   const source = state.bytes;
   if (!source) throw handedOver();
   state.bytes = undefined;

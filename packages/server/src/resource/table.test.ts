@@ -1,7 +1,7 @@
+import { encodeRows } from '@s2sp/core/store';
 import { codeOf } from '@s2sp/test-utils';
 import { describe, expect, it } from 'vitest';
-import { encodeRows } from './memory-store.js';
-import { attachRowJson, prepareTable, projectRow, serializeRow, serializeTable } from './table.js';
+import { prepareTable, projectRow, serializeRow, serializeTable } from './table.js';
 
 describe('prepareTable', () => {
   it('collects the column union in first-seen order across rows', () => {
@@ -75,12 +75,11 @@ describe('projectRow', () => {
   });
 });
 
-describe('attachRowJson', () => {
+describe("serializeTable with the rows' texts", () => {
   it('reuses the texts rows were parsed from, and ignores texts that do not fit', () => {
     const texts = ['{"a":1, "b":"x"}', '{ }', '{"a":2}'];
     const rows = texts.map((t) => JSON.parse(t));
-    attachRowJson(rows, texts);
-    const stored = serializeTable(prepareTable(rows));
+    const stored = serializeTable(prepareTable(rows), { texts });
     expect(stored.rows).toEqual([
       '{"_row_id":0,"a":1, "b":"x"}',
       '{"_row_id":1}',
@@ -91,11 +90,11 @@ describe('attachRowJson', () => {
     );
     // A line break (NDJSON needs one row a line) or a wrong count: stringified as usual.
     const pretty = [{ a: 1 }];
-    attachRowJson(pretty, ['{\n  "a": 1\n}']);
-    expect(serializeTable(prepareTable(pretty)).rows).toEqual(['{"_row_id":0,"a":1}']);
+    expect(serializeTable(prepareTable(pretty), { texts: ['{\n  "a": 1\n}'] }).rows).toEqual([
+      '{"_row_id":0,"a":1}',
+    ]);
     const short = [{ a: 1 }, { a: 2 }];
-    attachRowJson(short, ['{"a":9}']);
-    expect(serializeTable(prepareTable(short)).rows).toEqual([
+    expect(serializeTable(prepareTable(short), { texts: ['{"a":9}'] }).rows).toEqual([
       '{"_row_id":0,"a":1}',
       '{"_row_id":1,"a":2}',
     ]);
@@ -104,8 +103,7 @@ describe('attachRowJson', () => {
   it('stores from the texts rows that hold only some of their values, encoded as the joined rows', () => {
     const texts = ['{"a":1,"b":"é"}', '{}', '{"a":2,"b":"y"}'];
     const partial = [{ a: 1, b: null }, {}, { a: 2 }];
-    attachRowJson(partial, texts);
-    const stored = serializeTable(prepareTable(partial));
+    const stored = serializeTable(prepareTable(partial), { texts });
     expect(stored.rows).toEqual([
       '{"_row_id":0,"a":1,"b":"é"}',
       '{"_row_id":1}',
@@ -113,7 +111,7 @@ describe('attachRowJson', () => {
     ]);
     // Encoded from prefix and text apart, it is byte for byte the encoding of the joined rows.
     const flat = stored.rows.map((row) => Buffer.from(row).toString());
-    expect(encodeRows(stored.rows)).toEqual(encodeRows(flat));
-    expect(new TextDecoder().decode(encodeRows(stored.rows).joined)).toBe(stored.rows.join(','));
+    expect(encodeRows(stored)).toEqual(encodeRows(flat));
+    expect(new TextDecoder().decode(encodeRows(stored).joined)).toBe(stored.rows.join(','));
   });
 });

@@ -1,0 +1,131 @@
+import { parseResourceUrl, S2SPResultSchema, tokenStorageKey } from '@s2sp/core';
+import {
+  type BodyStore,
+  collectBytes,
+  createMemoryStore,
+  heldPieces,
+  type StoredTable,
+} from '@s2sp/core/store';
+import { describe, expect, it } from 'vitest';
+import { silentLogger } from '../logger.js';
+import type { CallToolResult } from '../mcp-sdk.js';
+import { createS2SP } from '../runtime/s2sp.js';
+import type { RowBytes } from './row-bytes.js';
+import type { RowJson } from './table.js';
+
+const TEXT = '[{"a":1,  "b":"x"},{},{"a":2,"b":"é😀"}]';
+const STORED = '{"_row_id":0,"a":1,  "b":"x"},{"_row_id":1},{"_row_id":2,"a":2,"b":"é😀"}';
+const encoder = new TextEncoder();
+
+/** TEXT in a resizable buffer (as the proxy's line buffer is), with its rows' ranges. */
+function rowBytes(): RowBytes {
+  const text = encoder.encode(TEXT);
+  const Resizable = ArrayBuffer as unknown as new (
+    n: number,
+    o: { maxByteLength: number },
+  ) => ArrayBuffer;
+  const bytes = new Uint8Array(new Resizable(text.length, { maxByteLength: 4 * text.length }));
+  bytes.set(text);
+  const starts: number[] = [];
+  const ends: number[] = [];
+  for (let i = 0; i < text.length; i++) {
+    if (text[i] === 123) starts.push(i);
+    if (text[i] === 125) ends.push(i + 1);
+  }
+  return { bytes, starts: Uint32Array.from(starts), ends: Uint32Array.from(ends) };
+}
+
+/** The memory store, keeping what each put was given: the tables a caller's path produced. */
+function recordingStore(): { store: BodyStore; puts: StoredTable[] } {
+  const memory = createMemoryStore();
+  const puts: StoredTable[] = [];
+  return {
+    puts,
+    store: {
+      ...memory,
+      put: (key, table, options) => {
+        puts.push(table);
+        return memory.put(key, table, options);
+      },
+    },
+  };
+}
+
+/** The text of what a take of `result`'s entry hands over. */
+async function takenText(store: BodyStore, result: CallToolResult): Promise<string> {
+  const taken = await store.take(await storageKey(result));
+  if (!taken) throw new Error('not stored');
+  return new TextDecoder().decode(await collectBytes(taken.chunks));
+}
+
+async function storageKey(result: CallToolResult): Promise<string> {
+  const { resource_url } = S2SPResultSchema.parse(result.structuredContent);
+  const token = resource_url && parseResourceUrl(resource_url).token;
+  if (!token) throw new Error(`no resource_url: ${JSON.stringify(result)}`);
+  return tokenStorageKey(token);
+}
+
+describe('resourceResult with the rows JSON (the proxy path)', () => {
+  const rows = () => JSON.parse(TEXT) as Record<string, unknown>[];
+
+  it('stores rows handed over as bytes in the very buffer handed in: no copy', async () => {
+    const { store } = recordingStore();
+    const s2sp = createS2SP({ store, logger: silentLogger, publicUrl: 'https://d.example' });
+    const source = rowBytes();
+    let handed = 0;
+    const rowJson = (): RowJson | undefined => (handed++ === 0 ? { bytes: source } : undefined);
+    const result = await s2sp.resourceResult(rows(), { abstract_domains: 'a' }, { rowJson });
+    expect(handed).toBe(1);
+    const taken = await store.take(await storageKey(result));
+    const pieces = taken && heldPieces(taken.chunks);
+    if (!pieces) throw new Error('not stored as pieces at hand');
+    expect(pieces).toHaveLength(1);
+    expect(pieces[0]?.buffer).toBe(source.bytes.buffer);
+    expect(new TextDecoder().decode(pieces[0])).toBe(STORED);
+    await s2sp.close();
+  });
+
+  it('stores rows handed over as texts from the texts, not stringified again', async () => {
+    const { store, puts } = recordingStore();
+    const s2sp = createS2SP({ store, logger: silentLogger, publicUrl: 'https://d.example' });
+    const texts = ['{"a":1,  "b":"x"}', '{}', '{"a":2,"b":"é😀"}'];
+    const result = await s2sp.resourceResult(
+      rows(),
+      { abstract_domains: 'a' },
+      { rowJson: () => ({ texts }) },
+    );
+    // The spacing of the first text survives: the stored row is the text, with its id in front.
+    expect(puts[0]?.encode).toBeTypeOf('function');
+    expect(await takenText(store, result)).toBe(STORED);
+    await s2sp.close();
+  });
+
+  it('never asks for the JSON when nothing is stored, and stores plainly without it', async () => {
+    const { store, puts } = recordingStore();
+    const s2sp = createS2SP({ store, logger: silentLogger, publicUrl: 'https://d.example' });
+    let asked = 0;
+    const rowJson = (): RowJson => {
+      asked++;
+      return { bytes: rowBytes() };
+    };
+    await s2sp.resourceResult(rows(), { abstract_domains: 'a', mode: 'sync' }, { rowJson });
+    await s2sp.resourceResult(rows(), {}, { rowJson });
+    expect(asked).toBe(0);
+    const plain = await s2sp.resourceResult(rows(), { abstract_domains: 'a' });
+    expect(puts.map((table) => table.encode)).toEqual([undefined]);
+    expect(await takenText(store, plain)).toBe(STORED.replace('1,  "b"', '1,"b"'));
+    await s2sp.close();
+  });
+
+  it('refuses bytes that do not describe the rows with invalid_rows', async () => {
+    const s2sp = createS2SP({ logger: silentLogger, publicUrl: 'https://d.example' });
+    const result = await s2sp.resourceResult(
+      [{ a: 1 }],
+      { abstract_domains: 'a' },
+      { rowJson: () => ({ bytes: rowBytes() }) },
+    );
+    expect(result.isError).toBe(true);
+    expect(result._meta?.['s2sp/error-code']).toBe('invalid_rows');
+    await s2sp.close();
+  });
+});
