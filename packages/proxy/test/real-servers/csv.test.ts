@@ -53,7 +53,6 @@ describe('@executeautomation/database-server through the proxy', () => {
     await checkRealServer({
       server: '@executeautomation/database-server',
       tool: 'export_query',
-      fixture: 'csv-export_query',
       upstream,
       args: { query: 'SELECT * FROM stations ORDER BY id', format: 'csv' },
       abstract: ['name', 'state'],

@@ -32,7 +32,6 @@ describe('@negokaz/excel-mcp-server through the proxy', () => {
     await checkRealServer({
       server: '@negokaz/excel-mcp-server',
       tool: 'excel_read_sheet',
-      fixture: 'excel-excel_read_sheet',
       upstream,
       args: { fileAbsolutePath: book, sheetName: 'Alerts' },
       abstract: ['B', 'C'],

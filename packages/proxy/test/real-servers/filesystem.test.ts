@@ -31,7 +31,6 @@ describe('@modelcontextprotocol/server-filesystem through the proxy', () => {
     await checkRealServer({
       server: '@modelcontextprotocol/server-filesystem',
       tool: 'directory_tree',
-      fixture: 'filesystem-directory_tree',
       upstream,
       args: { path: dir },
       abstract: ['name', 'type'],

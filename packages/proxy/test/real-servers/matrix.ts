@@ -19,7 +19,8 @@
  *
  * The expected rows come from the direct result, read by the test's own knowledge of the
  * server's shape (`spec.rows`), never by the proxy's detection. With `S2SP_RECORD_FIXTURES=1` a
- * small direct result (`spec.fixtureArgs`) is written to `test/fixtures/real-servers/`.
+ * small direct result (`spec.fixtureArgs`) is written to `test/fixtures/real-servers/`, under the
+ * tool's `fixture` name in `servers.ts`.
  */
 import { writeFileSync } from 'node:fs';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -38,8 +39,6 @@ export interface RealServerSpec {
   readonly server: string;
   /** The table tool, as in `servers.ts`. */
   readonly tool: string;
-  /** The fixture's file name, `<server>-<tool>`. */
-  readonly fixture: string;
   readonly upstream: StdioUpstream;
   /** The call's arguments, without `abstract_domains`. */
   readonly args: Record<string, unknown>;
@@ -163,14 +162,15 @@ export async function checkRealServer(spec: RealServerSpec): Promise<RealServerC
   expect(directResult.isError, JSON.stringify(directResult).slice(0, 500)).toBeFalsy();
   const rows = spec.rows(directResult);
   expect(rows).toHaveLength(spec.expectedRows);
-  if (process.env.S2SP_RECORD_FIXTURES === '1') await recordFixture(spec, direct.client);
+  if (process.env.S2SP_RECORD_FIXTURES === '1')
+    await recordFixture(spec, entry.fixture, direct.client);
 
   const configured = await checkConfigured(spec, entry.flag, directResult, rows);
   const unconfigured = await checkWithoutFlag(spec, entry.withoutFlag, directResult, rows);
   return { cells: configured + unconfigured };
 }
 
-async function recordFixture(spec: RealServerSpec, direct: Client): Promise<void> {
+async function recordFixture(spec: RealServerSpec, fixture: string, direct: Client): Promise<void> {
   const args = spec.fixtureArgs ?? spec.args;
   let result: Result;
   if (spec.fixtureEnv) {
@@ -179,7 +179,7 @@ async function recordFixture(spec: RealServerSpec, direct: Client): Promise<void
     result = await call(small.client, spec.tool, args);
   } else result = await call(direct, spec.tool, args);
   writeFileSync(
-    new URL(`../fixtures/real-servers/${spec.fixture}.json`, import.meta.url),
+    new URL(`../fixtures/real-servers/${fixture}.json`, import.meta.url),
     `${JSON.stringify(result, null, 2)}\n`,
   );
 }

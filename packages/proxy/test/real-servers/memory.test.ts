@@ -50,7 +50,6 @@ describe('@modelcontextprotocol/server-memory through the proxy', () => {
     await checkRealServer({
       server: '@modelcontextprotocol/server-memory',
       tool: 'read_graph',
-      fixture: 'memory-read_graph',
       upstream,
       args: {},
       abstract: ['name', 'entityType'],

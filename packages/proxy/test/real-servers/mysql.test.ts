@@ -48,7 +48,6 @@ describe.concurrent('MySQL servers on MariaDB through the proxy, configured and 
     await checkRealServer({
       server: '@benborla29/mcp-server-mysql',
       tool: 'mysql_query',
-      fixture: 'mysql-mysql_query',
       upstream: {
         kind: 'stdio',
         command: process.execPath,
@@ -71,7 +70,6 @@ describe.concurrent('MySQL servers on MariaDB through the proxy, configured and 
     await checkRealServer({
       server: '@berthojoris/mcp-mysql-server',
       tool: 'run_select_query',
-      fixture: 'berthojoris-run_select_query',
       upstream: berthojoris(),
       ...readingsCall((query) => ({ query })),
       rows: jsonArray,
@@ -82,7 +80,6 @@ describe.concurrent('MySQL servers on MariaDB through the proxy, configured and 
     await checkRealServer({
       server: '@berthojoris/mcp-mysql-server',
       tool: 'read_records',
-      fixture: 'berthojoris-read_records',
       upstream: berthojoris(),
       ...readingsCall(() => ({})),
       // Not SQL: the table by name, in id order; the fixture its first page of two.
@@ -96,7 +93,6 @@ describe.concurrent('MySQL servers on MariaDB through the proxy, configured and 
     await checkRealServer({
       server: '@berthojoris/mcp-mysql-server',
       tool: 'export_query_to_csv',
-      fixture: 'berthojoris-export_query_to_csv',
       upstream: berthojoris(),
       ...readingsCall((query) => ({ query })),
       rows: (direct) => csvRows((JSON.parse(text(direct)) as { csv: string }).csv),

@@ -49,7 +49,6 @@ describe.concurrent('PostgreSQL servers through the proxy, configured and withou
     await checkRealServer({
       server: '@modelcontextprotocol/server-postgres',
       tool: 'query',
-      fixture: 'postgres-query',
       upstream: node('@modelcontextprotocol/server-postgres', 'dist/index.js', [pg.url]),
       ...bySql,
       rows: jsonArray,
@@ -60,7 +59,6 @@ describe.concurrent('PostgreSQL servers through the proxy, configured and withou
     await checkRealServer({
       server: '@zeddotdev/postgres-context-server',
       tool: 'query',
-      fixture: 'zed-postgres-query',
       upstream: node('@zeddotdev/postgres-context-server', 'index.mjs', [], {
         DATABASE_URL: pg.url,
       }),
@@ -81,7 +79,6 @@ describe.concurrent('PostgreSQL servers through the proxy, configured and withou
     await checkRealServer({
       server: 'mcp-postgres-server',
       tool: 'query',
-      fixture: 'mcp-postgres-server-query',
       upstream: node('mcp-postgres-server', 'build/index.js', [], { DATABASE_URL: pg.url }),
       ...bySql,
       // Recorded from an instance with a small cap: the fixture shows the cut on four rows.
@@ -113,7 +110,6 @@ describe.concurrent('PostgreSQL servers through the proxy, configured and withou
     await checkRealServer({
       server: '@henkey/postgres-mcp-server',
       tool: 'pg_execute_query',
-      fixture: 'henkey-pg_execute_query',
       upstream: henkey(),
       ...readingsCall((query) => ({ operation: 'select', query, limit: READINGS_ROWS })),
       rows: afterProse,
@@ -124,7 +120,6 @@ describe.concurrent('PostgreSQL servers through the proxy, configured and withou
     await checkRealServer({
       server: '@henkey/postgres-mcp-server',
       tool: 'pg_execute_sql',
-      fixture: 'henkey-pg_execute_sql',
       upstream: henkey(),
       ...bySql,
       rows: afterProse,
@@ -138,7 +133,6 @@ describe.concurrent('PostgreSQL servers through the proxy, configured and withou
     await checkRealServer({
       server: '@bytebase/dbhub',
       tool: 'execute_sql',
-      fixture: 'dbhub-execute_sql',
       upstream: {
         kind: 'stdio',
         command: node22(),

@@ -30,6 +30,12 @@ export type WithoutFlag =
 /** One table tool of a matrix server. */
 export interface MatrixTool {
   readonly tool: string;
+  /**
+   * Its recorded answer, `test/fixtures/real-servers/<fixture>.json` (a small call, written by
+   * its test with `S2SP_RECORD_FIXTURES=1`), and the rows that answer holds.
+   */
+  readonly fixture: string;
+  readonly fixtureRows: number;
   /** What its answer looks like, for the table (Markdown). */
   readonly answer: string;
   /** The `--table-tool` value of the configured run. */
@@ -54,12 +60,8 @@ const PROSE_THEN_JSON =
   'one text block: a prose line (`… Retrieved 150 rows.`), `Results:`, an indented JSON array';
 
 /** A tool detected from its first result, configured by its name alone. */
-const detected = (tool: string, answer: string): MatrixTool => ({
-  tool,
-  answer,
-  flag: tool,
-  withoutFlag: 'detected',
-});
+const detected = (tool: Pick<MatrixTool, 'tool' | 'answer' | 'fixture' | 'fixtureRows'>) =>
+  ({ ...tool, flag: tool.tool, withoutFlag: 'detected' }) satisfies MatrixTool;
 
 /** Every server the proxy is tested in front of. */
 export const MATRIX: readonly MatrixServer[] = [
@@ -67,23 +69,35 @@ export const MATRIX: readonly MatrixServer[] = [
     server: '@modelcontextprotocol/server-postgres',
     version: '0.6.2',
     on: 'PostgreSQL',
-    tools: [detected('query', JSON_ARRAY)],
+    tools: [
+      detected({ tool: 'query', answer: JSON_ARRAY, fixture: 'postgres-query', fixtureRows: 2 }),
+    ],
   },
   {
     server: '@zeddotdev/postgres-context-server',
     version: '0.1.7',
     on: 'PostgreSQL',
-    tools: [detected('query', JSON_ARRAY)],
+    tools: [
+      detected({
+        tool: 'query',
+        answer: JSON_ARRAY,
+        fixture: 'zed-postgres-query',
+        fixtureRows: 2,
+      }),
+    ],
   },
   {
     server: 'mcp-postgres-server',
     version: '0.3.1',
     on: 'PostgreSQL',
     tools: [
-      detected(
-        'query',
-        'compact JSON `{rows, rowCount, returnedRows, truncated, hint}`, cut at 32 KiB (18 of the 150 rows): the S2SP result passes on its count and hint',
-      ),
+      detected({
+        tool: 'query',
+        fixture: 'mcp-postgres-server-query',
+        fixtureRows: 2,
+        answer:
+          'compact JSON `{rows, rowCount, returnedRows, truncated, hint}`, cut at 32 KiB (18 of the 150 rows): the S2SP result passes on its count and hint',
+      }),
     ],
   },
   {
@@ -91,8 +105,18 @@ export const MATRIX: readonly MatrixServer[] = [
     version: '1.0.7',
     on: 'PostgreSQL',
     tools: [
-      detected('pg_execute_query', PROSE_THEN_JSON),
-      detected('pg_execute_sql', PROSE_THEN_JSON),
+      detected({
+        tool: 'pg_execute_query',
+        answer: PROSE_THEN_JSON,
+        fixture: 'henkey-pg_execute_query',
+        fixtureRows: 2,
+      }),
+      detected({
+        tool: 'pg_execute_sql',
+        answer: PROSE_THEN_JSON,
+        fixture: 'henkey-pg_execute_sql',
+        fixtureRows: 2,
+      }),
     ],
   },
   {
@@ -102,6 +126,8 @@ export const MATRIX: readonly MatrixServer[] = [
     tools: [
       {
         tool: 'execute_sql',
+        fixture: 'dbhub-execute_sql',
+        fixtureRows: 2,
         answer: 'indented JSON `{success, data: {statements: [{sql, rows, count}]}}`',
         flag: 'execute_sql:/data/statements/0/rows',
         withoutFlag: 'writes',
@@ -113,10 +139,13 @@ export const MATRIX: readonly MatrixServer[] = [
     version: '2.0.9',
     on: 'MariaDB',
     tools: [
-      detected(
-        'mysql_query',
-        'two text blocks: an indented JSON array, then `Query execution time: N ms` (kept after the abstract)',
-      ),
+      detected({
+        tool: 'mysql_query',
+        fixture: 'mysql-mysql_query',
+        fixtureRows: 2,
+        answer:
+          'two text blocks: an indented JSON array, then `Query execution time: N ms` (kept after the abstract)',
+      }),
     ],
   },
   {
@@ -124,10 +153,22 @@ export const MATRIX: readonly MatrixServer[] = [
     version: '1.43.2',
     on: 'MariaDB',
     tools: [
-      detected('run_select_query', JSON_ARRAY),
-      detected('read_records', JSON_ARRAY),
+      detected({
+        tool: 'run_select_query',
+        answer: JSON_ARRAY,
+        fixture: 'berthojoris-run_select_query',
+        fixtureRows: 2,
+      }),
+      detected({
+        tool: 'read_records',
+        answer: JSON_ARRAY,
+        fixture: 'berthojoris-read_records',
+        fixtureRows: 2,
+      }),
       {
         tool: 'export_query_to_csv',
+        fixture: 'berthojoris-export_query_to_csv',
+        fixtureRows: 2,
         answer:
           "indented JSON `{csv, row_count}`: CSV inside a string (a DECIMAL's `74.50` is redeemed as printed)",
         flag: 'export_query_to_csv:/csv:csv',
@@ -139,14 +180,26 @@ export const MATRIX: readonly MatrixServer[] = [
     server: 'mcp-server-sqlite-npx',
     version: '0.8.0',
     on: 'SQLite',
-    tools: [detected('read_query', JSON_ARRAY)],
+    tools: [
+      detected({
+        tool: 'read_query',
+        answer: JSON_ARRAY,
+        fixture: 'sqlite-read_query',
+        fixtureRows: 3,
+      }),
+    ],
   },
   {
     server: '@executeautomation/database-server',
     version: '1.1.0',
     on: 'SQLite',
     tools: [
-      detected('export_query', 'CSV in one text block (`format: "csv"`), `NULL` as an empty cell'),
+      detected({
+        tool: 'export_query',
+        answer: 'CSV in one text block (`format: "csv"`), `NULL` as an empty cell',
+        fixture: 'csv-export_query',
+        fixtureRows: 10,
+      }),
     ],
   },
   {
@@ -156,6 +209,8 @@ export const MATRIX: readonly MatrixServer[] = [
     tools: [
       {
         tool: 'read_graph',
+        fixture: 'memory-read_graph',
+        fixtureRows: 5,
         answer:
           '`structuredContent` `{entities, relations}` and the same as JSON text; `relations` stays in the result',
         flag: 'read_graph:/entities',
@@ -170,6 +225,8 @@ export const MATRIX: readonly MatrixServer[] = [
     tools: [
       {
         tool: 'directory_tree',
+        fixture: 'filesystem-directory_tree',
+        fixtureRows: 8,
         answer:
           'an indented JSON array of `{name, type, children?}`; `structuredContent` `{content}` holds it as a string',
         flag: 'directory_tree',
@@ -182,10 +239,13 @@ export const MATRIX: readonly MatrixServer[] = [
     version: '0.12.0',
     on: 'an .xlsx file',
     tools: [
-      detected(
-        'excel_read_sheet',
-        'HTML: a `<table>` headed by column letters (its empty corner cell named `column_1`), then metadata',
-      ),
+      detected({
+        tool: 'excel_read_sheet',
+        fixture: 'excel-excel_read_sheet',
+        fixtureRows: 13,
+        answer:
+          'HTML: a `<table>` headed by column letters (its empty corner cell named `column_1`), then metadata',
+      }),
     ],
   },
   {

@@ -50,7 +50,6 @@ describe('mcp-server-sqlite-npx through the proxy', () => {
     await checkRealServer({
       server: 'mcp-server-sqlite-npx',
       tool: 'read_query',
-      fixture: 'sqlite-read_query',
       upstream,
       args: { query: 'SELECT id, event, severity, magnitude, note FROM alerts ORDER BY id' },
       fixtureArgs: {
