@@ -40,12 +40,23 @@ function binaries(): { server: string; install: string; client: string } {
   return { server, install, client };
 }
 
-function run(program: string, args: readonly string[], timeoutMs = 60_000): Promise<string> {
+function run(
+  program: string,
+  args: readonly string[],
+  timeoutMs = 60_000,
+  input?: string,
+): Promise<string> {
   return new Promise((resolve, reject) => {
-    execFile(program, [...args], { timeout: timeoutMs, encoding: 'utf8' }, (error, out, err) => {
-      if (error) reject(new Error(`${program} failed: ${err || out || error.message}`));
-      else resolve(out);
-    });
+    const child = execFile(
+      program,
+      [...args],
+      { timeout: timeoutMs, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 },
+      (error, out, err) => {
+        if (error) reject(new Error(`${program} failed: ${err || out || error.message}`));
+        else resolve(out);
+      },
+    );
+    child.stdin?.end(input);
   });
 }
 
@@ -79,7 +90,7 @@ export async function startMariaDb(): Promise<MariaDbTestServer> {
     return {
       ...spec,
       external: true,
-      sql: (statements) => run(client, [...args, spec.database, '-e', statements]),
+      sql: (statements) => run(client, [...args, spec.database], 60_000, statements),
       stop: async () => {},
       [Symbol.asyncDispose]: async () => {},
     };
@@ -103,14 +114,15 @@ export async function startMariaDb(): Promise<MariaDbTestServer> {
     if (child) live.delete(child);
     rmSync(dir, { recursive: true, force: true });
   };
+  // The statements go on standard input: an argument is limited to 128 KiB (E2BIG), a table's
+  // INSERT is not.
   const asAdmin = (statements: string, database?: string) =>
-    run(client, [
-      `--socket=${socket}`,
-      '--user=root',
-      ...(database ? [database] : []),
-      '-e',
+    run(
+      client,
+      [`--socket=${socket}`, '--user=root', ...(database ? [database] : [])],
+      60_000,
       statements,
-    ]);
+    );
 
   try {
     await run(install, [

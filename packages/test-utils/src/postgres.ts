@@ -56,18 +56,33 @@ function run(
   file: string,
   args: readonly string[],
   timeoutMs = 60_000,
+  input?: string,
 ): Promise<string> {
   const [program, argv] = command(bin, file, args);
   return new Promise((resolve, reject) => {
-    execFile(program, argv, { timeout: timeoutMs, encoding: 'utf8' }, (error, stdout, stderr) => {
-      if (error) reject(new Error(`${file} failed: ${stderr || stdout || error.message}`));
-      else resolve(stdout);
-    });
+    const child = execFile(
+      program,
+      argv,
+      { timeout: timeoutMs, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 },
+      (error, stdout, stderr) => {
+        if (error) reject(new Error(`${file} failed: ${stderr || stdout || error.message}`));
+        else resolve(stdout);
+      },
+    );
+    child.stdin?.end(input);
   });
 }
 
+// The statements go on standard input: an argument is limited to 128 KiB (E2BIG), a table's
+// INSERT is not.
 function psql(bin: string, url: string, statements: string): Promise<string> {
-  return run(bin, 'psql', [url, '-X', '-q', '-A', '-t', '-v', 'ON_ERROR_STOP=1', '-c', statements]);
+  return run(
+    bin,
+    'psql',
+    [url, '-X', '-q', '-A', '-t', '-v', 'ON_ERROR_STOP=1', '-f', '-'],
+    60_000,
+    statements,
+  );
 }
 
 // Clusters still running when the test process exits are stopped, so a crashed run leaves none.

@@ -6,13 +6,13 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Row } from '@s2sp/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { StdioUpstream } from '../../src/index.js';
 import { stdioClient, upstreamBin } from '../support.js';
-import { call, type Result, text } from '../table-calls.js';
+import { call, text } from '../table-calls.js';
 import { checkRealServer } from './matrix.js';
 import { ensureSqlite3Binding } from './sqlite3-binding.js';
+import { csvRows } from './text-tables.js';
 
 const dir = mkdtempSync(join(tmpdir(), 's2sp-csv-'));
 const upstream: StdioUpstream = {
@@ -48,45 +48,15 @@ beforeAll(async () => {
 });
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-/** RFC 4180 CSV as printed: the header line names the columns; quoted cells may hold `,` `"`. */
-function csvTable(result: Result): Row[] {
-  const lines: string[][] = [];
-  let cells: string[] = [];
-  let cell = '';
-  let quoted = false;
-  const body = text(result);
-  for (let i = 0; i < body.length; i++) {
-    const c = body[i];
-    if (quoted) {
-      if (c === '"' && body[i + 1] === '"') {
-        cell += '"';
-        i++;
-      } else if (c === '"') quoted = false;
-      else cell += c;
-    } else if (c === '"') quoted = true;
-    else if (c === ',') {
-      cells.push(cell);
-      cell = '';
-    } else if (c === '\n') {
-      cells.push(cell);
-      lines.push(cells);
-      cells = [];
-      cell = '';
-    } else cell += c;
-  }
-  const [header = [], ...rows] = lines;
-  return rows.map((row) => Object.fromEntries(header.map((name, i) => [name, row[i]])));
-}
-
 describe('@executeautomation/database-server through the proxy', () => {
-  it('export_query (CSV): the plain call, the named columns, every row redeemed', async () => {
+  it('export_query (CSV): configured and without a flag, every row redeemed', async () => {
     await checkRealServer({
-      fixture: 'csv-export_query',
+      server: '@executeautomation/database-server',
+      tool: 'export_query',
       upstream,
-      table: { name: 'export_query' },
       args: { query: 'SELECT * FROM stations ORDER BY id', format: 'csv' },
       abstract: ['name', 'state'],
-      rows: csvTable,
+      rows: (direct) => csvRows(text(direct)),
       expectedRows: 10,
       values: 'text',
     });

@@ -9,12 +9,12 @@ import { copyFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { Row } from '@s2sp/core';
 import { afterAll, describe, it } from 'vitest';
 import type { StdioUpstream } from '../../src/index.js';
 import { upstreamBin } from '../support.js';
-import { type Result, text } from '../table-calls.js';
+import { text } from '../table-calls.js';
 import { checkRealServer } from './matrix.js';
+import { htmlRows } from './text-tables.js';
 
 const dir = mkdtempSync(join(tmpdir(), 's2sp-excel-'));
 const book = join(dir, 'alerts.xlsx');
@@ -27,33 +27,15 @@ const upstream: StdioUpstream = {
   args: [upstreamBin('@negokaz/excel-mcp-server', 'dist/launcher.js')],
 };
 
-const decode = (html: string) =>
-  html
-    .replace(/&lt;/g, '<')
-    .replace(/&gt;/g, '>')
-    .replace(/&quot;/g, '"')
-    .replace(/&#39;/g, "'")
-    .replace(/&amp;/g, '&');
-
-/** The `<table>` as printed: the first row's cells name the columns, every other row is a row. */
-function htmlTable(result: Result): Row[] {
-  const table = /<table>([\s\S]*?)<\/table>/.exec(text(result))?.[1] ?? '';
-  const cells = [...table.matchAll(/<tr>([\s\S]*?)<\/tr>/g)].map((tr) =>
-    [...(tr[1] ?? '').matchAll(/<t[hd]>([\s\S]*?)<\/t[hd]>/g)].map((cell) => decode(cell[1] ?? '')),
-  );
-  const [header = [], ...rows] = cells;
-  return rows.map((row) => Object.fromEntries(header.map((name, i) => [name, row[i]])));
-}
-
 describe('@negokaz/excel-mcp-server through the proxy', () => {
-  it('excel_read_sheet (an HTML table): the plain call, the named columns, every row redeemed', async () => {
+  it('excel_read_sheet (an HTML table): configured and without a flag, every row redeemed', async () => {
     await checkRealServer({
-      fixture: 'excel-excel_read_sheet',
+      server: '@negokaz/excel-mcp-server',
+      tool: 'excel_read_sheet',
       upstream,
-      table: { name: 'excel_read_sheet' },
       args: { fileAbsolutePath: book, sheetName: 'Alerts' },
       abstract: ['B', 'C'],
-      rows: htmlTable,
+      rows: (direct) => htmlRows(text(direct)),
       // The sheet's own header row is the table's first data row: 13 rows under the letters.
       expectedRows: 13,
       values: 'text',

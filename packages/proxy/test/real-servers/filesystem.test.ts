@@ -27,11 +27,11 @@ const upstream: StdioUpstream = {
 };
 
 describe('@modelcontextprotocol/server-filesystem through the proxy', () => {
-  it('directory_tree: the plain call, the named columns, every entry redeemed', async () => {
+  it('directory_tree: configured, every entry redeemed; without a flag, not offered', async () => {
     await checkRealServer({
-      fixture: 'filesystem-directory_tree',
+      server: '@modelcontextprotocol/server-filesystem',
+      tool: 'directory_tree',
       upstream,
-      table: { name: 'directory_tree' },
       args: { path: dir },
       abstract: ['name', 'type'],
       rows: (direct) => JSON.parse(text(direct)),

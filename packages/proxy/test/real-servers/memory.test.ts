@@ -46,11 +46,11 @@ beforeAll(async () => {
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 describe('@modelcontextprotocol/server-memory through the proxy', () => {
-  it('read_graph (pointer /entities): the plain call, the named columns, every entity redeemed', async () => {
+  it('read_graph: configured with /entities, and without a flag naming the table, every entity redeemed', async () => {
     await checkRealServer({
-      fixture: 'memory-read_graph',
+      server: '@modelcontextprotocol/server-memory',
+      tool: 'read_graph',
       upstream,
-      table: { name: 'read_graph', pointer: '/entities' },
       args: {},
       abstract: ['name', 'entityType'],
       rows: (direct) =>

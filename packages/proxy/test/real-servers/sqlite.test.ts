@@ -46,12 +46,15 @@ beforeAll(async () => {
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 describe('mcp-server-sqlite-npx through the proxy', () => {
-  it('read_query: the plain call, the named columns, every row redeemed', async () => {
+  it('read_query: configured and without a flag, every row redeemed', async () => {
     await checkRealServer({
-      fixture: 'sqlite-read_query',
+      server: 'mcp-server-sqlite-npx',
+      tool: 'read_query',
       upstream,
-      table: { name: 'read_query' },
       args: { query: 'SELECT id, event, severity, magnitude, note FROM alerts ORDER BY id' },
+      fixtureArgs: {
+        query: 'SELECT id, event, severity, magnitude, note FROM alerts ORDER BY id LIMIT 3',
+      },
       abstract: ['event', 'severity'],
       rows: (direct) => JSON.parse(text(direct)),
       expectedRows: 20,

@@ -20,16 +20,9 @@ describe('rowsFromHeader', () => {
         { id: 2, zip: '10001', score: '', big: '1' },
       ],
     });
-    expect(['0', '-3', '2.5e3', '1e400', '007', '1.', ' 1', '0x10'].map(isNumberText)).toEqual([
-      true,
-      true,
-      true,
-      false,
-      false,
-      false,
-      false,
-      false,
-    ]);
+    expect(
+      ['0', '-3', '74.5', '74.50', '2.5e3', '1e400', '007', '1.', ' 1', '0x10'].map(isNumberText),
+    ).toEqual([true, true, true, false, false, false, false, false, false, false]);
   });
 
   it('keeps JSON values as they are without typeNumbers', () => {

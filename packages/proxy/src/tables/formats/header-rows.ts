@@ -17,12 +17,14 @@ export type HeaderRows =
 // A JSON number without leading zeros ("007" is an identifier, not 7).
 const NUMBER = /^-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?$/;
 
-/** True when `text` is a number that survives the trip to a JS number (not a 20-digit id). */
+/**
+ * True when `text` is a number that survives the trip to a JS number and back as the same text:
+ * typed, the cell a consumer redeems still equals the one the upstream printed (not a DECIMAL's
+ * `74.50`, not a 20-digit id).
+ */
 export function isNumberText(text: string): boolean {
   if (text.length > 32 || !NUMBER.test(text)) return false;
-  const value = Number(text);
-  if (!Number.isFinite(value)) return false;
-  return /[.eE]/.test(text) || Number.isSafeInteger(value);
+  return String(Number(text)) === text;
 }
 
 /**
