@@ -65,8 +65,9 @@ describe('a large table parse and the other clients', () => {
       expect(statuses.every((status) => status === 200)).toBe(true);
       // Served all along: its longest wait is a small part of the call (a parse in one go made
       // it two thirds of the call or more). What is left is mostly the decoding of the
-      // upstream's JSON-RPC line, done in one go before any parser runs.
-      expect(longest).toBeLessThan(took / 3);
+      // upstream's JSON-RPC line, done in one go before any parser runs. The bound is half the
+      // call, not a third: on a machine shared with other jobs the proxy is sometimes descheduled.
+      expect(longest).toBeLessThan(took / 2);
     },
     180_000,
   );
@@ -84,10 +85,11 @@ describe('a large table parse and the other clients', () => {
       return performance.now() - start;
     };
     await timed('a');
-    const letters = await timed('a');
-    const ampersands = await timed('&');
+    // The best of two each: one call slowed by another job on the machine says nothing.
+    const letters = Math.min(await timed('a'), await timed('a'));
+    const ampersands = Math.min(await timed('&'), await timed('&'));
     // Entities are decoded in one pass: a search to the end of the text for each `&` made this
     // thirty times the time of the letters.
-    expect(ampersands).toBeLessThan(letters * 4);
+    expect(ampersands).toBeLessThan(letters * 6);
   }, 180_000);
 });
