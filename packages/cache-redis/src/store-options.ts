@@ -8,7 +8,6 @@
 
 import { byteSize, milliseconds, parseOptions } from '@s2sp/core/options';
 import { z } from 'zod';
-import { RedisUrlSchema } from './owned-client.js';
 import {
   clientKeyPrefix,
   detectClientKind,
@@ -96,9 +95,8 @@ const MAX_TIMEOUT_MS = 600_000;
  */
 export const RedisBodyStoreOptionsSchema = z
   .object({
-    url: RedisUrlSchema.optional().describe(
-      '`redis://` or `rediss://` URL; the store creates, connects and closes a node-redis client',
-    ),
+    // The rules, variables and flags of url and keyPrefix, stated once in ./settings.
+    url: RedisStoreSettingsSchema.shape.url,
     client: z
       .custom<RedisClientLike>(
         (client) => detectClientKind(client as RedisClientLike) !== undefined,
@@ -117,7 +115,6 @@ export const RedisBodyStoreOptionsSchema = z
         description:
           'node-redis `createClient()`/`createCluster()` (connected), or ioredis `Redis`/`Cluster`; never closed by the store',
       }),
-    // The rule, the variable and the flag, stated once in ./settings.
     keyPrefix: RedisStoreSettingsSchema.shape.keyPrefix,
     owner: z
       .string()

@@ -2,22 +2,19 @@
  * `@s2sp/server/env`: reading an S2SP server's settings from environment variables, with errors that name the
  * variable. Pure functions (no `process` access), so every rule is unit-testable. Also the options
  * schemas of `createS2SP`, `createS2SPServer` and `createS2SPEdge`, whose metadata names each
- * option's variable (for other readers, such as `s2sp-proxy`'s flags, and for option tables).
+ * option's variable, and {@link ServerSettingsSchema}, the process settings (port, host, log
+ * level) no factory takes: read any of them, from flags, a file and the environment, with
+ * `readSettings` from `@s2sp/core/options`.
  *
  * @module
  */
 
-import { normalizePublicUrl } from '@s2sp/core';
-import { optionsFromEnv, readSettings } from '@s2sp/core/options';
+import { readSettings, stringList } from '@s2sp/core/options';
+import { z } from 'zod';
 import { ConsumerFetchOptionsSchema } from './consumer/consumer-tool.js';
-import { configError } from './edge/config-error.js';
-import {
-  type EdgeOptionNames,
-  EdgeOptionsSchema,
-  isHostValue,
-  type S2SPEdgeOptions,
-} from './edge/edge-options.js';
-import { isLogLevel, type LogLevel } from './logger.js';
+import { BearerTokenSchema } from './edge/bearer-auth.js';
+import { EdgeOptionsSchema, HostValueSchema, type S2SPEdgeOptions } from './edge/edge-options.js';
+import type { LogLevel } from './logger.js';
 import { S2SPOptionsSchema } from './runtime/options.js';
 import type { SlopOptions } from './slop.js';
 
@@ -38,78 +35,70 @@ export type EdgeEnvOptions = Pick<
 /** An environment, such as `process.env`. */
 export type Env = Readonly<Record<string, string | undefined>>;
 
-/** The variable's value, trimmed, or `undefined` when unset or blank (`FOO=` means "default"). */
-export function envString(env: Env, name: string): string | undefined {
-  const value = env[name]?.trim();
-  return value === undefined || value === '' ? undefined : value;
-}
+const LOG_LEVELS = [
+  'debug',
+  'info',
+  'warn',
+  'error',
+  'silent',
+] as const satisfies readonly LogLevel[];
 
-function show(value: string): string {
-  return JSON.stringify(value.length > 80 ? `${value.slice(0, 80)}…` : value);
-}
-
-/**
- * A number within bounds.
- * @throws S2SPError `invalid_config` (see {@link configError}) when it is not a (whole, if `integer`) number from `min` to `max`
- */
-export function envNumber(
-  env: Env,
-  name: string,
-  fallback: number,
-  bounds: { min: number; max: number; integer?: boolean },
-): number {
-  const text = envString(env, name);
-  if (text === undefined) return fallback;
-  const value = Number(text);
-  const pattern = bounds.integer ? /^\d+$/ : /^\d+(\.\d+)?$/;
-  if (!pattern.test(text) || value < bounds.min || value > bounds.max) {
-    throw configError(
-      name,
-      `${show(text)} is not ${bounds.integer ? 'a whole number' : 'a number'} from ${bounds.min} to ${bounds.max}.`,
-    );
-  }
-  return value;
-}
+/** A yes/no setting: `1`, `true`, `yes`, `on` or `0`, `false`, `no`, `off` as text, any case. */
+const SwitchSchema = z
+  .boolean()
+  .meta({ allowed: 'one of 1, true, yes, on, 0, false, no, off', type: 'boolean' });
 
 /**
- * A yes/no switch: `1`, `true`, `yes`, `on` or `0`, `false`, `no`, `off` (any case); unset is no.
- * @throws S2SPError `invalid_config` (see {@link configError}) for anything else
+ * The settings of an S2SP server process that no factory takes (where to listen, what to log, SLOP),
+ * and the runtime's own that a deployment sets (`publicUrl`, `ttlSeconds`, `retryGraceMs`): one
+ * rule each, with its variable and, where `s2sp-proxy` has one, its flag. `port` has no default:
+ * each program has its own.
  */
-export function envFlag(env: Env, name: string): boolean {
-  const text = envString(env, name)?.toLowerCase();
-  if (text === undefined || ['0', 'false', 'no', 'off'].includes(text)) return false;
-  if (['1', 'true', 'yes', 'on'].includes(text)) return true;
-  throw configError(name, `${show(text)} is not one of 1, true, yes, on, 0, false, no, off.`);
-}
-
-/**
- * An absolute http(s) URL without credentials, query or fragment, normalised without a trailing
- * slash (a path is kept).
- * @throws S2SPError `invalid_config` (see {@link configError}) otherwise
- */
-export function envHttpUrl(env: Env, name: string, example: string): string | undefined {
-  const text = envString(env, name);
-  if (text === undefined) return undefined;
-  try {
-    return normalizePublicUrl(text, name, example);
-  } catch (cause) {
-    // The same rule as every configured base URL; only the message is put in this module's form.
-    const message = cause instanceof Error ? cause.message : String(cause);
-    throw configError(
-      name,
-      message.startsWith(`${name} `) ? message.slice(name.length + 1) : message,
-    );
-  }
-}
-
-/** A comma-separated list, trimmed, without empty items; `undefined` when unset. */
-export function envList(env: Env, name: string): string[] | undefined {
-  const items = envString(env, name)
-    ?.split(',')
-    .map((item) => item.trim())
-    .filter(Boolean);
-  return items && items.length > 0 ? items : undefined;
-}
+export const ServerSettingsSchema = z.object({
+  port: z.number().int().min(0).max(65_535).meta({
+    env: 'PORT',
+    flag: '--port',
+    allowed: 'a whole number from 0 to 65535',
+    type: 'integer',
+    description: 'HTTP port (MCP, data plane); 0 picks a free one.',
+  }),
+  host: HostValueSchema.refine((host) => host !== '*')
+    .default('127.0.0.1')
+    .meta({
+      env: 'HOST',
+      flag: '--host',
+      allowed: 'a host name or IP address',
+      description: 'Interface to bind.',
+    }),
+  logLevel: z
+    // A level is a word: any case will do.
+    .preprocess(
+      (level) => (typeof level === 'string' ? level.toLowerCase() : level),
+      z.enum(LOG_LEVELS),
+    )
+    .default('info')
+    .meta({
+      env: 'LOG_LEVEL',
+      flag: '--log-level',
+      allowed: 'one of debug, info, warn, error, silent',
+      description: '`debug`, `info`, `warn`, `error` or `silent`; logs go to standard error.',
+    }),
+  publicUrl: S2SPOptionsSchema.shape.publicUrl,
+  ttlSeconds: S2SPOptionsSchema.shape.ttlSeconds,
+  retryGraceMs: S2SPOptionsSchema.shape.retryGraceMs,
+  slop: SwitchSchema.default(false).meta({
+    env: 'SLOP',
+    description: 'Serve the tools over SLOP too.',
+  }),
+  slopBearerTokens: stringList(BearerTokenSchema).optional().meta({
+    env: 'SLOP_BEARER_TOKENS',
+    description: 'Bearer tokens SLOP requires (one of them), comma-separated.',
+  }),
+  slopRequireScopes: SwitchSchema.default(false).meta({
+    env: 'SLOP_REQUIRE_SCOPES',
+    description: 'Check `X-SLOP-Scope` on SLOP requests.',
+  }),
+});
 
 /** Settings every S2SP server reads the same way. */
 export interface ServerEnv {
@@ -126,8 +115,6 @@ export interface ServerEnv {
    * (PROTOCOL §7.10), 0 to 600 000 ms; 0 turns it off. Default 60 000. Pass it as `retryGraceMs`.
    */
   readonly retryGraceMs: number;
-  /** `REDIS_URL`: keep bodies in Redis (`@s2sp/cache-redis`) instead of memory. */
-  readonly redisUrl: string | undefined;
   /** `LOG_LEVEL`: debug, info (default), warn, error or silent. */
   readonly logLevel: LogLevel;
   /**
@@ -163,10 +150,10 @@ const EDGE_SETTINGS = EdgeOptionsSchema.pick({
  * edge's options schema, and each value is checked by its option's own rule.
  *
  * @param env - the environment (`process.env`)
- * @throws S2SPError `invalid_config` (see {@link configError}) naming the variable
+ * @throws S2SPError `invalid_config` naming the variable
  */
 export function loadEdgeEnv(env: Env): EdgeEnvOptions {
-  const { options } = optionsFromEnv(EDGE_SETTINGS, env, { factory: 'environment' });
+  const { options } = readSettings(EDGE_SETTINGS, { env }, { factory: 'environment' });
   // The body timeout is always set, so an environment spread over defaults states it.
   return {
     requestBodyTimeoutMs: EDGE_SETTINGS.shape.requestBodyTimeoutMs.parse(undefined),
@@ -174,128 +161,31 @@ export function loadEdgeEnv(env: Env): EdgeEnvOptions {
   };
 }
 
-/** The edge's settings as a reader finds them: lists of strings and a number, each optional. */
-export interface EdgeSettings {
-  readonly allowedHosts?: readonly string[] | undefined;
-  readonly allowedBrowserOrigins?: readonly string[] | undefined;
-  /** Bearer tokens, each at least 16 characters. */
-  readonly authTokens?: readonly string[] | undefined;
-  readonly requestBodyTimeoutMs?: number | undefined;
-}
-
 /**
- * The one mapping from settings (environment variables, `s2sp-proxy` flags or its config file)
- * to the edge's options: only the settings given are set, checked by the edge's own rules
- * (`resolveEdgeOptions`) with errors naming the setting.
- *
- * @param settings - what the reader found
- * @param names - the variable, flag or key behind each option
- * @throws S2SPError `invalid_config` (see {@link configError}) naming the setting
- */
-export function edgeOptionsFrom(settings: EdgeSettings, names: EdgeOptionNames): EdgeEnvOptions {
-  const given: Record<string, unknown> = {
-    allowedHosts: settings.allowedHosts,
-    allowedBrowserOrigins: settings.allowedBrowserOrigins,
-    'auth.bearerTokens': settings.authTokens,
-    requestBodyTimeoutMs: settings.requestBodyTimeoutMs,
-  };
-  const { options } = readSettings(
-    EDGE_SETTINGS,
-    'key',
-    // An empty list sets nothing, as an unset variable.
-    (setting) => {
-      const value = given[setting.path];
-      return Array.isArray(value) && value.length === 0 ? undefined : value;
-    },
-    {
-      factory: 'settings',
-      names: Object.fromEntries(
-        Object.entries(names).map(([key, name]) => [
-          key === 'auth' ? 'auth.bearerTokens' : key,
-          name,
-        ]),
-      ),
-    },
-  );
-  return options as EdgeEnvOptions;
-}
-
-const SERVER_SETTINGS = S2SPOptionsSchema.pick({
-  publicUrl: true,
-  ttlSeconds: true,
-  retryGraceMs: true,
-}).extend({
-  ttlSeconds: S2SPOptionsSchema.shape.ttlSeconds.meta({ env: undefined }),
-});
-
-/**
- * Reads `PORT`, `HOST`, `S2SP_PUBLIC_URL`, `S2SP_TTL_SECONDS`, `S2SP_RETRY_GRACE_MS`, `REDIS_URL`, `LOG_LEVEL`, `SLOP`,
- * `SLOP_BEARER_TOKENS`, `SLOP_REQUIRE_SCOPES` and the HTTP edge's settings (see
- * {@link loadEdgeEnv}).
+ * Reads `PORT`, `HOST`, `S2SP_PUBLIC_URL`, `S2SP_TTL_SECONDS`, `S2SP_RETRY_GRACE_MS`, `LOG_LEVEL`,
+ * `SLOP`, `SLOP_BEARER_TOKENS`, `SLOP_REQUIRE_SCOPES` (the `env` names of
+ * {@link ServerSettingsSchema}) and the HTTP edge's settings (see {@link loadEdgeEnv}).
  *
  * @param env - the environment (`process.env`)
  * @param defaults - the port when `PORT` is unset
- * @throws S2SPError `invalid_config` (see {@link configError}) naming the variable, for any value that cannot work
+ * @throws S2SPError `invalid_config` naming the variable, for any value that cannot work
  */
 export function loadServerEnv(env: Env, defaults: { port: number }): ServerEnv {
-  // S2SP_PUBLIC_URL, S2SP_RETRY_GRACE_MS: the `env` names on createS2SP's options schema.
-  const runtime = SERVER_SETTINGS.parse(
-    optionsFromEnv(SERVER_SETTINGS, env, { factory: 'environment' }).options,
-  );
-  const host = envString(env, 'HOST') ?? '127.0.0.1';
-  if (!isHostValue(host))
-    throw configError('HOST', `${show(host)} is not a host name or IP address.`);
-
-  const redisUrl = envString(env, 'REDIS_URL');
-  if (redisUrl !== undefined) {
-    let protocol = '';
-    try {
-      protocol = new URL(redisUrl).protocol;
-    } catch {
-      // reported below
-    }
-    if (protocol !== 'redis:' && protocol !== 'rediss:') {
-      throw configError(
-        'REDIS_URL',
-        'is not a redis:// or rediss:// URL such as redis://127.0.0.1:6379.',
-      );
-    }
-  }
-
-  const logLevel = (envString(env, 'LOG_LEVEL') ?? 'info').toLowerCase();
-  if (!isLogLevel(logLevel))
-    throw configError(
-      'LOG_LEVEL',
-      `${show(logLevel)} is not one of debug, info, warn, error, silent.`,
-    );
-
-  let slop: SlopOptions | undefined;
-  if (envFlag(env, 'SLOP')) {
-    const tokens = envList(env, 'SLOP_BEARER_TOKENS');
-    if (tokens?.some((token) => token.length < 16)) {
-      throw configError('SLOP_BEARER_TOKENS', 'every token must be at least 16 characters long.');
-    }
-    slop = {
-      ...(tokens && { bearerTokens: tokens }),
-      requireScopes: envFlag(env, 'SLOP_REQUIRE_SCOPES'),
-    };
-  }
-
+  const { options } = readSettings(ServerSettingsSchema, { env }, { factory: 'environment' });
+  const settings = ServerSettingsSchema.parse({ port: defaults.port, ...options });
   return {
-    port: envNumber(env, 'PORT', defaults.port, { min: 0, max: 65535, integer: true }),
-    host,
-    publicUrl: runtime.publicUrl,
-    // Stricter than the option (any positive number of seconds): a deployment's variable is held
-    // to whole seconds up to a day, which the apps and their tests rely on.
-    ttlSeconds: envNumber(env, 'S2SP_TTL_SECONDS', runtime.ttlSeconds, {
-      min: 1,
-      max: 86_400,
-      integer: true,
-    }),
-    retryGraceMs: runtime.retryGraceMs,
-    redisUrl,
-    logLevel,
-    slop,
+    port: settings.port,
+    host: settings.host,
+    publicUrl: settings.publicUrl,
+    ttlSeconds: settings.ttlSeconds,
+    retryGraceMs: settings.retryGraceMs,
+    logLevel: settings.logLevel,
+    slop: settings.slop
+      ? {
+          ...(settings.slopBearerTokens && { bearerTokens: [...settings.slopBearerTokens] }),
+          requireScopes: settings.slopRequireScopes,
+        }
+      : undefined,
     edge: loadEdgeEnv(env),
   };
 }
@@ -325,10 +215,10 @@ export interface ConsumerEnv {
  */
 export function loadConsumerEnv(env: Env): ConsumerEnv {
   const destinations = env.S2SP_CONSUMER_DESTINATIONS;
-  const { options } = optionsFromEnv(
+  const { options } = readSettings(
     CONSUMER_SETTINGS,
-    // The one variable whose value is a word: any case will do.
-    { ...env, S2SP_CONSUMER_DESTINATIONS: destinations?.toLowerCase() },
+    // A word: any case will do.
+    { env: { ...env, S2SP_CONSUMER_DESTINATIONS: destinations?.toLowerCase() } },
     { factory: 'environment' },
   );
   const parsed = CONSUMER_SETTINGS.parse(options);
