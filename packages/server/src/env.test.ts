@@ -1,6 +1,15 @@
 import { S2SPError } from '@s2sp/core';
+import { positiveInteger } from '@s2sp/core/options';
 import { describe, expect, it } from 'vitest';
-import { configErrorVariable, loadConsumerEnv, loadEdgeEnv, loadServerEnv } from './env.js';
+import { z } from 'zod';
+import {
+  configErrorVariable,
+  loadConsumerEnv,
+  loadEdgeEnv,
+  loadEnv,
+  loadServerEnv,
+  readSwitches,
+} from './env.js';
 
 describe('loadServerEnv', () => {
   it('has sane defaults', () => {
@@ -134,5 +143,44 @@ describe('loadConsumerEnv', () => {
     }
     expect(S2SPError.isInstance(caught) && caught.code).toBe('invalid_config');
     expect(configErrorVariable(caught)).toBe('S2SP_FETCH_RETRIES');
+  });
+});
+
+describe('loadEnv and readSwitches: an app’s own settings', () => {
+  const Schema = z.object({
+    renders: positiveInteger({ max: 64 }).default(2).meta({ env: 'APP_RENDERS' }),
+    dir: z.string().min(1).optional().meta({ env: 'APP_DIR' }),
+  });
+
+  it('reads each variable by its member’s rule and applies the defaults', () => {
+    expect(loadEnv(Schema, {})).toEqual({ renders: 2 });
+    expect(loadEnv(Schema, { APP_RENDERS: ' 8 ', APP_DIR: '/tmp/x' })).toEqual({
+      renders: 8,
+      dir: '/tmp/x',
+    });
+  });
+
+  it.each([['0'], ['65'], ['2.5'], ['two']])('names APP_RENDERS for %j', (value) => {
+    let caught: unknown;
+    try {
+      loadEnv(Schema, { APP_RENDERS: value });
+    } catch (error) {
+      caught = error;
+    }
+    expect(S2SPError.isInstance(caught) && [caught.code, caught.data]).toEqual([
+      'invalid_config',
+      { option: 'renders', variable: 'APP_RENDERS' },
+    ]);
+  });
+
+  it('takes known switches and names an unknown one', () => {
+    expect(readSwitches(['--stdio'], ['--stdio', '--help']).has('--stdio')).toBe(true);
+    let caught: unknown;
+    try {
+      readSwitches(['--stdio', '--port=3000'], ['--stdio', '--help']);
+    } catch (error) {
+      caught = error;
+    }
+    expect(configErrorVariable(caught)).toBe('--port=3000');
   });
 });

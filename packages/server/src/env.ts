@@ -9,10 +9,11 @@
  * @module
  */
 
-import { readSettings, stringList } from '@s2sp/core/options';
+import { parseOptions, readSettings, stringList } from '@s2sp/core/options';
 import { z } from 'zod';
 import { ConsumerFetchOptionsSchema } from './consumer/consumer-tool.js';
 import { BearerTokenSchema } from './edge/bearer-auth.js';
+import { configError } from './edge/config-error.js';
 import { EdgeOptionsSchema, HostValueSchema, type S2SPEdgeOptions } from './edge/edge-options.js';
 import type { LogLevel } from './logger.js';
 import { S2SPOptionsSchema } from './runtime/options.js';
@@ -44,7 +45,7 @@ const LOG_LEVELS = [
 ] as const satisfies readonly LogLevel[];
 
 /** A yes/no setting: `1`, `true`, `yes`, `on` or `0`, `false`, `no`, `off` as text, any case. */
-const SwitchSchema = z
+export const SwitchSchema: z.ZodBoolean = z
   .boolean()
   .meta({ allowed: 'one of 1, true, yes, on, 0, false, no, off', type: 'boolean' });
 
@@ -134,6 +135,49 @@ export interface ServerEnv {
   readonly edge: EdgeEnvOptions;
 }
 
+/**
+ * Reads the variables a settings schema names (`.meta({ env })` on its members), each checked by
+ * its member's rule, and applies the schema's defaults: the one way an app reads its own
+ * settings, as {@link loadServerEnv} reads the server's.
+ *
+ * @param schema - the app's settings schema
+ * @param env - the environment (`process.env`)
+ * @throws S2SPError `invalid_config` naming the variable (see {@link configError})
+ * @example
+ * ```ts
+ * const AppSettingsSchema = z.object({
+ *   maxRenders: positiveInteger({ max: 64 }).default(2).meta({ env: 'APP_MAX_RENDERS' }),
+ * });
+ * const { maxRenders } = loadEnv(AppSettingsSchema, process.env);
+ * ```
+ */
+export function loadEnv<TSchema extends z.ZodType>(schema: TSchema, env: Env): z.output<TSchema> {
+  const { options, names } = readSettings(schema, { env }, { factory: 'environment' });
+  return parseOptions(schema, options, { factory: 'environment', names });
+}
+
+/**
+ * The switches on an app's command line (`--stdio`, `--help`): each argument must be one of
+ * `switches`.
+ *
+ * @param argv - the arguments after the script (`process.argv.slice(2)`)
+ * @param switches - the switches the app knows
+ * @throws S2SPError `invalid_config` naming the first unknown argument
+ */
+export function readSwitches(
+  argv: readonly string[],
+  switches: readonly string[],
+): ReadonlySet<string> {
+  const unknown = argv.find((arg) => !switches.includes(arg));
+  if (unknown !== undefined) {
+    // Named in full only: `-h` is `--help`'s short form.
+    const named = switches.filter((name) => name.startsWith('--'));
+    const list = [named.slice(0, -1).join(', '), named.at(-1)].filter(Boolean).join(' and ');
+    throw configError(unknown, `unknown option. The options are ${list}.`);
+  }
+  return new Set(argv);
+}
+
 /** The edge's options that have a variable, a flag or a file key: the ones settings can set. */
 const EDGE_SETTINGS = EdgeOptionsSchema.pick({
   allowedHosts: true,
@@ -171,8 +215,12 @@ export function loadEdgeEnv(env: Env): EdgeEnvOptions {
  * @throws S2SPError `invalid_config` naming the variable, for any value that cannot work
  */
 export function loadServerEnv(env: Env, defaults: { port: number }): ServerEnv {
-  const { options } = readSettings(ServerSettingsSchema, { env }, { factory: 'environment' });
-  const settings = ServerSettingsSchema.parse({ port: defaults.port, ...options });
+  const settings = loadEnv(
+    ServerSettingsSchema.extend({
+      port: ServerSettingsSchema.shape.port.default(defaults.port),
+    }),
+    env,
+  );
   return {
     port: settings.port,
     host: settings.host,
@@ -214,14 +262,9 @@ export interface ConsumerEnv {
  * @throws S2SPError `invalid_config` naming the variable when a value is invalid
  */
 export function loadConsumerEnv(env: Env): ConsumerEnv {
-  const destinations = env.S2SP_CONSUMER_DESTINATIONS;
-  const { options } = readSettings(
-    CONSUMER_SETTINGS,
-    // A word: any case will do.
-    { env: { ...env, S2SP_CONSUMER_DESTINATIONS: destinations?.toLowerCase() } },
-    { factory: 'environment' },
-  );
-  const parsed = CONSUMER_SETTINGS.parse(options);
+  // A word: any case will do.
+  const destinations = env.S2SP_CONSUMER_DESTINATIONS?.toLowerCase();
+  const parsed = loadEnv(CONSUMER_SETTINGS, { ...env, S2SP_CONSUMER_DESTINATIONS: destinations });
   return {
     allowedOrigins: parsed.allowedOrigins && [...parsed.allowedOrigins],
     destinations: parsed.destinations,
