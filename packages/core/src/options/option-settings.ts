@@ -146,7 +146,7 @@ export interface SettingsSources {
 export interface SettingsRead<TOptions = Record<string, unknown>> {
   /** The options the sources set, each checked by its own rule; nothing else (no defaults). */
   readonly options: Partial<TOptions>;
-  /** The name of each option's setting that won (`--ttl`, `p.yaml: tokenBudget`), by path. */
+  /** The name of each option's setting that won (`--ttl`, `p.yaml: bodyTimeoutMs`), by path. */
   readonly names: Readonly<Record<string, string>>;
 }
 
@@ -190,7 +190,7 @@ function checkKeys(
  * command-line flag wins over the configuration file, the file over the environment, and the
  * schema's default (applied later, by the factory's `parseOptions`) over nothing. Each option is
  * found by the names in its metadata (`.meta({ env, flag, key })`) and checked by its own rule,
- * so an error names the setting at fault (`--ttl`, `p.yaml: tokenBudget`, `S2SP_TTL_SECONDS`).
+ * so an error names the setting at fault (`--ttl`, `p.yaml: bodyTimeoutMs`, `S2SP_TTL_SECONDS`).
  * Only options a source set are returned, ready to spread into a factory's options.
  *
  * @param schema - the options schema whose settings to read
