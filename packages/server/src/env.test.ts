@@ -8,6 +8,7 @@ import {
   loadEdgeEnv,
   loadEnv,
   loadServerEnv,
+  logConsumerReach,
   readSwitches,
 } from './env.js';
 
@@ -182,5 +183,30 @@ describe('loadEnv and readSwitches: an app’s own settings', () => {
       caught = error;
     }
     expect(configErrorVariable(caught)).toBe('--port=3000');
+  });
+});
+
+describe('logConsumerReach', () => {
+  const logged = (env: Record<string, string>) => {
+    const lines: string[] = [];
+    const record = (level: string) => (message: string) => lines.push(`${level}: ${message}`);
+    const logger = {
+      debug: record('debug'),
+      info: record('info'),
+      warn: record('warn'),
+      error: record('error'),
+    };
+    logConsumerReach(logger, loadConsumerEnv(env), 'draw_chart');
+    return lines;
+  };
+
+  it('warns about any destination without an allow-list, notes public-only, and says nothing with one', () => {
+    expect(logged({ S2SP_CONSUMER_DESTINATIONS: 'any' })).toEqual([
+      expect.stringMatching(/^warn: S2SP_CONSUMER_DESTINATIONS=any .*draw_chart/),
+    ]);
+    expect(logged({})).toEqual([expect.stringMatching(/^info: S2SP_ALLOWED_ORIGINS is not set/)]);
+    expect(
+      logged({ S2SP_ALLOWED_ORIGINS: 'http://127.0.0.1:3001', S2SP_CONSUMER_DESTINATIONS: 'any' }),
+    ).toEqual([]);
   });
 });

@@ -9,6 +9,7 @@
  * @module
  */
 
+import type { Logger } from '@s2sp/core';
 import { parseOptions, readSettings, stringList } from '@s2sp/core/options';
 import { z } from 'zod';
 import { ConsumerFetchOptionsSchema } from './consumer/consumer-tool.js';
@@ -272,6 +273,27 @@ export function loadConsumerEnv(env: Env): ConsumerEnv {
     maxConcurrentFetches: parsed.maxConcurrentFetches,
     fetchRetries: parsed.fetchRetries,
   };
+}
+
+/**
+ * Says at start where a consumer app's tools will fetch from when no allow-list is set: a
+ * warning for `S2SP_CONSUMER_DESTINATIONS=any` (anywhere, private addresses included), else a
+ * note that only public addresses are reached. Nothing when `S2SP_ALLOWED_ORIGINS` is set.
+ *
+ * @param logger - the app's logger
+ * @param consumer - what {@link loadConsumerEnv} read
+ * @param tool - the consumer tool, named in the message (`draw_chart`)
+ */
+export function logConsumerReach(logger: Logger, consumer: ConsumerEnv, tool: string): void {
+  if (consumer.allowedOrigins) return;
+  if (consumer.destinations === 'any')
+    logger.warn(
+      `S2SP_CONSUMER_DESTINATIONS=any and no S2SP_ALLOWED_ORIGINS: ${tool} will fetch from any resource_url an agent passes, loopback and private addresses included; development only`,
+    );
+  else
+    logger.info(
+      `S2SP_ALLOWED_ORIGINS is not set: ${tool} fetches only from public internet addresses; list your resource servers (loopback ones too) in S2SP_ALLOWED_ORIGINS`,
+    );
 }
 
 /** The consumer options that have a variable (`env` on their schema). */
