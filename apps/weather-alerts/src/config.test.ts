@@ -1,7 +1,8 @@
+import { readFileSync } from 'node:fs';
 import type { S2SPError } from '@s2sp/core';
 import { configErrorVariable } from '@s2sp/server/env';
 import { describe, expect, it } from 'vitest';
-import { loadConfig, loadReplayConfig } from './config.js';
+import { loadConfig, loadReplayConfig, USAGE, VARIABLES } from './config.js';
 import { DEFAULT_NWS_USER_AGENT } from './nws-client.js';
 
 /** The invalid_config error `run` throws, with the variable it names. */
@@ -148,5 +149,16 @@ describe('loadReplayConfig', () => {
       fixturesDir: '/tmp/f',
     });
     expect(configError(() => loadReplayConfig({ PORT: 'x' })).variable).toBe('PORT');
+  });
+});
+
+describe('the variables', () => {
+  it('are listed by --help and in the README’s configuration table, each once', () => {
+    const readme = readFileSync(new URL('../README.md', import.meta.url), 'utf8');
+    const table = readme.slice(readme.indexOf('## Configuration'));
+    const rows = [...table.matchAll(/^\| `([A-Z][A-Z0-9_]+)` \|/gm)].map((match) => match[1]);
+    expect([...rows].sort()).toEqual([...VARIABLES].sort());
+    for (const variable of VARIABLES) expect(USAGE).toContain(variable);
+    expect(new Set(VARIABLES).size).toBe(VARIABLES.length);
   });
 });

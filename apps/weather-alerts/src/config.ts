@@ -6,10 +6,11 @@
  * @module
  */
 import { RedisStoreSettingsSchema } from '@s2sp/cache-redis/settings';
-import { httpUrl, positiveNumber } from '@s2sp/core/options';
+import { httpUrl, optionRows, positiveNumber } from '@s2sp/core/options';
 import type { LogLevel } from '@s2sp/server';
 import {
   type EdgeEnvOptions,
+  EdgeOptionsSchema,
   type Env,
   loadEnv,
   loadServerEnv,
@@ -85,6 +86,16 @@ export interface WeatherConfig {
   readonly edge: EdgeEnvOptions;
 }
 
+/**
+ * Every variable the app reads, from the schemas that declare them: the server's, the HTTP
+ * edge's and the app's own. The README's configuration table is checked against it.
+ */
+export const VARIABLES: readonly string[] = [
+  ServerSettingsSchema,
+  EdgeOptionsSchema,
+  WeatherSettingsSchema,
+].flatMap((schema) => optionRows(schema).flatMap((row) => row.env));
+
 /** The command-line usage, for `--help`. */
 export const USAGE = `Usage: s2sp-weather-alerts [--stdio] [--replay] [--help]
 
@@ -97,11 +108,10 @@ Options:
   --replay   answer from recorded NWS responses (offline); same as NWS_REPLAY=1
   --help     print this help
 
-Environment:
-  PORT, HOST, NWS_BASE_URL, NWS_USER_AGENT, NWS_TIMEOUT_SECONDS, NWS_CACHE_SECONDS, NWS_REPLAY,
-  NWS_FIXTURES_DIR, S2SP_PUBLIC_URL, S2SP_TTL_SECONDS, S2SP_RETRY_GRACE_MS, REDIS_URL, S2SP_REDIS_PREFIX,
-  LOG_LEVEL, SLOP, SLOP_BEARER_TOKENS, SLOP_REQUIRE_SCOPES, S2SP_ALLOWED_HOSTS, S2SP_ALLOWED_BROWSER_ORIGINS,
-  S2SP_AUTH_TOKENS, S2SP_BODY_TIMEOUT_MS (see README.md).
+Environment (see README.md):
+${VARIABLES.join(', ')
+  .replace(/(.{1,92})(?:, |$)/g, '  $1,\n')
+  .replace(/,\n$/, '.')}
 `;
 
 /**
