@@ -16,7 +16,7 @@ import { ConsumerFetchOptionsSchema } from './consumer/consumer-tool.js';
 import { BearerTokenSchema } from './edge/bearer-auth.js';
 import { configError } from './edge/config-error.js';
 import { EdgeOptionsSchema, HostValueSchema, type S2SPEdgeOptions } from './edge/edge-options.js';
-import type { LogLevel } from './logger.js';
+import { LOG_LEVELS, type LogLevel } from './logger.js';
 import { S2SPOptionsSchema } from './runtime/options.js';
 import type { SlopOptions } from './slop.js';
 
@@ -36,14 +36,6 @@ export type EdgeEnvOptions = Pick<
 
 /** An environment, such as `process.env`. */
 export type Env = Readonly<Record<string, string | undefined>>;
-
-const LOG_LEVELS = [
-  'debug',
-  'info',
-  'warn',
-  'error',
-  'silent',
-] as const satisfies readonly LogLevel[];
 
 /** A yes/no setting: `1`, `true`, `yes`, `on` or `0`, `false`, `no`, `off` as text, any case. */
 export const SwitchSchema: z.ZodBoolean = z
