@@ -73,20 +73,6 @@ export interface RedisBodyStoreOptions {
   readonly logger?: StoreLogger;
 }
 
-/** Validated options with defaults filled in. */
-export interface ResolvedStoreOptions {
-  readonly url: string | undefined;
-  readonly client: RedisClientLike | undefined;
-  readonly clientKind: RedisClientKind | undefined;
-  readonly keyPrefix: string;
-  readonly owner: string | undefined;
-  readonly maxBytes: number | undefined;
-  readonly commandTimeoutMs: number;
-  readonly connectTimeoutMs: number;
-  readonly evictionPolicyCheck: EvictionPolicyCheck;
-  readonly logger: StoreLogger;
-}
-
 const MAX_TIMEOUT_MS = 600_000;
 
 /**
@@ -166,6 +152,19 @@ export const RedisBodyStoreOptionsSchema = z
     path: ['url'],
   });
 
+/**
+ * Validated options with defaults filled in: what the schema makes of them, with the caller's own
+ * client, its kind, and a logger always there.
+ */
+export type ResolvedStoreOptions = Omit<
+  z.output<typeof RedisBodyStoreOptionsSchema>,
+  'client' | 'logger'
+> & {
+  readonly client: RedisClientLike | undefined;
+  readonly clientKind: RedisClientKind | undefined;
+  readonly logger: StoreLogger;
+};
+
 function isLogger(value: unknown): value is StoreLogger {
   if (typeof value !== 'object' || value === null) return false;
   const logger = value as Record<string, unknown>;
@@ -186,6 +185,7 @@ export function resolveStoreOptions(options: RedisBodyStoreOptions): ResolvedSto
     // The caller's own client object (zod keeps the reference; this says so).
     client: options.client,
     clientKind: options.client === undefined ? undefined : detectClientKind(options.client),
+    // Stated even when unset, so a resolved store always lists every option.
     maxBytes: parsed.maxBytes,
     owner: parsed.owner,
     url: parsed.url,
