@@ -15,7 +15,12 @@ import { z } from 'zod';
 import { ConsumerFetchOptionsSchema } from './consumer/consumer-tool.js';
 import { BearerTokenSchema } from './edge/bearer-auth.js';
 import { configError } from './edge/config-error.js';
-import { EdgeOptionsSchema, HostValueSchema, type S2SPEdgeOptions } from './edge/edge-options.js';
+import {
+  EdgeOptionsSchema,
+  HostValueSchema,
+  PortSchema,
+  type S2SPEdgeOptions,
+} from './edge/edge-options.js';
 import { LOG_LEVELS, type LogLevel } from './logger.js';
 import { S2SPOptionsSchema } from './runtime/options.js';
 import type { SlopOptions } from './slop.js';
@@ -49,11 +54,9 @@ export const SwitchSchema: z.ZodBoolean = z
  * each program has its own.
  */
 export const ServerSettingsSchema = z.object({
-  port: z.number().int().min(0).max(65_535).meta({
+  port: PortSchema.meta({
     env: 'PORT',
     flag: '--port',
-    allowed: 'a whole number from 0 to 65535',
-    type: 'integer',
     description: 'HTTP port (MCP, data plane); 0 picks a free one.',
   }),
   host: HostValueSchema.refine((host) => host !== '*')
