@@ -1,19 +1,12 @@
 import {
   buildResourceUrl,
   generateToken,
-  type Logger,
   S2SPError,
   type S2SPResult,
   tokenStorageKey,
 } from '@s2sp/core';
 import { callWithoutSyncMode } from '@s2sp/core/advice';
-import {
-  type BodyStore,
-  filterRows,
-  prepareTable,
-  type StoredTable,
-  serializeTable,
-} from '@s2sp/core/store';
+import { filterRows, prepareTable, type StoredTable, serializeTable } from '@s2sp/core/store';
 import { entryLabel } from '../logger.js';
 import type { CallToolResult } from '../mcp-sdk.js';
 import type { AdvertisedUrl } from '../runtime/advertised-url.js';
@@ -31,7 +24,6 @@ import {
 } from './s2sp-result.js';
 import { modelTextOf, plainResultTokens, savingsReceipt, withReceipt } from './savings-receipt.js';
 import {
-  type AbstractEncoding,
   assertWithinBudget,
   fitBodyDomains,
   pageAsyncResult,
