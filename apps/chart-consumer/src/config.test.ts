@@ -68,9 +68,9 @@ describe('loadConfig', () => {
   });
 
   it.each([
-    [{ PORT: 'abc' }, [], /PORT: "abc" is not a whole number from 0 to 65535/],
+    [{ PORT: 'abc' }, [], /PORT: must be a whole number from 0 to 65535/],
     [{ PORT: '70000' }, [], /PORT/],
-    [{ LOG_LEVEL: 'loud' }, [], /LOG_LEVEL: "loud" is not one of/],
+    [{ LOG_LEVEL: 'loud' }, [], /LOG_LEVEL: must be one of/],
     [
       { S2SP_ALLOWED_ORIGINS: 'data.example.com' },
       [],

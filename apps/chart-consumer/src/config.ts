@@ -1,40 +1,41 @@
-import type { LogLevel } from '@s2sp/server';
+import { positiveInteger } from '@s2sp/core/options';
 import {
-  configError,
-  type EdgeEnvOptions,
+  type ConsumerEnv,
   type Env,
-  envNumber,
-  envString,
   loadConsumerEnv,
+  loadEnv,
   loadServerEnv,
+  readSwitches,
+  type ServerEnv,
 } from '@s2sp/server/env';
-import type { SlopOptions } from '@s2sp/server/slop';
+import { z } from 'zod';
 
-/** The chart consumer's settings, from the environment and command line. */
-export interface ChartConfig {
-  readonly port: number;
-  readonly host: string;
-  readonly stdio: boolean;
-  /** `--help` or `-h`: print usage and exit 0. */
-  readonly help: boolean;
-  readonly publicUrl: string | undefined;
-  /** Origins (each with an optional path prefix) `draw_chart` may fetch from. */
-  readonly allowedOrigins: string[] | undefined;
-  /** Without an allow-list: public internet only (default) or anywhere. */
-  readonly destinations: 'public' | 'any';
-  /** Path prefixes allowed before `/s2sp/data/{token}` on any origin. */
-  readonly pathPrefixes: string[] | undefined;
-  /** Data-plane fetches at once, and renders at once. */
-  readonly maxConcurrentFetches: number;
-  /** `S2SP_FETCH_RETRIES`: retries of a data-plane fetch whose answer was lost (default 3). */
-  readonly fetchRetries: number;
-  readonly maxConcurrentRenders: number;
-  readonly chartDir: string | undefined;
-  readonly logLevel: LogLevel;
-  readonly slop: SlopOptions | undefined;
-  /** `S2SP_ALLOWED_HOSTS`, `S2SP_ALLOWED_BROWSER_ORIGINS`, `S2SP_AUTH_TOKENS`, `S2SP_BODY_TIMEOUT_MS`. */
-  readonly edge: EdgeEnvOptions;
-}
+/** The chart consumer's own settings, each with its variable and rule. */
+const ChartSettingsSchema = z.object({
+  /** Renders at once. */
+  maxConcurrentRenders: positiveInteger({ max: 64 })
+    .default(2)
+    .meta({ env: 'CHART_MAX_CONCURRENT_RENDERS' }),
+  /** Where chart pages are kept; default: memory only. */
+  chartDir: z.string().optional().meta({ env: 'CHART_DIR' }),
+});
+
+/**
+ * The chart consumer's settings: the server's (`loadServerEnv`), the consumer fetch settings
+ * (`loadConsumerEnv`: origins `draw_chart` may fetch from, destinations, path prefixes, fetches
+ * at once, retries), its own and the command line's switches.
+ */
+export type ChartConfig = Pick<
+  ServerEnv,
+  'port' | 'host' | 'publicUrl' | 'logLevel' | 'slop' | 'edge'
+> &
+  ConsumerEnv &
+  z.output<typeof ChartSettingsSchema> & {
+    /** `--stdio`: MCP on standard input and output. */
+    readonly stdio: boolean;
+    /** `--help` or `-h`: print usage and exit 0. */
+    readonly help: boolean;
+  };
 
 /** The command-line usage, for `--help`. */
 export const USAGE = `Usage: s2sp-chart-consumer [--stdio] [--help]
@@ -54,36 +55,25 @@ Environment:
   S2SP_ALLOWED_BROWSER_ORIGINS, S2SP_AUTH_TOKENS, S2SP_BODY_TIMEOUT_MS (see README.md).
 `;
 
-const FLAGS = new Set(['--stdio', '--help', '-h']);
-
 /**
  * Reads the settings: the common ones of every S2SP server (`PORT`, default 3002, `HOST`,
- * `S2SP_PUBLIC_URL`, `LOG_LEVEL`, `SLOP`…; see `loadServerEnv`), plus `S2SP_ALLOWED_ORIGINS`
- * (comma-separated origins `draw_chart` may fetch from, each optionally with a path prefix),
- * `S2SP_CONSUMER_DESTINATIONS` (`public`, the default, or `any`), `S2SP_PATH_PREFIXES`,
- * `S2SP_MAX_CONCURRENT_FETCHES` (default 4), `S2SP_FETCH_RETRIES` (default 3), `CHART_MAX_CONCURRENT_RENDERS` (default 2),
- * `CHART_DIR`, `--stdio` and `--help`.
+ * `S2SP_PUBLIC_URL`, `LOG_LEVEL`, `SLOP`…; see `loadServerEnv`), the consumer fetch settings
+ * (see `loadConsumerEnv`), `CHART_MAX_CONCURRENT_RENDERS` (default 2), `CHART_DIR`, `--stdio`
+ * and `--help`.
  *
  * @throws S2SPError `invalid_config` naming the variable when a value is invalid
  */
 export function loadConfig(env: Env, argv: readonly string[]): ChartConfig {
-  const unknownFlags = argv.filter((a) => !FLAGS.has(a));
-  if (unknownFlags.length > 0)
-    throw configError(unknownFlags[0] ?? '', 'unknown option. The options are --stdio and --help.');
+  const switches = readSwitches(argv, ['--stdio', '--help', '-h']);
   const { port, host, publicUrl, logLevel, slop, edge } = loadServerEnv(env, { port: 3002 });
   return {
     port,
     host,
-    stdio: argv.includes('--stdio'),
-    help: argv.includes('--help') || argv.includes('-h'),
+    stdio: switches.has('--stdio'),
+    help: switches.has('--help') || switches.has('-h'),
     publicUrl,
     ...loadConsumerEnv(env),
-    maxConcurrentRenders: envNumber(env, 'CHART_MAX_CONCURRENT_RENDERS', 2, {
-      min: 1,
-      max: 64,
-      integer: true,
-    }),
-    chartDir: envString(env, 'CHART_DIR'),
+    ...loadEnv(ChartSettingsSchema, env),
     logLevel,
     slop,
     edge,

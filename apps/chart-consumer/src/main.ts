@@ -4,6 +4,7 @@
  * variables (see config.ts). MCP on Streamable HTTP at /mcp (or stdio), charts at /charts.
  */
 import { createConsoleLogger } from '@s2sp/server';
+import { logConsumerReach } from '@s2sp/server/env';
 import { startTelemetryFromEnv, stopOnSignals } from '@s2sp/server/node';
 import { createChartServer } from './chart-server.js';
 import { loadConfig, USAGE } from './config.js';
@@ -16,15 +17,7 @@ async function main(): Promise<void> {
   }
   const telemetry = await startTelemetryFromEnv({ serviceName: 'chart-consumer' });
   const logger = createConsoleLogger({ level: config.logLevel, name: 'chart-consumer' });
-  if (!config.allowedOrigins && config.destinations === 'any') {
-    logger.warn(
-      'S2SP_CONSUMER_DESTINATIONS=any and no S2SP_ALLOWED_ORIGINS: draw_chart will fetch from any resource_url an agent passes, loopback and private addresses included; development only',
-    );
-  } else if (!config.allowedOrigins) {
-    logger.info(
-      'S2SP_ALLOWED_ORIGINS is not set: draw_chart fetches only from public internet addresses; list your resource servers (loopback ones too) in S2SP_ALLOWED_ORIGINS',
-    );
-  }
+  logConsumerReach(logger, config, 'draw_chart');
   const chart = createChartServer({
     logger,
     ...(config.publicUrl && { publicUrl: config.publicUrl }),

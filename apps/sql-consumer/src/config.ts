@@ -1,40 +1,64 @@
-import type { LogLevel } from '@s2sp/server';
+import { milliseconds, positiveInteger } from '@s2sp/core/options';
 import {
-  configError,
-  type EdgeEnvOptions,
+  type ConsumerEnv,
   type Env,
-  envNumber,
   loadConsumerEnv,
+  loadEnv,
   loadServerEnv,
+  readSwitches,
+  type ServerEnv,
 } from '@s2sp/server/env';
-import type { SlopOptions } from '@s2sp/server/slop';
+import { z } from 'zod';
 import { DEFAULT_SQL_LIMITS, type SqlLimits } from './sql-limits.js';
 
-/** The SQL consumer's settings, from the environment and command line. */
-export interface SqlConfig {
-  readonly port: number;
-  readonly host: string;
-  readonly stdio: boolean;
-  /** `--help` or `-h`: print usage and exit 0. */
-  readonly help: boolean;
-  readonly publicUrl: string | undefined;
-  /** Origins (each with an optional path prefix) `query_tables` may fetch from. */
-  readonly allowedOrigins: string[] | undefined;
-  /** Without an allow-list: public internet only (default) or anywhere. */
-  readonly destinations: 'public' | 'any';
-  /** Path prefixes allowed before `/s2sp/data/{token}` on any origin. */
-  readonly pathPrefixes: string[] | undefined;
-  /** Data-plane fetches at once. */
-  readonly maxConcurrentFetches: number;
-  /** `S2SP_FETCH_RETRIES`: retries of a data-plane fetch whose answer was lost (default 3). */
-  readonly fetchRetries: number;
-  /** The query limits (`SQL_*`). */
-  readonly limits: SqlLimits;
-  readonly logLevel: LogLevel;
-  readonly slop: SlopOptions | undefined;
-  /** `S2SP_ALLOWED_HOSTS`, `S2SP_ALLOWED_BROWSER_ORIGINS`, `S2SP_AUTH_TOKENS`, `S2SP_BODY_TIMEOUT_MS`. */
-  readonly edge: EdgeEnvOptions;
-}
+const d = DEFAULT_SQL_LIMITS;
+
+/** The query limits a deployment sets (`SQL_*`), each with its rule; see {@link SqlLimits}. */
+const SqlSettingsSchema = z.object({
+  maxTableRows: positiveInteger({ max: 10_000_000 })
+    .default(d.maxTableRows)
+    .meta({ env: 'SQL_MAX_TABLE_ROWS' }),
+  maxResultRows: positiveInteger({ max: 10_000 })
+    .default(d.maxResultRows)
+    .meta({ env: 'SQL_MAX_ROWS' }),
+  tokenBudget: positiveInteger({ min: 200, max: 100_000 })
+    .default(d.tokenBudget)
+    .meta({ env: 'SQL_TOKEN_BUDGET' }),
+  timeoutMs: milliseconds({ min: 10, max: 600_000 })
+    .default(d.timeoutMs)
+    .meta({ env: 'SQL_TIMEOUT_MS' }),
+  memoryLimitMb: positiveInteger({ min: 16, max: 65_536 })
+    .default(d.memoryLimitMb)
+    .meta({ env: 'SQL_MEMORY_LIMIT_MB' }),
+  threads: positiveInteger({ max: 64 }).default(d.threads).meta({ env: 'SQL_THREADS' }),
+  maxConcurrentQueries: positiveInteger({ max: 64 })
+    .default(d.maxConcurrentQueries)
+    .meta({ env: 'SQL_MAX_CONCURRENT_QUERIES' }),
+  maxQueriesPerClient: positiveInteger({ max: 64 })
+    .default(d.maxQueriesPerClient)
+    .meta({ env: 'SQL_MAX_QUERIES_PER_CLIENT' }),
+  maxStoredBytesPerClient: positiveInteger({ min: 1024 })
+    .default(d.maxStoredBytesPerClient)
+    .meta({ env: 'SQL_MAX_BYTES_PER_CLIENT' }),
+});
+
+/**
+ * The SQL consumer's settings: the server's (`loadServerEnv`), the consumer fetch settings
+ * (`loadConsumerEnv`: origins `query_tables` may fetch from, destinations, path prefixes,
+ * fetches at once, retries), the query limits and the command line's switches.
+ */
+export type SqlConfig = Pick<
+  ServerEnv,
+  'port' | 'host' | 'publicUrl' | 'logLevel' | 'slop' | 'edge'
+> &
+  ConsumerEnv & {
+    /** `--stdio`: MCP on standard input and output. */
+    readonly stdio: boolean;
+    /** `--help` or `-h`: print usage and exit 0. */
+    readonly help: boolean;
+    /** The query limits (`SQL_*`). */
+    readonly limits: SqlLimits;
+  };
 
 /** The command-line usage, for `--help`. */
 export const USAGE = `Usage: s2sp-sql-consumer [--stdio] [--help]
@@ -57,55 +81,27 @@ Environment:
   S2SP_ALLOWED_BROWSER_ORIGINS, S2SP_AUTH_TOKENS, S2SP_BODY_TIMEOUT_MS (see README.md).
 `;
 
-const FLAGS = new Set(['--stdio', '--help', '-h']);
-
-function limitsOf(env: Env): SqlLimits {
-  const d = DEFAULT_SQL_LIMITS;
-  const whole = (name: string, fallback: number, min: number, max: number) =>
-    envNumber(env, name, fallback, { min, max, integer: true });
-  const maxTableRows = whole('SQL_MAX_TABLE_ROWS', d.maxTableRows, 1, 10_000_000);
-  return {
-    ...d,
-    maxTableRows,
-    maxStoredRows: maxTableRows,
-    maxResultRows: whole('SQL_MAX_ROWS', d.maxResultRows, 1, 10_000),
-    tokenBudget: whole('SQL_TOKEN_BUDGET', d.tokenBudget, 200, 100_000),
-    timeoutMs: whole('SQL_TIMEOUT_MS', d.timeoutMs, 10, 600_000),
-    memoryLimitMb: whole('SQL_MEMORY_LIMIT_MB', d.memoryLimitMb, 16, 65_536),
-    threads: whole('SQL_THREADS', d.threads, 1, 64),
-    maxConcurrentQueries: whole('SQL_MAX_CONCURRENT_QUERIES', d.maxConcurrentQueries, 1, 64),
-    maxQueriesPerClient: whole('SQL_MAX_QUERIES_PER_CLIENT', d.maxQueriesPerClient, 1, 64),
-    maxStoredBytesPerClient: whole(
-      'SQL_MAX_BYTES_PER_CLIENT',
-      d.maxStoredBytesPerClient,
-      1024,
-      Number.MAX_SAFE_INTEGER,
-    ),
-  };
-}
-
 /**
  * Reads the settings: the common ones of every S2SP server (`PORT`, default 3003, `HOST`,
- * `S2SP_PUBLIC_URL`, `LOG_LEVEL`, `SLOP`…; see `loadServerEnv`), the consumer fetch settings as
- * chart-consumer reads them (`S2SP_ALLOWED_ORIGINS`, `S2SP_CONSUMER_DESTINATIONS`,
- * `S2SP_PATH_PREFIXES`, `S2SP_MAX_CONCURRENT_FETCHES`, default 4; `S2SP_FETCH_RETRIES`, default 3), the query limits (`SQL_*`,
- * see {@link SqlLimits}), `--stdio` and `--help`.
+ * `S2SP_PUBLIC_URL`, `LOG_LEVEL`, `SLOP`…; see `loadServerEnv`), the consumer fetch settings
+ * (see `loadConsumerEnv`), the query limits (`SQL_*`, see {@link SqlLimits}), `--stdio` and
+ * `--help`.
  *
  * @throws S2SPError `invalid_config` naming the variable when a value is invalid
  */
 export function loadConfig(env: Env, argv: readonly string[]): SqlConfig {
-  const unknownFlags = argv.filter((a) => !FLAGS.has(a));
-  if (unknownFlags.length > 0)
-    throw configError(unknownFlags[0] ?? '', 'unknown option. The options are --stdio and --help.');
+  const switches = readSwitches(argv, ['--stdio', '--help', '-h']);
   const { port, host, publicUrl, logLevel, slop, edge } = loadServerEnv(env, { port: 3003 });
+  const own = loadEnv(SqlSettingsSchema, env);
   return {
     port,
     host,
-    stdio: argv.includes('--stdio'),
-    help: argv.includes('--help') || argv.includes('-h'),
+    stdio: switches.has('--stdio'),
+    help: switches.has('--help') || switches.has('-h'),
     publicUrl,
     ...loadConsumerEnv(env),
-    limits: limitsOf(env),
+    // One row limit for what a table may load and what an answer may store.
+    limits: { ...d, ...own, maxStoredRows: own.maxTableRows },
     logLevel,
     slop,
     edge,

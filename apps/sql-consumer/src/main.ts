@@ -5,6 +5,7 @@
  * `as_table` answers at /s2sp/data.
  */
 import { createConsoleLogger } from '@s2sp/server';
+import { logConsumerReach } from '@s2sp/server/env';
 import { startTelemetryFromEnv, stopOnSignals } from '@s2sp/server/node';
 import { loadConfig, USAGE } from './config.js';
 import { createSqlServer } from './sql-server.js';
@@ -17,15 +18,7 @@ async function main(): Promise<void> {
   }
   const telemetry = await startTelemetryFromEnv({ serviceName: 'sql-consumer' });
   const logger = createConsoleLogger({ level: config.logLevel, name: 'sql-consumer' });
-  if (!config.allowedOrigins && config.destinations === 'any') {
-    logger.warn(
-      'S2SP_CONSUMER_DESTINATIONS=any and no S2SP_ALLOWED_ORIGINS: query_tables will fetch from any resource_url an agent passes, loopback and private addresses included; development only',
-    );
-  } else if (!config.allowedOrigins) {
-    logger.info(
-      'S2SP_ALLOWED_ORIGINS is not set: query_tables fetches only from public internet addresses; list your resource servers (loopback ones too) in S2SP_ALLOWED_ORIGINS',
-    );
-  }
+  logConsumerReach(logger, config, 'query_tables');
   const sql = createSqlServer({
     logger,
     ...(config.publicUrl && { publicUrl: config.publicUrl }),

@@ -1,7 +1,8 @@
+import { readFileSync } from 'node:fs';
 import type { S2SPError } from '@s2sp/core';
 import { configErrorVariable } from '@s2sp/server/env';
 import { describe, expect, it } from 'vitest';
-import { loadConfig, loadReplayConfig } from './config.js';
+import { loadConfig, loadReplayConfig, USAGE, VARIABLES } from './config.js';
 import { DEFAULT_NWS_USER_AGENT } from './nws-client.js';
 
 /** The invalid_config error `run` throws, with the variable it names. */
@@ -33,7 +34,7 @@ describe('loadConfig', () => {
       ttlSeconds: 600,
       retryGraceMs: 60_000,
       redisUrl: undefined,
-      redisPrefix: undefined,
+      redisPrefix: 's2sp:',
       logLevel: 'info',
       edge: { requestBodyTimeoutMs: 10_000 },
     });
@@ -97,20 +98,20 @@ describe('loadConfig', () => {
   });
 
   it.each([
-    ['PORT', { PORT: 'abc' }, /^PORT: "abc" is not a whole number from 0 to 65535/],
+    ['PORT', { PORT: 'abc' }, /^PORT: must be a whole number from 0 to 65535/],
     ['PORT', { PORT: '65536' }, /^PORT: /],
     ['S2SP_RETRY_GRACE_MS', { S2SP_RETRY_GRACE_MS: '600001' }, /^S2SP_RETRY_GRACE_MS: /],
     ['PORT', { PORT: '-1' }, /^PORT: /],
     ['PORT', { PORT: '30.5' }, /^PORT: /],
-    ['HOST', { HOST: 'local host' }, /^HOST: "local host" is not a host name/],
-    ['NWS_BASE_URL', { NWS_BASE_URL: 'api.weather.gov' }, /^NWS_BASE_URL: .*absolute URL/],
+    ['HOST', { HOST: 'local host' }, /^HOST: must be a host name/],
+    ['NWS_BASE_URL', { NWS_BASE_URL: 'api.weather.gov' }, /^NWS_BASE_URL: .*absolute http/],
     ['NWS_BASE_URL', { NWS_BASE_URL: 'ftp://x' }, /^NWS_BASE_URL: .*http or https/],
     ['NWS_BASE_URL', { NWS_BASE_URL: 'https://x/?a=1' }, /^NWS_BASE_URL: .*query/],
     ['NWS_USER_AGENT', { NWS_USER_AGENT: 'wetter-\u00fc' }, /^NWS_USER_AGENT: .*ASCII/],
     ['NWS_TIMEOUT_SECONDS', { NWS_TIMEOUT_SECONDS: '0' }, /^NWS_TIMEOUT_SECONDS: /],
     ['NWS_TIMEOUT_SECONDS', { NWS_TIMEOUT_SECONDS: '10s' }, /^NWS_TIMEOUT_SECONDS: /],
     ['NWS_CACHE_SECONDS', { NWS_CACHE_SECONDS: '-5' }, /^NWS_CACHE_SECONDS: /],
-    ['NWS_REPLAY', { NWS_REPLAY: 'maybe' }, /^NWS_REPLAY: "maybe" is not one of/],
+    ['NWS_REPLAY', { NWS_REPLAY: 'maybe' }, /^NWS_REPLAY: must be one of 1, true/],
     [
       'S2SP_PUBLIC_URL',
       { S2SP_PUBLIC_URL: 'https://user:pw@x' },
@@ -125,7 +126,7 @@ describe('loadConfig', () => {
       { S2SP_REDIS_PREFIX: 'weather {x}' },
       /^S2SP_REDIS_PREFIX: .*1 to 64 letters/,
     ],
-    ['LOG_LEVEL', { LOG_LEVEL: 'verbose' }, /^LOG_LEVEL: "verbose" is not one of debug, info/],
+    ['LOG_LEVEL', { LOG_LEVEL: 'verbose' }, /^LOG_LEVEL: must be one of debug, info/],
   ])('rejects a bad %s, naming it', (variable, env, message) => {
     const error = configError(() => loadConfig(env, []));
     expect(error.variable).toBe(variable);
@@ -148,5 +149,16 @@ describe('loadReplayConfig', () => {
       fixturesDir: '/tmp/f',
     });
     expect(configError(() => loadReplayConfig({ PORT: 'x' })).variable).toBe('PORT');
+  });
+});
+
+describe('the variables', () => {
+  it('are listed by --help and in the README’s configuration table, each once', () => {
+    const readme = readFileSync(new URL('../README.md', import.meta.url), 'utf8');
+    const table = readme.slice(readme.indexOf('## Configuration'));
+    const rows = [...table.matchAll(/^\| `([A-Z][A-Z0-9_]+)` \|/gm)].map((match) => match[1]);
+    expect([...rows].sort()).toEqual([...VARIABLES].sort());
+    for (const variable of VARIABLES) expect(USAGE).toContain(variable);
+    expect(new Set(VARIABLES).size).toBe(VARIABLES.length);
   });
 });

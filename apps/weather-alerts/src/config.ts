@@ -6,20 +6,39 @@
  * @module
  */
 import { RedisStoreSettingsSchema } from '@s2sp/cache-redis/settings';
-import { optionsFromEnv } from '@s2sp/core/options';
+import { httpUrl, optionRows, positiveNumber } from '@s2sp/core/options';
 import type { LogLevel } from '@s2sp/server';
 import {
-  configError,
   type EdgeEnvOptions,
+  EdgeOptionsSchema,
   type Env,
-  envFlag,
-  envHttpUrl,
-  envNumber,
-  envString,
+  loadEnv,
   loadServerEnv,
+  readSwitches,
+  ServerSettingsSchema,
+  SwitchSchema,
 } from '@s2sp/server/env';
 import type { SlopOptions } from '@s2sp/server/slop';
-import { DEFAULT_NWS_USER_AGENT, NWS_API_URL } from './nws-client.js';
+import { z } from 'zod';
+import { NWS_API_URL, NwsClientOptionsSchema } from './nws-client.js';
+
+/**
+ * The app's own settings, each with its variable and the NWS client's or the Redis store's rule:
+ * read with {@link loadEnv}, like the server's own (`loadServerEnv`).
+ */
+const WeatherSettingsSchema = z.object({
+  nwsBaseUrl: httpUrl().default(NWS_API_URL).meta({ env: 'NWS_BASE_URL' }),
+  nwsUserAgent: NwsClientOptionsSchema.shape.userAgent.meta({ env: 'NWS_USER_AGENT' }),
+  nwsTimeoutSeconds: positiveNumber({ min: 0.1, max: 120 })
+    .default(10)
+    .meta({ env: 'NWS_TIMEOUT_SECONDS' }),
+  nwsCacheSeconds: positiveNumber({ min: 0, max: 3600 })
+    .default(60)
+    .meta({ env: 'NWS_CACHE_SECONDS' }),
+  replay: SwitchSchema.default(false).meta({ env: 'NWS_REPLAY' }),
+  fixturesDir: z.string().optional().meta({ env: 'NWS_FIXTURES_DIR' }),
+  redis: RedisStoreSettingsSchema.prefault({}),
+});
 
 /** The weather-alerts settings. */
 export interface WeatherConfig {
@@ -55,7 +74,7 @@ export interface WeatherConfig {
    * `S2SP_REDIS_PREFIX`: prefix of the app's Redis keys (default `s2sp:`). Replicas share one;
    * another app on the same Redis needs another (the store warns when it finds one there).
    */
-  readonly redisPrefix: string | undefined;
+  readonly redisPrefix: string;
   /** `LOG_LEVEL`: debug, info (default), warn, error or silent. */
   readonly logLevel: LogLevel;
   /** `SLOP=1` (+ `SLOP_BEARER_TOKENS`, `SLOP_REQUIRE_SCOPES`): also serve the tools over SLOP. */
@@ -66,6 +85,16 @@ export interface WeatherConfig {
    */
   readonly edge: EdgeEnvOptions;
 }
+
+/**
+ * Every variable the app reads, from the schemas that declare them: the server's, the HTTP
+ * edge's and the app's own. The README's configuration table is checked against it.
+ */
+export const VARIABLES: readonly string[] = [
+  ServerSettingsSchema,
+  EdgeOptionsSchema,
+  WeatherSettingsSchema,
+].flatMap((schema) => optionRows(schema).flatMap((row) => row.env));
 
 /** The command-line usage, for `--help`. */
 export const USAGE = `Usage: s2sp-weather-alerts [--stdio] [--replay] [--help]
@@ -79,16 +108,11 @@ Options:
   --replay   answer from recorded NWS responses (offline); same as NWS_REPLAY=1
   --help     print this help
 
-Environment:
-  PORT, HOST, NWS_BASE_URL, NWS_USER_AGENT, NWS_TIMEOUT_SECONDS, NWS_CACHE_SECONDS, NWS_REPLAY,
-  NWS_FIXTURES_DIR, S2SP_PUBLIC_URL, S2SP_TTL_SECONDS, S2SP_RETRY_GRACE_MS, REDIS_URL, S2SP_REDIS_PREFIX,
-  LOG_LEVEL, SLOP, SLOP_BEARER_TOKENS, SLOP_REQUIRE_SCOPES, S2SP_ALLOWED_HOSTS, S2SP_ALLOWED_BROWSER_ORIGINS,
-  S2SP_AUTH_TOKENS, S2SP_BODY_TIMEOUT_MS (see README.md).
+Environment (see README.md):
+${VARIABLES.join(', ')
+  .replace(/(.{1,92})(?:, |$)/g, '  $1,\n')
+  .replace(/,\n$/, '.')}
 `;
-
-const HOST_PATTERN = /^[A-Za-z0-9.:[\]%-]+$/;
-
-const FLAGS = new Set(['--stdio', '--replay', '--help', '-h']);
 
 /**
  * Reads the settings. Pure: no I/O, no `process` access.
@@ -98,42 +122,25 @@ const FLAGS = new Set(['--stdio', '--replay', '--help', '-h']);
  * @throws S2SPError `invalid_config` naming the variable or option, for any value that cannot work
  */
 export function loadConfig(env: Env, argv: readonly string[]): WeatherConfig {
-  const unknown = argv.filter((arg) => !FLAGS.has(arg));
-  if (unknown.length > 0) {
-    throw configError(
-      unknown[0] ?? '',
-      'unknown option. The options are --stdio, --replay and --help.',
-    );
-  }
-  const stdio = argv.includes('--stdio');
+  const switches = readSwitches(argv, ['--stdio', '--replay', '--help', '-h']);
+  const stdio = switches.has('--stdio');
   // With stdio the HTTP port carries only the data plane. It stays 3001 so that a consumer's
   // allow-list (S2SP_ALLOWED_ORIGINS=http://127.0.0.1:3001) can name it; a second copy on the
   // same machine stops at once with a message saying to set PORT.
   const server = loadServerEnv(env, { port: 3001 });
-
-  const userAgent = envString(env, 'NWS_USER_AGENT') ?? DEFAULT_NWS_USER_AGENT;
-  if (!/^[\x20-\x7e]+$/.test(userAgent)) {
-    throw configError(
-      'NWS_USER_AGENT',
-      'must be printable ASCII (it is sent as an HTTP header), e.g. "my-alerts/1.0 (ops@example.com)".',
-    );
-  }
-
-  // S2SP_REDIS_PREFIX: the `env` name on the Redis store's own keyPrefix option, checked by its rule.
-  const redis = optionsFromEnv(RedisStoreSettingsSchema, env, { factory: 'environment' })
-    .options as { keyPrefix?: string };
-
+  const own = loadEnv(WeatherSettingsSchema, env);
   return {
     ...server,
-    redisPrefix: redis.keyPrefix,
+    redisUrl: own.redis.url,
+    redisPrefix: own.redis.keyPrefix,
     stdio,
-    replay: argv.includes('--replay') || envFlag(env, 'NWS_REPLAY'),
-    help: argv.includes('--help') || argv.includes('-h'),
-    nwsBaseUrl: envHttpUrl(env, 'NWS_BASE_URL', NWS_API_URL) ?? NWS_API_URL,
-    nwsUserAgent: userAgent,
-    nwsTimeoutMs: envNumber(env, 'NWS_TIMEOUT_SECONDS', 10, { min: 0.1, max: 120 }) * 1000,
-    nwsCacheTtlMs: envNumber(env, 'NWS_CACHE_SECONDS', 60, { min: 0, max: 3600 }) * 1000,
-    fixturesDir: envString(env, 'NWS_FIXTURES_DIR'),
+    replay: switches.has('--replay') || own.replay,
+    help: switches.has('--help') || switches.has('-h'),
+    nwsBaseUrl: own.nwsBaseUrl,
+    nwsUserAgent: own.nwsUserAgent,
+    nwsTimeoutMs: own.nwsTimeoutSeconds * 1000,
+    nwsCacheTtlMs: own.nwsCacheSeconds * 1000,
+    fixturesDir: own.fixturesDir,
   };
 }
 
@@ -147,20 +154,18 @@ export interface ReplayConfig {
   readonly fixturesDir?: string;
 }
 
+/** The replay server's settings: the server's port and host rules, and the fixtures. */
+const ReplaySettingsSchema = z.object({
+  port: ServerSettingsSchema.shape.port.default(3090),
+  host: ServerSettingsSchema.shape.host,
+  fixturesDir: WeatherSettingsSchema.shape.fixturesDir,
+});
+
 /**
  * Reads the replay server's settings: `PORT` (default 3090), `HOST`, `NWS_FIXTURES_DIR`.
  *
  * @throws S2SPError `invalid_config` naming the variable
  */
 export function loadReplayConfig(env: Env): ReplayConfig {
-  const host = envString(env, 'HOST') ?? '127.0.0.1';
-  if (!HOST_PATTERN.test(host)) {
-    throw configError('HOST', `${JSON.stringify(host)} is not a host name or IP address.`);
-  }
-  const fixturesDir = envString(env, 'NWS_FIXTURES_DIR');
-  return {
-    port: envNumber(env, 'PORT', 3090, { min: 0, max: 65535, integer: true }),
-    host,
-    ...(fixturesDir !== undefined && { fixturesDir }),
-  };
+  return loadEnv(ReplaySettingsSchema, env);
 }

@@ -7,9 +7,17 @@
  * @module
  */
 
-import type { Row } from '@s2sp/core';
+import { type Row, readBodyCapped } from '@s2sp/core';
 import { isPlainObject } from '@s2sp/core/json';
+import {
+  byteSize,
+  httpUrl,
+  parseOptions,
+  positiveInteger,
+  positiveNumber,
+} from '@s2sp/core/options';
 import { type Logger, silentLogger } from '@s2sp/server';
+import { z } from 'zod';
 import { type Coordinates, formatPoint } from './coordinates.js';
 import { describeProblem, NwsError, parseProblem } from './nws-error.js';
 import { createResponseCache } from './response-cache.js';
@@ -94,31 +102,30 @@ export interface NwsClient {
   cachedResponses(): number;
 }
 
-function positive(name: string, value: number | undefined, fallback: number, allowZero = false) {
-  if (value === undefined) return fallback;
-  if (!Number.isFinite(value) || value < 0 || (!allowZero && value === 0)) {
-    throw new RangeError(
-      `${name} must be a ${allowZero ? 'non-negative' : 'positive'} number, got ${value}.`,
-    );
-  }
-  return value;
-}
-
-/** Base URL without a trailing slash; rejects what fetch could not use. */
-function normalizeBaseUrl(baseUrl: string): string {
-  let url: URL;
-  try {
-    url = new URL(baseUrl);
-  } catch {
-    throw new RangeError(`The NWS base URL "${baseUrl}" is not an absolute URL.`);
-  }
-  if ((url.protocol !== 'http:' && url.protocol !== 'https:') || url.search || url.hash) {
-    throw new RangeError(
-      `The NWS base URL must be an http(s) URL without a query or fragment, got "${baseUrl}".`,
-    );
-  }
-  return `${url.origin}${url.pathname.replace(/\/+$/, '')}`;
-}
+/**
+ * The options of {@link createNwsClient}: each one's rule and default, checked once with
+ * `parseOptions` like every S2SP factory's (an `invalid_config` error names the option).
+ */
+export const NwsClientOptionsSchema = z.object({
+  baseUrl: httpUrl().default(NWS_API_URL),
+  userAgent: z
+    .string()
+    .regex(/^[\x20-\x7e]*[\x21-\x7e][\x20-\x7e]*$/)
+    .default(DEFAULT_NWS_USER_AGENT)
+    .meta({
+      allowed:
+        'printable ASCII (it is sent as an HTTP header), such as "my-alerts/1.0 (ops@example.com)"',
+    }),
+  timeoutMs: positiveNumber().default(10_000),
+  maxRetries: positiveInteger({ min: 0 }).default(2),
+  retryDelayMs: positiveNumber({ min: 0 }).default(500),
+  maxRetryAfterMs: positiveNumber({ min: 0 }).default(5_000),
+  cacheTtlMs: positiveNumber({ min: 0 }).default(60_000),
+  cacheMaxEntries: positiveInteger().default(200),
+  maxResponseBytes: byteSize().default(32 * 1024 * 1024),
+  logger: z.custom<Logger>((value) => typeof value === 'object' && value !== null).optional(),
+  sleep: z.custom<(ms: number) => Promise<void>>((value) => typeof value === 'function').optional(),
+} satisfies Record<keyof NwsClientOptions, z.ZodType>);
 
 const defaultSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
@@ -140,40 +147,20 @@ function networkReason(error: unknown): string {
 }
 
 async function readText(response: Response, maxBytes: number): Promise<string> {
-  const declared = Number(response.headers.get('content-length'));
-  if (Number.isFinite(declared) && declared > maxBytes) {
-    await response.body?.cancel();
+  const bytes = await readBodyCapped(response, maxBytes);
+  if (bytes === undefined)
     throw new NwsError(
       'invalid_response',
-      `NWS sent ${declared} bytes, more than the ${maxBytes} this server reads.`,
+      `NWS sent more than the ${maxBytes} bytes this server reads.`,
     );
-  }
-  if (!response.body) return '';
-  const reader = response.body.getReader();
-  const decoder = new TextDecoder();
-  let received = 0;
-  let text = '';
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    received += value.byteLength;
-    if (received > maxBytes) {
-      await reader.cancel();
-      throw new NwsError(
-        'invalid_response',
-        `NWS sent more than the ${maxBytes} bytes this server reads.`,
-      );
-    }
-    text += decoder.decode(value, { stream: true });
-  }
-  return text + decoder.decode();
+  return new TextDecoder().decode(bytes);
 }
 
 /**
  * Creates an NWS API client.
  *
  * @param options - base URL, User-Agent, timeout, retries and cache
- * @throws RangeError for options that cannot work
+ * @throws S2SPError `invalid_config` naming the first option that cannot work
  *
  * @example
  * ```ts
@@ -182,21 +169,21 @@ async function readText(response: Response, maxBytes: number): Promise<string> {
  * ```
  */
 export function createNwsClient(options: NwsClientOptions = {}): NwsClient {
-  const baseUrl = normalizeBaseUrl(options.baseUrl ?? NWS_API_URL);
-  const userAgent = options.userAgent ?? DEFAULT_NWS_USER_AGENT;
-  if (!/^[\x20-\x7e]+$/.test(userAgent) || userAgent.trim() === '') {
-    throw new RangeError('userAgent must be non-empty printable ASCII (it is an HTTP header).');
-  }
-  const timeoutMs = positive('timeoutMs', options.timeoutMs, 10_000);
-  const maxRetries = Math.floor(positive('maxRetries', options.maxRetries, 2, true));
-  const retryDelayMs = positive('retryDelayMs', options.retryDelayMs, 500, true);
-  const maxRetryAfterMs = positive('maxRetryAfterMs', options.maxRetryAfterMs, 5_000, true);
-  const maxResponseBytes = positive('maxResponseBytes', options.maxResponseBytes, 32 * 1024 * 1024);
-  const logger = options.logger ?? silentLogger;
-  const sleep = options.sleep ?? defaultSleep;
+  const {
+    baseUrl,
+    userAgent,
+    timeoutMs,
+    maxRetries,
+    retryDelayMs,
+    maxRetryAfterMs,
+    maxResponseBytes,
+    ...parsed
+  } = parseOptions(NwsClientOptionsSchema, options, { factory: 'createNwsClient' });
+  const logger = parsed.logger ?? silentLogger;
+  const sleep = parsed.sleep ?? defaultSleep;
   const cache = createResponseCache<string>({
-    ttlMs: positive('cacheTtlMs', options.cacheTtlMs, 60_000, true),
-    maxEntries: Math.floor(positive('cacheMaxEntries', options.cacheMaxEntries, 200)),
+    ttlMs: parsed.cacheTtlMs,
+    maxEntries: parsed.cacheMaxEntries,
   });
 
   /** Where a target lives, or a `forbidden_link` error for a link off the base URL. */

@@ -32,15 +32,10 @@ export interface ResponseCache<TValue> {
 /**
  * Creates a bounded TTL cache that coalesces concurrent loads of the same key.
  *
- * @param options - TTL, bound and clock
- * @throws RangeError for a negative TTL or a bound below 1
+ * @param options - TTL, bound and clock (checked by the NWS client's options schema)
  */
 export function createResponseCache<TValue>(options: ResponseCacheOptions): ResponseCache<TValue> {
   const { ttlMs, maxEntries } = options;
-  if (!Number.isFinite(ttlMs) || ttlMs < 0) throw new RangeError('ttlMs must be 0 or more.');
-  if (!Number.isInteger(maxEntries) || maxEntries < 1) {
-    throw new RangeError('maxEntries must be a whole number of at least 1.');
-  }
   const now = options.now ?? Date.now;
   // A Map iterates in insertion order, and an entry is re-inserted when reloaded, so the first
   // key is always the oldest: dropping it is FIFO eviction without a separate list.

@@ -181,11 +181,11 @@ describe('dist/main.js', () => {
   });
 
   it.each([
-    [{ PORT: 'abc' }, [], 'weather-alerts: PORT: "abc" is not a whole number from 0 to 65535.\n'],
+    [{ PORT: 'abc' }, [], 'weather-alerts: PORT: must be a whole number from 0 to 65535.\n'],
     [
       { LOG_LEVEL: 'loud' },
       [],
-      'weather-alerts: LOG_LEVEL: "loud" is not one of debug, info, warn, error, silent.\n',
+      'weather-alerts: LOG_LEVEL: must be one of debug, info, warn, error, silent.\n',
     ],
     [
       {},

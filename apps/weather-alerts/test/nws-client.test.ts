@@ -1,5 +1,5 @@
 import type { ServerResponse } from 'node:http';
-import { startHttpServer } from '@s2sp/test-utils';
+import { codeAndDataOf, startHttpServer } from '@s2sp/test-utils';
 import { describe, expect, it } from 'vitest';
 import {
   createNwsClient,
@@ -88,12 +88,23 @@ describe('NWS client: requests', () => {
     expect(nws.requests[0]?.url).toBe('/nws/alerts/active?area=CA');
   });
 
-  it('rejects options that cannot work', () => {
-    expect(() => createNwsClient({ baseUrl: 'api.weather.gov' })).toThrow(RangeError);
-    expect(() => createNwsClient({ baseUrl: 'https://x/?q=1' })).toThrow(RangeError);
-    expect(() => createNwsClient({ userAgent: 'bad\nheader' })).toThrow(RangeError);
-    expect(() => createNwsClient({ timeoutMs: 0 })).toThrow(RangeError);
-    expect(() => createNwsClient({ maxRetries: -1 })).toThrow(RangeError);
+  it.each([
+    [{ baseUrl: 'api.weather.gov' }, 'baseUrl'],
+    [{ baseUrl: 'https://x/?q=1' }, 'baseUrl'],
+    [{ userAgent: 'bad\nheader' }, 'userAgent'],
+    [{ userAgent: '   ' }, 'userAgent'],
+    [{ timeoutMs: 0 }, 'timeoutMs'],
+    [{ maxRetries: -1 }, 'maxRetries'],
+    [{ maxRetries: 1.5 }, 'maxRetries'],
+    [{ cacheTtlMs: -1 }, 'cacheTtlMs'],
+    [{ cacheMaxEntries: 0 }, 'cacheMaxEntries'],
+    [{ maxResponseBytes: 0 }, 'maxResponseBytes'],
+  ])('rejects %j, naming %s', (options, option) => {
+    expect(codeAndDataOf(() => createNwsClient(options))).toEqual(['invalid_config', { option }]);
+  });
+
+  it('takes 0 where it turns a feature off', () => {
+    expect(() => createNwsClient({ maxRetries: 0, cacheTtlMs: 0, retryDelayMs: 0 })).not.toThrow();
   });
 });
 

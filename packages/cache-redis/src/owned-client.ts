@@ -5,7 +5,6 @@
  */
 
 import { createClient } from 'redis';
-import { z } from 'zod';
 import type { NodeRedisClientLike } from './redis-connection.js';
 
 /** A client the store owns: it connects on creation and is closed with the store. */
@@ -26,23 +25,6 @@ export interface OwnedClientOptions {
   readonly connectTimeoutMs: number;
   readonly commandTimeoutMs: number;
 }
-
-/** A Redis URL, checked without echoing it (it may hold a password): the `url` option's rule. */
-export const RedisUrlSchema: z.ZodType<string, string> = z
-  .string()
-  .refine((url) => {
-    try {
-      const parsed = new URL(url);
-      return ['redis:', 'rediss:'].includes(parsed.protocol) && parsed.hostname !== '';
-    } catch {
-      return false;
-    }
-  })
-  .meta({
-    allowed:
-      'a redis:// or rediss:// URL with a host, such as redis://localhost:6379 or rediss://user:password@cache.example.com:6380/0',
-    type: 'URL',
-  });
 
 /**
  * Exponential back-off from 50 ms to 1 s, with up to 100 ms of jitter so replicas do not

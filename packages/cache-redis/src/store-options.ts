@@ -8,7 +8,6 @@
 
 import { byteSize, milliseconds, parseOptions } from '@s2sp/core/options';
 import { z } from 'zod';
-import { RedisUrlSchema } from './owned-client.js';
 import {
   clientKeyPrefix,
   detectClientKind,
@@ -74,20 +73,6 @@ export interface RedisBodyStoreOptions {
   readonly logger?: StoreLogger;
 }
 
-/** Validated options with defaults filled in. */
-export interface ResolvedStoreOptions {
-  readonly url: string | undefined;
-  readonly client: RedisClientLike | undefined;
-  readonly clientKind: RedisClientKind | undefined;
-  readonly keyPrefix: string;
-  readonly owner: string | undefined;
-  readonly maxBytes: number | undefined;
-  readonly commandTimeoutMs: number;
-  readonly connectTimeoutMs: number;
-  readonly evictionPolicyCheck: EvictionPolicyCheck;
-  readonly logger: StoreLogger;
-}
-
 const MAX_TIMEOUT_MS = 600_000;
 
 /**
@@ -96,9 +81,8 @@ const MAX_TIMEOUT_MS = 600_000;
  */
 export const RedisBodyStoreOptionsSchema = z
   .object({
-    url: RedisUrlSchema.optional().describe(
-      '`redis://` or `rediss://` URL; the store creates, connects and closes a node-redis client',
-    ),
+    // The rules, variables and flags of url and keyPrefix, stated once in ./settings.
+    url: RedisStoreSettingsSchema.shape.url,
     client: z
       .custom<RedisClientLike>(
         (client) => detectClientKind(client as RedisClientLike) !== undefined,
@@ -117,7 +101,6 @@ export const RedisBodyStoreOptionsSchema = z
         description:
           'node-redis `createClient()`/`createCluster()` (connected), or ioredis `Redis`/`Cluster`; never closed by the store',
       }),
-    // The rule, the variable and the flag, stated once in ./settings.
     keyPrefix: RedisStoreSettingsSchema.shape.keyPrefix,
     owner: z
       .string()
@@ -169,6 +152,19 @@ export const RedisBodyStoreOptionsSchema = z
     path: ['url'],
   });
 
+/**
+ * Validated options with defaults filled in: what the schema makes of them, with the caller's own
+ * client, its kind, and a logger always there.
+ */
+export type ResolvedStoreOptions = Omit<
+  z.output<typeof RedisBodyStoreOptionsSchema>,
+  'client' | 'logger'
+> & {
+  readonly client: RedisClientLike | undefined;
+  readonly clientKind: RedisClientKind | undefined;
+  readonly logger: StoreLogger;
+};
+
 function isLogger(value: unknown): value is StoreLogger {
   if (typeof value !== 'object' || value === null) return false;
   const logger = value as Record<string, unknown>;
@@ -189,6 +185,7 @@ export function resolveStoreOptions(options: RedisBodyStoreOptions): ResolvedSto
     // The caller's own client object (zod keeps the reference; this says so).
     client: options.client,
     clientKind: options.client === undefined ? undefined : detectClientKind(options.client),
+    // Stated even when unset, so a resolved store always lists every option.
     maxBytes: parsed.maxBytes,
     owner: parsed.owner,
     url: parsed.url,

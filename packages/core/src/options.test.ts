@@ -6,13 +6,11 @@ import {
   httpUrl,
   milliseconds,
   optionRows,
-  optionsFromEnv,
-  optionsFromFile,
-  optionsFromFlags,
-  optionsTable,
   parseOptions,
   positiveInteger,
   positiveNumber,
+  readSettings,
+  type SettingsSources,
   stringList,
 } from './options.js';
 
@@ -40,6 +38,20 @@ const Schema = z.object({
     .default({ limit: 4 })
     .meta({ expand: true }),
 });
+
+type Env = NonNullable<SettingsSources['env']>;
+const optionsFromEnv = (schema: z.ZodType, env: Env, context: { factory: string }) =>
+  readSettings(schema, { env }, context);
+const optionsFromFlags = (
+  schema: z.ZodType,
+  flags: ReadonlyMap<string, readonly string[]>,
+  context: { factory: string },
+) => readSettings(schema, { flags }, context);
+const optionsFromFile = (
+  schema: z.ZodType,
+  document: Record<string, unknown>,
+  context: { factory: string; file: string },
+) => readSettings(schema, { file: { name: context.file, document } }, context);
 
 function failure(run: () => unknown): S2SPError {
   try {
@@ -121,7 +133,7 @@ describe('parseOptions', () => {
   });
 });
 
-describe('optionsFromEnv, optionsFromFlags, optionsFromFile', () => {
+describe('readSettings from one source', () => {
   it('map each option from its metadata, and only those given', () => {
     const fromEnv = optionsFromEnv(
       Schema,
@@ -152,8 +164,7 @@ describe('optionsFromEnv, optionsFromFlags, optionsFromFile', () => {
       hosts: ['a', 'b'],
     });
     expect(
-      optionsFromFile(Schema, { timeout: 700, other: 1 }, { factory: 'file', file: 'f.yaml' })
-        .options,
+      optionsFromFile(Schema, { timeout: 700 }, { factory: 'file', file: 'f.yaml' }).options,
     ).toEqual({
       timeoutMs: 700,
     });
@@ -195,7 +206,7 @@ describe('optionsFromEnv, optionsFromFlags, optionsFromFile', () => {
   });
 });
 
-describe('optionRows and optionsTable', () => {
+describe('optionRows', () => {
   it('read name, type, default, environment and description from the schema', () => {
     const rows = optionRows(Schema);
     expect(rows.map((row) => row.name)).toEqual([
@@ -218,6 +229,7 @@ describe('optionRows and optionsTable', () => {
       default: '10000',
       env: ['X_TIMEOUT_MS'],
       flags: ['--timeout-ms'],
+      keys: ['timeout'],
       description: 'How long.',
     });
     expect(rows.find((row) => row.name === 'mode')).toMatchObject({
@@ -225,8 +237,77 @@ describe('optionRows and optionsTable', () => {
       default: '"json"',
     });
     expect(rows.find((row) => row.name === 'auth')?.env).toEqual(['X_TOKENS']);
-    expect(optionsTable(Schema).split('\n')[2]).toBe(
-      '| `maxThings` | integer | 10 | — | Most things at once. |',
+    expect(rows[0]).toEqual({
+      name: 'maxThings',
+      type: 'integer',
+      default: '10',
+      env: [],
+      flags: [],
+      keys: [],
+      description: 'Most things at once.',
+    });
+  });
+});
+
+describe('readSettings from every source', () => {
+  const sources = (flags: [string, string[]][], file: Record<string, unknown>, env: Env) => ({
+    flags: new Map(flags),
+    file: { name: 'p.yaml', document: file },
+    env,
+  });
+
+  it('lets a flag win over the file, the file over the environment, per option', () => {
+    const read = readSettings(
+      Schema,
+      sources(
+        [['--timeout-ms', ['300']]],
+        { timeout: 200, tokens: ['file-token-0123456789'] },
+        { X_TIMEOUT_MS: '100', X_TOKENS: 'env-token-0123456789', X_HOSTS: 'a,b', X_LIMIT: '7' },
+      ),
+      { factory: 'cli' },
     );
+    expect(read.options).toEqual({
+      timeoutMs: 300,
+      auth: { tokens: ['file-token-0123456789'] },
+      hosts: ['a', 'b'],
+      nested: { limit: 7 },
+    });
+    expect(read.names).toEqual({
+      timeoutMs: '--timeout-ms',
+      'auth.tokens': 'p.yaml: tokens',
+      hosts: 'X_HOSTS',
+      'nested.limit': 'X_LIMIT',
+    });
+    // Nothing set: nothing returned, so the factory's defaults apply.
+    expect(readSettings(Schema, sources([], {}, {}), { factory: 'cli' }).options).toEqual({});
+    expect(
+      parseOptions(Schema, readSettings(Schema, sources([], {}, {}), { factory: 'cli' }).options, {
+        factory: 'make',
+      }).timeoutMs,
+    ).toBe(10_000);
+  });
+
+  it('checks every source, even one a higher source overrides', () => {
+    const error = failure(() =>
+      readSettings(Schema, sources([['--timeout-ms', ['300']]], {}, { X_TIMEOUT_MS: '5' }), {
+        factory: 'cli',
+      }),
+    );
+    expect(error.data).toEqual({ option: 'timeoutMs', variable: 'X_TIMEOUT_MS' });
+  });
+
+  it('refuses a file key no option names, naming the file and the key', () => {
+    const error = failure(() =>
+      readSettings(Schema, sources([], { timeuot: 5 }, {}), { factory: 'cli' }),
+    );
+    expect([error.code, error.data]).toEqual(['invalid_config', { variable: 'p.yaml: timeuot' }]);
+  });
+
+  it('reads numbers as decimal text only', () => {
+    for (const text of ['1e3', '0x10', '-5', '1_000', ' ', '2.']) {
+      const read = () => readSettings(Schema, { env: { X_LIMIT: text } }, { factory: 'env' });
+      if (text.trim() === '') expect(read().options).toEqual({});
+      else expect(failure(read).data).toEqual({ option: 'nested.limit', variable: 'X_LIMIT' });
+    }
   });
 });

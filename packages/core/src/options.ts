@@ -1,9 +1,11 @@
 /**
  * `@s2sp/core/options`: the toolkit every S2SP factory checks its options with. Each factory has
  * one zod schema of its options, built from the kinds below and documented on the schema itself
- * (`.describe()`, `.meta({ env, flag })`); {@link parseOptions} checks it once and applies the
- * defaults, the environment and command-line readers map variables and flags by its metadata, and
- * {@link optionsTable} renders it for a README.
+ * (`.describe()`, `.meta({ env, flag, key })`); {@link parseOptions} checks it once and applies
+ * the defaults, {@link readSettings} reads what flags, a configuration file and the environment
+ * set by its metadata, and {@link optionRows} lists it for a README.
+ *
+ * Adding a line here makes it public API.
  *
  * @module
  */
@@ -13,29 +15,11 @@ export {
   byteSize,
   httpUrl,
   milliseconds,
-  type OptionBounds,
   positiveInteger,
   positiveNumber,
   stringList,
 } from './options/option-kinds.js';
 export type { OptionMeta } from './options/option-meta.js';
-export {
-  type Env,
-  type OptionSetting,
-  type OptionSource,
-  optionSettings,
-  optionsFromEnv,
-  optionsFromFile,
-  optionsFromFlags,
-  readSettings,
-  type SettingKind,
-  type SettingsRead,
-  settingFromText,
-} from './options/option-settings.js';
-export {
-  formatDefault,
-  type OptionRow,
-  optionRows,
-  optionsTable,
-} from './options/options-table.js';
-export { type ParseOptionsContext, parseOptions } from './options/parse-options.js';
+export { optionRows } from './options/option-rows.js';
+export { readSettings, type SettingsSources } from './options/option-settings.js';
+export { parseOptions } from './options/parse-options.js';

@@ -7,8 +7,8 @@
  * @module
  */
 
-export { type CliOptions, parseCliArgs, USAGE } from './cli/cli-args.js';
-export { type ProxyConfigFile, parseConfigFile } from './cli/config-file.js';
+export { USAGE } from './cli/cli-args.js';
+export { type ProxyRun, readProxyRun } from './cli/proxy-run.js';
 export { createS2SPProxy } from './proxy.js';
 export type {
   ProxyListener,

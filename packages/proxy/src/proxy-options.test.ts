@@ -1,6 +1,6 @@
 import { codeAndDataOf } from '@s2sp/test-utils';
 import { describe, expect, it } from 'vitest';
-import { parseCliArgs } from './cli/cli-args.js';
+import { readProxyRun } from './cli/proxy-run.js';
 import { createS2SPProxy } from './proxy.js';
 import { S2SPProxyOptionsSchema } from './proxy-options.js';
 
@@ -34,32 +34,28 @@ describe("createS2SPProxy's options", () => {
   });
 
   it('takes what the flags set, by the schema’s flag names', () => {
-    const cli = parseCliArgs([
-      '--ttl',
-      '30',
-      '--token-budget',
-      '500',
-      '--max-entries-per-client',
-      '7',
-      '--timeout',
-      '1.5',
-      '--public-url',
-      'https://proxy.example.com/',
-      '--body-timeout-ms',
-      '2500',
-      '--',
-      'node',
-      'x',
-    ]);
-    const parsed = S2SPProxyOptionsSchema.parse({
-      upstream,
-      ...cli.edge,
-      ttlSeconds: cli.ttlSeconds,
-      tokenBudget: cli.tokenBudget,
-      maxEntriesPerClient: cli.maxEntriesPerClient,
-      timeoutSeconds: cli.timeoutSeconds,
-      publicUrl: cli.publicUrl,
-    });
+    const run = readProxyRun(
+      [
+        '--ttl',
+        '30',
+        '--token-budget',
+        '500',
+        '--max-entries-per-client',
+        '7',
+        '--timeout',
+        '1.5',
+        '--public-url',
+        'https://proxy.example.com/',
+        '--body-timeout-ms',
+        '2500',
+        '--',
+        'node',
+        'x',
+      ],
+      {},
+      () => '',
+    );
+    const parsed = S2SPProxyOptionsSchema.parse({ upstream, ...run.options });
     expect(parsed).toMatchObject({
       ttlSeconds: 30,
       tokenBudget: 500,

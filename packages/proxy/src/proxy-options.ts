@@ -14,6 +14,7 @@ import {
   positiveNumber,
   stringList,
 } from '@s2sp/core/options';
+import type { S2SPOptions } from '@s2sp/server';
 import { EdgeOptionsSchema, S2SPOptionsSchema } from '@s2sp/server/env';
 import { z } from 'zod';
 import type { S2SPProxyOptions } from './proxy-types.js';
@@ -24,13 +25,20 @@ import type { UpstreamTarget } from './upstream/upstream-target.js';
 const isObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null;
 
+/** The options the proxy takes as `createS2SP` takes them: same rules, flags and documentation. */
+const SHARED = S2SPOptionsSchema.pick({ store: true, ttlSeconds: true, tokenBudget: true });
+
+/** The options of {@link SHARED}, as `createS2SP` documents them. */
+export type SharedRuntimeOptions = Pick<S2SPOptions, keyof typeof SHARED.shape>;
+
 /**
  * The options of `createS2SPProxy`. The HTTP edge's options are the servers' (same rules, same
- * variables and flags); `ttlSeconds`, `tokenBudget`, `maxEntriesPerClient` and `store` are
- * `createS2SP`'s rules. The proxy README's option list is checked against it.
+ * variables and flags); `store`, `ttlSeconds` and the token budget are `createS2SP`'s own, and
+ * `maxEntriesPerClient` its rule. The proxy README's option list is checked against it.
  */
 export const S2SPProxyOptionsSchema = z.object({
   ...EdgeOptionsSchema.omit({ publicUrl: true, logger: true }).shape,
+  ...SHARED.shape,
   upstream: z
     .custom<UpstreamTarget>(
       (value) =>
@@ -48,12 +56,6 @@ export const S2SPProxyOptionsSchema = z.object({
     flag: '--public-url',
     defaultText: 'the bound address',
     description: 'Base URL advertised in `resource_url`s.',
-  }),
-  store: S2SPOptionsSchema.shape.store,
-  ttlSeconds: S2SPOptionsSchema.shape.ttlSeconds.meta({ flag: '--ttl', env: undefined }),
-  tokenBudget: S2SPOptionsSchema.shape.tokenBudget.meta({
-    flag: '--token-budget',
-    key: 'tokenBudget',
   }),
   maxEntriesPerClient: S2SPOptionsSchema.shape.maxEntriesPerClient.meta({
     flag: '--max-entries-per-client',
@@ -88,10 +90,13 @@ export const S2SPProxyOptionsSchema = z.object({
     )
     .readonly()
     .default([])
-    .describe(
-      `Tools that are table tools from the start (\`{ name, pointer?, format? }\`; format one of ${TABLE_FORMATS.join(', ')}).`,
-    ),
-  excludeTools: stringList().default([]).describe('Tools that never get S2SP treatment.'),
+    .meta({
+      key: 'tableTools',
+      description: `Tools that are table tools from the start (\`{ name, pointer?, format? }\`; format one of ${TABLE_FORMATS.join(', ')}).`,
+    }),
+  excludeTools: stringList()
+    .default([])
+    .meta({ key: 'excludeTools', description: 'Tools that never get S2SP treatment.' }),
   stateFile: z.string().min(1).optional().meta({
     flag: '--state',
     defaultText: 'none: nothing is kept',
@@ -101,7 +106,7 @@ export const S2SPProxyOptionsSchema = z.object({
   detectTables: z
     .boolean()
     .default(true)
-    .describe('Make a tool a table tool once it returns a table.'),
+    .meta({ key: 'detect', description: 'Make a tool a table tool once it returns a table.' }),
   timeoutSeconds: positiveNumber().default(60).meta({
     flag: '--timeout',
     description: 'Time limit of one upstream request (reset by progress), in seconds.',
@@ -142,3 +147,25 @@ export const S2SPProxyOptionsSchema = z.object({
 export type ResolvedProxyOptions = z.output<typeof S2SPProxyOptionsSchema> & {
   readonly logger?: Logger;
 };
+
+/** The options the proxy hands on to `createS2SP`, for each table tool's results. */
+export type ProxyRuntimeOptions = SharedRuntimeOptions &
+  Pick<S2SPOptions, 'maxEntriesPerClient' | 'maxBytesPerClient' | 'requestBodyTimeoutMs'>;
+
+const RUNTIME_KEYS = [
+  ...(Object.keys(SHARED.shape) as (keyof SharedRuntimeOptions)[]),
+  'maxEntriesPerClient',
+  'maxBytesPerClient',
+  'requestBodyTimeoutMs',
+] satisfies (keyof ProxyRuntimeOptions)[];
+
+/**
+ * The options `createS2SP` takes from the proxy's, as they are (only those set).
+ *
+ * @param options - the proxy's options, checked
+ */
+export function runtimeOptionsOf(options: ResolvedProxyOptions): ProxyRuntimeOptions {
+  const picked: Record<string, unknown> = {};
+  for (const key of RUNTIME_KEYS) if (options[key] !== undefined) picked[key] = options[key];
+  return picked as ProxyRuntimeOptions;
+}

@@ -4,11 +4,11 @@
  * @module
  */
 
-import type { BodyStore } from '@s2sp/core/store';
 import type { Logger, ShutdownOptions } from '@s2sp/server';
 import type { S2SPEdgeOptions } from '@s2sp/server/http';
 import type { Hono } from 'hono';
 import type { Server, Transport } from './mcp-sdk.js';
+import type { SharedRuntimeOptions } from './proxy-options.js';
 import type { TableToolRule } from './tables/table-tools.js';
 import type { UpstreamTarget } from './upstream/upstream-target.js';
 
@@ -17,22 +17,16 @@ import type { UpstreamTarget } from './upstream/upstream-target.js';
  * `allowedBrowserOrigins`, `requestBodyTimeoutMs`, `maxMcpRequestBytes`, `maxMcpBatchSize`) are
  * the servers' own, with the same defaults: no auth, loopback names and the bound address, 10 s,
  * 4 MiB, 10. `loadEdgeEnv(process.env)` from `@s2sp/server/env` reads them from the environment.
+ * `store`, `ttlSeconds` and the token budget are `createS2SP`'s (a table tool's response over the
+ * budget is paged: the rows that fit, a `profile` and a `next_cursor`, PROTOCOL §7.2).
  */
-export interface S2SPProxyOptions extends Omit<S2SPEdgeOptions, 'publicUrl' | 'logger'> {
+export interface S2SPProxyOptions
+  extends Omit<S2SPEdgeOptions, 'publicUrl' | 'logger'>,
+    SharedRuntimeOptions {
   /** The MCP server to stand in front of: a command on stdio, or a Streamable HTTP URL. */
   readonly upstream: UpstreamTarget;
   /** Base URL advertised in `resource_url`s. Default: the address `listen()` bound. */
   readonly publicUrl?: string;
-  /** Where async-mode rows are kept. Default: in memory (one process). */
-  readonly store?: BodyStore;
-  /** Lifetime of a `resource_url`, in seconds. Default 600. */
-  readonly ttlSeconds?: number;
-  /**
-   * Token budget of a table tool's control-plane response (o200k_base tokens, estimated). A larger
-   * abstract is paged: as many rows as fit, a `profile` and a `next_cursor` that the tool's
-   * `cursor` parameter takes back (PROTOCOL §7.2). Default 8,000.
-   */
-  readonly tokenBudget?: number;
   /**
    * Cache entries one downstream client may hold: unredeemed results and unread pages. A client
    * is the authenticated client id, else its address (never its MCP session); beyond the limit its table calls answer

@@ -21,7 +21,7 @@ import { createNotificationHub } from './downstream/notification-hub.js';
 import { sessionRelayTarget } from './downstream/relay-target.js';
 import { createSubscriptions } from './downstream/subscriptions.js';
 import { type Server, StdioServerTransport, type Tool } from './mcp-sdk.js';
-import { S2SPProxyOptionsSchema } from './proxy-options.js';
+import { runtimeOptionsOf, S2SPProxyOptionsSchema } from './proxy-options.js';
 import type { ProxyListener, S2SPProxy, S2SPProxyOptions } from './proxy-types.js';
 import { createLearnedColumns } from './tables/learned-columns.js';
 import { createS2SPCall, S2SP_PARAMETERS, type S2SPCall } from './tables/s2sp-call.js';
@@ -33,8 +33,8 @@ import { PROXY_VERSION } from './version.js';
 /**
  * Creates an S2SP proxy in front of an MCP server.
  *
- * @throws S2SPError `invalid_config` for a `publicUrl`, `tokenBudget`, `maxEntriesPerClient` or
- *   edge option (`auth`, `allowedHosts`, `requestBodyTimeoutMs`, …) that cannot work
+ * @throws S2SPError `invalid_config` for any option that cannot work (`publicUrl`, a budget or
+ *   limit, an edge option such as `auth`, `allowedHosts` or `requestBodyTimeoutMs`)
  *
  * @example
  * ```ts
@@ -55,14 +55,10 @@ export function createS2SPProxy(input: S2SPProxyOptions): S2SPProxy {
   let seam: S2SPCall | undefined;
   const openSeam = (base: string) => {
     seam ??= createS2SPCall({
+      ...runtimeOptionsOf(options),
+      requestBodyTimeoutMs: edge.options.requestBodyTimeoutMs,
       publicUrl: base,
       logger,
-      requestBodyTimeoutMs: edge.options.requestBodyTimeoutMs,
-      ...(options.store && { store: options.store }),
-      ttlSeconds: options.ttlSeconds,
-      tokenBudget: options.tokenBudget,
-      maxEntriesPerClient: options.maxEntriesPerClient,
-      maxBytesPerClient: options.maxBytesPerClient,
     });
     return seam;
   };

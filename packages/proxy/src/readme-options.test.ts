@@ -1,16 +1,15 @@
 import { fileURLToPath } from 'node:url';
-import { RedisStoreSettingsSchema } from '@s2sp/cache-redis/settings';
 import { optionRows } from '@s2sp/core/options';
 import { readmeFlagsDiff } from '@s2sp/test-utils';
 import { describe, expect, it } from 'vitest';
-import { S2SPProxyOptionsSchema } from './proxy-options.js';
+import { ProxySettingsSchema } from './cli/proxy-settings.js';
 
 const README = fileURLToPath(new URL('../README.md', import.meta.url));
 
 describe("@s2sp/proxy's README flag table", () => {
   it('lists every flag the options schema maps', () => {
-    // The proxy's own options, and the Redis store's settable ones (--redis-prefix).
-    const rows = [...optionRows(S2SPProxyOptionsSchema), ...optionRows(RedisStoreSettingsSchema)];
+    // The proxy's options, the process settings and the Redis store's (--redis, --redis-prefix).
+    const rows = optionRows(ProxySettingsSchema);
     expect(rows.flatMap((row) => row.flags)).toEqual(
       expect.arrayContaining([
         '--ttl',
@@ -18,6 +17,9 @@ describe("@s2sp/proxy's README flag table", () => {
         '--auth-token',
         '--body-timeout-ms',
         '--redis-prefix',
+        '--redis',
+        '--port',
+        '--log-level',
       ]),
     );
     expect(readmeFlagsDiff(README, 's2sp-proxy', rows)).toEqual([]);

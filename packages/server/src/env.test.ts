@@ -1,14 +1,15 @@
 import { S2SPError } from '@s2sp/core';
+import { positiveInteger } from '@s2sp/core/options';
 import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
 import {
   configErrorVariable,
-  envFlag,
-  envHttpUrl,
-  envList,
-  envNumber,
   loadConsumerEnv,
   loadEdgeEnv,
+  loadEnv,
   loadServerEnv,
+  logConsumerReach,
+  readSwitches,
 } from './env.js';
 
 describe('loadServerEnv', () => {
@@ -19,7 +20,6 @@ describe('loadServerEnv', () => {
       publicUrl: undefined,
       ttlSeconds: 600,
       retryGraceMs: 60_000,
-      redisUrl: undefined,
       logLevel: 'info',
       slop: undefined,
       edge: { requestBodyTimeoutMs: 10_000 },
@@ -34,7 +34,6 @@ describe('loadServerEnv', () => {
         S2SP_PUBLIC_URL: 'https://data.example.com/weather/',
         S2SP_TTL_SECONDS: '60',
         S2SP_RETRY_GRACE_MS: '0',
-        REDIS_URL: 'redis://127.0.0.1:6379',
         LOG_LEVEL: 'DEBUG',
         SLOP: 'yes',
         SLOP_BEARER_TOKENS: 'aaaaaaaaaaaaaaaa, bbbbbbbbbbbbbbbb',
@@ -49,7 +48,6 @@ describe('loadServerEnv', () => {
       publicUrl: 'https://data.example.com/weather',
       ttlSeconds: 60,
       retryGraceMs: 0,
-      redisUrl: 'redis://127.0.0.1:6379',
       logLevel: 'debug',
       slop: { bearerTokens: ['aaaaaaaaaaaaaaaa', 'bbbbbbbbbbbbbbbb'], requireScopes: true },
       edge: { requestBodyTimeoutMs: 10_000 },
@@ -62,18 +60,20 @@ describe('loadServerEnv', () => {
   });
 
   it.each([
-    [{ PORT: 'abc' }, 'PORT', /"abc" is not a whole number from 0 to 65535/],
+    [{ PORT: 'abc' }, 'PORT', /a whole number from 0 to 65535/],
     [{ PORT: '65536' }, 'PORT', /65535/],
     [{ PORT: '-1' }, 'PORT', /whole number/],
-    [{ HOST: 'a b' }, 'HOST', /not a host name/],
+    [{ PORT: '30.5' }, 'PORT', /whole number/],
+    [{ HOST: 'a b' }, 'HOST', /a host name/],
+    [{ HOST: '*' }, 'HOST', /a host name/],
     [{ S2SP_PUBLIC_URL: 'data.example.com' }, 'S2SP_PUBLIC_URL', /absolute http or https URL/],
     [{ S2SP_PUBLIC_URL: 'ftp://x' }, 'S2SP_PUBLIC_URL', /http or https/],
     [{ S2SP_PUBLIC_URL: 'https://u:p@x' }, 'S2SP_PUBLIC_URL', /credentials/],
-    [{ S2SP_TTL_SECONDS: '0' }, 'S2SP_TTL_SECONDS', /from 1 to 86400/],
+    [{ S2SP_TTL_SECONDS: '0' }, 'S2SP_TTL_SECONDS', /up to 86400/],
+    [{ S2SP_TTL_SECONDS: '86401' }, 'S2SP_TTL_SECONDS', /up to 86400/],
     [{ S2SP_RETRY_GRACE_MS: '600001' }, 'S2SP_RETRY_GRACE_MS', /600000|600 000/],
     [{ S2SP_RETRY_GRACE_MS: '-1' }, 'S2SP_RETRY_GRACE_MS', /./],
     [{ S2SP_RETRY_GRACE_MS: 'soon' }, 'S2SP_RETRY_GRACE_MS', /./],
-    [{ REDIS_URL: 'http://x' }, 'REDIS_URL', /redis:\/\//],
     [{ LOG_LEVEL: 'loud' }, 'LOG_LEVEL', /one of debug, info/],
     [{ SLOP: 'maybe' }, 'SLOP', /one of 1, true/],
     [{ SLOP: '1', SLOP_BEARER_TOKENS: 'short' }, 'SLOP_BEARER_TOKENS', /at least 16/],
@@ -88,19 +88,6 @@ describe('loadServerEnv', () => {
     expect(configErrorVariable(error)).toBe(variable);
     expect((error as S2SPError).message).toMatch(new RegExp(`^${variable}: `));
     expect((error as S2SPError).message).toMatch(message);
-  });
-});
-
-describe('env helpers', () => {
-  it('read numbers, flags, URLs and lists', () => {
-    expect(envNumber({ X: '2.5' }, 'X', 1, { min: 0, max: 10 })).toBe(2.5);
-    expect(() => envNumber({ X: '2.5' }, 'X', 1, { min: 0, max: 10, integer: true })).toThrow(
-      /X: "2.5" is not a whole number/,
-    );
-    expect(envFlag({ X: 'TRUE' }, 'X')).toBe(true);
-    expect(envHttpUrl({ X: 'http://a:1/b/' }, 'X', 'e')).toBe('http://a:1/b');
-    expect(envList({ X: ' a, ,b ' }, 'X')).toEqual(['a', 'b']);
-    expect(envList({ X: ' , ' }, 'X')).toBeUndefined();
   });
 });
 
@@ -157,5 +144,69 @@ describe('loadConsumerEnv', () => {
     }
     expect(S2SPError.isInstance(caught) && caught.code).toBe('invalid_config');
     expect(configErrorVariable(caught)).toBe('S2SP_FETCH_RETRIES');
+  });
+});
+
+describe('loadEnv and readSwitches: an app’s own settings', () => {
+  const Schema = z.object({
+    renders: positiveInteger({ max: 64 }).default(2).meta({ env: 'APP_RENDERS' }),
+    dir: z.string().min(1).optional().meta({ env: 'APP_DIR' }),
+  });
+
+  it('reads each variable by its member’s rule and applies the defaults', () => {
+    expect(loadEnv(Schema, {})).toEqual({ renders: 2 });
+    expect(loadEnv(Schema, { APP_RENDERS: ' 8 ', APP_DIR: '/tmp/x' })).toEqual({
+      renders: 8,
+      dir: '/tmp/x',
+    });
+  });
+
+  it.each([['0'], ['65'], ['2.5'], ['two']])('names APP_RENDERS for %j', (value) => {
+    let caught: unknown;
+    try {
+      loadEnv(Schema, { APP_RENDERS: value });
+    } catch (error) {
+      caught = error;
+    }
+    expect(S2SPError.isInstance(caught) && [caught.code, caught.data]).toEqual([
+      'invalid_config',
+      { option: 'renders', variable: 'APP_RENDERS' },
+    ]);
+  });
+
+  it('takes known switches and names an unknown one', () => {
+    expect(readSwitches(['--stdio'], ['--stdio', '--help']).has('--stdio')).toBe(true);
+    let caught: unknown;
+    try {
+      readSwitches(['--stdio', '--port=3000'], ['--stdio', '--help']);
+    } catch (error) {
+      caught = error;
+    }
+    expect(configErrorVariable(caught)).toBe('--port=3000');
+  });
+});
+
+describe('logConsumerReach', () => {
+  const logged = (env: Record<string, string>) => {
+    const lines: string[] = [];
+    const record = (level: string) => (message: string) => lines.push(`${level}: ${message}`);
+    const logger = {
+      debug: record('debug'),
+      info: record('info'),
+      warn: record('warn'),
+      error: record('error'),
+    };
+    logConsumerReach(logger, loadConsumerEnv(env), 'draw_chart');
+    return lines;
+  };
+
+  it('warns about any destination without an allow-list, notes public-only, and says nothing with one', () => {
+    expect(logged({ S2SP_CONSUMER_DESTINATIONS: 'any' })).toEqual([
+      expect.stringMatching(/^warn: S2SP_CONSUMER_DESTINATIONS=any .*draw_chart/),
+    ]);
+    expect(logged({})).toEqual([expect.stringMatching(/^info: S2SP_ALLOWED_ORIGINS is not set/)]);
+    expect(
+      logged({ S2SP_ALLOWED_ORIGINS: 'http://127.0.0.1:3001', S2SP_CONSUMER_DESTINATIONS: 'any' }),
+    ).toEqual([]);
   });
 });

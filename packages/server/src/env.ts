@@ -2,22 +2,26 @@
  * `@s2sp/server/env`: reading an S2SP server's settings from environment variables, with errors that name the
  * variable. Pure functions (no `process` access), so every rule is unit-testable. Also the options
  * schemas of `createS2SP`, `createS2SPServer` and `createS2SPEdge`, whose metadata names each
- * option's variable (for other readers, such as `s2sp-proxy`'s flags, and for option tables).
+ * option's variable, and {@link ServerSettingsSchema}, the process settings (port, host, log
+ * level) no factory takes: read any of them, from flags, a file and the environment, with
+ * `readSettings` from `@s2sp/core/options`.
  *
  * @module
  */
 
-import { normalizePublicUrl } from '@s2sp/core';
-import { optionsFromEnv, readSettings } from '@s2sp/core/options';
+import type { Logger } from '@s2sp/core';
+import { parseOptions, readSettings, stringList } from '@s2sp/core/options';
+import { z } from 'zod';
 import { ConsumerFetchOptionsSchema } from './consumer/consumer-tool.js';
+import { BearerTokenSchema } from './edge/bearer-auth.js';
 import { configError } from './edge/config-error.js';
 import {
-  type EdgeOptionNames,
   EdgeOptionsSchema,
-  isHostValue,
+  HostValueSchema,
+  PortSchema,
   type S2SPEdgeOptions,
 } from './edge/edge-options.js';
-import { isLogLevel, type LogLevel } from './logger.js';
+import { LOG_LEVELS, type LogLevel } from './logger.js';
 import { S2SPOptionsSchema } from './runtime/options.js';
 import type { SlopOptions } from './slop.js';
 
@@ -38,78 +42,60 @@ export type EdgeEnvOptions = Pick<
 /** An environment, such as `process.env`. */
 export type Env = Readonly<Record<string, string | undefined>>;
 
-/** The variable's value, trimmed, or `undefined` when unset or blank (`FOO=` means "default"). */
-export function envString(env: Env, name: string): string | undefined {
-  const value = env[name]?.trim();
-  return value === undefined || value === '' ? undefined : value;
-}
-
-function show(value: string): string {
-  return JSON.stringify(value.length > 80 ? `${value.slice(0, 80)}…` : value);
-}
+/** A yes/no setting: `1`, `true`, `yes`, `on` or `0`, `false`, `no`, `off` as text, any case. */
+export const SwitchSchema: z.ZodBoolean = z
+  .boolean()
+  .meta({ allowed: 'one of 1, true, yes, on, 0, false, no, off', type: 'boolean' });
 
 /**
- * A number within bounds.
- * @throws S2SPError `invalid_config` (see {@link configError}) when it is not a (whole, if `integer`) number from `min` to `max`
+ * The settings of an S2SP server process that no factory takes (where to listen, what to log, SLOP),
+ * and the runtime's own that a deployment sets (`publicUrl`, `ttlSeconds`, `retryGraceMs`): one
+ * rule each, with its variable and, where `s2sp-proxy` has one, its flag. `port` has no default:
+ * each program has its own.
  */
-export function envNumber(
-  env: Env,
-  name: string,
-  fallback: number,
-  bounds: { min: number; max: number; integer?: boolean },
-): number {
-  const text = envString(env, name);
-  if (text === undefined) return fallback;
-  const value = Number(text);
-  const pattern = bounds.integer ? /^\d+$/ : /^\d+(\.\d+)?$/;
-  if (!pattern.test(text) || value < bounds.min || value > bounds.max) {
-    throw configError(
-      name,
-      `${show(text)} is not ${bounds.integer ? 'a whole number' : 'a number'} from ${bounds.min} to ${bounds.max}.`,
-    );
-  }
-  return value;
-}
-
-/**
- * A yes/no switch: `1`, `true`, `yes`, `on` or `0`, `false`, `no`, `off` (any case); unset is no.
- * @throws S2SPError `invalid_config` (see {@link configError}) for anything else
- */
-export function envFlag(env: Env, name: string): boolean {
-  const text = envString(env, name)?.toLowerCase();
-  if (text === undefined || ['0', 'false', 'no', 'off'].includes(text)) return false;
-  if (['1', 'true', 'yes', 'on'].includes(text)) return true;
-  throw configError(name, `${show(text)} is not one of 1, true, yes, on, 0, false, no, off.`);
-}
-
-/**
- * An absolute http(s) URL without credentials, query or fragment, normalised without a trailing
- * slash (a path is kept).
- * @throws S2SPError `invalid_config` (see {@link configError}) otherwise
- */
-export function envHttpUrl(env: Env, name: string, example: string): string | undefined {
-  const text = envString(env, name);
-  if (text === undefined) return undefined;
-  try {
-    return normalizePublicUrl(text, name, example);
-  } catch (cause) {
-    // The same rule as every configured base URL; only the message is put in this module's form.
-    const message = cause instanceof Error ? cause.message : String(cause);
-    throw configError(
-      name,
-      message.startsWith(`${name} `) ? message.slice(name.length + 1) : message,
-    );
-  }
-}
-
-/** A comma-separated list, trimmed, without empty items; `undefined` when unset. */
-export function envList(env: Env, name: string): string[] | undefined {
-  const items = envString(env, name)
-    ?.split(',')
-    .map((item) => item.trim())
-    .filter(Boolean);
-  return items && items.length > 0 ? items : undefined;
-}
+export const ServerSettingsSchema = z.object({
+  port: PortSchema.meta({
+    env: 'PORT',
+    flag: '--port',
+    description: 'HTTP port (MCP, data plane); 0 picks a free one.',
+  }),
+  host: HostValueSchema.refine((host) => host !== '*')
+    .default('127.0.0.1')
+    .meta({
+      env: 'HOST',
+      flag: '--host',
+      allowed: 'a host name or IP address',
+      description: 'Interface to bind.',
+    }),
+  logLevel: z
+    // A level is a word: any case will do.
+    .preprocess(
+      (level) => (typeof level === 'string' ? level.toLowerCase() : level),
+      z.enum(LOG_LEVELS),
+    )
+    .default('info')
+    .meta({
+      env: 'LOG_LEVEL',
+      flag: '--log-level',
+      allowed: 'one of debug, info, warn, error, silent',
+      description: '`debug`, `info`, `warn`, `error` or `silent`; logs go to standard error.',
+    }),
+  publicUrl: S2SPOptionsSchema.shape.publicUrl,
+  ttlSeconds: S2SPOptionsSchema.shape.ttlSeconds,
+  retryGraceMs: S2SPOptionsSchema.shape.retryGraceMs,
+  slop: SwitchSchema.default(false).meta({
+    env: 'SLOP',
+    description: 'Serve the tools over SLOP too.',
+  }),
+  slopBearerTokens: stringList(BearerTokenSchema).optional().meta({
+    env: 'SLOP_BEARER_TOKENS',
+    description: 'Bearer tokens SLOP requires (one of them), comma-separated.',
+  }),
+  slopRequireScopes: SwitchSchema.default(false).meta({
+    env: 'SLOP_REQUIRE_SCOPES',
+    description: 'Check `X-SLOP-Scope` on SLOP requests.',
+  }),
+});
 
 /** Settings every S2SP server reads the same way. */
 export interface ServerEnv {
@@ -126,8 +112,6 @@ export interface ServerEnv {
    * (PROTOCOL §7.10), 0 to 600 000 ms; 0 turns it off. Default 60 000. Pass it as `retryGraceMs`.
    */
   readonly retryGraceMs: number;
-  /** `REDIS_URL`: keep bodies in Redis (`@s2sp/cache-redis`) instead of memory. */
-  readonly redisUrl: string | undefined;
   /** `LOG_LEVEL`: debug, info (default), warn, error or silent. */
   readonly logLevel: LogLevel;
   /**
@@ -147,6 +131,49 @@ export interface ServerEnv {
   readonly edge: EdgeEnvOptions;
 }
 
+/**
+ * Reads the variables a settings schema names (`.meta({ env })` on its members), each checked by
+ * its member's rule, and applies the schema's defaults: the one way an app reads its own
+ * settings, as {@link loadServerEnv} reads the server's.
+ *
+ * @param schema - the app's settings schema
+ * @param env - the environment (`process.env`)
+ * @throws S2SPError `invalid_config` naming the variable (see {@link configError})
+ * @example
+ * ```ts
+ * const AppSettingsSchema = z.object({
+ *   maxRenders: positiveInteger({ max: 64 }).default(2).meta({ env: 'APP_MAX_RENDERS' }),
+ * });
+ * const { maxRenders } = loadEnv(AppSettingsSchema, process.env);
+ * ```
+ */
+export function loadEnv<TSchema extends z.ZodType>(schema: TSchema, env: Env): z.output<TSchema> {
+  const { options, names } = readSettings(schema, { env }, { factory: 'environment' });
+  return parseOptions(schema, options, { factory: 'environment', names });
+}
+
+/**
+ * The switches on an app's command line (`--stdio`, `--help`): each argument must be one of
+ * `switches`.
+ *
+ * @param argv - the arguments after the script (`process.argv.slice(2)`)
+ * @param switches - the switches the app knows
+ * @throws S2SPError `invalid_config` naming the first unknown argument
+ */
+export function readSwitches(
+  argv: readonly string[],
+  switches: readonly string[],
+): ReadonlySet<string> {
+  const unknown = argv.find((arg) => !switches.includes(arg));
+  if (unknown !== undefined) {
+    // Named in full only: `-h` is `--help`'s short form.
+    const named = switches.filter((name) => name.startsWith('--'));
+    const list = [named.slice(0, -1).join(', '), named.at(-1)].filter(Boolean).join(' and ');
+    throw configError(unknown, `unknown option. The options are ${list}.`);
+  }
+  return new Set(argv);
+}
+
 /** The edge's options that have a variable, a flag or a file key: the ones settings can set. */
 const EDGE_SETTINGS = EdgeOptionsSchema.pick({
   allowedHosts: true,
@@ -163,10 +190,10 @@ const EDGE_SETTINGS = EdgeOptionsSchema.pick({
  * edge's options schema, and each value is checked by its option's own rule.
  *
  * @param env - the environment (`process.env`)
- * @throws S2SPError `invalid_config` (see {@link configError}) naming the variable
+ * @throws S2SPError `invalid_config` naming the variable
  */
 export function loadEdgeEnv(env: Env): EdgeEnvOptions {
-  const { options } = optionsFromEnv(EDGE_SETTINGS, env, { factory: 'environment' });
+  const { options } = readSettings(EDGE_SETTINGS, { env }, { factory: 'environment' });
   // The body timeout is always set, so an environment spread over defaults states it.
   return {
     requestBodyTimeoutMs: EDGE_SETTINGS.shape.requestBodyTimeoutMs.parse(undefined),
@@ -174,128 +201,35 @@ export function loadEdgeEnv(env: Env): EdgeEnvOptions {
   };
 }
 
-/** The edge's settings as a reader finds them: lists of strings and a number, each optional. */
-export interface EdgeSettings {
-  readonly allowedHosts?: readonly string[] | undefined;
-  readonly allowedBrowserOrigins?: readonly string[] | undefined;
-  /** Bearer tokens, each at least 16 characters. */
-  readonly authTokens?: readonly string[] | undefined;
-  readonly requestBodyTimeoutMs?: number | undefined;
-}
-
 /**
- * The one mapping from settings (environment variables, `s2sp-proxy` flags or its config file)
- * to the edge's options: only the settings given are set, checked by the edge's own rules
- * (`resolveEdgeOptions`) with errors naming the setting.
- *
- * @param settings - what the reader found
- * @param names - the variable, flag or key behind each option
- * @throws S2SPError `invalid_config` (see {@link configError}) naming the setting
- */
-export function edgeOptionsFrom(settings: EdgeSettings, names: EdgeOptionNames): EdgeEnvOptions {
-  const given: Record<string, unknown> = {
-    allowedHosts: settings.allowedHosts,
-    allowedBrowserOrigins: settings.allowedBrowserOrigins,
-    'auth.bearerTokens': settings.authTokens,
-    requestBodyTimeoutMs: settings.requestBodyTimeoutMs,
-  };
-  const { options } = readSettings(
-    EDGE_SETTINGS,
-    'key',
-    // An empty list sets nothing, as an unset variable.
-    (setting) => {
-      const value = given[setting.path];
-      return Array.isArray(value) && value.length === 0 ? undefined : value;
-    },
-    {
-      factory: 'settings',
-      names: Object.fromEntries(
-        Object.entries(names).map(([key, name]) => [
-          key === 'auth' ? 'auth.bearerTokens' : key,
-          name,
-        ]),
-      ),
-    },
-  );
-  return options as EdgeEnvOptions;
-}
-
-const SERVER_SETTINGS = S2SPOptionsSchema.pick({
-  publicUrl: true,
-  ttlSeconds: true,
-  retryGraceMs: true,
-}).extend({
-  ttlSeconds: S2SPOptionsSchema.shape.ttlSeconds.meta({ env: undefined }),
-});
-
-/**
- * Reads `PORT`, `HOST`, `S2SP_PUBLIC_URL`, `S2SP_TTL_SECONDS`, `S2SP_RETRY_GRACE_MS`, `REDIS_URL`, `LOG_LEVEL`, `SLOP`,
- * `SLOP_BEARER_TOKENS`, `SLOP_REQUIRE_SCOPES` and the HTTP edge's settings (see
- * {@link loadEdgeEnv}).
+ * Reads `PORT`, `HOST`, `S2SP_PUBLIC_URL`, `S2SP_TTL_SECONDS`, `S2SP_RETRY_GRACE_MS`, `LOG_LEVEL`,
+ * `SLOP`, `SLOP_BEARER_TOKENS`, `SLOP_REQUIRE_SCOPES` (the `env` names of
+ * {@link ServerSettingsSchema}) and the HTTP edge's settings (see {@link loadEdgeEnv}).
  *
  * @param env - the environment (`process.env`)
  * @param defaults - the port when `PORT` is unset
- * @throws S2SPError `invalid_config` (see {@link configError}) naming the variable, for any value that cannot work
+ * @throws S2SPError `invalid_config` naming the variable, for any value that cannot work
  */
 export function loadServerEnv(env: Env, defaults: { port: number }): ServerEnv {
-  // S2SP_PUBLIC_URL, S2SP_RETRY_GRACE_MS: the `env` names on createS2SP's options schema.
-  const runtime = SERVER_SETTINGS.parse(
-    optionsFromEnv(SERVER_SETTINGS, env, { factory: 'environment' }).options,
-  );
-  const host = envString(env, 'HOST') ?? '127.0.0.1';
-  if (!isHostValue(host))
-    throw configError('HOST', `${show(host)} is not a host name or IP address.`);
-
-  const redisUrl = envString(env, 'REDIS_URL');
-  if (redisUrl !== undefined) {
-    let protocol = '';
-    try {
-      protocol = new URL(redisUrl).protocol;
-    } catch {
-      // reported below
-    }
-    if (protocol !== 'redis:' && protocol !== 'rediss:') {
-      throw configError(
-        'REDIS_URL',
-        'is not a redis:// or rediss:// URL such as redis://127.0.0.1:6379.',
-      );
-    }
-  }
-
-  const logLevel = (envString(env, 'LOG_LEVEL') ?? 'info').toLowerCase();
-  if (!isLogLevel(logLevel))
-    throw configError(
-      'LOG_LEVEL',
-      `${show(logLevel)} is not one of debug, info, warn, error, silent.`,
-    );
-
-  let slop: SlopOptions | undefined;
-  if (envFlag(env, 'SLOP')) {
-    const tokens = envList(env, 'SLOP_BEARER_TOKENS');
-    if (tokens?.some((token) => token.length < 16)) {
-      throw configError('SLOP_BEARER_TOKENS', 'every token must be at least 16 characters long.');
-    }
-    slop = {
-      ...(tokens && { bearerTokens: tokens }),
-      requireScopes: envFlag(env, 'SLOP_REQUIRE_SCOPES'),
-    };
-  }
-
-  return {
-    port: envNumber(env, 'PORT', defaults.port, { min: 0, max: 65535, integer: true }),
-    host,
-    publicUrl: runtime.publicUrl,
-    // Stricter than the option (any positive number of seconds): a deployment's variable is held
-    // to whole seconds up to a day, which the apps and their tests rely on.
-    ttlSeconds: envNumber(env, 'S2SP_TTL_SECONDS', runtime.ttlSeconds, {
-      min: 1,
-      max: 86_400,
-      integer: true,
+  const settings = loadEnv(
+    ServerSettingsSchema.extend({
+      port: ServerSettingsSchema.shape.port.default(defaults.port),
     }),
-    retryGraceMs: runtime.retryGraceMs,
-    redisUrl,
-    logLevel,
-    slop,
+    env,
+  );
+  return {
+    port: settings.port,
+    host: settings.host,
+    publicUrl: settings.publicUrl,
+    ttlSeconds: settings.ttlSeconds,
+    retryGraceMs: settings.retryGraceMs,
+    logLevel: settings.logLevel,
+    slop: settings.slop
+      ? {
+          ...(settings.slopBearerTokens && { bearerTokens: [...settings.slopBearerTokens] }),
+          requireScopes: settings.slopRequireScopes,
+        }
+      : undefined,
     edge: loadEdgeEnv(env),
   };
 }
@@ -324,14 +258,9 @@ export interface ConsumerEnv {
  * @throws S2SPError `invalid_config` naming the variable when a value is invalid
  */
 export function loadConsumerEnv(env: Env): ConsumerEnv {
-  const destinations = env.S2SP_CONSUMER_DESTINATIONS;
-  const { options } = optionsFromEnv(
-    CONSUMER_SETTINGS,
-    // The one variable whose value is a word: any case will do.
-    { ...env, S2SP_CONSUMER_DESTINATIONS: destinations?.toLowerCase() },
-    { factory: 'environment' },
-  );
-  const parsed = CONSUMER_SETTINGS.parse(options);
+  // A word: any case will do.
+  const destinations = env.S2SP_CONSUMER_DESTINATIONS?.toLowerCase();
+  const parsed = loadEnv(CONSUMER_SETTINGS, { ...env, S2SP_CONSUMER_DESTINATIONS: destinations });
   return {
     allowedOrigins: parsed.allowedOrigins && [...parsed.allowedOrigins],
     destinations: parsed.destinations,
@@ -339,6 +268,27 @@ export function loadConsumerEnv(env: Env): ConsumerEnv {
     maxConcurrentFetches: parsed.maxConcurrentFetches,
     fetchRetries: parsed.fetchRetries,
   };
+}
+
+/**
+ * Says at start where a consumer app's tools will fetch from when no allow-list is set: a
+ * warning for `S2SP_CONSUMER_DESTINATIONS=any` (anywhere, private addresses included), else a
+ * note that only public addresses are reached. Nothing when `S2SP_ALLOWED_ORIGINS` is set.
+ *
+ * @param logger - the app's logger
+ * @param consumer - what {@link loadConsumerEnv} read
+ * @param tool - the consumer tool, named in the message (`draw_chart`)
+ */
+export function logConsumerReach(logger: Logger, consumer: ConsumerEnv, tool: string): void {
+  if (consumer.allowedOrigins) return;
+  if (consumer.destinations === 'any')
+    logger.warn(
+      `S2SP_CONSUMER_DESTINATIONS=any and no S2SP_ALLOWED_ORIGINS: ${tool} will fetch from any resource_url an agent passes, loopback and private addresses included; development only`,
+    );
+  else
+    logger.info(
+      `S2SP_ALLOWED_ORIGINS is not set: ${tool} fetches only from public internet addresses; list your resource servers (loopback ones too) in S2SP_ALLOWED_ORIGINS`,
+    );
 }
 
 /** The consumer options that have a variable (`env` on their schema). */

@@ -9,8 +9,11 @@ import type { LogFields, Logger } from '@s2sp/core';
 /** A logger that drops everything. */
 export const silentLogger: Logger = { debug() {}, info() {}, warn() {}, error() {} };
 
+/** The levels, lowest first: the one list `LOG_LEVEL` and `--log-level` are checked against. */
+export const LOG_LEVELS = ['debug', 'info', 'warn', 'error', 'silent'] as const;
+
 /** Severity, lowest first. */
-export type LogLevel = 'debug' | 'info' | 'warn' | 'error' | 'silent';
+export type LogLevel = (typeof LOG_LEVELS)[number];
 
 const ORDER: Record<LogLevel, number> = { debug: 10, info: 20, warn: 30, error: 40, silent: 100 };
 
@@ -25,11 +28,6 @@ export interface ConsoleLoggerOptions {
   readonly write?: (line: string) => void;
   /** A prefix for every line, such as the server's name. */
   readonly name?: string;
-}
-
-/** True if `level` is a {@link LogLevel}. */
-export function isLogLevel(level: unknown): level is LogLevel {
-  return typeof level === 'string' && Object.hasOwn(ORDER, level);
 }
 
 /**

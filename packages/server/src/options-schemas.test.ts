@@ -45,6 +45,8 @@ describe('createS2SP, createS2SPServer and createS2SPEdge options', () => {
     [{ abstractEncoding: 'yaml' }, 'abstractEncoding'],
     [{ trustedHosts: ['a b'] }, 'trustedHosts'],
     [{ maxCacheBytes: 0 }, 'maxCacheBytes'],
+    [{ ttlSeconds: 0 }, 'ttlSeconds'],
+    [{ ttlSeconds: 86_401 }, 'ttlSeconds'],
   ])('createS2SP refuses %j, naming %s', (options, option) => {
     expect(
       codeAndDataOf(() => createS2SP({ logger: silentLogger, ...(options as object) })),
@@ -88,6 +90,12 @@ describe('createS2SP, createS2SPServer and createS2SPEdge options', () => {
     });
     const { retryGraceMs } = loadServerEnv({ S2SP_RETRY_GRACE_MS: '2500' }, { port: 0 });
     expect(resolveOptions({ logger: silentLogger, retryGraceMs }).retryGraceMs).toBe(2500);
+    // S2SP_TTL_SECONDS is read once, by the option's own rule: what the variable takes, the
+    // factory takes (a fraction of a second too), and the other way round.
+    for (const text of ['1.5', '86400']) {
+      const { ttlSeconds } = loadServerEnv({ S2SP_TTL_SECONDS: text }, { port: 0 });
+      expect(resolveOptions({ logger: silentLogger, ttlSeconds }).ttlMs).toBe(Number(text) * 1000);
+    }
   });
 
   it.each([[-1], [600_001], [1.5], ['60000']])(

@@ -13,6 +13,7 @@ function range(bounds: OptionBounds, whole: boolean, unit: string): string {
   const noun = whole ? `whole number${unit}` : `number${unit}`;
   if (bounds.max === undefined)
     return bounds.min === undefined ? `a positive ${noun}` : `a ${noun} of at least ${bounds.min}`;
+  if (bounds.min === undefined && !whole) return `a positive ${noun} up to ${bounds.max}`;
   return `a ${noun} from ${bounds.min ?? (whole ? 1 : 0)} to ${bounds.max}`;
 }
 

@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import { S2SPError } from '../errors.js';
 import { baseOf, defOf, type OptionMeta, optionMeta, shapeOf } from './option-meta.js';
 import { optionError, type ParseOptionsContext } from './parse-options.js';
 
@@ -87,130 +88,148 @@ function setAt(target: Record<string, unknown>, path: string, value: unknown): v
   node[keys.at(-1) as string] = value;
 }
 
-/** What {@link readSettings} found. */
-export interface SettingsRead {
-  /** The options the source set, checked by their own rules; nothing else (no defaults). */
-  readonly options: Record<string, unknown>;
-  /** The source's name of each option it set, by the option's path. */
-  readonly names: Readonly<Record<string, string>>;
+/** One option a source set: its checked value and the source's name for it. */
+interface SetOption {
+  readonly value: unknown;
+  readonly name: string;
 }
 
 /**
- * Reads the options a source sets: for each option with a name for `source`, `read` gives its
- * value (`undefined` when unset), which is checked by the option's own rule. Only options the
- * source set are returned, so a caller can spread them over others.
- *
- * @param schema - a factory's options schema
- * @param source - which names to read by
- * @param read - the value of one setting, or `undefined`
- * @param context - the factory, for the error; option names default to the source's
- * @throws S2SPError `invalid_config` naming the setting (`data.variable`) and the option (`data.option`)
+ * The options one source sets: for each option with a name for `source`, `read` gives its value
+ * (`undefined` when unset), which is checked by the option's own rule.
  */
-export function readSettings(
+function readSource(
   schema: z.ZodType,
   source: OptionSource,
   read: (setting: OptionSetting) => unknown,
   context: ParseOptionsContext,
-): SettingsRead {
-  const options: Record<string, unknown> = {};
-  const names: Record<string, string> = {};
+  shown: (name: string) => string = (name) => name,
+): Map<string, SetOption> {
+  const set = new Map<string, SetOption>();
   for (const setting of optionSettings(schema, source)) {
     const value = read(setting);
     if (value === undefined) continue;
+    const name = shown(setting.name);
     const result = setting.schema.safeParse(value);
-    const name = context.names?.[setting.path] ?? setting.name;
     if (!result.success) {
       const [issue] = result.error.issues;
       if (issue)
         throw optionError(
           schema,
           { ...issue, path: [...setting.path.split('.'), ...issue.path] },
-          { ...context, names: { ...context.names, [setting.path]: name } },
+          { ...context, names: { [setting.path]: name } },
           false,
         );
     }
-    setAt(options, setting.path, result.data);
-    names[setting.path] = name;
+    set.set(setting.path, { value: result.data, name });
   }
-  return { options, names };
+  return set;
 }
 
-/** An environment, such as `process.env`. */
-export type Env = Readonly<Record<string, string | undefined>>;
+/** Where {@link readSettings} looks: any of a command line, a configuration file, an environment. */
+export interface SettingsSources {
+  /** Each command-line flag's values, in order (`--auth-token` → its values). */
+  readonly flags?: ReadonlyMap<string, readonly string[]>;
+  /**
+   * A configuration file's top-level object (JSON, YAML: already typed) and its name for errors.
+   * A key no option names is refused, so a misspelt key is not silently ignored.
+   */
+  readonly file?: {
+    readonly name: string;
+    readonly document: Readonly<Record<string, unknown>>;
+  };
+  /** An environment, such as `process.env`; a blank variable counts as unset. */
+  readonly env?: Readonly<Record<string, string | undefined>>;
+}
 
-/**
- * The options the environment sets, by each option's `env` name; a blank variable counts as
- * unset. See {@link readSettings}.
- *
- * @param schema - a factory's options schema
- * @param env - the environment (`process.env`)
- * @param context - the factory, for the error
- * @throws S2SPError `invalid_config` naming the variable
- */
-export function optionsFromEnv(
+/** What {@link readSettings} found. */
+export interface SettingsRead<TOptions = Record<string, unknown>> {
+  /** The options the sources set, each checked by its own rule; nothing else (no defaults). */
+  readonly options: Partial<TOptions>;
+  /** The name of each option's setting that won (`--ttl`, `p.yaml: bodyTimeoutMs`), by path. */
+  readonly names: Readonly<Record<string, string>>;
+}
+
+function fromEnv(env: NonNullable<SettingsSources['env']>) {
+  return (setting: OptionSetting): unknown => {
+    const text = env[setting.name]?.trim();
+    if (text === undefined || text === '') return undefined;
+    const value = settingFromText(text, setting.kind);
+    return Array.isArray(value) && value.length === 0 ? undefined : value;
+  };
+}
+
+function fromFlags(flags: NonNullable<SettingsSources['flags']>) {
+  return (setting: OptionSetting): unknown => {
+    const values = flags.get(setting.name);
+    if (values === undefined || values.length === 0) return undefined;
+    // A list option's flag repeats; any other takes its last value.
+    if (setting.kind === 'list') return values;
+    return settingFromText(values.at(-1) as string, setting.kind);
+  };
+}
+
+function checkKeys(
   schema: z.ZodType,
-  env: Env,
+  file: NonNullable<SettingsSources['file']>,
   context: ParseOptionsContext,
-): SettingsRead {
-  return readSettings(
-    schema,
-    'env',
-    (setting) => {
-      const text = env[setting.name]?.trim();
-      if (text === undefined || text === '') return undefined;
-      const value = settingFromText(text, setting.kind);
-      return Array.isArray(value) && value.length === 0 ? undefined : value;
-    },
-    context,
+): void {
+  const keys = optionSettings(schema, 'key').map((setting) => setting.name);
+  const unknown = Object.keys(file.document).find((key) => !keys.includes(key));
+  if (unknown === undefined) return;
+  const variable = `${file.name}: ${unknown}`;
+  throw new S2SPError(
+    'invalid_config',
+    `${variable}: unknown key in ${context.factory}'s configuration file; the keys are ${keys.join(', ')}.`,
+    { data: { variable } },
   );
 }
 
 /**
- * The options command-line flags set, by each option's `flag` name: a list option takes every
- * occurrence of its flag, any other the last. See {@link readSettings}.
+ * Reads the options a schema's settings set, from every source given, with one precedence: a
+ * command-line flag wins over the configuration file, the file over the environment, and the
+ * schema's default (applied later, by the factory's `parseOptions`) over nothing. Each option is
+ * found by the names in its metadata (`.meta({ env, flag, key })`) and checked by its own rule,
+ * so an error names the setting at fault (`--ttl`, `p.yaml: bodyTimeoutMs`, `S2SP_TTL_SECONDS`).
+ * Only options a source set are returned, ready to spread into a factory's options.
  *
- * @param schema - a factory's options schema
- * @param flags - each flag's values, in order
- * @param context - the factory, for the error
- * @throws S2SPError `invalid_config` naming the flag
+ * @param schema - the options schema whose settings to read
+ * @param sources - the flags, file and environment to read
+ * @param context - the program reading them, for the error
+ * @throws S2SPError `invalid_config` whose `data.variable` is the setting and `data.option` the option
+ * @example
+ * ```ts
+ * const { options } = readSettings(S2SPOptionsSchema, { env: process.env }, { factory: 'my-server' });
+ * const s2sp = createS2SP({ ...options, store });
+ * ```
  */
-export function optionsFromFlags(
-  schema: z.ZodType,
-  flags: ReadonlyMap<string, readonly string[]>,
+export function readSettings<TSchema extends z.ZodType>(
+  schema: TSchema,
+  sources: SettingsSources,
   context: ParseOptionsContext,
-): SettingsRead {
-  return readSettings(
-    schema,
-    'flag',
-    (setting) => {
-      const values = flags.get(setting.name);
-      if (values === undefined || values.length === 0) return undefined;
-      if (setting.kind === 'list') return values;
-      return settingFromText(values.at(-1) as string, setting.kind);
-    },
-    context,
-  );
-}
-
-/**
- * The options a configuration file sets, by each option's `key` name; its values are already
- * typed (JSON, YAML). See {@link readSettings}.
- *
- * @param schema - a factory's options schema
- * @param document - the file's top-level object
- * @param context - the factory; errors name the key as `<file>: <key>` when `file` is given
- * @throws S2SPError `invalid_config` naming the key
- */
-export function optionsFromFile(
-  schema: z.ZodType,
-  document: Readonly<Record<string, unknown>>,
-  context: ParseOptionsContext & { readonly file?: string },
-): SettingsRead {
+): SettingsRead<z.output<TSchema>> {
+  const { env, file, flags } = sources;
+  if (file) checkKeys(schema, file, context);
+  const found = new Map<string, SetOption>();
+  // Lowest precedence first: each later source overwrites what it sets.
+  const layers = [
+    env && readSource(schema, 'env', fromEnv(env), context),
+    file &&
+      readSource(
+        schema,
+        'key',
+        (setting) => file.document[setting.name],
+        context,
+        (name) => `${file.name}: ${name}`,
+      ),
+    flags && readSource(schema, 'flag', fromFlags(flags), context),
+  ];
+  for (const layer of layers) for (const [path, set] of layer ?? []) found.set(path, set);
+  const options: Record<string, unknown> = {};
   const names: Record<string, string> = {};
-  for (const setting of optionSettings(schema, 'key'))
-    names[setting.path] = context.file ? `${context.file}: ${setting.name}` : setting.name;
-  return readSettings(schema, 'key', (setting) => document[setting.name], {
-    ...context,
-    names: { ...names, ...context.names },
-  });
+  for (const [path, { value, name }] of found) {
+    setAt(options, path, value);
+    names[path] = name;
+  }
+  return { options: options as Partial<z.output<TSchema>>, names };
 }

@@ -2,84 +2,34 @@ import { configErrorVariable } from '@s2sp/server/env';
 import { describe, expect, it } from 'vitest';
 import { parseConfigFile } from './config-file.js';
 
+function fails(text: string): string | undefined {
+  try {
+    parseConfigFile(text, 'p.yaml');
+  } catch (error) {
+    return configErrorVariable(error);
+  }
+  throw new Error(`accepted ${text}`);
+}
+
 describe('parseConfigFile', () => {
-  it('reads YAML and JSON with every form of table tool', () => {
-    const yaml =
-      'tableTools:\n  - query\n  - search:/results\n  - { name: list, pointer: /items }\n  - export:csv\n  - { name: page, format: markdown }\n  - { name: deep, pointer: /a, format: json }\nexcludeTools: [get_file]\ndetect: false\ntokenBudget: 4000\n';
-    expect(parseConfigFile(yaml, 'proxy.yaml')).toEqual({
-      tableTools: [
-        { name: 'query' },
-        { name: 'search', pointer: '/results' },
-        { name: 'list', pointer: '/items' },
-        { name: 'export', format: 'csv' },
-        { name: 'page', format: 'markdown' },
-        { name: 'deep', pointer: '/a', format: 'json' },
-      ],
-      excludeTools: ['get_file'],
-      detect: false,
-      tokenBudget: 4000,
-      edge: {},
+  it('reads YAML and JSON, with table tools in the options’ form and other keys as they are', () => {
+    expect(
+      parseConfigFile('tableTools: [q, "s:/rows", { name: c, format: csv }]\nttl: 5\n', 'p.yaml'),
+    ).toEqual({
+      name: 'p.yaml',
+      document: {
+        tableTools: [{ name: 'q' }, { name: 's', pointer: '/rows' }, { name: 'c', format: 'csv' }],
+        ttl: 5,
+      },
     });
-    expect(parseConfigFile('{"tableTools":["q"]}', 'p.json')).toEqual({
-      tableTools: [{ name: 'q' }],
-      excludeTools: [],
-      detect: undefined,
-      tokenBudget: undefined,
-      edge: {},
-    });
-    expect(parseConfigFile('', 'empty.yaml').tableTools).toEqual([]);
+    expect(parseConfigFile('{"detect": false}', 'p.json').document).toEqual({ detect: false });
+    expect(parseConfigFile('', 'e.yaml').document).toEqual({});
   });
 
-  it('reads the HTTP edge keys with the edge’s rules, naming the file and key when one is wrong', () => {
-    const yaml =
-      'authTokens: [file-token-0123456789]\nallowedHosts: [mcp.example.com]\nallowedBrowserOrigins: [https://app.example.com]\nbodyTimeoutMs: 3000\n';
-    expect(parseConfigFile(yaml, 'p.yaml').edge).toEqual({
-      auth: { bearerTokens: ['file-token-0123456789'] },
-      allowedHosts: ['mcp.example.com'],
-      allowedBrowserOrigins: ['https://app.example.com'],
-      requestBodyTimeoutMs: 3000,
-    });
-    for (const [text, key] of [
-      ['authTokens: [short]', 'authTokens'],
-      ['allowedHosts: ["a b"]', 'allowedHosts'],
-      ['allowedBrowserOrigins: [https://app.example.com/page]', 'allowedBrowserOrigins'],
-    ]) {
-      let variable: string | undefined;
-      try {
-        parseConfigFile(text as string, 'p.yaml');
-      } catch (error) {
-        variable = configErrorVariable(error);
-      }
-      expect(variable).toBe(`p.yaml: ${key}`);
-    }
-    let timeout: string | undefined;
-    try {
-      parseConfigFile('bodyTimeoutMs: 5', 'p.yaml');
-    } catch (error) {
-      timeout = configErrorVariable(error);
-    }
-    expect(timeout).toBe('p.yaml');
-  });
-
-  it('rejects unknown keys, wrong types, bad pointers and broken syntax, naming the file', () => {
-    for (const text of [
-      'tables: [a]',
-      'tableTools: query',
-      'tableTools: ["q:rows"]',
-      'tableTools: [{ name: q, format: xml }]',
-      'tableTools: [{ name: q, pointer: a, format: csv }]',
-      'detect: [',
-      'excludeTools: [1]',
-      'tokenBudget: 0',
-      'tokenBudget: 2.5',
-      'tokenBudget: "8000"',
-    ]) {
-      try {
-        parseConfigFile(text, 'proxy.yaml');
-        expect.unreachable(text);
-      } catch (error) {
-        expect(configErrorVariable(error)).toBe('proxy.yaml');
-      }
-    }
+  it('names the file for broken syntax or a document that is no object, and the key for a bad rule', () => {
+    expect(fails('detect: [')).toBe('p.yaml');
+    expect(fails('[1, 2]')).toBe('p.yaml');
+    expect(fails('tableTools: ["q:rows"]')).toBe('p.yaml: tableTools');
+    expect(fails('tableTools: [{ name: q, extra: 1 }]')).toBe('p.yaml: tableTools');
   });
 });

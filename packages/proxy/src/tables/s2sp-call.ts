@@ -8,7 +8,6 @@
 
 import { PROTOCOL } from '@s2sp/core';
 import { PROXY_TABLE_TEXT } from '@s2sp/core/advice';
-import type { BodyStore } from '@s2sp/core/store';
 import {
   createS2SP,
   type Logger,
@@ -21,21 +20,12 @@ import {
 import type { Hono } from 'hono';
 import { z } from 'zod';
 import type { CallToolResult } from '../mcp-sdk.js';
+import type { ProxyRuntimeOptions } from '../proxy-options.js';
 
-/** Options for {@link createS2SPCall}. */
-export interface S2SPCallOptions {
+/** Options for {@link createS2SPCall}: the proxy's runtime options, and where it is reached. */
+export interface S2SPCallOptions extends ProxyRuntimeOptions {
   /** Base URL advertised in `resource_url`s. */
   readonly publicUrl: string;
-  readonly store?: BodyStore;
-  readonly ttlSeconds?: number;
-  /** Token budget of a control-plane response; a larger abstract is paged. Default 8,000. */
-  readonly tokenBudget?: number;
-  /** Cache entries one downstream client may hold (results and unread pages). Default 1,000. */
-  readonly maxEntriesPerClient?: number;
-  /** Bytes of cached rows one downstream client may hold. Default: no limit of its own. */
-  readonly maxBytesPerClient?: number;
-  /** Longest a data-plane request body may take to arrive, in ms (the edge's read timeout). */
-  readonly requestBodyTimeoutMs?: number;
   readonly logger: Logger;
 }
 
@@ -110,22 +100,7 @@ export const EXTENSION_PARAMETERS: readonly string[] = [
 /** Creates the S2SP seam. */
 export function createS2SPCall(options: S2SPCallOptions): S2SPCall {
   const ttlSeconds = options.ttlSeconds ?? PROTOCOL.defaultTtlSeconds;
-  const s2sp = createS2SP({
-    publicUrl: options.publicUrl,
-    ttlSeconds,
-    logger: options.logger,
-    ...(options.tokenBudget !== undefined && { tokenBudget: options.tokenBudget }),
-    ...(options.maxEntriesPerClient !== undefined && {
-      maxEntriesPerClient: options.maxEntriesPerClient,
-    }),
-    ...(options.maxBytesPerClient !== undefined && {
-      maxBytesPerClient: options.maxBytesPerClient,
-    }),
-    ...(options.store && { store: options.store }),
-    ...(options.requestBodyTimeoutMs !== undefined && {
-      requestBodyTimeoutMs: options.requestBodyTimeoutMs,
-    }),
-  });
+  const s2sp = createS2SP({ ...options, ttlSeconds });
   return {
     dataPlane: s2sp.dataPlane,
     parameters: S2SP_PARAMETERS,

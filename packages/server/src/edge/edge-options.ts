@@ -101,6 +101,14 @@ export function isHostValue(text: string): boolean {
   return HOST_PATTERN.test(text);
 }
 
+/** A TCP port to listen on: 0 (a free one) to 65535. The one rule of `listen({ port })` and `PORT`. */
+export const PortSchema: z.ZodNumber = z
+  .number()
+  .int()
+  .min(0)
+  .max(65_535)
+  .meta({ allowed: 'a whole number from 0 to 65535', type: 'integer' });
+
 /** A `Host` value an operator lists (`allowedHosts`, `trustedHosts`), or `*`. */
 export const HostValueSchema: z.ZodType<string, string> = z
   .string()

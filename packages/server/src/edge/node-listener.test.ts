@@ -1,4 +1,5 @@
 import { connect } from 'node:net';
+import { S2SPError } from '@s2sp/core';
 import { Hono } from 'hono';
 import { describe, expect, it } from 'vitest';
 import { listenOnNode, SHUTDOWN_RETRY_AFTER_SECONDS } from './node-listener.js';
@@ -129,4 +130,20 @@ describe('listenOnNode shutdown()', () => {
     await closing.close();
     expect((await exchange.done).text).not.toContain('second-half');
   });
+});
+
+describe('listenOnNode port', () => {
+  it.each([[-1], [65_536], [1.5], [Number.NaN]])(
+    'refuses %j by the one port rule, naming the option',
+    async (port) => {
+      const error = await listenOnNode(() => new Response('ok'), { port }).then(
+        () => undefined,
+        (caught: unknown) => caught,
+      );
+      expect(S2SPError.isInstance(error) && [error.code, error.data]).toEqual([
+        'invalid_config',
+        { option: 'port' },
+      ]);
+    },
+  );
 });

@@ -1,7 +1,13 @@
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import { S2SPError } from '@s2sp/core';
 import { retryShortly } from '@s2sp/core/advice';
+import { parseOptions } from '@s2sp/core/options';
+import { z } from 'zod';
+import { PortSchema } from './edge-options.js';
 import { s2spErrorToResponse } from './error-response.js';
+
+/** What `listen()` checks: the port, by the one port rule. */
+const ListenSchema = z.object({ port: PortSchema });
 
 /** Options for {@link S2SPServer.listen}. */
 export interface ListenOptions {
@@ -77,12 +83,7 @@ export async function listenOnNode(
     shutdownGraceMs = 0,
   }: { readonly headersTimeoutMs?: number; readonly shutdownGraceMs?: number } = {},
 ): Promise<NodeListener> {
-  if (!Number.isInteger(port) || port < 0 || port > 65535) {
-    throw new S2SPError(
-      'invalid_config',
-      `port must be a whole number from 0 to 65535, got ${String(port)}.`,
-    );
-  }
+  parseOptions(ListenSchema, { port }, { factory: 'listen' });
   const { serve } = await import('@hono/node-server');
   // A client that trickles its headers holds a socket for Node's default 60 s (slowloris); the
   // same bound as a request body's read applies, checked every second instead of every 30.

@@ -1,7 +1,6 @@
 import {
   buildResourceUrl,
   generateToken,
-  type Logger,
   S2SPError,
   type S2SPResult,
   tokenStorageKey,
@@ -12,6 +11,7 @@ import { entryLabel } from '../logger.js';
 import type { CallToolResult } from '../mcp-sdk.js';
 import type { AdvertisedUrl } from '../runtime/advertised-url.js';
 import { type ClientQuota, clientKey } from '../runtime/client-quota.js';
+import type { ResolvedOptions } from '../runtime/options.js';
 import { readToolCall, type ToolCall } from '../runtime/tool-call.js';
 import { errorResult, textResult } from '../tool-result.js';
 import { assertKnownColumns } from './abstract-domains.js';
@@ -25,7 +25,6 @@ import {
 import { modelTextOf, plainResultTokens, savingsReceipt, withReceipt } from './savings-receipt.js';
 import { prepareTable, type RowJson, serializeTable } from './table.js';
 import {
-  type AbstractEncoding,
   assertWithinBudget,
   fitBodyDomains,
   pageAsyncResult,
@@ -38,20 +37,19 @@ import {
   type TableResultArguments,
 } from './table-request.js';
 
-/** What turning rows into an S2SP result needs from the runtime. */
-export interface TableResultRuntime {
-  readonly store: BodyStore;
-  readonly ttlMs: number;
-  readonly maxSyncBytes: number;
-  readonly logger: Logger;
+/**
+ * What turning rows into an S2SP result needs from the runtime: its resolved options (the
+ * lifetime, the sync-mode cap, the token budget, the abstract's encoding), the store and logger,
+ * where the data plane is reached, and the per-client quota.
+ */
+export type TableResultRuntime = Pick<
+  ResolvedOptions,
+  'store' | 'ttlMs' | 'maxSyncBytes' | 'logger' | 'tokenBudget' | 'abstractEncoding'
+> & {
   readonly advertisedUrl: AdvertisedUrl;
   /** Live entries per client; none: no per-client limit. */
   readonly quota?: ClientQuota;
-  /** Token budget of a control-plane response (PROTOCOL §7, paging). */
-  readonly tokenBudget: number;
-  /** How the abstract is written in the text the model reads. */
-  readonly abstractEncoding: AbstractEncoding;
-}
+};
 
 /** Where a result is built for: the tool, and the request it came in. */
 export interface TableResultContext {

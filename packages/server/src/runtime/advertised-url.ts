@@ -26,7 +26,7 @@ export interface AdvertisedUrl {
  * @param options - the normalised `publicUrl` and extra trusted `Host` values
  */
 export function createAdvertisedUrl(options: {
-  readonly publicUrl: string | undefined;
+  readonly publicUrl?: string | undefined;
   readonly trustedHosts: readonly string[];
 }): AdvertisedUrl {
   const { publicUrl } = options;

@@ -29,7 +29,7 @@ export interface S2SPOptions {
   readonly store?: BodyStore;
   /** Byte budget of the default in-memory store. Default 256 MiB. Ignored with `store`. */
   readonly maxCacheBytes?: number;
-  /** Lifetime of a `resource_url`, in seconds. Default 600. */
+  /** Lifetime of a `resource_url`, in seconds, at most a day (86 400). Default 600. */
   readonly ttlSeconds?: number;
   /**
    * The base URL advertised in `resource_url`s: where consumers reach the mounted
@@ -130,9 +130,12 @@ export const S2SPOptionsSchema = z.object({
   maxCacheBytes: MemoryStoreOptionsSchema.shape.maxBytes.describe(
     'Budget of the default store. A full store is a tool error; live entries are never evicted.',
   ),
-  ttlSeconds: positiveNumber()
-    .default(PROTOCOL.defaultTtlSeconds)
-    .meta({ env: 'S2SP_TTL_SECONDS', description: 'Lifetime of a `resource_url`, in seconds.' }),
+  // At most a day: a capability URL that outlives a working day is a leak waiting to happen.
+  ttlSeconds: positiveNumber({ max: 86_400 }).default(PROTOCOL.defaultTtlSeconds).meta({
+    env: 'S2SP_TTL_SECONDS',
+    flag: '--ttl',
+    description: 'Lifetime of a `resource_url`, in seconds.',
+  }),
   publicUrl: httpUrl().optional().meta({
     env: 'S2SP_PUBLIC_URL',
     description:
@@ -167,9 +170,11 @@ export const S2SPOptionsSchema = z.object({
     defaultText: 'console, info, stderr',
     description: '`createConsoleLogger({ level })`, `silentLogger`, or your own.',
   }),
-  tokenBudget: positiveInteger()
-    .default(DEFAULT_TOKEN_BUDGET)
-    .describe('Token budget of a resource tool’s response; larger abstracts are paged.'),
+  tokenBudget: positiveInteger().default(DEFAULT_TOKEN_BUDGET).meta({
+    flag: '--token-budget',
+    key: 'tokenBudget',
+    description: 'Token budget of a resource tool’s response; larger abstracts are paged.',
+  }),
   abstractEncoding: z
     .enum(['json', 'compact'])
     .default('json')
@@ -180,27 +185,17 @@ export const S2SPOptionsSchema = z.object({
     .describe('`"instructions"`: the S2SP how-to once in the server’s instructions.'),
 } satisfies Record<keyof S2SPOptions, z.ZodType>);
 
-/** {@link S2SPOptions} checked, with defaults applied. */
-export interface ResolvedOptions {
+/**
+ * {@link S2SPOptions} checked, with defaults applied: what the schema makes of them, with the store
+ * and logger always there and the lifetime in milliseconds.
+ */
+export type ResolvedOptions = Omit<z.output<typeof S2SPOptionsSchema>, 'store' | 'logger'> & {
   readonly store: BodyStore;
   /** True when the store was created here, so `close()` closes it. */
   readonly ownsStore: boolean;
   readonly ttlMs: number;
-  readonly maxSyncBytes: number;
-  readonly maxDataRequestBytes: number;
-  readonly retryGraceMs: number;
-  readonly requestBodyTimeoutMs: number;
-  readonly maxEntriesPerClient: number;
-  readonly maxBytesPerClient?: number | undefined;
-  readonly maxDataRowIds: number;
-  readonly publicUrl: string | undefined;
-  readonly trustedHosts: readonly string[];
-  readonly consumer: ConsumerFetchOptions;
   readonly logger: Logger;
-  readonly tokenBudget: number;
-  readonly abstractEncoding: AbstractEncoding;
-  readonly toolGuidance: 'description' | 'instructions';
-}
+};
 
 /**
  * Checks every option before anything is created, so a bad setting fails at start-up with an
@@ -221,8 +216,24 @@ export function resolveOptions(
     ...parsed,
     store: parsed.store ?? createMemoryStore({ maxBytes: parsed.maxCacheBytes }),
     ownsStore: parsed.store === undefined,
-    publicUrl: parsed.publicUrl,
     ttlMs: Math.round(parsed.ttlSeconds * 1000),
     logger: parsed.logger ?? createConsoleLogger({ name: loggerName }),
   };
+}
+
+/** The options a resource tool may set for itself (`ResourceToolConfig`), by the runtime's rules. */
+const ToolOptionsSchema = z.object({
+  tokenBudget: S2SPOptionsSchema.shape.tokenBudget.unwrap().optional(),
+});
+
+/**
+ * Checks a resource tool's own options when it is registered, so a bad one fails there, never at
+ * its first call.
+ *
+ * @param name - the tool, named in the error
+ * @param config - the tool's configuration (other members are not looked at)
+ * @throws S2SPError `invalid_config` naming the option
+ */
+export function checkToolOptions(name: string, config: object): void {
+  parseOptions(ToolOptionsSchema, config, { factory: `tool ${name}` });
 }

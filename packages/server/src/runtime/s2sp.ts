@@ -1,6 +1,5 @@
 import { PROTOCOL, S2SPError } from '@s2sp/core';
 import { s2spInstructions } from '@s2sp/core/advice';
-import { parseOptions } from '@s2sp/core/options';
 import { z } from 'zod';
 import {
   consumerExtensionsFor,
@@ -19,7 +18,7 @@ import {
   resourceToolDescription,
   shortResourceParameters,
 } from '../resource/resource-tool.js';
-import { answerTableCall } from '../resource/table-result.js';
+import { answerTableCall, type TableResultRuntime } from '../resource/table-result.js';
 import { observeStore } from '../telemetry/metrics.js';
 import { loadOtel } from '../telemetry/otel.js';
 import { traceToolCall } from '../telemetry/tool-span.js';
@@ -30,10 +29,10 @@ import { createClientQuota } from './client-quota.js';
 import { createConcurrencyLimit } from './concurrency-limit.js';
 import type { McpServerLike, RegisteredToolOf } from './mcp-server-like.js';
 import {
+  checkToolOptions,
   type ResolvedOptions,
   resolveOptions,
   type S2SPOptions,
-  S2SPOptionsSchema,
 } from './options.js';
 import type { S2SP } from './s2sp-types.js';
 import type { ToolCall } from './tool-call.js';
@@ -47,7 +46,6 @@ export interface S2SPInternals {
 }
 
 const TOOL_NAME = /^[A-Za-z0-9_.-]{1,128}$/;
-const TOOL_BUDGET = S2SPOptionsSchema.pick({ tokenBudget: true });
 
 type Role = 'resource' | 'consumer';
 const declaredRoles = new WeakMap<McpServerLike, Set<Role>>();
@@ -124,22 +122,14 @@ export function createS2SPInternals(
   void loadOtel();
   const store = traceStore(resolved.store);
   const stopObserving = observeStore(store);
-  const { ttlMs, maxSyncBytes, logger, tokenBudget, abstractEncoding, toolGuidance } = resolved;
+  const { ttlMs, logger, abstractEncoding, toolGuidance } = resolved;
   const advertisedUrl = createAdvertisedUrl(resolved);
   const quota = createClientQuota({
     maxEntries: resolved.maxEntriesPerClient,
     maxBytes: resolved.maxBytesPerClient,
   });
-  const runtime = {
-    store,
-    ttlMs,
-    maxSyncBytes,
-    logger,
-    advertisedUrl,
-    quota,
-    tokenBudget,
-    abstractEncoding,
-  };
+  // What building a result needs: the resolved options as they are, with the traced store.
+  const runtime: TableResultRuntime = { ...resolved, store, advertisedUrl, quota };
   // One limit for every consumer tool of this server, across the per-request McpServers.
   const fetchLimit = createConcurrencyLimit({
     // Defaults applied by ConsumerFetchOptionsSchema.
@@ -171,9 +161,7 @@ export function createS2SPInternals(
     dataPlane,
 
     registerResourceTool(mcp, name, config, handler) {
-      // A tool's own budget follows the runtime's rule.
-      if (config.tokenBudget !== undefined)
-        parseOptions(TOOL_BUDGET, { tokenBudget: config.tokenBudget }, { factory: `tool ${name}` });
+      checkToolOptions(name, config);
       const own = shapeOf(config.inputSchema);
       const listed = listedSchemas.get(mcp) ?? new Map<z.ZodObject, string>();
       listedSchemas.set(mcp, listed);

@@ -13,6 +13,8 @@ export interface OptionRow {
   readonly env: readonly string[];
   /** The command-line flags that set it. */
   readonly flags: readonly string[];
+  /** The configuration-file keys that set it. */
+  readonly keys: readonly string[];
   /** Its description, or empty. */
   readonly description: string;
 }
@@ -21,7 +23,7 @@ const KIB = 1024;
 const MIB = 1024 * 1024;
 
 /**
- * A default as the options table shows it: sizes in KiB or MiB when they are whole ones, text
+ * A default as an options table shows it: sizes in KiB or MiB when they are whole ones, text
  * quoted, nothing as `—`.
  *
  * @param value - the default value
@@ -53,7 +55,7 @@ function typeOf(schema: z.ZodType): string {
   return def.type;
 }
 
-function namesInside(schema: z.ZodType, source: 'env' | 'flag'): string[] {
+function namesInside(schema: z.ZodType, source: 'env' | 'flag' | 'key'): string[] {
   const own = optionMeta(schema)[source];
   const inner = shapeOf(schema);
   const nested = inner ? Object.values(inner).flatMap((member) => namesInside(member, source)) : [];
@@ -83,38 +85,11 @@ export function optionRows(schema: z.ZodType): OptionRow[] {
         default: meta.defaultText ?? formatDefault(defaultOf(option)?.value, type),
         env: namesInside(option, 'env'),
         flags: namesInside(option, 'flag'),
+        keys: namesInside(option, 'key'),
         description: meta.description ?? '',
       });
     }
   };
   walk(shapeOf(schema) ?? {}, '');
   return rows;
-}
-
-function cell(text: string): string {
-  return text.replace(/\|/g, '\\|').replace(/\n/g, ' ');
-}
-
-/**
- * A Markdown table of a factory's options (option, type, default, environment, description),
- * for a README or `--help`.
- *
- * @param schema - a factory's options schema
- * @example
- * ```ts
- * console.log(optionsTable(MemoryStoreOptionsSchema));
- * ```
- */
-export function optionsTable(schema: z.ZodType): string {
-  const lines = [
-    '| Option | Type | Default | Environment | Description |',
-    '| --- | --- | --- | --- | --- |',
-  ];
-  for (const row of optionRows(schema)) {
-    const env = row.env.map((name) => `\`${name}\``).join(', ') || '—';
-    lines.push(
-      `| \`${row.name}\` | ${cell(row.type)} | ${cell(row.default)} | ${env} | ${cell(row.description)} |`,
-    );
-  }
-  return lines.join('\n');
 }
