@@ -230,7 +230,7 @@ describe('readProxyRun: the config file', () => {
       ['tableTools: query', 'tableTools'],
       ['tableTools: ["q:rows"]', 'tableTools'],
       ['tableTools: [{ name: q, format: xml }]', 'tableTools'],
-      ['tableTools: [{ name: q, pointer: /a, format: csv }]', 'tableTools'],
+      ['tableTools: [{ name: q, pointer: a, format: csv }]', 'tableTools'],
       ['tableTools: [{ name: q, columns: [a] }]', 'tableTools'],
       // A misspelt key is refused, not ignored.
       ['tables: [a]', 'tables'],
