@@ -5,8 +5,8 @@
  */
 
 import { S2SPError } from '@s2sp/core';
-import { callAgainOnceConnected } from '@s2sp/core/advice';
 import { isPlainObject } from '@s2sp/core/json';
+import { callAgainOnceConnected } from './advice.js';
 import type { S2SPDispatcher } from './dispatcher.js';
 import { dispatcherOf, rewriteCall, type WithS2SPOptions } from './with-s2sp-options.js';
 

@@ -5,8 +5,8 @@
  */
 import type { LoadMcpToolsOptions } from '@langchain/mcp-adapters';
 import { S2SPError, S2SPResultSchema } from '@s2sp/core';
-import { callAgainOnceConnected } from '@s2sp/core/advice';
 import { isPlainObject } from '@s2sp/core/json';
+import { callAgainOnceConnected } from './advice.js';
 
 import { carriesHandle } from './dispatcher.js';
 import { dispatcherOf, toolServerFor, type WithS2SPOptions } from './with-s2sp-options.js';

@@ -1,10 +1,10 @@
 import type { Client } from '@modelcontextprotocol/client';
 import { PROTOCOL, S2SP_ERROR_STATUS, S2SPError, type S2SPErrorCode } from '@s2sp/core';
-import { sendToolArguments } from '@s2sp/core/advice';
 import { describeType, isPlainObject, parseJsonText } from '@s2sp/core/json';
 import { parseOptions, stringList } from '@s2sp/core/options';
 import type { Context, Hono } from 'hono';
 import { z } from 'zod';
+import { sendToolArguments } from './advice.js';
 import { DataPlaneOptionsSchema } from './data-plane/data-plane.js';
 import { isJsonContentType, isJsonWhitespace } from './data-plane/request.js';
 import { BearerTokenSchema, createBearerCheck } from './edge/bearer-auth.js';

@@ -7,7 +7,6 @@
  */
 
 import { PROTOCOL } from '@s2sp/core';
-import { PROXY_TABLE_TEXT } from '@s2sp/core/advice';
 import type { BodyStore } from '@s2sp/core/store';
 import {
   createS2SP,
@@ -20,6 +19,7 @@ import {
 } from '@s2sp/server';
 import type { Hono } from 'hono';
 import { z } from 'zod';
+import { PROXY_TABLE_TEXT } from '../advice.js';
 import type { CallToolResult } from '../mcp-sdk.js';
 
 /** Options for {@link createS2SPCall}. */

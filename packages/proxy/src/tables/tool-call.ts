@@ -6,7 +6,6 @@
  */
 
 import { parseRowFilter, type Row, S2SPError } from '@s2sp/core';
-import { callToolPlainly, nameTheTable, raiseAbstractBudget } from '@s2sp/core/advice';
 import { otelIfLoaded, traceHeaders } from '@s2sp/core/otel';
 import {
   type ClientConcurrencyLimit,
@@ -18,6 +17,7 @@ import {
   type TableResultContext,
   type ToolCall,
 } from '@s2sp/server';
+import { callToolPlainly, nameTheTable, raiseAbstractBudget } from '../advice.js';
 import type { CallToolResult } from '../mcp-sdk.js';
 import { decodeLargeTexts } from '../upstream/large-strings.js';
 import type { ForwardOptions, Upstream } from '../upstream/upstream.js';

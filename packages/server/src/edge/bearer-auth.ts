@@ -1,8 +1,8 @@
 import { S2SPError } from '@s2sp/core';
-import { sendBearerToken } from '@s2sp/core/advice';
 import { parseOptions, stringList } from '@s2sp/core/options';
 import type { MiddlewareHandler } from 'hono';
 import { z } from 'zod';
+import { sendBearerToken } from '../advice.js';
 import { sha256, timingSafeEqual } from '../digest.js';
 import { s2spErrorToResponse } from './error-response.js';
 

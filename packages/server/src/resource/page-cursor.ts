@@ -1,5 +1,5 @@
 import { isTokenShape, S2SPError } from '@s2sp/core';
-import { passNextCursor } from '@s2sp/core/advice';
+import { passNextCursor } from '../advice.js';
 import { sha256Hex } from '../digest.js';
 
 /**

@@ -6,8 +6,8 @@ import {
   type S2SPResult,
   tokenStorageKey,
 } from '@s2sp/core';
-import { callWithoutSyncMode } from '@s2sp/core/advice';
 import { type BodyStore, filterRows, type StoredTable } from '@s2sp/core/store';
+import { callWithoutSyncMode } from '../advice.js';
 import { entryLabel } from '../logger.js';
 import type { CallToolResult } from '../mcp-sdk.js';
 import type { AdvertisedUrl } from '../runtime/advertised-url.js';

@@ -1,7 +1,7 @@
 import { PROTOCOL, type RowWithId, S2SPError } from '@s2sp/core';
-import { renameRowIdColumn, returnRowObjects } from '@s2sp/core/advice';
 import { describeType, isPlainObject, type Row, setColumn, stringifyJson } from '@s2sp/core/json';
 import { encodeRows, type StoredTable } from '@s2sp/core/store';
+import { renameRowIdColumn, returnRowObjects } from '../advice.js';
 import { type RowBytes, storedRowsFromBytes } from './row-bytes.js';
 
 const ROW_ID = PROTOCOL.rowId;
