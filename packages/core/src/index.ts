@@ -35,10 +35,10 @@ export { S2SP_ERROR_STATUS, S2SPError, type S2SPErrorCode } from './errors.js';
 export { fetchBody } from './fetch-body.js';
 export { fetchBodyRows } from './fetch-body-rows.js';
 export type { FetchBodyOptions } from './fetch-request.js';
-export type { Row } from './json.js';
 export type { LogFields, Logger } from './logger.js';
 export { PROTOCOL } from './protocol.js';
 export {
+  type Row,
   type RowWithId,
   type S2SPResult,
   S2SPResultSchema,

@@ -1,9 +1,16 @@
+/**
+ * `@s2sp/core/json`: reading JSON from a model or a peer safely — plain objects only, a
+ * `"__proto__"` column kept as a column, and parse failures as an `S2SPError` whose message says
+ * what to send instead.
+ *
+ * This file is part of the package's public API: adding an export here is an API change.
+ *
+ * @module
+ */
 import type { z } from 'zod';
-import { passJsonAsReturned, returnJsonValues } from './advice/advice.js';
-import { S2SPError, type S2SPErrorCode } from './errors.js';
-
-/** A JSON object row as tools return it. */
-export type Row = Record<string, unknown>;
+import { passJsonAsReturned } from './advice/advice.js';
+import { S2SPError } from './errors.js';
+import type { Row } from './resource-result.js';
 
 /** True for `{}`-style objects (not arrays, null, class instances such as Date or Map). */
 export function isPlainObject(value: unknown): value is Row {
@@ -39,27 +46,6 @@ export function describeType(value: unknown): string {
   if (typeof value === 'number') return 'a number';
   if (typeof value === 'boolean') return 'a boolean';
   return `a ${typeof value}`;
-}
-
-/**
- * `JSON.stringify` that reports failures (BigInt, cycles) as an {@link S2SPError} naming what was
- * being serialised, instead of a bare TypeError.
- */
-export function stringifyJson(
-  value: unknown,
-  what: string,
-  code: S2SPErrorCode = 'invalid_rows',
-): string {
-  try {
-    return JSON.stringify(value);
-  } catch (cause) {
-    const reason = cause instanceof Error ? cause.message : String(cause);
-    throw new S2SPError(
-      code,
-      `${what} cannot be serialised to JSON (${reason}). ${returnJsonValues}`,
-      { cause },
-    );
-  }
 }
 
 /**

@@ -5,6 +5,8 @@
  * defaults, the environment and command-line readers map variables and flags by its metadata, and
  * {@link optionsTable} renders it for a README.
  *
+ * This file is part of the package's public API: adding an export here is an API change.
+ *
  * @module
  */
 

@@ -8,7 +8,8 @@
  */
 import { filterOnAbstractColumns, useFewerFilterConditions } from './advice/advice.js';
 import { S2SPError } from './errors.js';
-import { describeType, isPlainObject, parseJsonArgument, type Row } from './json.js';
+import { describeType, isPlainObject, parseJsonArgument } from './json.js';
+import type { Row } from './resource-result.js';
 
 /** A scalar a filter compares with. */
 export type FilterValue = string | number | boolean | null;

@@ -117,3 +117,7 @@ export const callFromServer =
 /** For a `Host` this server does not answer to (DNS-rebinding protection). */
 export const useOwnHost =
   "Use the server's own address, or have the operator add the host to the allowed hosts (allowedHosts, S2SP_ALLOWED_HOSTS) or set publicUrl.";
+
+/** For a resource tool whose result is not JSON (tool authors read this). */
+export const returnJsonValues =
+  'Return only JSON values: strings, numbers, booleans, null, arrays and plain objects.';

@@ -139,10 +139,3 @@ export const usePublicResourceUrl = `Use the resource_url a public resource serv
 
 /** For a resource server that answers with a redirect, which S2SP never follows. */
 export const useDataPlaneUrl = `Use a resource_url that points at the data plane itself. ${callResourceToolAgain}`;
-
-// ---------------------------------------------------------------------------------------------
-// Tool results and HTTP requests
-
-/** For a resource tool whose result is not JSON (tool authors read this). */
-export const returnJsonValues =
-  'Return only JSON values: strings, numbers, booleans, null, arrays and plain objects.';

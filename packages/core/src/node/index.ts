@@ -1,6 +1,8 @@
 /**
  * `@s2sp/core/node`: Node-only helpers for consumers (the public-destinations-only fetch).
  *
+ * This file is part of the package's public API: adding an export here is an API change.
+ *
  * @module
  */
 import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
