@@ -10,7 +10,7 @@
  * @module
  */
 
-export { FetchBodyLimitsSchema } from './fetch-request.js';
+export { FetchBodyLimitsSchema } from './fetch/fetch-request.js';
 export {
   byteSize,
   httpUrl,

@@ -8,7 +8,7 @@
  */
 
 import { normalizePublicUrl } from '@s2sp/core';
-import { optionsFromEnv, readSettings } from '@s2sp/core/options';
+import { type Env, optionsFromEnv, readSettings } from '@s2sp/core/options';
 import { ConsumerFetchOptionsSchema } from './consumer/consumer-tool.js';
 import { configError } from './edge/config-error.js';
 import {
@@ -35,8 +35,8 @@ export type EdgeEnvOptions = Pick<
   'allowedHosts' | 'allowedBrowserOrigins' | 'auth' | 'requestBodyTimeoutMs' | 'shutdownGraceMs'
 >;
 
-/** An environment, such as `process.env`. */
-export type Env = Readonly<Record<string, string | undefined>>;
+// One declaration of an environment, core's (the settings reader takes it).
+export type { Env } from '@s2sp/core/options';
 
 /** The variable's value, trimmed, or `undefined` when unset or blank (`FOO=` means "default"). */
 export function envString(env: Env, name: string): string | undefined {

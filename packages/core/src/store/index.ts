@@ -24,18 +24,20 @@ export type {
   TakeRetry,
 } from './body-store.js';
 export { collectBytes } from './bytes.js';
+export { encodeRows } from './encode-rows.js';
 export { chunksOf, heldPieces } from './held-chunks.js';
+export {
+  createMemoryStore,
+  type MemoryStoreOptions,
+  MemoryStoreOptionsSchema,
+} from './memory-store.js';
 export {
   assertValidTtl,
   chargedEntryBytes,
-  createMemoryStore,
-  encodeRows,
-  type MemoryStoreOptions,
-  MemoryStoreOptionsSchema,
   storedTableSize,
   storeFullError,
   tooManyRowIds,
-} from './memory-store.js';
+} from './store-rules.js';
 export {
   selectRows,
   takenRowBytes,
