@@ -1,6 +1,8 @@
 /**
  * `@s2sp/client/claude-agent-sdk`: S2SP for the Claude Agent SDK (`@anthropic-ai/claude-agent-sdk`).
  *
+ * This file is part of the package's public API: adding an export here is an API change.
+ *
  * @module
  */
 

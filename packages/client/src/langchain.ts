@@ -1,6 +1,8 @@
 /**
  * `@s2sp/client/langchain`: S2SP for LangChain.js (`@langchain/mcp-adapters`).
  *
+ * This file is part of the package's public API: adding an export here is an API change.
+ *
  * @module
  */
 import type { LoadMcpToolsOptions } from '@langchain/mcp-adapters';

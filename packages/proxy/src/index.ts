@@ -7,8 +7,6 @@
  * @module
  */
 
-export { type CliOptions, parseCliArgs, USAGE } from './cli/cli-args.js';
-export { type ProxyConfigFile, parseConfigFile } from './cli/config-file.js';
 export { createS2SPProxy } from './proxy.js';
 export type {
   ProxyListener,
@@ -16,13 +14,6 @@ export type {
   S2SPProxy,
   S2SPProxyOptions,
 } from './proxy-types.js';
-export {
-  type FoundTable,
-  findTable,
-  type NotATable,
-  type TableFormat,
-} from './tables/detect/find-table.js';
-export type { TableArray } from './tables/detect/json-document.js';
+export { findTable, type TableFormat } from './tables/detect/find-table.js';
 export type { TableToolRule } from './tables/table-tools.js';
 export type { HttpUpstream, StdioUpstream, UpstreamTarget } from './upstream/upstream-target.js';
-export { PROXY_VERSION } from './version.js';

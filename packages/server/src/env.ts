@@ -4,6 +4,8 @@
  * schemas of `createS2SP`, `createS2SPServer` and `createS2SPEdge`, whose metadata names each
  * option's variable (for other readers, such as `s2sp-proxy`'s flags, and for option tables).
  *
+ * This file is part of the package's public API: adding an export here is an API change.
+ *
  * @module
  */
 
