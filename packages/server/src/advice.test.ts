@@ -2,7 +2,9 @@ import * as shared from '@s2sp/core/advice';
 import { adviceProblems } from '@s2sp/test-utils';
 import { describe, expect, it } from 'vitest';
 import * as advice from './advice.js';
+import { consumerExtensionParameters, consumerParameters } from './consumer/consumer-parameters.js';
 import * as guidance from './guidance.js';
+import { resourceExtensionParameters, resourceParameters } from './resource/resource-tool.js';
 
 describe("the server's advice", () => {
   it('ends every entry with a sentence the model can act on, and spells no sentence twice', () => {
@@ -11,21 +13,13 @@ describe("the server's advice", () => {
 });
 
 describe('the guidance texts', () => {
-  it('describe every S2SP parameter of resource and consumer tools', () => {
-    expect(Object.keys(guidance.RESOURCE_PARAMETER_TEXT)).toEqual([
-      'abstract_domains',
-      'mode',
-      'filter',
-      'cursor',
-    ]);
-    expect(Object.keys(guidance.CONSUMER_PARAMETER_TEXT)).toEqual([
-      'abstract_data',
-      'resource_url',
-      'body_data',
-      'column_mapping',
-      'row_ids',
-      'filter',
-    ]);
+  it('describe every S2SP parameter of resource and consumer tools, and nothing else', () => {
+    expect(Object.keys(guidance.RESOURCE_PARAMETER_TEXT)).toEqual(
+      Object.keys({ ...resourceParameters, ...resourceExtensionParameters }),
+    );
+    expect(Object.keys(guidance.CONSUMER_PARAMETER_TEXT)).toEqual(
+      Object.keys({ ...consumerParameters, ...consumerExtensionParameters }),
+    );
   });
 
   it('name every filter operator in the instructions and the filter parameter', () => {
