@@ -73,18 +73,32 @@ export function parseJsonArgument(name: string, value: unknown): unknown {
 }
 
 /**
- * `JSON.parse` whose failure is an {@link S2SPError} of the caller's choosing, so every parser
- * of foreign JSON (tool arguments, request and response bodies) fails with its own advice.
+ * `JSON.parse` of foreign JSON (tool arguments, request and response bodies, a text block that may
+ * hold a handle), with one of two failure contracts, chosen by the caller and stable:
+ *
+ * - with `failure`: text that is not JSON throws the {@link S2SPError} `failure` builds from the
+ *   parser's reason (with the parse error as its `cause`), so each parser fails with its own
+ *   advice;
+ * - without it: text that is not JSON gives `undefined`, for a caller to whom "not JSON" is an
+ *   answer, not an error (JSON never parses to `undefined`, so the two cannot be confused).
  *
  * @param text - the JSON text
  * @param failure - builds the error from the parser's reason (never quote `text` itself: it may
  *   hold a token or data for a model)
+ * @returns the parsed value; without `failure`, `undefined` when `text` is not JSON
  * @throws the error `failure` returns, with the parse error as its cause
+ * @example
+ * ```ts
+ * parseJsonText('[1]'); // [1]
+ * parseJsonText('[1'); // undefined
+ * parseJsonText('[1', (reason) => new S2SPError('invalid_request', `Not JSON (${reason}).`)); // throws
+ * ```
  */
-export function parseJsonText(text: string, failure: (reason: string) => S2SPError): unknown {
+export function parseJsonText(text: string, failure?: (reason: string) => S2SPError): unknown {
   try {
     return JSON.parse(text);
   } catch (cause) {
+    if (!failure) return undefined;
     const error = failure(cause instanceof Error ? cause.message : String(cause));
     if (error.cause === undefined) Object.defineProperty(error, 'cause', { value: cause });
     throw error;
