@@ -212,7 +212,7 @@ describe('fetchBody', () => {
   });
 });
 
-describe('fetchBody is safe by default (issue 20)', () => {
+describe('fetchBody is safe by default: every size and time has a cap', () => {
   it('refuses loopback, private and local-only destinations without an allow-list, before any connection', async () => {
     const server = await serve((_req, res) => res.end('{"body":[]}'));
     for (const host of [

@@ -111,7 +111,7 @@ describe('createMemoryStore take', () => {
   });
 });
 
-describe('createMemoryStore byte budget (issue 20)', () => {
+describe('createMemoryStore byte budget: an empty result is not free', () => {
   it('charges every entry its overhead, so empty results are not free', async () => {
     const store = createMemoryStore({ maxBytes: 10 * 1024 });
     let stored = 0;

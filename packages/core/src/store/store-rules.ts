@@ -60,7 +60,7 @@ export function assertValidTtl(ttlMs: number): void {
  * What an entry costs a store beyond its serialised rows, counted against byte budgets: the
  * key, the bookkeeping objects and the timer (about 770 bytes of heap per empty entry in the
  * memory store on Node 20, measured), rounded up. Without it an empty result counted 0 bytes, so
- * one client could fill a store with 100 000 of them (issue 20).
+ * one client could fill a store with 100 000 of them.
  */
 export const ENTRY_OVERHEAD_BYTES = 1024;
 

@@ -142,7 +142,7 @@ export async function buildTableResult(
   if (table.rows.length === 0) {
     // Nothing to fetch: no cache entry and no resource_url, the empty body inline (as in sync
     // mode, which every reader understands). Caching empty results let one client fill the
-    // store with entries that cost nothing to make (issue 20).
+    // store with entries that cost nothing to make.
     const result = { ...buildSyncResult(split, []), ...listed };
     return {
       content: [{ type: 'text', text: serializeS2SPResult(result) }],
