@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type Options, query } from '@anthropic-ai/claude-agent-sdk';
+import { query } from '@anthropic-ai/claude-agent-sdk';
 import { S2SPDispatcher, withS2SP } from '@s2sp/client/claude-agent-sdk';
 import { afterAll, describe, expect, it } from 'vitest';
 import {
@@ -11,6 +11,7 @@ import {
   leakedToModel,
   toolResultChars,
 } from './checks.js';
+import { claudeCodeOptions } from './claude-code.js';
 import { drawChartCalls, leaked, startPipeline } from './pipeline.js';
 import { type Script, startMessagesModel } from './scripted-model.js';
 
@@ -26,36 +27,15 @@ async function runAgent(options: { adapter: boolean; script?: Script; outputLimi
   await using model = await startMessagesModel(options.script);
   const dispatcher = new S2SPDispatcher();
   const stderr: string[] = [];
-  const base: Options = {
-    cwd: home,
-    model: 'claude-scripted',
-    maxTurns: 6,
-    tools: [],
+  const base = claudeCodeOptions({
+    home,
+    modelUrl: model.url,
+    mcpServers: { weather: pipeline.weatherMcpUrl, charts: pipeline.chartMcpUrl },
     allowedTools: ['mcp__weather__get_alerts', 'mcp__charts__draw_chart'],
-    mcpServers: {
-      weather: { type: 'http', url: pipeline.weatherMcpUrl },
-      charts: { type: 'http', url: pipeline.chartMcpUrl },
-    },
-    strictMcpConfig: true,
-    settingSources: [],
-    persistSession: false,
-    stderr: (data) => stderr.push(data),
-    env: {
-      PATH: process.env.PATH,
-      HOME: home,
-      CLAUDE_CONFIG_DIR: join(home, '.claude'),
-      ANTHROPIC_BASE_URL: model.url,
-      ANTHROPIC_API_KEY: 'test-key',
-      // Nothing but the model API: no telemetry, updates, error reports or other traffic.
-      CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
-      DISABLE_TELEMETRY: '1',
-      DISABLE_ERROR_REPORTING: '1',
-      DISABLE_AUTOUPDATER: '1',
-      // As the README advises for sync mode: above its default limit Claude Code sends a large
-      // MCP output to count_tokens before PostToolUse hooks run, and truncates it.
-      ...(options.outputLimit !== 'default' && { MAX_MCP_OUTPUT_TOKENS: '1000000' }),
-    },
-  };
+    maxTurns: 6,
+    stderr,
+    ...(options.outputLimit && { outputLimit: options.outputLimit }),
+  });
   const messages: { type: string; subtype?: string; result?: string }[] = [];
   try {
     const run = options.adapter ? withS2SP(query, { dispatcher }) : query;

@@ -1,7 +1,8 @@
 /**
  * `s2sp-proxy` in front of a real npm server whose table tool declares an `outputSchema`
  * (`@modelcontextprotocol/server-memory`'s `read_graph`), and every client here that could check
- * `structuredContent` against it (issue 30.2). The proxy lists `anyOf(upstream, S2SP result)`
+ * `structuredContent` against it: a client that validates must not reject either the upstream's
+ * own result or the S2SP result that replaces it. The proxy lists `anyOf(upstream, S2SP result)`
  * from the first `tools/list`; each client makes a plain call and an S2SP call with what it
  * listed first (one session; the Inspector CLI is one process, and session, per call) and must
  * accept both with the right values.

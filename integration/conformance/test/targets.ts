@@ -1,9 +1,11 @@
 /**
  * The servers the conformance suite runs against, each started as the demo and the integration
  * tests start it, on 127.0.0.1 port 0: weather-alerts on its offline NWS replay, the two consumers
- * allowed to fetch from it, and s2sp-proxy in front of `@modelcontextprotocol/server-everything` and
- * in front of a server with the suite's own tools (fixtures/suite-server.mjs).
+ * allowed to fetch from it, and s2sp-proxy in front of `@modelcontextprotocol/server-everything`;
+ * and a server with the suite's own tools (fixtures/suite-server.mjs) directly and with s2sp-proxy
+ * in front, both against one baseline.
  */
+import { spawn } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -68,13 +70,35 @@ function startProxy(args: string[]): Promise<RunningTarget> {
   });
 }
 
+const SUITE_SERVER = fileURLToPath(new URL('./fixtures/suite-server.mjs', import.meta.url));
+
+/** fixtures/suite-server.mjs on Streamable HTTP, in a child process of its own. */
+function startSuiteServer(): Promise<RunningTarget> {
+  return starting(async (closers) => {
+    const child = spawn(process.execPath, [SUITE_SERVER, '--http'], {
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    closers.push(async () => {
+      child.kill();
+    });
+    const port = await new Promise<number>((resolve, reject) => {
+      child.once('exit', (code) => reject(new Error(`suite-server exited (${code})`)));
+      child.stdout?.on('data', (chunk: Buffer) => {
+        const found = /port (\d+)/.exec(chunk.toString());
+        if (found) resolve(Number(found[1]));
+      });
+    });
+    return `http://127.0.0.1:${port}/mcp`;
+  });
+}
+
 const require = createRequire(import.meta.url);
 const everythingManifest = require.resolve('@modelcontextprotocol/server-everything/package.json');
 
-/** A target whose baseline is `baselines/<name>.yaml`. */
-const target = (name: string, start: () => Promise<RunningTarget>): Target => ({
+/** A target whose baseline is `baselines/<baseline>.yaml` (default: its name). */
+const target = (name: string, start: () => Promise<RunningTarget>, baseline = name): Target => ({
   name,
-  baseline: fileURLToPath(new URL(`../baselines/${name}.yaml`, import.meta.url)),
+  baseline: fileURLToPath(new URL(`../baselines/${baseline}.yaml`, import.meta.url)),
   start,
 });
 
@@ -103,7 +127,7 @@ export const TARGETS: readonly Target[] = [
   target('s2sp-proxy', () =>
     startProxy([join(dirname(everythingManifest), 'dist/index.js'), 'stdio']),
   ),
-  target('s2sp-proxy-suite-server', () =>
-    startProxy([fileURLToPath(new URL('./fixtures/suite-server.mjs', import.meta.url))]),
-  ),
+  // The suite server directly and through the proxy, on one baseline: the proxy is transparent.
+  target('suite-server', startSuiteServer),
+  target('s2sp-proxy-suite-server', () => startProxy([SUITE_SERVER]), 'suite-server'),
 ];

@@ -7,13 +7,9 @@
  */
 
 import { S2SPError } from '@s2sp/core';
+import { type CapabilitiesReader, rewriteCall, withMethods } from './adapter-pipeline.js';
 import type { S2SPDispatcher } from './dispatcher.js';
-import {
-  type CapabilitiesReader,
-  dispatcherOf,
-  rewriteCall,
-  type WithS2SPOptions,
-} from './with-s2sp-options.js';
+import { dispatcherOf, type WithS2SPOptions } from './with-s2sp-options.js';
 
 /** The part of an AI SDK tool this adapter touches. */
 export interface ExecutableTool {
@@ -106,16 +102,7 @@ export function withS2SP<TClient extends AiSdkMcpClient>(
     wrapTools(dispatcher, await client.tools(...args), capabilities);
   const toolsFromDefinitions = (...args: never[]) =>
     wrapTools(dispatcher, client.toolsFromDefinitions?.(...args) ?? {}, capabilities);
-  return new Proxy(client, {
-    get(target, property, receiver) {
-      if (property === 'tools') return tools;
-      if (property === 'toolsFromDefinitions' && typeof target.toolsFromDefinitions === 'function')
-        return toolsFromDefinitions;
-      const value = Reflect.get(target, property, receiver);
-      // Methods run on the real client, so its private fields (#...) keep working.
-      return typeof value === 'function' ? value.bind(target) : value;
-    },
-  });
+  return withMethods(client, { tools, toolsFromDefinitions });
 }
 
 export { S2SPDispatcher } from './dispatcher.js';

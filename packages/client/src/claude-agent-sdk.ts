@@ -8,9 +8,10 @@
 
 import { S2SPError } from '@s2sp/core';
 import { isPlainObject } from '@s2sp/core/json';
+import { rewriteCall } from './adapter-pipeline.js';
 import { callAgainOnceConnected } from './advice.js';
 import type { S2SPDispatcher } from './dispatcher.js';
-import { dispatcherOf, rewriteCall, type WithS2SPOptions } from './with-s2sp-options.js';
+import { dispatcherOf, type WithS2SPOptions } from './with-s2sp-options.js';
 
 /** The fields of a `PreToolUse` / `PostToolUse` hook input this adapter reads. */
 export interface ToolHookInput {

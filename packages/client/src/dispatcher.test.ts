@@ -112,16 +112,24 @@ describe('S2SPDispatcher.onToolCall', () => {
     expect(dispatcher.pending).toBe(0);
   });
 
-  it('passes every row when abstract_data cannot be read (the consumer reports the problem)', () => {
-    const dispatcher = new S2SPDispatcher();
-    const handle = dispatcher.buffer.put(syncObject.body);
-    const args = dispatcher.onToolCall(
-      'c',
-      { abstract_data: 'not json', resource_url: handle },
-      CONSUMER,
-    );
-    expect(JSON.parse(args.body_data as string)).toEqual(syncObject.body);
-  });
+  it.each([
+    ['not JSON', 'not json'],
+    ['broken JSON', '[{"_row_id":1'],
+    ['JSON that is not an array', '{"_row_id":1}'],
+    ['rows without _row_id', '[{"event":"Heat"}]'],
+  ])(
+    'passes every row when abstract_data is %s (the consumer reports the problem)',
+    (_name, abstractData) => {
+      const dispatcher = new S2SPDispatcher();
+      const handle = dispatcher.buffer.put(syncObject.body);
+      const args = dispatcher.onToolCall(
+        'c',
+        { abstract_data: abstractData, resource_url: handle },
+        CONSUMER,
+      );
+      expect(JSON.parse(args.body_data as string)).toEqual(syncObject.body);
+    },
+  );
 
   it('leaves http(s) URLs, missing and empty arguments alone', () => {
     const dispatcher = new S2SPDispatcher();
@@ -316,6 +324,14 @@ describe('S2SPDispatcher.onToolCall: handles nested in the arguments', () => {
       t: { body_data: JSON.stringify(syncObject.body) },
     });
     expect(args.note).toBe('ddi:// is a scheme');
+  });
+
+  it('leaves an argument that is broken JSON text around a handle as it is', () => {
+    const dispatcher = new S2SPDispatcher();
+    const handle = dispatcher.buffer.put(syncObject.body);
+    const args = { tables: `{"t": {"resource_url": "${handle}"}` };
+    expect(dispatcher.onToolCall('query_tables', args, CONSUMER)).toBe(args);
+    expect(dispatcher.pending).toBe(1);
   });
 
   it('hands one handle named twice the same rows, and swaps in arrays too', () => {

@@ -6,7 +6,7 @@ import {
   S2SPResultSchema,
 } from '@s2sp/core';
 import { resourceUrlOrBodyData } from '@s2sp/core/advice';
-import { isPlainObject } from '@s2sp/core/json';
+import { isPlainObject, parseJsonText } from '@s2sp/core/json';
 import { passHandleToConsumer } from './advice.js';
 import { DdiBuffer } from './ddi-buffer.js';
 
@@ -51,25 +51,26 @@ function isSyncResult(value: unknown): value is SyncResult {
   return parsed.success && Array.isArray(parsed.data.body);
 }
 
-function parseJson(text: string): unknown {
-  const trimmed = text.trimStart();
-  if (!trimmed.startsWith('{')) return undefined;
+/**
+ * The value of JSON text that opens with one of `opens` (after white space), else `undefined`.
+ * The dispatcher rewrites only what it can read and passes everything else on untouched, so a
+ * parse failure is no error here; the opening check spares parsing prose.
+ */
+function readJson(text: string, opens: '{' | '[' | '{['): unknown {
+  const first = text.trimStart()[0];
+  if (first === undefined || !opens.includes(first)) return undefined;
   try {
-    return JSON.parse(text);
+    return parseJsonText(text, notJson);
   } catch {
     return undefined;
   }
 }
 
+/** The failure {@link readJson} discards; never shown to anyone. */
+const notJson = (reason: string) => new S2SPError('invalid_request', reason);
+
 function rowIdsOf(abstractData: unknown): Set<number> | undefined {
-  let rows: unknown = abstractData;
-  if (typeof rows === 'string') {
-    try {
-      rows = JSON.parse(rows);
-    } catch {
-      return undefined;
-    }
-  }
+  const rows = typeof abstractData === 'string' ? readJson(abstractData, '[') : abstractData;
   if (!Array.isArray(rows)) return undefined;
   const ids = new Set<number>();
   for (const row of rows) {
@@ -108,9 +109,8 @@ function assertTakesBodies(toolName: string, server: S2SPToolServer): void {
  *   receives them.
  *   `http(s)` URLs pass through untouched.
  *
- * Every `withS2SP` adapter (`@s2sp/client` for the MCP SDK, and the `ai-sdk`, `langchain`,
- * `openai-agents`, `claude-agent-sdk` and `mastra` subpaths) calls these for you and tells
- * `onToolCall` which server the call goes to.
+ * Every `withS2SP` adapter (`@s2sp/client` for the MCP SDK, and one subpath per agent framework)
+ * calls these for you and tells `onToolCall` which server the call goes to.
  */
 export class S2SPDispatcher {
   /** Where bodies wait for their consumer call. */
@@ -150,7 +150,7 @@ export class S2SPDispatcher {
       return { ...rest, resource_url: handle };
     };
     const rewriteText = (text: string): string => {
-      const json = parseJson(text);
+      const json = readJson(text, '{');
       return isSyncResult(json) ? JSON.stringify(strip(json)) : text;
     };
 
@@ -237,15 +237,9 @@ export class S2SPDispatcher {
 /** How deep objects are searched for a handle; S2SP arguments nest a level or two. */
 const MAX_HANDLE_DEPTH = 8;
 
-function parseJsonText(text: string): unknown {
-  const trimmed = text.trimStart();
-  if (!(trimmed.startsWith('{') || trimmed.startsWith('[')) || !text.includes('ddi://'))
-    return undefined;
-  try {
-    return JSON.parse(text);
-  } catch {
-    return undefined;
-  }
+/** An argument sent as JSON text that may hold a handle: its value, else `undefined`. */
+function argumentJson(text: string): unknown {
+  return text.includes('ddi://') ? readJson(text, '{[') : undefined;
 }
 
 /**
@@ -259,7 +253,7 @@ function walk(
   visit: (value: Record<string, unknown>) => void,
 ): void {
   if (depth > MAX_HANDLE_DEPTH) return;
-  const parsed = typeof value === 'string' && depth === 1 ? parseJsonText(value) : value;
+  const parsed = typeof value === 'string' && depth === 1 ? argumentJson(value) : value;
   if (Array.isArray(parsed)) {
     for (const item of parsed) walk(item, depth + 1, visit);
   } else if (isPlainObject(parsed)) {
@@ -301,7 +295,7 @@ function rewriteSites(
 ): unknown {
   if (depth > MAX_HANDLE_DEPTH) return value;
   if (typeof value === 'string' && depth === 1) {
-    const parsed = parseJsonText(value);
+    const parsed = argumentJson(value);
     if (parsed === undefined) return value;
     const rewritten = rewriteSites(parsed, textSites(parsed), swap, depth);
     return rewritten === parsed ? value : JSON.stringify(rewritten);

@@ -1,9 +1,8 @@
 /**
  * `@s2sp/client`: the agent side of S2SP. `fetchBody` (the data-plane client) is re-exported from
  * `@s2sp/core`, where servers reach it too. `withS2SP` here wraps an official MCP SDK `Client`;
- * every framework adapter is a `withS2SP` in the framework's subpath: `@s2sp/client/ai-sdk`
- * (Vercel AI SDK), `@s2sp/client/langchain` (LangChain.js), `@s2sp/client/openai-agents` (OpenAI
- * Agents SDK), `@s2sp/client/claude-agent-sdk` (Claude Agent SDK), `@s2sp/client/mastra` (Mastra).
+ * every other framework adapter is a `withS2SP` in a subpath named after the framework
+ * (`@s2sp/client/ai-sdk`, …): the subpaths of `package.json` `exports`, listed in the README.
  *
  * This file is the package's public API: adding an export here is an API change.
  *
@@ -24,5 +23,5 @@ export {
   type S2SPRefusal,
   type S2SPToolServer,
 } from './dispatcher.js';
+export { type CallToolCapable, withS2SP } from './mcp-sdk.js';
 export type { WithS2SPOptions } from './with-s2sp-options.js';
-export { type CallToolCapable, withS2SP } from './wrap-mcp-client.js';

@@ -8,10 +8,10 @@
 import type { LoadMcpToolsOptions } from '@langchain/mcp-adapters';
 import { S2SPError, S2SPResultSchema } from '@s2sp/core';
 import { isPlainObject } from '@s2sp/core/json';
+import { toolServerFor } from './adapter-pipeline.js';
 import { callAgainOnceConnected } from './advice.js';
-
 import { carriesHandle } from './dispatcher.js';
-import { dispatcherOf, toolServerFor, type WithS2SPOptions } from './with-s2sp-options.js';
+import { dispatcherOf, type WithS2SPOptions } from './with-s2sp-options.js';
 
 /** What `beforeToolCall` receives from `@langchain/mcp-adapters`. */
 export interface ToolCallRequest {

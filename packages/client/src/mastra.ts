@@ -8,13 +8,9 @@
 
 import { S2SPError } from '@s2sp/core';
 import { isPlainObject } from '@s2sp/core/json';
+import { type CapabilitiesReader, rewriteCall, withMethods } from './adapter-pipeline.js';
 import type { S2SPDispatcher } from './dispatcher.js';
-import {
-  type CapabilitiesReader,
-  dispatcherOf,
-  rewriteCall,
-  type WithS2SPOptions,
-} from './with-s2sp-options.js';
+import { dispatcherOf, type WithS2SPOptions } from './with-s2sp-options.js';
 
 /** The part of a Mastra tool this adapter touches. */
 export interface MastraTool {
@@ -224,17 +220,16 @@ export function withS2SP<TClient extends MastraMcpClient>(
           wrapToolsets(dispatcher, CONTEXT_INVOCATION, client, result),
       }
     : listMethods(dispatcher, client);
-  return new Proxy(client, {
-    get(target, property, receiver) {
-      const value = Reflect.get(target, property, receiver);
-      if (typeof value !== 'function') return value;
-      if (legacy && property === 'getTools') return legacyGetTools(dispatcher, target);
-      const wrap = typeof property === 'string' ? methods[property] : undefined;
-      if (wrap === undefined) return value.bind(target);
-      // Methods run on the real client, so its private fields (#...) keep working.
-      return async (...args: never[]) => wrap((await value.apply(target, args)) as never, args);
-    },
-  });
+  // withMethods places each only where the client has the method, so the original is there.
+  const overrides = Object.fromEntries(
+    Object.entries(methods).map(([name, wrap]) => {
+      const original = (...args: never[]) =>
+        (Reflect.get(client, name) as (...a: never[]) => Promise<never>).apply(client, args);
+      return [name, async (...args: never[]) => wrap(await original(...args), args)];
+    }),
+  );
+  if (legacy) overrides.getTools = legacyGetTools(dispatcher, client);
+  return withMethods(client, overrides);
 }
 
 /** 0.14's `getTools()`, built from `getToolsets()`: its tools do not say which server they call. */

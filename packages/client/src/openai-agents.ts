@@ -8,8 +8,9 @@
 
 import { S2SPError, type ToolErrorResult } from '@s2sp/core';
 import { isPlainObject } from '@s2sp/core/json';
+import { rewriteCall, withMethods } from './adapter-pipeline.js';
 import type { S2SPDispatcher } from './dispatcher.js';
-import { dispatcherOf, rewriteCall, type WithS2SPOptions } from './with-s2sp-options.js';
+import { dispatcherOf, type WithS2SPOptions } from './with-s2sp-options.js';
 
 /**
  * The part of an OpenAI Agents `MCPServer` (`MCPServerStreamableHttp`, `MCPServerStdio`,
@@ -151,17 +152,9 @@ export function withS2SP<TServer extends AgentsMcpServer>(
     const result = await original.call(server, toolName, call.args, ...rest);
     return dispatcher.onToolResult(toolName, result);
   };
-  return new Proxy(server, {
-    get(target, property, receiver) {
-      if (property === 'callTool') return callTool;
-      // Only where the server has it: the SDK checks for it to choose the full-result path.
-      if (property === 'callToolResult' && typeof target.callToolResult === 'function')
-        return callToolResult;
-      const value = Reflect.get(target, property, receiver);
-      // Methods run on the real server, so its private fields (#...) keep working.
-      return typeof value === 'function' ? value.bind(target) : value;
-    },
-  });
+  // callToolResult only where the server has it: the SDK checks for it to choose the full-result
+  // path.
+  return withMethods(server, { callTool, callToolResult });
 }
 
 export { S2SPDispatcher } from './dispatcher.js';

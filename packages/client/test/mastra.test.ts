@@ -70,4 +70,11 @@ describe('withS2SP (Mastra MCPClient, @mastra/mcp 2 on the MCP SDK v2)', () => {
       await plain.disconnect();
     }
   });
+
+  it('wraps only the methods that hand out tools, not those every object has', () => {
+    const plain = new MCPClient({ id: `s2sp-unit-${++clients}`, servers: {} });
+    const mcp = withS2SP(plain);
+    expect(mcp.toString()).toBe(plain.toString());
+    expect(Object.hasOwn(mcp, 'id')).toBe(Object.hasOwn(plain, 'id'));
+  });
 });

@@ -19,7 +19,7 @@ import {
 import { connectSdkClient, runTitle, SDK_CLIENT_RUNS, type SdkClientRun } from '@s2sp/test-utils';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { withS2SP } from '../src/wrap-mcp-client.js';
+import { withS2SP } from '../src/mcp-sdk.js';
 
 let server: S2SPServer;
 let listening: ListeningServer;

@@ -22,6 +22,7 @@ export type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 export {
   CallToolRequestSchema,
   type CallToolResult,
+  type ClientCapabilities,
   CompleteRequestSchema,
   ErrorCode,
   GetPromptRequestSchema,
@@ -39,6 +40,7 @@ export {
   ReadResourceRequestSchema,
   type Request,
   ResultSchema,
+  RootsListChangedNotificationSchema,
   type ServerCapabilities,
   type ServerNotification,
   SetLevelRequestSchema,

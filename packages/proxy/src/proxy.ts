@@ -16,7 +16,9 @@ import {
   type DownstreamContext,
 } from './downstream/downstream-server.js';
 import { type McpSessions, mountMcpSessions } from './downstream/http-sessions.js';
+import { createInputRounds } from './downstream/input-rounds.js';
 import { createNotificationHub } from './downstream/notification-hub.js';
+import { sessionRelayTarget } from './downstream/relay-target.js';
 import { createSubscriptions } from './downstream/subscriptions.js';
 import { type Server, StdioServerTransport, type Tool } from './mcp-sdk.js';
 import { S2SPProxyOptionsSchema } from './proxy-options.js';
@@ -98,6 +100,11 @@ export function createS2SPProxy(input: S2SPProxyOptions): S2SPProxy {
       if (notification.method === 'notifications/tools/list_changed') forgetTools();
       hub.relay(notification, origin, subscriptions);
     },
+    soleClient: () => {
+      if (downstream.size !== 1) return undefined;
+      const [only] = downstream;
+      return only && sessionRelayTarget(only, clientOf.get(only) ?? 'the sole session');
+    },
     onRestarted: () => {
       forgetTools();
       hub.restarted(upstream.capabilities());
@@ -178,6 +185,7 @@ export function createS2SPProxy(input: S2SPProxyOptions): S2SPProxy {
     subscribe: (session, uri) => subscriptions.subscribe(session, uri),
     unsubscribe: (session, uri) => subscriptions.unsubscribe(session, uri),
     setLogLevel: (session, level) => hub.setLevel(session, level),
+    rounds: createInputRounds({ timeoutMs: options.timeoutSeconds * 1000 }),
   };
 
   const newServer = (): Server => {
@@ -286,6 +294,7 @@ export function createS2SPProxy(input: S2SPProxyOptions): S2SPProxy {
     },
 
     async close() {
+      context.rounds.close();
       await sessions.close();
       await Promise.all([...downstream].map((server) => server.close().catch(() => {})));
       await Promise.all([...listeners].map((listener) => listener.close()));

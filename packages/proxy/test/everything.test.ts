@@ -5,7 +5,8 @@
  * upstream on stdio here and on Streamable HTTP in the last test.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import {
   LoggingMessageNotificationSchema,
   ResourceUpdatedNotificationSchema,
@@ -14,6 +15,7 @@ import { readS2SPCapability } from '@s2sp/core';
 import { freePort } from '@s2sp/test-utils';
 import { describe, expect, it } from 'vitest';
 import type { StdioUpstream } from '../src/index.js';
+import { RELAYED_CAPABILITIES } from '../src/upstream/client-relay.js';
 import { httpClient, startProxy, stdioClient, upstreamBin } from './support.js';
 
 const EVERYTHING: StdioUpstream = {
@@ -64,17 +66,47 @@ const TOOL_CALLS: [string, Record<string, unknown>][] = [
 ];
 // Covered by their own tests below (they start timers that notify).
 const NOTIFYING_TOOLS = ['toggle-simulated-logging', 'toggle-subscriber-updates'];
+// Listed for a client with sampling, elicitation or roots; relaying them is client-relay.test.ts's.
+const RELAYED_TOOLS = [
+  'get-roots-list',
+  'trigger-elicitation-request',
+  'trigger-sampling-request',
+  'trigger-url-elicitation',
+];
+
+/**
+ * A client of server-everything declaring what the proxy declares upstream (the capabilities it
+ * relays, client-relay.ts), so that both list the same tools.
+ */
+async function directClient(): Promise<{ client: Client } & AsyncDisposable> {
+  const client = new Client(
+    { name: 'proxy-test-agent', version: '1.0.0' },
+    { capabilities: RELAYED_CAPABILITIES },
+  );
+  await client.connect(
+    new StdioClientTransport({
+      command: EVERYTHING.command,
+      args: [...(EVERYTHING.args ?? [])],
+      stderr: 'pipe',
+    }),
+  );
+  return { client, [Symbol.asyncDispose]: () => client.close() };
+}
 
 describe('@modelcontextprotocol/server-everything through the proxy', () => {
   it('offers the same tools, and every tool answers the same', async () => {
     await using running = await startProxy({ upstream: EVERYTHING });
     await using agent = await httpClient(running.listener.mcpUrl);
-    await using direct = await stdioClient(EVERYTHING);
+    await using direct = await directClient();
     const listed = await both(direct.client, agent.client, (c) => c.listTools());
     expect(listed.proxied).toEqual(listed.direct);
     const names = (listed.direct as { tools: { name: string }[] }).tools.map((t) => t.name);
     expect(names.length).toBeGreaterThanOrEqual(10);
-    const covered = new Set([...TOOL_CALLS.map(([name]) => name), ...NOTIFYING_TOOLS]);
+    const covered = new Set([
+      ...TOOL_CALLS.map(([name]) => name),
+      ...NOTIFYING_TOOLS,
+      ...RELAYED_TOOLS,
+    ]);
     expect(names.filter((name) => !covered.has(name))).toEqual([]);
     for (const [name, args] of TOOL_CALLS) {
       const result = await both(direct.client, agent.client, (c) =>

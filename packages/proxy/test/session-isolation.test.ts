@@ -6,7 +6,7 @@
  * (test/fixtures/notify-server.mjs) on Streamable HTTP (where the proxy knows which request a
  * notification came with) and on stdio (where it does not).
  */
-import { type ChildProcess, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import type { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import {
@@ -15,23 +15,16 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { StdioUpstream, UpstreamTarget } from '../src/index.js';
-import { httpClient, type RunningProxy, startProxy, type TestClient } from './support.js';
+import {
+  httpClient,
+  httpFixture,
+  type RunningProxy,
+  startProxy,
+  type TestClient,
+} from './support.js';
 
 const FIXTURE = fileURLToPath(new URL('./fixtures/notify-server.mjs', import.meta.url));
 const STDIO: StdioUpstream = { kind: 'stdio', command: process.execPath, args: [FIXTURE] };
-
-/** The fixture on Streamable HTTP, in a child process of its own. */
-async function httpUpstream(): Promise<{ url: string; child: ChildProcess }> {
-  const child = spawn(process.execPath, [FIXTURE, '--http'], { stdio: ['ignore', 'pipe', 'pipe'] });
-  const port = await new Promise<number>((resolve, reject) => {
-    child.once('exit', (code) => reject(new Error(`notify-server exited (${code})`)));
-    child.stdout?.on('data', (chunk: Buffer) => {
-      const found = /port (\d+)/.exec(chunk.toString());
-      if (found) resolve(Number(found[1]));
-    });
-  });
-  return { url: `http://127.0.0.1:${port}/mcp`, child };
-}
 
 interface Watched extends TestClient {
   /** Every log message's `data` this client received. */
@@ -83,7 +76,7 @@ describe.each([
   let child: ChildProcess | undefined;
   beforeAll(async () => {
     if (kind === 'stdio') return;
-    const started = await httpUpstream();
+    const started = await httpFixture(FIXTURE);
     child = started.child;
     upstream = { kind: 'http', url: started.url };
   });
@@ -159,7 +152,7 @@ describe.each([
 
 describe('session isolation: two calls in flight at once', () => {
   it('HTTP: each session gets its own call’s messages, exactly', async () => {
-    const started = await httpUpstream();
+    const started = await httpFixture(FIXTURE);
     try {
       await using edge = await startProxy({
         upstream: { kind: 'http', url: started.url },

@@ -2,7 +2,7 @@
  * Shared setup of the proxy's integration tests: a proxy on a loopback port in front of a real
  * upstream, and official MCP SDK clients connected to it or directly to the upstream.
  */
-import { spawn } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -39,6 +39,24 @@ const require = createRequire(import.meta.url);
 export function upstreamBin(pkg: string, bin: string): string {
   const manifest = require.resolve(`${pkg}/package.json`);
   return join(dirname(manifest), bin);
+}
+
+/**
+ * A fixture server (`test/fixtures/*.mjs`) on Streamable HTTP in a child process of its own: run
+ * with `--http`, it prints `port <n>` once it listens on 127.0.0.1.
+ *
+ * @param script - the fixture's path
+ */
+export async function httpFixture(script: string): Promise<{ url: string; child: ChildProcess }> {
+  const child = spawn(process.execPath, [script, '--http'], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const port = await new Promise<number>((resolve, reject) => {
+    child.once('exit', (code) => reject(new Error(`${script} exited (${code})`)));
+    child.stdout?.on('data', (chunk: Buffer) => {
+      const found = /port (\d+)/.exec(chunk.toString());
+      if (found) resolve(Number(found[1]));
+    });
+  });
+  return { url: `http://127.0.0.1:${port}/mcp`, child };
 }
 
 /** The built CLI, for stdio-downstream and exit-code tests. */

@@ -5,6 +5,13 @@
 export { adviceProblems } from './advice-catalogue.js';
 export { CHROMIUM_PATH, launchChromium } from './chromium.js';
 export {
+  CLIENT_PACKAGE_DIR,
+  type ClientAdapter,
+  type ClientManifest,
+  clientAdapters,
+  clientManifest,
+} from './client-adapters.js';
+export {
   type CallOptions,
   callSdkTool,
   connectEraClient,
@@ -21,7 +28,13 @@ export {
   SERVED_REVISIONS,
   versionNegotiation,
 } from './mcp-eras.js';
-export { type DocumentedOption, readmeFlagsDiff, readmeOptionsDiff } from './readme-options.js';
+export {
+  type DocumentedOption,
+  readmeFlagsDiff,
+  readmeOptionsDiff,
+  type Table,
+  tableAfter,
+} from './readme-options.js';
 export { seededRandom } from './seeded-random.js';
 export { codeAndDataOf, codeOf } from './thrown-error.js';
 export { type TokenShape, tokenCorpus } from './token-corpus.js';

@@ -14,7 +14,7 @@ export interface DocumentedOption {
 }
 
 /** A Markdown table as cells: the header and the rows. */
-interface Table {
+export interface Table {
   readonly header: string[];
   readonly rows: string[][];
 }
@@ -27,10 +27,15 @@ function cells(line: string): string[] {
     .map((cell) => cell.trim());
 }
 
-/** The table right after `<!-- options: marker -->` (blank lines between are allowed). */
-function tableAfter(text: string, marker: string): Table | undefined {
+/**
+ * The table right after the line `<!-- marker -->` (blank lines between are allowed).
+ *
+ * @param text - Markdown
+ * @param marker - the comment's text: `options: createS2SPServer`, `adapters`
+ */
+export function tableAfter(text: string, marker: string): Table | undefined {
   const lines = text.split('\n');
-  const at = lines.findIndex((line) => line.trim() === `<!-- options: ${marker} -->`);
+  const at = lines.findIndex((line) => line.trim() === `<!-- ${marker} -->`);
   if (at < 0) return undefined;
   let i = at + 1;
   while (lines[i]?.trim() === '') i++;
@@ -70,7 +75,7 @@ export function readmeOptionsDiff(
   marker: string,
   options: readonly DocumentedOption[],
 ): string[] {
-  const table = tableAfter(readFileSync(readmePath, 'utf8'), marker);
+  const table = tableAfter(readFileSync(readmePath, 'utf8'), `options: ${marker}`);
   if (!table) return [`${readmePath}: no table after <!-- options: ${marker} -->`];
   const defaultColumn = table.header.findIndex((cell) => /^default$/i.test(cell));
   const envColumn = table.header.findIndex((cell) => /^environment$/i.test(cell));
@@ -117,7 +122,7 @@ export function readmeFlagsDiff(
   marker: string,
   options: readonly DocumentedOption[],
 ): string[] {
-  const table = tableAfter(readFileSync(readmePath, 'utf8'), marker);
+  const table = tableAfter(readFileSync(readmePath, 'utf8'), `options: ${marker}`);
   if (!table) return [`${readmePath}: no table after <!-- options: ${marker} -->`];
   const listed = new Set(table.rows.map((row) => /`(--[a-z-]+)/.exec(row[0] ?? '')?.[1]));
   return options.flatMap((option) =>

@@ -9,6 +9,7 @@ import { PROTOCOL } from '@s2sp/core';
 import { readToolCall, s2spCapability, type ToolCall, traceToolCall } from '@s2sp/server';
 import {
   CallToolRequestSchema,
+  type ClientCapabilities,
   CompleteRequestSchema,
   GetPromptRequestSchema,
   type Implementation,
@@ -20,6 +21,7 @@ import {
   type LoggingLevel,
   ModernServer,
   ReadResourceRequestSchema,
+  RootsListChangedNotificationSchema,
   Server,
   type ServerCapabilities,
   SetLevelRequestSchema,
@@ -27,6 +29,9 @@ import {
   UnsubscribeRequestSchema,
 } from '../mcp-sdk.js';
 import { callTool, forwardOptions, type ToolCallContext } from '../tables/tool-call.js';
+import { relayScope } from '../upstream/client-relay.js';
+import type { InputRounds, ModernCall } from './input-rounds.js';
+import { legacyRelayTarget } from './relay-target.js';
 
 /** What a downstream server needs from the proxy. */
 export interface DownstreamContext extends ToolCallContext {
@@ -37,7 +42,16 @@ export interface DownstreamContext extends ToolCallContext {
   readonly seenClient: (server: object, client: string) => void;
   /** A session's `logging/setLevel`, answered by the proxy (see notification-hub.ts). */
   readonly setLogLevel: (session: Server, level: LoggingLevel) => Promise<void>;
+  /** The relay for 2026-07-28 requests: their calls kept across `input_required` rounds. */
+  readonly rounds: InputRounds;
 }
+
+/** The 2026-07-28 methods whose result may be `input_required` (the upstream's requests). */
+const MAY_NEED_INPUT: ReadonlySet<string> = new Set([
+  'tools/call',
+  'prompts/get',
+  'resources/read',
+]);
 
 /**
  * The capabilities the proxy declares: the upstream's, minus what it cannot relay (experimental
@@ -191,8 +205,19 @@ export function createDownstreamServer(context: DownstreamContext, info: Impleme
   const caps = downstreamCapabilities(context.upstream.capabilities());
   const instructions = context.upstream.instructions();
   const server = new Server(info, { capabilities: caps, ...(instructions && { instructions }) });
-  for (const [method, handler] of downstreamHandlers(context, caps, server, true))
-    server.setRequestHandler(LEGACY_SCHEMAS[method], handler as never);
+  for (const [method, handler] of downstreamHandlers(context, caps, server, true)) {
+    // What the upstream asks a client while answering this request reaches this client only,
+    // as part of this request (see upstream/client-relay.ts).
+    const relayed: Handler = (request, call) =>
+      relayScope.run(legacyRelayTarget(server, call, context.clientKey(call)) as never, () =>
+        handler(request, call),
+      );
+    server.setRequestHandler(LEGACY_SCHEMAS[method], relayed as never);
+  }
+  // The proxy declares roots with listChanged upstream: a client's change is the upstream's news.
+  server.setNotificationHandler(RootsListChangedNotificationSchema, () =>
+    context.upstream.notify({ method: 'notifications/roots/list_changed' }),
+  );
   return server;
 }
 
@@ -214,7 +239,19 @@ export function createModernDownstreamServer(
     capabilities: modernCaps as never,
     ...(instructions && { instructions }),
   });
-  for (const [method, handler] of downstreamHandlers(context, modernCaps, server, false))
-    server.setRequestHandler(method, handler as never);
+  for (const [method, handler] of downstreamHandlers(context, modernCaps, server, false)) {
+    // What the upstream asks the client while answering goes back as `input_required` rounds
+    // (see input-rounds.ts).
+    const relayed: Handler = MAY_NEED_INPUT.has(method)
+      ? (request, call) =>
+          context.rounds.run(
+            call as ModernCall,
+            context.clientKey(call),
+            server.getClientCapabilities() as ClientCapabilities | undefined,
+            (own) => handler(request, own as ToolCall),
+          )
+      : handler;
+    server.setRequestHandler(method, relayed as never);
+  }
   return server;
 }

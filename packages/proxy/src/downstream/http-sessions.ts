@@ -17,6 +17,7 @@ import {
   type Server,
   WebStandardStreamableHTTPServerTransport,
 } from '../mcp-sdk.js';
+import { createSessionEventStore } from './event-store.js';
 
 /** Options for {@link mountMcpSessions}. */
 export interface McpSessionsOptions {
@@ -198,6 +199,9 @@ export function mountMcpSessions(app: Hono, options: McpSessionsOptions): McpSes
     const transport = new WebStandardStreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
       maxRequestBodySize: options.edge.options.maxMcpRequestBytes,
+      // Event ids on its SSE streams, so that a client whose stream breaks resumes it
+      // (Last-Event-ID) and misses nothing; bounded in memory (see event-store.ts).
+      eventStore: createSessionEventStore(),
       onsessioninitialized: (sessionId) => {
         sessions.set(sessionId, { transport, server, client, lastSeen: Date.now(), busy: 0 });
       },

@@ -20,6 +20,12 @@ import {
   ResultSchema,
   type ServerCapabilities,
 } from '../mcp-sdk.js';
+import {
+  createClientRelay,
+  RELAYED_CAPABILITIES,
+  type RelayTarget,
+  relayScope,
+} from './client-relay.js';
 import { textAsBytes } from './large-strings.js';
 import { mintProgressTokens } from './progress-tokens.js';
 import { oversizedLimit } from './result-cap.js';
@@ -53,6 +59,11 @@ export interface UpstreamOptions {
    * {@link NotificationOrigin}).
    */
   readonly onNotification: (notification: Notification, origin: NotificationOrigin) => void;
+  /**
+   * The one downstream client, when exactly one is connected, reached outside any request: the
+   * only client a `roots/list` that no request relates may go to (see client-relay.ts).
+   */
+  readonly soleClient?: () => RelayTarget | undefined;
   /** Called after a restarted upstream has finished initialisation. */
   readonly onRestarted: () => void;
   /** The child's standard error. Default: copied to the proxy's standard error. */
@@ -102,7 +113,15 @@ export interface Upstream {
   instructions(): string | undefined;
   /** How many times the upstream was restarted. */
   restarts(): number;
+  /** Sends a notification upstream (a client's `notifications/roots/list_changed`). */
+  notify(notification: Notification): Promise<void>;
   close(): Promise<void>;
+}
+
+/** A forwarded request's downstream session and, when it can reach its client, its relay. */
+interface Caller {
+  readonly session: object;
+  readonly relay: RelayTarget | undefined;
 }
 
 // A restarted server that then lived this long is healthy again: the backoff starts over.
@@ -131,25 +150,39 @@ export function createUpstream(options: UpstreamOptions): Upstream {
   let capabilities: ServerCapabilities = {};
   let serverInfo: Implementation | undefined;
   let instructions: string | undefined;
-  // The session each request is made for, carried through the SDK client's asynchronous work: the
-  // Streamable HTTP transport reads a request's response stream in a task started by that
-  // request's send, so a notification read from it is handled with that request's caller as the
-  // store. Notifications read elsewhere (stdio, the GET stream) have none.
-  const callers = new AsyncLocalStorage<object>();
-  // Requests in flight per caller, for notifications that cannot be attributed.
-  const inFlight = new Map<object, number>();
+  // The session each request is made for (and the downstream request it forwards, for relaying
+  // the upstream's requests to its client), carried through the SDK client's asynchronous work:
+  // the Streamable HTTP transport reads a request's response stream in a task started by that
+  // request's send, so a message read from it is handled with that request's caller as the
+  // store. Messages read elsewhere (stdio, the GET stream) have none.
+  const callers = new AsyncLocalStorage<Caller>();
+  // Requests in flight per caller, newest last, for messages that cannot be attributed.
+  const inFlight = new Map<object, Caller[]>();
   const originOf = (): NotificationOrigin => {
-    const session = callers.getStore();
-    if (session) return { by: 'request', session };
+    const own = callers.getStore();
+    if (own) return { by: 'request', session: own.session };
     if (inFlight.size === 1) {
       const [only] = inFlight.keys();
       if (only) return { by: 'only-caller', session: only };
     }
     return { by: 'unknown' };
   };
+  // The downstream request an upstream request to a client is for: the one it came with, else
+  // the newest of the only session with requests in flight — except for `roots/list`, which a
+  // server sends on its own to learn the roots of its whole session (the proxy's, shared by every
+  // client): only the sole connected client may answer it (see client-relay.ts).
+  const relayTargetOf = (method: string): RelayTarget | undefined => {
+    const own = callers.getStore();
+    if (own) return own.relay;
+    if (method === 'roots/list') return options.soleClient?.();
+    if (inFlight.size !== 1) return undefined;
+    const [only] = inFlight.values();
+    return only?.findLast((call) => call.relay !== undefined)?.relay;
+  };
+  const relay = createClientRelay({ timeoutMs: options.requestTimeoutMs });
 
   const connectOnce = async (): Promise<void> => {
-    const next = new Client(options.clientInfo, { capabilities: {} });
+    const next = new Client(options.clientInfo, { capabilities: RELAYED_CAPABILITIES });
     const transport = openTransport(options.target, onStderr, {
       maxBytes: options.maxResultBytes,
       onDropped: (id) =>
@@ -167,6 +200,9 @@ export function createUpstream(options: UpstreamOptions): Upstream {
     );
     next.fallbackNotificationHandler = async (notification) =>
       options.onNotification(notification, originOf());
+    // Requests to a client: relayed to the client whose request is in flight (client-relay.ts).
+    next.fallbackRequestHandler = (request, extra) =>
+      relay(request, relayTargetOf(request.method), extra.signal) as never;
     next.onerror = (error) =>
       log.warn('upstream: protocol error', {
         upstream: label,
@@ -276,12 +312,12 @@ export function createUpstream(options: UpstreamOptions): Upstream {
           resetTimeoutOnProgress: true,
         });
       const send = asBytes ? () => textAsBytes.run(true, sendNow) : sendNow;
-      if (caller) inFlight.set(caller, (inFlight.get(caller) ?? 0) + 1);
+      // The downstream request being answered (set by the downstream server around its handler).
+      const target = relayScope.getStore();
+      const call: Caller | undefined = caller && { session: caller, relay: target };
+      if (call) inFlight.set(call.session, [...(inFlight.get(call.session) ?? []), call]);
       try {
-        const result = (await (caller ? callers.run(caller, send) : send())) as Record<
-          string,
-          unknown
-        >;
+        const result = (await (call ? callers.run(call, send) : send())) as Record<string, unknown>;
         // Its S2SP `_meta` keys are not the proxy's to pass on (see upstream-meta.ts).
         const dropped = dropS2SPMeta(result);
         if (dropped > 0) {
@@ -308,10 +344,10 @@ export function createUpstream(options: UpstreamOptions): Upstream {
         }
         throw translateError(error, label, options.requestTimeoutMs, forward.signal, redact);
       } finally {
-        if (caller) {
-          const left = (inFlight.get(caller) ?? 1) - 1;
-          if (left > 0) inFlight.set(caller, left);
-          else inFlight.delete(caller);
+        if (call) {
+          const left = (inFlight.get(call.session) ?? []).filter((other) => other !== call);
+          if (left.length > 0) inFlight.set(call.session, left);
+          else inFlight.delete(call.session);
         }
       }
     },
@@ -320,6 +356,10 @@ export function createUpstream(options: UpstreamOptions): Upstream {
     serverInfo: () => serverInfo,
     instructions: () => instructions,
     restarts: () => restarts,
+
+    async notify(notification) {
+      await client?.notification(notification as never);
+    },
 
     async close() {
       closed = true;

@@ -1,5 +1,12 @@
+/**
+ * `@s2sp/client`'s own adapter: S2SP for the official MCP TypeScript SDK `Client`
+ * (`@modelcontextprotocol/client`, v2, or `@modelcontextprotocol/sdk`, v1).
+ *
+ * @module
+ */
+import { rewriteCall, withMethods } from './adapter-pipeline.js';
 import { withTraceContext } from './trace-context.js';
-import { dispatcherOf, rewriteCall, type WithS2SPOptions } from './with-s2sp-options.js';
+import { dispatcherOf, type WithS2SPOptions } from './with-s2sp-options.js';
 
 /**
  * The part of the official MCP SDK `Client` this wrapper touches, in either major: v1
@@ -70,12 +77,5 @@ export function withS2SP<TClient extends CallToolCapable>(
     );
     return dispatcher.onToolResult(params.name, result);
   };
-  return new Proxy(client, {
-    get(target, property, receiver) {
-      if (property === 'callTool') return callTool;
-      const value = Reflect.get(target, property, receiver);
-      // Methods run on the real client, so its private fields (#...) keep working.
-      return typeof value === 'function' ? value.bind(target) : value;
-    },
-  });
+  return withMethods(client, { callTool });
 }

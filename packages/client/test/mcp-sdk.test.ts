@@ -3,7 +3,7 @@ import { Client as ClientV1 } from '@modelcontextprotocol/sdk/client/index.js';
 import { connectSdkClient, expectedRevision, runTitle, SDK_CLIENT_RUNS } from '@s2sp/test-utils';
 import { describe, expect, expectTypeOf, it } from 'vitest';
 import { S2SPDispatcher } from '../src/dispatcher.js';
-import { withS2SP } from '../src/wrap-mcp-client.js';
+import { withS2SP } from '../src/mcp-sdk.js';
 import { BODY_MARKER, expectedRows, startPipeline } from './pipeline.js';
 
 type Result = {
