@@ -95,7 +95,7 @@ export const TAKE_LATE = -1;
 
 /**
  * Answer of a {@link TAKE} asking for more row ids than the table has rows: nothing was changed,
- * and the script did no work per id (issue 20: 150 000 ids held Redis for 130 ms).
+ * and the script did no work per id (150 000 ids held Redis for 130 ms).
  */
 export const TAKE_TOO_MANY = -2;
 /** First element of a {@link TAKE} answer whose rows follow in it. */

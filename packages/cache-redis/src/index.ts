@@ -8,16 +8,12 @@
  * @module
  */
 
-export type { EvictionPolicyReport } from './eviction-policy.js';
-export { DEFAULT_KEY_PREFIX } from './key-layout.js';
 export { createRedisBodyStore, type RedisBodyStore } from './redis-body-store.js';
 export type {
   IORedisClusterLike,
   IORedisLike,
   NodeRedisClientLike,
   NodeRedisClusterLike,
-  RedisClientKind,
   RedisClientLike,
 } from './redis-connection.js';
-export type { StoreLogFields, StoreLogger } from './store-logger.js';
-export type { EvictionPolicyCheck, RedisBodyStoreOptions } from './store-options.js';
+export type { RedisBodyStoreOptions } from './store-options.js';

@@ -3,6 +3,8 @@
  * environment and command line, without loading a Redis client (an app that keeps bodies in
  * memory reads its settings with this and never imports `redis`).
  *
+ * This file is part of the package's public API: adding an export here is an API change.
+ *
  * @module
  */
 

@@ -1,9 +1,10 @@
 import { S2SPError } from '@s2sp/core';
-import { ifItPersists, retryRedemption, retryShortly } from '@s2sp/core/advice';
+import { ifItPersists, retryShortly } from '@s2sp/core/advice';
 import { type RedisTestServer, startRedis } from '@s2sp/test-utils';
 import { Redis } from 'ioredis';
 import { createClient } from 'redis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { retryRedemption } from './advice.js';
 import {
   isNoScriptError,
   isOutOfMemoryError,

@@ -1,11 +1,6 @@
 import { S2SPError } from '@s2sp/core';
-import {
-  ifItPersists,
-  retryOrUseSync,
-  retryRedemption,
-  retryShortly,
-  waitForExpiry,
-} from '@s2sp/core/advice';
+import { ifItPersists, retryShortly, waitForExpiry } from '@s2sp/core/advice';
+import { retryOrUseSync, retryRedemption } from './advice.js';
 /**
  * How Redis failures become `S2SPError`s. Messages are fixed sentences: they may travel over the
  * wire (a 503 body, a tool error an LLM reads), so they never carry a Redis address, a raw driver

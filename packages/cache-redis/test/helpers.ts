@@ -3,7 +3,7 @@
  * each other's entries, and a silent logger.
  */
 import { randomBytes } from 'node:crypto';
-import type { StoreLogger } from '../src/index.js';
+import type { StoreLogger } from '../src/store-logger.js';
 
 /** A prefix no other test uses, such as `t-1f2e3d4c:`. */
 export function uniquePrefix(): string {

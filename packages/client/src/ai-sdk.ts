@@ -1,6 +1,8 @@
 /**
  * `@s2sp/client/ai-sdk`: S2SP for the Vercel AI SDK (`ai`, `@ai-sdk/mcp`).
  *
+ * This file is part of the package's public API: adding an export here is an API change.
+ *
  * @module
  */
 

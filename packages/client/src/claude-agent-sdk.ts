@@ -1,13 +1,15 @@
 /**
  * `@s2sp/client/claude-agent-sdk`: S2SP for the Claude Agent SDK (`@anthropic-ai/claude-agent-sdk`).
  *
+ * This file is part of the package's public API: adding an export here is an API change.
+ *
  * @module
  */
 
 import { S2SPError } from '@s2sp/core';
-import { callAgainOnceConnected } from '@s2sp/core/advice';
 import { isPlainObject } from '@s2sp/core/json';
 import { rewriteCall } from './adapter-pipeline.js';
+import { callAgainOnceConnected } from './advice.js';
 import type { S2SPDispatcher } from './dispatcher.js';
 import { dispatcherOf, type WithS2SPOptions } from './with-s2sp-options.js';
 

@@ -1,7 +1,7 @@
 import { generateToken, PROTOCOL, type RowWithId, S2SPError } from '@s2sp/core';
-import { callResourceToolAgainSync } from '@s2sp/core/advice';
 import { parseOptions, positiveInteger, positiveNumber } from '@s2sp/core/options';
 import { z } from 'zod';
+import { callResourceToolAgainSync } from './advice.js';
 
 /** Options for {@link DdiBuffer}. */
 export interface DdiBufferOptions {

@@ -5,8 +5,9 @@ import {
   type S2SPResult,
   S2SPResultSchema,
 } from '@s2sp/core';
-import { passHandleToConsumer, resourceUrlOrBodyData } from '@s2sp/core/advice';
+import { resourceUrlOrBodyData } from '@s2sp/core/advice';
 import { isPlainObject, parseJsonText } from '@s2sp/core/json';
+import { passHandleToConsumer } from './advice.js';
 import { DdiBuffer } from './ddi-buffer.js';
 
 /** Options for {@link S2SPDispatcher}. */

@@ -1,13 +1,15 @@
 /**
  * `@s2sp/client/langchain`: S2SP for LangChain.js (`@langchain/mcp-adapters`).
  *
+ * This file is part of the package's public API: adding an export here is an API change.
+ *
  * @module
  */
 import type { LoadMcpToolsOptions } from '@langchain/mcp-adapters';
 import { S2SPError, S2SPResultSchema } from '@s2sp/core';
-import { callAgainOnceConnected } from '@s2sp/core/advice';
 import { isPlainObject } from '@s2sp/core/json';
 import { toolServerFor } from './adapter-pipeline.js';
+import { callAgainOnceConnected } from './advice.js';
 import { carriesHandle } from './dispatcher.js';
 import { dispatcherOf, type WithS2SPOptions } from './with-s2sp-options.js';
 

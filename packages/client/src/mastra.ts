@@ -1,6 +1,8 @@
 /**
  * `@s2sp/client/mastra`: S2SP for Mastra (`@mastra/core` agents with `@mastra/mcp`).
  *
+ * This file is part of the package's public API: adding an export here is an API change.
+ *
  * @module
  */
 

@@ -1,6 +1,8 @@
 /**
  * `@s2sp/client/openai-agents`: S2SP for the OpenAI Agents SDK (`@openai/agents`).
  *
+ * This file is part of the package's public API: adding an export here is an API change.
+ *
  * @module
  */
 

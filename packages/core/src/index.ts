@@ -19,12 +19,7 @@
  * @module
  */
 
-export { readBodyCapped } from './body-reader.js';
-export {
-  readS2SPCapability,
-  type S2SPCapability,
-  S2SPCapabilitySchema,
-} from './capability.js';
+export { readS2SPCapability, type S2SPCapability } from './capability.js';
 export {
   type DataPlaneRequest,
   DataPlaneRequestSchema,
@@ -32,13 +27,15 @@ export {
   DataPlaneResponseSchema,
 } from './data-plane.js';
 export { S2SP_ERROR_STATUS, S2SPError, type S2SPErrorCode } from './errors.js';
-export { fetchBody } from './fetch-body.js';
-export { fetchBodyRows } from './fetch-body-rows.js';
-export type { FetchBodyOptions } from './fetch-request.js';
-export type { Row } from './json.js';
+export { readBodyCapped } from './fetch/body-reader.js';
+export { fetchBody } from './fetch/fetch-body.js';
+export { fetchBodyRows } from './fetch/fetch-body-rows.js';
+export type { FetchBodyOptions } from './fetch/fetch-request.js';
 export type { LogFields, Logger } from './logger.js';
 export { PROTOCOL } from './protocol.js';
+export { normalizePublicUrl } from './public-url.js';
 export {
+  type Row,
   type RowWithId,
   type S2SPResult,
   S2SPResultSchema,
@@ -49,11 +46,11 @@ export {
   ROW_FILTER_OPERATORS,
   type RowFilter,
 } from './row-filter.js';
+export { sha256Hex } from './sha256.js';
 export {
   buildResourceUrl,
   generateToken,
   isTokenShape,
-  normalizePublicUrl,
   parseResourceUrl,
   tokenStorageKey,
 } from './token.js';

@@ -1,9 +1,16 @@
+/**
+ * `@s2sp/core/json`: reading JSON from a model or a peer safely — plain objects only, a
+ * `"__proto__"` column kept as a column, and parse failures as an `S2SPError` whose message says
+ * what to send instead.
+ *
+ * This file is part of the package's public API: adding an export here is an API change.
+ *
+ * @module
+ */
 import type { z } from 'zod';
-import { passJsonAsReturned, returnJsonValues } from './advice/advice.js';
-import { S2SPError, type S2SPErrorCode } from './errors.js';
-
-/** A JSON object row as tools return it. */
-export type Row = Record<string, unknown>;
+import { passJsonAsReturned } from './advice/advice.js';
+import { S2SPError } from './errors.js';
+import type { Row } from './resource-result.js';
 
 /** True for `{}`-style objects (not arrays, null, class instances such as Date or Map). */
 export function isPlainObject(value: unknown): value is Row {
@@ -42,27 +49,6 @@ export function describeType(value: unknown): string {
 }
 
 /**
- * `JSON.stringify` that reports failures (BigInt, cycles) as an {@link S2SPError} naming what was
- * being serialised, instead of a bare TypeError.
- */
-export function stringifyJson(
-  value: unknown,
-  what: string,
-  code: S2SPErrorCode = 'invalid_rows',
-): string {
-  try {
-    return JSON.stringify(value);
-  } catch (cause) {
-    const reason = cause instanceof Error ? cause.message : String(cause);
-    throw new S2SPError(
-      code,
-      `${what} cannot be serialised to JSON (${reason}). ${returnJsonValues}`,
-      { cause },
-    );
-  }
-}
-
-/**
  * Reads a tool argument that may arrive as a JSON string (how the seed declares consumer
  * parameters, so any MCP client can call them) or as an already-parsed JSON value.
  *
@@ -87,18 +73,32 @@ export function parseJsonArgument(name: string, value: unknown): unknown {
 }
 
 /**
- * `JSON.parse` whose failure is an {@link S2SPError} of the caller's choosing, so every parser
- * of foreign JSON (tool arguments, request and response bodies) fails with its own advice.
+ * `JSON.parse` of foreign JSON (tool arguments, request and response bodies, a text block that may
+ * hold a handle), with one of two failure contracts, chosen by the caller and stable:
+ *
+ * - with `failure`: text that is not JSON throws the {@link S2SPError} `failure` builds from the
+ *   parser's reason (with the parse error as its `cause`), so each parser fails with its own
+ *   advice;
+ * - without it: text that is not JSON gives `undefined`, for a caller to whom "not JSON" is an
+ *   answer, not an error (JSON never parses to `undefined`, so the two cannot be confused).
  *
  * @param text - the JSON text
  * @param failure - builds the error from the parser's reason (never quote `text` itself: it may
  *   hold a token or data for a model)
+ * @returns the parsed value; without `failure`, `undefined` when `text` is not JSON
  * @throws the error `failure` returns, with the parse error as its cause
+ * @example
+ * ```ts
+ * parseJsonText('[1]'); // [1]
+ * parseJsonText('[1'); // undefined
+ * parseJsonText('[1', (reason) => new S2SPError('invalid_request', `Not JSON (${reason}).`)); // throws
+ * ```
  */
-export function parseJsonText(text: string, failure: (reason: string) => S2SPError): unknown {
+export function parseJsonText(text: string, failure?: (reason: string) => S2SPError): unknown {
   try {
     return JSON.parse(text);
   } catch (cause) {
+    if (!failure) return undefined;
     const error = failure(cause instanceof Error ? cause.message : String(cause));
     if (error.cause === undefined) Object.defineProperty(error, 'cause', { value: cause });
     throw error;

@@ -7,10 +7,12 @@
  *
  * Adding a line here makes it public API.
  *
+ * This file is part of the package's public API: adding an export here is an API change.
+ *
  * @module
  */
 
-export { FetchBodyLimitsSchema } from './fetch-request.js';
+export { FetchBodyLimitsSchema } from './fetch/fetch-request.js';
 export {
   byteSize,
   httpUrl,

@@ -8,16 +8,16 @@
  * One loader for the process: `@s2sp/server`'s spans and metrics and `@s2sp/client`'s trace
  * context on tool calls share it.
  *
+ * This file is part of the package's public API: adding an export here is an API change.
+ *
  * @module
  */
-
-import type { Context } from '@opentelemetry/api';
 
 /** The `@opentelemetry/api` module, when installed. */
 export type OtelApi = typeof import('@opentelemetry/api');
 
 /** How to import `@opentelemetry/api` (tests pass one that fails, to stand for "not installed"). */
-export type OtelImporter = () => Promise<OtelApi>;
+type OtelImporter = () => Promise<OtelApi>;
 
 // A variable, not a literal, so that bundlers do not try to resolve an optional package.
 const API_MODULE = '@opentelemetry/api';
@@ -80,27 +80,4 @@ export function traceHeaders(api: OtelApi | undefined): Record<string, string> {
   const carrier: Record<string, string> = {};
   if (api) api.propagation.inject(api.context.active(), carrier);
   return carrier;
-}
-
-/**
- * The context a peer carried in a plain object (MCP `_meta`, HTTP headers as a record), read by
- * the application's configured propagator, on top of `active`.
- *
- * @param api - the loaded API
- * @param active - the context to build on (usually `api.context.active()`)
- * @param carrier - the peer's entries; non-string values are ignored
- */
-export function extractContext(
-  api: OtelApi,
-  active: Context,
-  carrier: Readonly<Record<string, unknown>> | undefined,
-): Context {
-  if (!carrier) return active;
-  return api.propagation.extract(active, carrier, {
-    keys: (value) => Object.keys(value),
-    get: (value, key) => {
-      const found = value[key];
-      return typeof found === 'string' ? found : undefined;
-    },
-  });
 }

@@ -3,6 +3,8 @@
  * so that a host can show its user what S2SP kept out of the model. Readers that do not know it
  * (the Python reference) ignore `_meta`; nothing else on the wire changes.
  *
+ * This file is part of the package's public API: adding an export here is an API change.
+ *
  * @module
  */
 
@@ -10,7 +12,7 @@ import { z } from 'zod';
 import { PROTOCOL } from './protocol.js';
 
 /** The savings receipt under `_meta["s2sp/receipt"]` of an S2SP resource-tool result. */
-export const S2SPReceiptSchema = z.looseObject({
+const S2SPReceiptSchema = z.looseObject({
   /** Table rows the model does not see in this result (filtered out, or on later pages). */
   rows_withheld: z.number().int().nonnegative(),
   /** Body columns the model does not see (they stay behind the `resource_url`, or in the agent). */

@@ -1,5 +1,7 @@
 import { z } from 'zod';
-import type { Row } from './json.js';
+
+/** A JSON object row as tools return it. */
+export type Row = Record<string, unknown>;
 
 /** A row carrying a non-negative integer `_row_id`; other members are kept as they are. */
 export const RowWithIdSchema = z.looseObject({ _row_id: z.number().int().nonnegative() });

@@ -8,7 +8,8 @@
  */
 import { filterOnAbstractColumns, useFewerFilterConditions } from './advice/advice.js';
 import { S2SPError } from './errors.js';
-import { describeType, isPlainObject, parseJsonArgument, type Row } from './json.js';
+import { describeType, isPlainObject, parseJsonArgument } from './json.js';
+import type { Row } from './resource-result.js';
 
 /** A scalar a filter compares with. */
 export type FilterValue = string | number | boolean | null;
@@ -30,14 +31,20 @@ interface FilterOperator<K extends OperandKind> {
   readonly operand: K;
   /** What it means, in the words a model reads in the grammar. */
   readonly meaning: string;
-  /** Whether a row's value meets the condition (an absent column is `undefined`). */
-  readonly test: (value: unknown, operand: OperandTypes[K]) => boolean;
+  /**
+   * The condition made ready to run on many rows: whether a row's value (an absent column is
+   * `undefined`) meets it. Made once per filter, so an operand is read (a list turned into a set,
+   * a text lowercased) once, not on every row.
+   */
+  readonly prepare: (operand: OperandTypes[K]) => (value: unknown) => boolean;
 }
 
-function same(a: unknown, b: FilterValue): boolean {
-  if (typeof a === 'string' && typeof b === 'string') return a.toLowerCase() === b.toLowerCase();
-  return a === b || (a === undefined && b === null);
-}
+/**
+ * The key equality compares by: strings lowercased (they compare case-insensitively), an absent
+ * value as `null`. Objects and lists never equal a scalar: a set looks them up by identity.
+ */
+const sameKey = (value: unknown): unknown =>
+  typeof value === 'string' ? value.toLowerCase() : value === undefined ? null : value;
 
 /** The sign of `value - bound`, or `undefined` when they are not comparable (other types). */
 function compare(value: unknown, bound: number | string): number | undefined {
@@ -51,7 +58,7 @@ function range(meaning: string, holds: (sign: number) => boolean): FilterOperato
   return {
     operand: 'bound',
     meaning,
-    test: (value, bound) => {
+    prepare: (bound) => (value) => {
       const sign = compare(value, bound);
       return sign !== undefined && holds(sign);
     },
@@ -64,19 +71,32 @@ function range(meaning: string, holds: (sign: number) => boolean): FilterOperato
  * Strings compare case-insensitively; a range never matches a value of the other type.
  */
 export const ROW_FILTER_OPERATORS = Object.freeze({
-  eq: { operand: 'value', meaning: 'equals', test: (value, operand) => same(value, operand) },
+  eq: {
+    operand: 'value',
+    meaning: 'equals',
+    prepare: (operand) => {
+      const key = sameKey(operand);
+      return (value) => sameKey(value) === key;
+    },
+  },
   in: {
     operand: 'values',
     meaning: 'equals one of',
-    test: (value, list) => list.some((item) => same(value, item)),
+    // A set: one lookup per row, not one comparison per value.
+    prepare: (list) => {
+      const keys = new Set(list.map(sameKey));
+      return (value) => keys.has(sameKey(value));
+    },
   },
   contains: {
     operand: 'text',
     meaning: 'contains the text (in a string, or in any string of a list)',
-    test: (value, text) => {
+    prepare: (text) => {
       const needle = text.toLowerCase();
-      const texts = Array.isArray(value) ? value : [value];
-      return texts.some((t) => typeof t === 'string' && t.toLowerCase().includes(needle));
+      return (value) => {
+        const texts = Array.isArray(value) ? value : [value];
+        return texts.some((t) => typeof t === 'string' && t.toLowerCase().includes(needle));
+      };
     },
   },
   gt: range('is greater than', (sign) => sign > 0),
@@ -237,33 +257,9 @@ export function parseRowFilter(value: unknown, columns?: readonly string[]): Row
 
 type Test = (value: unknown) => boolean;
 
-/** The key `same` compares by: strings lowercased, an absent value as `null`. */
-const sameKey = (value: unknown): unknown =>
-  typeof value === 'string' ? value.toLowerCase() : value === undefined ? null : value;
-
-/**
- * One condition made ready to run on many rows: an `in` list becomes a set (one lookup per row,
- * not one comparison per value), and operands are lowercased once, not on every row.
- */
+/** One condition made ready to run on many rows, by its operator's own `prepare`. */
 function prepare(name: FilterOperatorName, operand: unknown): Test {
-  if (name === 'in') {
-    const keys = new Set((operand as readonly FilterValue[]).map(sameKey));
-    // Objects and lists never equal a scalar; a set would look them up by identity, as `same` does.
-    return (value) => keys.has(sameKey(value));
-  }
-  if (name === 'eq') {
-    const key = sameKey(operand);
-    return (value) => sameKey(value) === key;
-  }
-  if (name === 'contains') {
-    const needle = (operand as string).toLowerCase();
-    return (value) => {
-      const texts = Array.isArray(value) ? value : [value];
-      return texts.some((t) => typeof t === 'string' && t.toLowerCase().includes(needle));
-    };
-  }
-  const operator = ROW_FILTER_OPERATORS[name] as FilterOperator<OperandKind>;
-  return (value) => operator.test(value, operand as never);
+  return (ROW_FILTER_OPERATORS[name] as FilterOperator<OperandKind>).prepare(operand as never);
 }
 
 /** A filter made ready to run: its conditions by column, and how many there are. */

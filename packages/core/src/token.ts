@@ -1,7 +1,8 @@
 import { askOperatorToAllowList, passResourceUrlExactly } from './advice/advice.js';
 import { S2SPError } from './errors.js';
 import { PROTOCOL } from './protocol.js';
-import { sha256 } from './sha256.js';
+import { normalizePublicUrl } from './public-url.js';
+import { sha256Hex } from './sha256.js';
 
 /** Bytes of randomness in a token (256 bits, PROTOCOL §6). */
 export const TOKEN_BYTES = 32;
@@ -59,77 +60,7 @@ export function isTokenShape(value: unknown): value is string {
  * @returns 64 hex characters
  */
 export async function tokenStorageKey(token: string): Promise<string> {
-  if (nativeCrypto) return nativeCrypto.createHash('sha256').update(token, 'utf8').digest('hex');
   return sha256Hex(token);
-}
-
-/**
- * The same key in plain JavaScript (see sha256.ts), where the runtime offers no synchronous
- * native hash. Exported for the test that holds both paths to the same answers.
- */
-export function sha256Hex(text: string): string {
-  let hex = '';
-  for (const byte of sha256(encoder.encode(text))) hex += HEX[byte] as string;
-  return hex;
-}
-
-const encoder = new TextEncoder();
-const HEX = Array.from({ length: 256 }, (_, i) => i.toString(16).padStart(2, '0'));
-
-interface NativeHashes {
-  createHash(algorithm: 'sha256'): {
-    update(data: string, encoding: 'utf8'): { digest(encoding: 'hex'): string };
-  };
-}
-
-// A data plane hashes every token it is sent. Node (20.16+), Bun and Deno hand out their native
-// crypto without an import, and its SHA-256 of a token costs ~1 µs against ~5 µs for sha256.ts
-// (~10 µs of a small redemption, cold). WebCrypto's digest is no alternative: it is asynchronous,
-// a thread-pool job in Node (60–250 µs). Elsewhere (browsers, workers) the JavaScript hash runs.
-const nativeCrypto = (
-  globalThis as { process?: { getBuiltinModule?: (id: string) => unknown } }
-).process?.getBuiltinModule?.('node:crypto') as NativeHashes | undefined;
-
-/**
- * Normalises an http(s) base URL from configuration: absolute, http or https, no credentials,
- * query or fragment, no trailing slash. A path prefix (behind a reverse proxy) is kept. The one
- * rule for every configured base URL (`publicUrl`, `S2SP_PUBLIC_URL`, upstream URLs).
- *
- * @param value - the URL as configured
- * @param name - the setting's name, for the error (default `publicUrl`)
- * @param example - a working value to suggest
- * @throws S2SPError `invalid_config` naming the setting when the URL cannot serve as a base
- */
-export function normalizePublicUrl(
-  value: string,
-  name = 'publicUrl',
-  example = '"https://data.example.com" or "http://127.0.0.1:3001"',
-): string {
-  let url: URL;
-  try {
-    url = new URL(value);
-  } catch {
-    throw new S2SPError(
-      'invalid_config',
-      `${name} ${JSON.stringify(value.length > 80 ? `${value.slice(0, 80)}…` : value)} is not an absolute URL. Use something like ${example}.`,
-      { data: { option: name } },
-    );
-  }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-    throw new S2SPError(
-      'invalid_config',
-      `${name} must use http or https, not ${url.protocol.replace(':', '')}.`,
-      { data: { option: name } },
-    );
-  }
-  if (url.username || url.password || url.search || url.hash) {
-    throw new S2SPError(
-      'invalid_config',
-      `${name} must not contain credentials, a query or a fragment.`,
-      { data: { option: name } },
-    );
-  }
-  return `${url.origin}${url.pathname.replace(/\/+$/, '')}`;
 }
 
 /**

@@ -1,8 +1,8 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import { startHttpServer, type TestServer } from '@s2sp/test-utils';
 import { afterEach, describe, expect, it } from 'vitest';
-import { fetchBody } from '../src/fetch-body.js';
-import { fetchBodyRows } from '../src/fetch-body-rows.js';
+import { fetchBody } from '../src/fetch/fetch-body.js';
+import { fetchBodyRows } from '../src/fetch/fetch-body-rows.js';
 import { generateToken } from '../src/index.js';
 
 const servers: TestServer[] = [];

@@ -2,8 +2,8 @@ import { createServer as createTcpServer, type Server } from 'node:net';
 import { gzipSync } from 'node:zlib';
 import { readBody, sleep, startHttpServer, type TestServer } from '@s2sp/test-utils';
 import { afterEach, describe, expect, it } from 'vitest';
-import { fetchBody as fetchBodySafe } from '../src/fetch-body.js';
-import type { FetchBodyOptions } from '../src/fetch-request.js';
+import { fetchBody as fetchBodySafe } from '../src/fetch/fetch-body.js';
+import type { FetchBodyOptions } from '../src/fetch/fetch-request.js';
 import { generateToken, S2SPError } from '../src/index.js';
 
 // These tests talk to loopback servers, which the default (public destinations only) refuses:
@@ -212,7 +212,7 @@ describe('fetchBody', () => {
   });
 });
 
-describe('fetchBody is safe by default (issue 20)', () => {
+describe('fetchBody is safe by default: every size and time has a cap', () => {
   it('refuses loopback, private and local-only destinations without an allow-list, before any connection', async () => {
     const server = await serve((_req, res) => res.end('{"body":[]}'));
     for (const host of [

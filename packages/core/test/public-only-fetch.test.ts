@@ -1,6 +1,6 @@
 import { startHttpServer, type TestServer } from '@s2sp/test-utils';
 import { afterEach, describe, expect, it } from 'vitest';
-import { fetchBody } from '../src/fetch-body.js';
+import { fetchBody } from '../src/fetch/fetch-body.js';
 import { generateToken, S2SPError } from '../src/index.js';
 import { createPublicOnlyFetch } from '../src/node/index.js';
 

@@ -16,9 +16,7 @@ export type {
   S2SPProxy,
   S2SPProxyOptions,
 } from './proxy-types.js';
-export { type FoundTable, findTable, type NotATable } from './tables/detect/find-table.js';
-export type { TableArray } from './tables/detect/json-document.js';
+export { findTable } from './tables/detect/find-table.js';
 export type { TableFormat } from './tables/detect/text-formats.js';
 export type { TableToolRule } from './tables/table-tools.js';
 export type { HttpUpstream, StdioUpstream, UpstreamTarget } from './upstream/upstream-target.js';
-export { PROXY_VERSION } from './version.js';

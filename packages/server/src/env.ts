@@ -6,6 +6,8 @@
  * level) no factory takes: read any of them, from flags, a file and the environment, with
  * `readSettings` from `@s2sp/core/options`.
  *
+ * This file is part of the package's public API: adding an export here is an API change.
+ *
  * @module
  */
 
@@ -39,7 +41,8 @@ export type EdgeEnvOptions = Pick<
   'allowedHosts' | 'allowedBrowserOrigins' | 'auth' | 'requestBodyTimeoutMs' | 'shutdownGraceMs'
 >;
 
-/** An environment, such as `process.env`. */
+// One declaration of an environment, core's (the settings reader takes it).
+/** The environment as the readers take it (`process.env`, or a test's own record). */
 export type Env = Readonly<Record<string, string | undefined>>;
 
 /** A yes/no setting: `1`, `true`, `yes`, `on` or `0`, `false`, `no`, `off` as text, any case. */

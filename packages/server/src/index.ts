@@ -11,11 +11,6 @@
  */
 
 export type { LogFields, Logger } from '@s2sp/core';
-export type { ConsumerArguments } from './consumer/consumer-arguments.js';
-export type {
-  ResolveConsumerRowsOptions,
-  ResolvedConsumerRows,
-} from './consumer/consumer-rows.js';
 export type {
   ConsumerCallInfo,
   ConsumerFetchOptions,
@@ -30,11 +25,7 @@ export {
   silentLogger,
 } from './logger.js';
 export { type ListNamesOptions, listNames } from './resource/abstract-domains.js';
-export {
-  type ColumnProfile,
-  type ProfileOptions,
-  profileColumns,
-} from './resource/column-profile.js';
+export { profileColumns } from './resource/column-profile.js';
 export {
   type ResourceToolConfig,
   type ResourceToolHandler,

@@ -3,6 +3,8 @@
  * Connect, Fastify's `middie`, or a plain `node:http` server — and stopping a Node program on
  * SIGTERM without losing the requests it is serving.
  *
+ * This file is part of the package's public API: adding an export here is an API change.
+ *
  * @module
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
@@ -56,8 +58,4 @@ export function toNodeHandler(
 }
 
 export { type StopOnSignalsOptions, stopOnSignals } from './runtime/stop-on-signals.js';
-export {
-  type StartedTelemetry,
-  type StartTelemetryOptions,
-  startTelemetryFromEnv,
-} from './telemetry/node-sdk.js';
+export { startTelemetryFromEnv } from './telemetry/node-sdk.js';

@@ -1,10 +1,18 @@
+/**
+ * `@s2sp/server/slop`: a server's tools over SLOP (the Simple Language Open Protocol), for agents
+ * that speak plain HTTP instead of MCP, through the same tool pipeline.
+ *
+ * This file is part of the package's public API: adding an export here is an API change.
+ *
+ * @module
+ */
 import type { Client } from '@modelcontextprotocol/client';
 import { PROTOCOL, S2SP_ERROR_STATUS, S2SPError, type S2SPErrorCode } from '@s2sp/core';
-import { sendToolArguments } from '@s2sp/core/advice';
 import { describeType, isPlainObject, parseJsonText } from '@s2sp/core/json';
 import { parseOptions, stringList } from '@s2sp/core/options';
 import type { Context, Hono } from 'hono';
 import { z } from 'zod';
+import { sendToolArguments } from './advice.js';
 import { DataPlaneOptionsSchema } from './data-plane/data-plane.js';
 import { isJsonContentType, isJsonWhitespace } from './data-plane/request.js';
 import { BearerTokenSchema, createBearerCheck } from './edge/bearer-auth.js';

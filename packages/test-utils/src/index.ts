@@ -2,6 +2,7 @@
  * Helpers shared by the tests of every package: real loopback HTTP servers on port 0 that cannot
  * be left running, and request counting. Source-only (never built or published).
  */
+export { adviceProblems } from './advice-catalogue.js';
 export { CHROMIUM_PATH, launchChromium } from './chromium.js';
 export {
   CLIENT_PACKAGE_DIR,

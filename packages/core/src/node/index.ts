@@ -1,6 +1,8 @@
 /**
  * `@s2sp/core/node`: Node-only helpers for consumers (the public-destinations-only fetch).
  *
+ * This file is part of the package's public API: adding an export here is an API change.
+ *
  * @module
  */
 import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
@@ -8,11 +10,11 @@ import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { isIP, type Socket } from 'node:net';
 import { Readable } from 'node:stream';
-import { nonPublicDestination } from '../destination.js';
 import type { S2SPError } from '../errors.js';
-import { isPublicAddress } from '../public-address.js';
+import { nonPublicDestination } from '../fetch/destination.js';
+import { isPublicAddress } from '../fetch/public-address.js';
 
-export { isPublicAddress } from '../public-address.js';
+export { isPublicAddress } from '../fetch/public-address.js';
 
 // One sentence for every refusal: naming the address a name resolved to would tell an LLM (or
 // whoever steers it) about the internal network.

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { normalizePublicUrl } from '../token.js';
+import { normalizePublicUrl } from '../public-url.js';
 
 /** Bounds of a numeric option. */
 export interface OptionBounds {

@@ -13,7 +13,7 @@
  * @module
  */
 
-export { FILTER_LIMITS, filterRows } from '../row-filter.js';
+export { filterRows } from '../row-filter.js';
 export type {
   BodyStore,
   BodyStoreStats,
@@ -23,23 +23,22 @@ export type {
   TakeOptions,
   TakeRetry,
 } from './body-store.js';
-export { collectBytes, concatBytes } from './bytes.js';
-export { chunksOf, type HeldChunks, heldPieces } from './held-chunks.js';
+export { collectBytes } from './bytes.js';
+export { encodeRows } from './encode-rows.js';
+export { chunksOf, heldPieces } from './held-chunks.js';
+export {
+  createMemoryStore,
+  type MemoryStoreOptions,
+  MemoryStoreOptionsSchema,
+} from './memory-store.js';
 export {
   assertValidTtl,
   chargedEntryBytes,
-  createMemoryStore,
-  ENTRY_OVERHEAD_BYTES,
-  encodeRows,
-  type MemoryStoreOptions,
-  MemoryStoreOptionsSchema,
-  ROW_OVERHEAD_BYTES,
   storedTableSize,
   storeFullError,
   tooManyRowIds,
-} from './memory-store.js';
+} from './store-rules.js';
 export {
-  type JoinedTable,
   selectRows,
   takenRowBytes,
 } from './taken-rows.js';

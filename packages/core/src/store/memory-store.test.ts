@@ -3,7 +3,7 @@ import { S2SPError } from '../errors.js';
 import { describeBodyStoreContract } from '../testing/body-store-contract.js';
 import { makeStoredTable } from '../testing/make-stored-table.js';
 import { readTaken } from '../testing/read-taken.js';
-import { createMemoryStore, encodeRows } from './memory-store.js';
+import { createMemoryStore } from './memory-store.js';
 
 describeBodyStoreContract('memory', async () => createMemoryStore(), {
   makeBoundedStore: async (maxBytes) => createMemoryStore({ maxBytes }),
@@ -87,38 +87,7 @@ describe('createMemoryStore', () => {
   });
 });
 
-describe('encodeRows', () => {
-  const decode = (bytes: Uint8Array) => new TextDecoder().decode(bytes);
-
-  it('joins rows by commas and records where each ends', () => {
-    const rows = ['{"_row_id":0}', '{"_row_id":1,"a":"x"}', '{}'];
-    const { joined, ends } = encodeRows(rows);
-    expect(decode(joined)).toBe(rows.join(','));
-    expect([...ends]).toEqual([13, 35, 38]);
-  });
-
-  it('encodes non-ASCII and astral characters exactly, growing the buffer as needed', () => {
-    const rows = ['{"a":"é"}', `{"b":"${'😀'.repeat(500)}"}`, '{"c":"Ωmega ß"}', ''];
-    const { joined, ends } = encodeRows(rows);
-    expect(decode(joined)).toBe(rows.join(','));
-    expect(joined.byteLength).toBe(new TextEncoder().encode(rows.join(',')).byteLength);
-    expect(decode(joined.subarray(ends[0]! + 1, ends[1]))).toBe(rows[1]);
-    expect(joined.buffer.byteLength).toBe(joined.byteLength);
-  });
-
-  it('handles no rows', () => {
-    const { joined, ends } = encodeRows([]);
-    expect(joined.byteLength).toBe(0);
-    expect(ends).toHaveLength(0);
-  });
-
-  it('joins rows given as UTF-8 bytes as they are, next to rows given as text', () => {
-    const rows = ['{"a":"é"}', new TextEncoder().encode('{"b":"😀"}'), '{"c":1}'];
-    const { joined, ends } = encodeRows(rows);
-    expect(decode(joined)).toBe('{"a":"é"},{"b":"😀"},{"c":1}');
-    expect([...ends]).toEqual([10, 23, 31]);
-  });
-
+describe('createMemoryStore take', () => {
   it('lets the store hand out exact slices of non-ASCII rows', async () => {
     const store = createMemoryStore();
     const rows = ['{"_row_id":0,"t":"€"}', '{"_row_id":1,"t":"😀"}', '{"_row_id":2,"t":"a"}'];
@@ -128,9 +97,6 @@ describe('encodeRows', () => {
     expect(read?.missing).toEqual([3]);
     await store.close();
   });
-});
-
-describe('createMemoryStore take', () => {
   it('hands a whole table over as the very buffer it encoded at put time, in one piece', async () => {
     const store = createMemoryStore();
     const table = makeStoredTable(50);
@@ -145,7 +111,7 @@ describe('createMemoryStore take', () => {
   });
 });
 
-describe('createMemoryStore byte budget (issue 20)', () => {
+describe('createMemoryStore byte budget: an empty result is not free', () => {
   it('charges every entry its overhead, so empty results are not free', async () => {
     const store = createMemoryStore({ maxBytes: 10 * 1024 });
     let stored = 0;

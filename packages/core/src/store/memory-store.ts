@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { askForFewerRows, rowIdsOverTable, waitForExpiry } from '../advice/advice.js';
+import { waitForExpiry } from '../advice/advice.js';
 import { S2SPError } from '../errors.js';
 import { byteSize, positiveInteger } from '../options/option-kinds.js';
 import { parseOptions } from '../options/parse-options.js';
@@ -12,6 +12,8 @@ import type {
   TakeOptions,
   TakeRetry,
 } from './body-store.js';
+import { encodeRows } from './encode-rows.js';
+import { assertValidTtl, chargedEntryBytes, storeFullError, tooManyRowIds } from './store-rules.js';
 import { selectRows } from './taken-rows.js';
 
 /**
@@ -64,162 +66,6 @@ async function* copiedChunks(chunks: AsyncIterable<Uint8Array>): AsyncGenerator<
 
 function repeatable(taken: TakenRows): TakenRows {
   return { ...taken, chunks: copiedChunks(taken.chunks) };
-}
-
-const encoder = new TextEncoder();
-
-/**
- * Joins rows into one buffer, by commas, with where each row ends: the encoding a store keeps
- * (done once, at cache time, so a whole-table redemption writes these bytes as they are and a
- * run of selected rows is a zero-copy view) and the shape of {@link TakenRows}. Rows given as
- * bytes (already UTF-8) are copied as they are. For ASCII rows (most JSON) the first size estimate
- * is exact and nothing is copied twice.
- *
- * Give a store's table itself (`encodeRows(table)`), not only its rows: a table that carries its
- * encoding ({@link StoredTable.encode}, made from bytes or texts its builder already held) is
- * then taken as it is, without a copy.
- *
- * @param source - a stored table, or rows
- * @param tails - for rows joined from their `{"_row_id":i,` and a slice of a larger text (row
- *   `i` is that prefix followed by `tails[i]` where it is set): the slices. The two parts are
- *   encoded apart, because encoding the joined row would make the engine flatten it, a copy of
- *   every row held as long as the rows are. `@s2sp/server`'s `serializeTable` passes them.
- */
-export function encodeRows(
-  source: StoredTable | readonly (string | Uint8Array)[],
-  tails?: readonly (string | undefined)[],
-): {
-  joined: Uint8Array;
-  ends: Uint32Array;
-} {
-  if (!isRowList(source) && source.encode) return source.encode();
-  const rows = isRowList(source) ? source : source.rows;
-  let estimate = Math.max(0, rows.length - 1);
-  for (const row of rows) estimate += row.length;
-  let buffer = new Uint8Array(estimate);
-  let grown = false;
-  let position = 0;
-  const ends = new Uint32Array(rows.length);
-  const ensure = (more: number) => {
-    if (position + more <= buffer.length) return;
-    const next = new Uint8Array(Math.max(buffer.length * 2, position + more));
-    next.set(buffer.subarray(0, position));
-    buffer = next;
-    grown = true;
-  };
-  const write = (text: string) => {
-    let rest = text;
-    for (;;) {
-      const { read, written } = encoder.encodeInto(rest, buffer.subarray(position));
-      position += written;
-      if (read >= rest.length) return;
-      rest = rest.slice(read);
-      ensure(rest.length * 3);
-    }
-  };
-  rows.forEach((row, i) => {
-    if (i > 0) {
-      ensure(1);
-      buffer[position++] = 44; // ','
-    }
-    if (typeof row !== 'string') {
-      ensure(row.byteLength);
-      buffer.set(row, position);
-      position += row.byteLength;
-      ends[i] = position;
-      return;
-    }
-    const tail = tails?.[i];
-    if (tail === undefined) write(row);
-    else {
-      write(`{"_row_id":${i},`);
-      write(tail);
-    }
-    ends[i] = position;
-  });
-  return { joined: grown ? buffer.slice(0, position) : buffer.subarray(0, position), ends };
-}
-
-function isRowList(
-  source: StoredTable | readonly (string | Uint8Array)[],
-): source is readonly (string | Uint8Array)[] {
-  return Array.isArray(source);
-}
-
-/**
- * The refusal of a take that asks for more row ids than the table has rows (the entry stays).
- *
- * @param asked - how many ids were asked for
- * @param tableRows - how many rows the table has
- */
-export function tooManyRowIds(asked: number, tableRows: number): S2SPError {
-  return new S2SPError('invalid_request', rowIdsOverTable(asked, tableRows));
-}
-
-/**
- * The refusal of a `put` over a store's byte budget (live entries are never evicted to make room):
- * the same words from every store, with the advice that fits the case.
- *
- * @param used - bytes the store holds now (`undefined` when the store cannot say)
- * @param maxBytes - the budget
- * @param needed - what the new entry would be charged (see {@link chargedEntryBytes})
- */
-export function storeFullError(
-  used: number | undefined,
-  maxBytes: number,
-  needed: number,
-): S2SPError {
-  const hint =
-    needed > maxBytes
-      ? `This one result is larger than the whole cache. ${askForFewerRows('maxBytes')}`
-      : waitForExpiry('maxBytes');
-  return new S2SPError(
-    'store_full',
-    `The S2SP cache is full (${used ?? '?'} of ${maxBytes} bytes in use, this result needs ${needed}). ${hint}`,
-  );
-}
-
-/** Largest delay `setTimeout` accepts (about 24.8 days). */
-const MAX_TIMER_MS = 2 ** 31 - 1;
-
-/** Checks a TTL given to a store; shared by every store so they agree on what is valid. */
-export function assertValidTtl(ttlMs: number): void {
-  if (!Number.isSafeInteger(ttlMs) || ttlMs <= 0 || ttlMs > MAX_TIMER_MS) {
-    throw new S2SPError(
-      'invalid_config',
-      `ttlMs must be a whole number of milliseconds between 1 and ${MAX_TIMER_MS}, got ${String(ttlMs)}.`,
-    );
-  }
-}
-
-/**
- * What an entry costs a store beyond its serialised rows, counted against byte budgets: the
- * key, the bookkeeping objects and the timer (about 770 bytes of heap per empty entry in the
- * memory store on Node 20, measured), rounded up. Without it an empty result counted 0 bytes, so
- * one client could fill a store with 100 000 of them (issue 20).
- */
-export const ENTRY_OVERHEAD_BYTES = 1024;
-
-/** What each row costs a store beyond its JSON: its offset (4 bytes in both stores). */
-export const ROW_OVERHEAD_BYTES = 4;
-
-/**
- * The bytes an entry is charged against a store's budget: its serialised size plus the per-entry
- * and per-row overhead.
- *
- * @param size - {@link storedTableSize} (or the memory store's UTF-8 size)
- * @param rows - the table's row count
- */
-export function chargedEntryBytes(size: number, rows: number): number {
-  return size + ENTRY_OVERHEAD_BYTES + ROW_OVERHEAD_BYTES * rows;
-}
-
-/** Size of a stored table in JSON characters, as counted against store budgets. */
-export function storedTableSize(table: StoredTable): number {
-  let bytes = 0;
-  for (const row of table.rows) bytes += row.length;
-  for (const column of table.columns) bytes += column.length;
-  return bytes;
 }
 
 /**

@@ -3,8 +3,8 @@ import { S2SPError } from '../errors.js';
 import { readTaken } from '../testing/read-taken.js';
 import type { TakenRows } from './body-store.js';
 import { collectBytes } from './bytes.js';
+import { encodeRows } from './encode-rows.js';
 import { chunksOf } from './held-chunks.js';
-import { encodeRows } from './memory-store.js';
 import { selectRows, takenRowBytes } from './taken-rows.js';
 
 const rows = [

@@ -8,8 +8,8 @@
  */
 
 import type { Row } from '@s2sp/core';
-import { PROXY_TABLE_TEXT } from '@s2sp/core/advice';
 import { estimateTokens, profileColumns } from '@s2sp/server';
+import { PROXY_TABLE_TEXT } from '../advice.js';
 
 /** One column of a catalogue. */
 export interface CatalogueColumn {

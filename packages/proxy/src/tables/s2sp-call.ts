@@ -7,7 +7,7 @@
  */
 
 import { PROTOCOL } from '@s2sp/core';
-import { PROXY_TABLE_TEXT } from '@s2sp/core/advice';
+import type { BodyStore } from '@s2sp/core/store';
 import {
   createS2SP,
   type Logger,
@@ -19,6 +19,7 @@ import {
 } from '@s2sp/server';
 import type { Hono } from 'hono';
 import { z } from 'zod';
+import { PROXY_TABLE_TEXT } from '../advice.js';
 import type { CallToolResult } from '../mcp-sdk.js';
 import type { ProxyRuntimeOptions } from '../proxy-options.js';
 

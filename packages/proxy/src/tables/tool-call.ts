@@ -5,8 +5,13 @@
  * @module
  */
 
-import { parseRowFilter, type Row, S2SPError } from '@s2sp/core';
-import { callToolPlainly, nameTheTable, raiseAbstractBudget } from '@s2sp/core/advice';
+import {
+  parseRowFilter,
+  type Row,
+  S2SPError,
+  type S2SPErrorCode,
+  toolErrorResult,
+} from '@s2sp/core';
 import { otelIfLoaded, traceHeaders } from '@s2sp/core/otel';
 import {
   type ClientConcurrencyLimit,
@@ -18,6 +23,7 @@ import {
   type TableResultContext,
   type ToolCall,
 } from '@s2sp/server';
+import { callToolPlainly, nameTheTable, raiseAbstractBudget } from '../advice.js';
 import type { CallToolResult } from '../mcp-sdk.js';
 import { decodeLargeTexts } from '../upstream/large-strings.js';
 import type { ForwardOptions, Upstream } from '../upstream/upstream.js';
@@ -62,12 +68,8 @@ export function columnsOf(rows: readonly Row[]): string[] {
   return [...seen];
 }
 
-function errorResult(code: string, message: string): CallToolResult {
-  return {
-    isError: true,
-    content: [{ type: 'text', text: message }],
-    _meta: { 's2sp/error-code': code },
-  };
+function errorResult(code: S2SPErrorCode, message: string): CallToolResult {
+  return toolErrorResult(new S2SPError(code, message));
 }
 
 /** Forwards a request's progress notifications to the downstream client, under its own token. */

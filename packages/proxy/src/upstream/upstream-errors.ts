@@ -5,7 +5,8 @@
  */
 
 import { S2SPError } from '@s2sp/core';
-import { retryOrAskForLess, retryShortly } from '@s2sp/core/advice';
+import { retryShortly } from '@s2sp/core/advice';
+import { retryOrAskForLess } from '../advice.js';
 import { ErrorCode, McpError } from '../mcp-sdk.js';
 
 /**

@@ -7,8 +7,9 @@
 
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { S2SPError } from '@s2sp/core';
-import { askUpstreamForLess, ifItPersists, retryShortly } from '@s2sp/core/advice';
+import { ifItPersists, retryShortly } from '@s2sp/core/advice';
 import type { Logger } from '@s2sp/server';
+import { askUpstreamForLess } from '../advice.js';
 import {
   Client,
   type Implementation,

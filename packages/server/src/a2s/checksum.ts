@@ -1,5 +1,4 @@
-import { S2SPError } from '@s2sp/core';
-import { sha256Hex } from '../digest.js';
+import { S2SPError, sha256Hex } from '@s2sp/core';
 import { canonicalJson } from './canonical-json.js';
 import { type A2SCapability, A2SCapabilitySchema } from './schemas.js';
 

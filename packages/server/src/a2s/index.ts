@@ -14,7 +14,6 @@ export {
   A2S_VERSION,
   type A2SCapability,
   A2SCapabilitySchema,
-  type A2SStep,
   A2SStepSchema,
 } from './schemas.js';
 export { a2sVariable, dataPlaneStep, mcpToolStep } from './steps.js';

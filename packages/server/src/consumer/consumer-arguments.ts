@@ -6,18 +6,16 @@ import {
   type RowWithId,
   S2SPError,
 } from '@s2sp/core';
+import { passResourceUrlToo, resourceUrlOrBodyData, useRowIdsFromResult } from '@s2sp/core/advice';
+import { describeType, isPlainObject, parseJsonArgument, setColumn } from '@s2sp/core/json';
 import {
   abstractDataOrSelection,
   keepRowIds,
   mapToUnusedName,
   passAbstractData,
-  passResourceUrlToo,
   passRowsExactly,
-  resourceUrlOrBodyData,
   selectSyncRowsById,
-  useRowIdsFromResult,
-} from '@s2sp/core/advice';
-import { describeType, isPlainObject, parseJsonArgument, setColumn } from '@s2sp/core/json';
+} from '../advice.js';
 import { decodeCompactRows, isCompactRows } from '../resource/compact-abstract.js';
 import { parseRowIds } from './row-ids.js';
 

@@ -1,9 +1,5 @@
-import {
-  CONSUMER_PARAMETER_TEXT,
-  CONSUMER_TOOL_HOW_TO,
-  CONSUMER_TOOL_LINE,
-} from '@s2sp/core/advice';
 import { z } from 'zod';
+import { CONSUMER_PARAMETER_TEXT, CONSUMER_TOOL_HOW_TO, CONSUMER_TOOL_LINE } from '../guidance.js';
 
 // Accepts JSON text or the parsed value, and says so in the JSON Schema (`anyOf`), so that clients
 // validating arguments against it (LangChain, Mastra) pass arrays and objects through. Row objects

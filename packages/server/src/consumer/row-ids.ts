@@ -1,6 +1,6 @@
 import { S2SPError } from '@s2sp/core';
-import { passFilterInstead } from '@s2sp/core/advice';
 import { describeType } from '@s2sp/core/json';
+import { passFilterInstead } from '../advice.js';
 
 /** Most `row_ids` a consumer call may name (PROTOCOL §7.4, hand-off by row ids). */
 export const MAX_HANDOFF_ROW_IDS = 100_000;

@@ -290,7 +290,7 @@ describe('data plane', () => {
   });
 });
 
-describe('data plane row_ids limits (issue 20)', () => {
+describe('data plane row_ids limits: a request cannot make the store do more work than the table is big', () => {
   it('refuses more distinct row_ids than the cap with 400, leaving the token redeemable', async () => {
     app = createDataPlaneApp({ store, maxRowIds: 100 });
     const token = await cached();

@@ -1,14 +1,10 @@
 import { isTokenShape, type Logger, PROTOCOL, S2SPError, tokenStorageKey } from '@s2sp/core';
-import {
-  askForFewerRowIds,
-  resourceUrlGone,
-  sendDataPlaneRequest,
-  sendJson,
-} from '@s2sp/core/advice';
+import { askForFewerRowIds, resourceUrlGone } from '@s2sp/core/advice';
 import { byteSize, milliseconds, parseOptions, positiveInteger } from '@s2sp/core/options';
 import type { BodyStore } from '@s2sp/core/store';
 import { Hono } from 'hono';
 import { z } from 'zod';
+import { sendDataPlaneRequest, sendJson } from '../advice.js';
 import { crossSiteReason } from '../edge/browser-guard.js';
 import { EdgeOptionsSchema, LoggerSchema } from '../edge/edge-options.js';
 import { methodNotAllowed, notFoundResponse, s2spErrorToResponse } from '../edge/error-response.js';

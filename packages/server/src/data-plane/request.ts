@@ -11,8 +11,8 @@ import {
   S2SPError,
   tokenStorageKey,
 } from '@s2sp/core';
-import { sendDataPlaneRequest, sendIdempotencyKey } from '@s2sp/core/advice';
 import { describeType, formatIssues, isPlainObject, parseJsonText } from '@s2sp/core/json';
+import { sendDataPlaneRequest, sendIdempotencyKey } from '../advice.js';
 
 /** Default maximum size of a data-plane request body: 1 MiB. */
 export const DEFAULT_MAX_REQUEST_BYTES = 1024 * 1024;

@@ -1,10 +1,12 @@
-import { S2SPError } from '@s2sp/core';
-import { sendBearerToken } from '@s2sp/core/advice';
+import { S2SPError, sha256Hex } from '@s2sp/core';
 import { parseOptions, stringList } from '@s2sp/core/options';
 import type { MiddlewareHandler } from 'hono';
 import { z } from 'zod';
-import { sha256, timingSafeEqual } from '../digest.js';
+import { sendBearerToken } from '../advice.js';
+import { timingSafeEqual } from '../timing-safe-equal.js';
 import { s2spErrorToResponse } from './error-response.js';
+
+const encoder = new TextEncoder();
 
 /**
  * What a verified bearer token stands for. The shape of the MCP SDK's `AuthInfo`, so a
@@ -100,7 +102,8 @@ export function createBearerCheck(
 ): (request: Request) => Promise<BearerCheck> {
   parseOptions(BearerAuthOptionsSchema, options, { factory: 'bearerAuth' });
   const tokens = options.bearerTokens ?? [];
-  const digests = Promise.all(tokens.map(sha256));
+  const digest = (token: string) => encoder.encode(sha256Hex(token));
+  const digests = tokens.map(digest);
   const challenge = (error?: string) =>
     [
       `Bearer realm=${quoted(options.realm ?? 's2sp')}`,
@@ -128,10 +131,10 @@ export function createBearerCheck(
     if (header === null) return refuse(false);
     const token = BEARER.exec(header)?.[1];
     if (!token) return refuse(true);
-    const presented = await sha256(token);
+    const presented = digest(token);
     // Every digest is compared (no early exit), so timing says nothing about which one matched.
     let matched = -1;
-    (await digests).forEach((digest, index) => {
+    digests.forEach((digest, index) => {
       if (timingSafeEqual(digest, presented)) matched = index;
     });
     // The client id names the configured token by position (never the token itself), so

@@ -1,6 +1,6 @@
 import { S2SPError } from '@s2sp/core';
-import { callFromServer, useOwnHost } from '@s2sp/core/advice';
 import type { MiddlewareHandler } from 'hono';
+import { callFromServer, useOwnHost } from '../advice.js';
 import { s2spErrorToResponse } from './error-response.js';
 
 // A page can only send one of these names as `Host` by being served from this machine: a

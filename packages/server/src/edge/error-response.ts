@@ -1,6 +1,6 @@
 import { type ErrorBody, S2SP_ERROR_STATUS, S2SPError, type S2SPErrorCode } from '@s2sp/core';
-import { useDataPlanePaths } from '@s2sp/core/advice';
 import type { Context } from 'hono';
+import { useDataPlanePaths } from '../advice.js';
 
 const INTERNAL_MESSAGE =
   'The S2SP server failed unexpectedly. Retry later or contact its operator.';

@@ -1,7 +1,7 @@
 import type { IncomingMessage } from 'node:http';
 import { readBodyCapped, S2SPError } from '@s2sp/core';
-import { sendWholeBody } from '@s2sp/core/advice';
-import { concatBytes } from '@s2sp/core/store';
+import { chunksOf, collectBytes } from '@s2sp/core/store';
+import { sendWholeBody } from '../advice.js';
 
 /** Default time allowed for a request body to arrive once its headers are in: 10 s. */
 export const DEFAULT_BODY_TIMEOUT_MS = 10_000;
@@ -68,7 +68,7 @@ function readNode(
     };
     const onEnd = () => {
       done();
-      resolve(chunks.length === 0 ? new Uint8Array(0) : concatBytes(chunks));
+      resolve(collectBytes(chunksOf(chunks)));
     };
     const onError = (error: Error) => {
       done();

@@ -34,7 +34,7 @@ export {
   s2spErrorToResponse,
 } from '../edge/error-response.js';
 export type { McpRequestBody } from '../edge/mcp-request-body.js';
-export { createModernMcp, type ModernMcp } from '../edge/modern-mcp.js';
+export { createModernMcp } from '../edge/modern-mcp.js';
 export type { ListenOptions, NodeListener, ShutdownOptions } from '../edge/node-listener.js';
 export {
   createS2SPEdge,

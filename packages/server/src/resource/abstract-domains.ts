@@ -1,6 +1,6 @@
 import { PROTOCOL, S2SPError } from '@s2sp/core';
-import { abstractDomainsHowTo, chooseAvailableColumns } from '@s2sp/core/advice';
 import { describeType, parseJsonText } from '@s2sp/core/json';
+import { abstractDomainsHowTo, chooseAvailableColumns } from '../advice.js';
 
 const HOW_TO = abstractDomainsHowTo;
 

@@ -1,8 +1,8 @@
 const ROW_ID = PROTOCOL.rowId;
 
 import { PROTOCOL, type Row, type RowWithId, S2SPError } from '@s2sp/core';
-import { passRowsExactly } from '@s2sp/core/advice';
 import { describeType, setColumn } from '@s2sp/core/json';
+import { passRowsExactly } from '../advice.js';
 
 /**
  * The compact encoding of abstract rows (PROTOCOL §7, compact encoding): a header row naming

@@ -1,6 +1,5 @@
-import { isTokenShape, S2SPError } from '@s2sp/core';
-import { passNextCursor } from '@s2sp/core/advice';
-import { sha256Hex } from '../digest.js';
+import { isTokenShape, S2SPError, sha256Hex } from '@s2sp/core';
+import { passNextCursor } from '../advice.js';
 
 /**
  * A paging cursor names one page of one cached table: `c1.<token>.<page>`, where `<token>` is the
@@ -42,6 +41,6 @@ export function decodePageCursor(value: unknown): PageCursor {
 }
 
 /** The body-store key of one page: a SHA-256 digest, so a store never holds a live token. */
-export function pageStorageKey(token: string, page: number): Promise<string> {
+export async function pageStorageKey(token: string, page: number): Promise<string> {
   return sha256Hex(`s2sp-page\n${token}\n${page}`);
 }

@@ -1,6 +1,6 @@
 import { PROTOCOL, S2SPError } from '@s2sp/core';
-import { RESOURCE_PARAMETER_TEXT, RESOURCE_TOOL_LINE, resourceToolHowTo } from '@s2sp/core/advice';
 import { z } from 'zod';
+import { RESOURCE_PARAMETER_TEXT, RESOURCE_TOOL_LINE, resourceToolHowTo } from '../guidance.js';
 import type { CallToolResult, ToolAnnotations } from '../mcp-sdk.js';
 import { clientKey } from '../runtime/client-quota.js';
 import type { ToolCall } from '../runtime/tool-call.js';

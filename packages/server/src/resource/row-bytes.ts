@@ -1,5 +1,4 @@
-import { PROTOCOL, S2SPError } from '@s2sp/core';
-import type { Row } from '@s2sp/core/json';
+import { PROTOCOL, type Row, S2SPError } from '@s2sp/core';
 import type { StoredTable } from '@s2sp/core/store';
 
 /**

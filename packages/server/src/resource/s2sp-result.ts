@@ -5,9 +5,9 @@
  */
 
 import type { RowWithId, S2SPResult } from '@s2sp/core';
-import { stringifyJson } from '@s2sp/core/json';
 import { z } from 'zod';
 import type { ColumnSplit } from './column-split.js';
+import { stringifyJson } from './stringify-json.js';
 import type { Table } from './table.js';
 
 /** How the body travels: cached behind a `resource_url` (`async`) or inline (`sync`). */

@@ -1,7 +1,7 @@
 import { buildResourceUrl, type RowWithId, S2SPError, type S2SPResult } from '@s2sp/core';
-import { chooseShorterColumns, narrowTheAbstract, passNextCursor } from '@s2sp/core/advice';
 import { parseJsonText } from '@s2sp/core/json';
 import { type BodyStore, collectBytes } from '@s2sp/core/store';
+import { chooseShorterColumns, narrowTheAbstract, passNextCursor } from '../advice.js';
 import type { CallToolResult } from '../mcp-sdk.js';
 import { splitPages } from './abstract-pages.js';
 import { profileColumns } from './column-profile.js';

@@ -1,6 +1,7 @@
 import { parseRowFilter, type RowFilter, S2SPError } from '@s2sp/core';
-import { chooseMode, filterOnAbstractColumns, passNextCursor } from '@s2sp/core/advice';
+import { filterOnAbstractColumns } from '@s2sp/core/advice';
 import { describeType } from '@s2sp/core/json';
+import { chooseMode, passNextCursor } from '../advice.js';
 import { parseAbstractDomains } from './abstract-domains.js';
 import { type Mode, ModeSchema } from './s2sp-result.js';
 

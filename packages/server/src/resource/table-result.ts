@@ -5,8 +5,8 @@ import {
   type S2SPResult,
   tokenStorageKey,
 } from '@s2sp/core';
-import { callWithoutSyncMode } from '@s2sp/core/advice';
 import { type BodyStore, filterRows, type StoredTable } from '@s2sp/core/store';
+import { callWithoutSyncMode } from '../advice.js';
 import { entryLabel } from '../logger.js';
 import type { CallToolResult } from '../mcp-sdk.js';
 import type { AdvertisedUrl } from '../runtime/advertised-url.js';
@@ -140,7 +140,7 @@ export async function buildTableResult(
   if (table.rows.length === 0) {
     // Nothing to fetch: no cache entry and no resource_url, the empty body inline (as in sync
     // mode, which every reader understands). Caching empty results let one client fill the
-    // store with entries that cost nothing to make (issue 20).
+    // store with entries that cost nothing to make.
     const result = { ...buildSyncResult(split, []), ...listed };
     return {
       content: [{ type: 'text', text: serializeS2SPResult(result) }],

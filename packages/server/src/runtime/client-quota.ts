@@ -1,7 +1,7 @@
 import { S2SPError } from '@s2sp/core';
-import { redeemOrWait } from '@s2sp/core/advice';
 import { byteSize, parseOptions, positiveInteger } from '@s2sp/core/options';
 import { z } from 'zod';
+import { redeemOrWait } from '../advice.js';
 import { readToolCall, type ToolCall } from './tool-call.js';
 
 /**

@@ -1,7 +1,7 @@
 import { S2SPError } from '@s2sp/core';
-import { retryOneAtATime } from '@s2sp/core/advice';
 import { parseOptions, positiveInteger } from '@s2sp/core/options';
 import { z } from 'zod';
+import { retryOneAtATime } from '../advice.js';
 
 /** Options for {@link createConcurrencyLimit}. */
 export interface ConcurrencyLimitOptions {

@@ -1,5 +1,4 @@
 import { PROTOCOL, S2SPError } from '@s2sp/core';
-import { s2spInstructions } from '@s2sp/core/advice';
 import { z } from 'zod';
 import {
   consumerExtensionsFor,
@@ -9,6 +8,7 @@ import {
 import { createConsumerRowResolver } from '../consumer/consumer-rows.js';
 import { createConsumerToolCallback } from '../consumer/consumer-tool.js';
 import { createDataPlaneApp } from '../data-plane/data-plane.js';
+import { s2spInstructions } from '../guidance.js';
 import type { CallToolResult, ToolAnnotations } from '../mcp-sdk.js';
 import { nullAsAbsent } from '../null-as-absent.js';
 import {

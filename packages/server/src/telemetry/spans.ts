@@ -80,5 +80,28 @@ export function markFailed(api: OtelApi, span: Span, code: string): void {
   span.setStatus({ code: api.SpanStatusCode.ERROR });
 }
 
-// One copy of the carrier helpers, in core, shared with @s2sp/client.
-export { extractContext, traceHeaders } from '@s2sp/core/otel';
+// One copy of the trace-headers helper, in core, shared with @s2sp/client.
+export { traceHeaders } from '@s2sp/core/otel';
+
+/**
+ * The context a peer carried in a plain object (MCP `_meta`, HTTP headers as a record), read by
+ * the application's configured propagator, on top of `active`.
+ *
+ * @param api - the loaded API
+ * @param active - the context to build on (usually `api.context.active()`)
+ * @param carrier - the peer's entries; non-string values are ignored
+ */
+export function extractContext(
+  api: OtelApi,
+  active: Context,
+  carrier: Readonly<Record<string, unknown>> | undefined,
+): Context {
+  if (!carrier) return active;
+  return api.propagation.extract(active, carrier, {
+    keys: (value) => Object.keys(value),
+    get: (value, key) => {
+      const found = value[key];
+      return typeof found === 'string' ? found : undefined;
+    },
+  });
+}

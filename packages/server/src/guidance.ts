@@ -2,14 +2,15 @@
  * What a model reads about S2SP before it calls anything: the how-to appended to resource and
  * consumer tools, the one-line tool texts with the server's `instructions` paragraph that replaces
  * them (PROTOCOL §7, shorter tools/list), and the descriptions of the parameters S2SP adds. They
- * describe the protocol's own parameters, so every server, proxy and consumer says the same.
+ * describe the protocol's own parameters; the S2SP proxy speaks through this server's, so every
+ * server, proxy and consumer says the same.
  *
  * Every token here is paid on each tools/list (the bench counts them): make a text shorter, never
  * longer, unless the model needs the words.
  *
  * @module
  */
-import { ROW_FILTER_OPERATORS } from '../row-filter.js';
+import { ROW_FILTER_OPERATORS } from '@s2sp/core';
 
 // The operator list the model reads comes from the grammar's one table.
 const FILTER_OPERATOR_NAMES = Object.keys(ROW_FILTER_OPERATORS).join(', ');
@@ -95,20 +96,4 @@ export const CONSUMER_PARAMETER_TEXT = Object.freeze({
     'Instead of abstract_data: the _row_id values of the rows to process, e.g. [0,4,7], with resource_url.',
   filter:
     'Instead of abstract_data: the filter that selects the rows (same grammar as the resource tool), with resource_url.',
-});
-
-/**
- * Descriptions of what the S2SP proxy (`s2sp-proxy`) adds to a table tool besides the protocol's
- * parameters: choosing abstract columns by a token budget, and its per-tool column catalogue.
- */
-export const PROXY_TABLE_TEXT = Object.freeze({
-  abstract_budget_tokens:
-    'Instead of abstract_domains: the tokens the abstract may take; the proxy picks the columns that fit, most distinctive first.',
-  catalogue:
-    'Columns with their estimated tokens per row in the abstract (from your earlier calls)',
-  declaredColumns: 'Columns (from the tool’s declared output schema)',
-  arrays:
-    'Arrays of rows in this tool’s last result (names from the upstream’s result; pass one as table)',
-  table:
-    'With abstract_domains, when the result has several arrays of rows: the one to split, by member name or JSON Pointer (/result/items). The others are kept beside it.',
 });

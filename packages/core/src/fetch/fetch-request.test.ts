@@ -1,7 +1,7 @@
 import { codeAndDataOf } from '@s2sp/test-utils';
 import { describe, expect, it } from 'vitest';
+import { buildResourceUrl, generateToken } from '../token.js';
 import { prepareFetch } from './fetch-request.js';
-import { buildResourceUrl, generateToken } from './token.js';
 
 describe('prepareFetch', () => {
   it('fetchBody applies its limits and names a bad one', () => {

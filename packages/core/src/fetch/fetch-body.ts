@@ -1,12 +1,12 @@
-import { callResourceToolAgain } from './advice/advice.js';
+import { callResourceToolAgain } from '../advice/advice.js';
+import { type DataPlaneResponse, DataPlaneResponseSchema } from '../data-plane.js';
+import { S2SPError } from '../errors.js';
+import { formatIssues, parseJsonText } from '../json.js';
 import { readBodyCapped } from './body-reader.js';
-import { type DataPlaneResponse, DataPlaneResponseSchema } from './data-plane.js';
-import { S2SPError } from './errors.js';
 import { assertUsableAttempt, fetchFailure, tooLarge } from './fetch-errors.js';
 import { progressThrottle } from './fetch-progress.js';
 import { type FetchBodyOptions, postPrepared, prepareFetch } from './fetch-request.js';
 import { attemptFailure, withRetries } from './fetch-retry.js';
-import { formatIssues, parseJsonText } from './json.js';
 
 /**
  * Fetches body rows from a resource server's data plane (PROTOCOL §3–4), with every rule a

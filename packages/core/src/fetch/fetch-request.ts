@@ -6,13 +6,13 @@
  * @module
  */
 import { z } from 'zod';
+import { byteSize, positiveInteger, positiveNumber } from '../options/option-kinds.js';
+import { parseOptions } from '../options/parse-options.js';
+import { PROTOCOL } from '../protocol.js';
+import { parseResourceUrl } from '../token.js';
 import { assertPublicDestination } from './destination.js';
 import type { FetchProgress } from './fetch-progress.js';
 import { DEFAULT_FETCH_RETRIES, newIdempotencyKey } from './fetch-retry.js';
-import { byteSize, positiveInteger, positiveNumber } from './options/option-kinds.js';
-import { parseOptions } from './options/parse-options.js';
-import { PROTOCOL } from './protocol.js';
-import { parseResourceUrl } from './token.js';
 
 /** Default time limit of a data-plane fetch: 30 s (PROTOCOL §4). */
 const DEFAULT_FETCH_TIMEOUT_MS = 30_000;

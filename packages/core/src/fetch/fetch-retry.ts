@@ -10,8 +10,8 @@
  * @module
  */
 
-import { S2SPError } from './errors.js';
-import { generateToken } from './token.js';
+import { S2SPError } from '../errors.js';
+import { generateToken } from '../token.js';
 
 /** Default of `FetchBodyOptions.retries`. */
 export const DEFAULT_FETCH_RETRIES = 3;

@@ -1,7 +1,10 @@
-import { callResourceToolAgain } from './advice/advice.js';
+import { callResourceToolAgain } from '../advice/advice.js';
+import { DataPlaneResponseSchema } from '../data-plane.js';
+import { S2SPError } from '../errors.js';
+import { formatIssues, isPlainObject, parseJsonText } from '../json.js';
+import { PROTOCOL } from '../protocol.js';
+import type { RowWithId } from '../resource-result.js';
 import { readBodyCapped } from './body-reader.js';
-import { DataPlaneResponseSchema } from './data-plane.js';
-import { S2SPError } from './errors.js';
 import { assertUsableAttempt, fetchFailure, tooLarge } from './fetch-errors.js';
 import { progressThrottle } from './fetch-progress.js';
 import {
@@ -11,9 +14,6 @@ import {
   prepareFetch,
 } from './fetch-request.js';
 import { attemptFailure, backoff, RetryableFailure, retryDelayMs } from './fetch-retry.js';
-import { formatIssues, isPlainObject, parseJsonText } from './json.js';
-import { PROTOCOL } from './protocol.js';
-import type { RowWithId } from './resource-result.js';
 
 const NEWLINE = 10;
 

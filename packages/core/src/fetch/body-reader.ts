@@ -1,4 +1,4 @@
-import { concatBytes } from './store/bytes.js';
+import { concatBytes } from '../store/bytes.js';
 
 /** A `Request` or `Response`: headers and a web stream body. */
 export interface BodyCarrier {

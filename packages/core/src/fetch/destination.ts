@@ -5,8 +5,8 @@
  *
  * @module
  */
-import { usePublicResourceUrl } from './advice/advice.js';
-import { S2SPError } from './errors.js';
+import { usePublicResourceUrl } from '../advice/advice.js';
+import { S2SPError } from '../errors.js';
 import { isPublicAddress } from './public-address.js';
 
 /**

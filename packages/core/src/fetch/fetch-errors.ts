@@ -11,8 +11,8 @@ import {
   retryThenCallAgain,
   selectFewerRows,
   useDataPlaneUrl,
-} from './advice/advice.js';
-import { S2SPError } from './errors.js';
+} from '../advice/advice.js';
+import { S2SPError } from '../errors.js';
 import { RetryableFailure } from './fetch-retry.js';
 
 /** The error of a response over the consumer's size limit. */

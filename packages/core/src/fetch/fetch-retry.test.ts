@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { S2SPError } from './errors.js';
+import { S2SPError } from '../errors.js';
 import {
   attemptFailure,
   backoff,

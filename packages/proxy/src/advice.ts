@@ -1,0 +1,57 @@
+/**
+ * What the S2SP proxy alone tells a model: the advice sentences that end its error messages (the rest of
+ * the catalogue, shared by several packages, is `@s2sp/core/advice`). A throw site states its facts
+ * and ends with one of these entries; every entry ends with a sentence the model can act on (its
+ * `advice.test.ts` checks it, with core's checks).
+ *
+ * @module
+ */
+
+/**
+ * For an `abstract_budget_tokens` too small for any column of the table (the S2SP proxy).
+ *
+ * @param needed - tokens the cheapest choice takes
+ */
+export function raiseAbstractBudget(needed: number): string {
+  return `Call again with abstract_budget_tokens of at least ${needed.toLocaleString('en-US')}, or name abstract_domains yourself, or add a filter that keeps fewer rows.`;
+}
+
+/**
+ * For one upstream answer larger than the proxy accepts: only a smaller answer can pass, and the
+ * mode does not change its size.
+ *
+ * @param limit - the setting the operator can raise
+ */
+export function askUpstreamForLess(limit: string): string {
+  return `Call the tool again with arguments that make it return less (a narrower query, a lower limit, one page at a time); the operator can raise ${limit}.`;
+}
+
+/**
+ * For a table call whose result holds no table the proxy can split (or one it left parts of out):
+ * the plain call returns the upstream's result untouched.
+ */
+export const callToolPlainly =
+  'Call the tool again without abstract_domains and mode to get its result as the upstream server returns it.';
+
+/** For a result with several arrays of rows and no `table` argument naming one. */
+export const nameTheTable =
+  'Call the tool again with table set to one of these names (or a JSON Pointer such as /result/items), and abstract_domains naming columns of that array.';
+
+/** For a slow answer: the next try may be faster, a smaller one surely is. */
+export const retryOrAskForLess = 'Try again, or ask for less.';
+
+/**
+ * Descriptions of what the S2SP proxy (`s2sp-proxy`) adds to a table tool besides the protocol's
+ * parameters: choosing abstract columns by a token budget, and its per-tool column catalogue.
+ */
+export const PROXY_TABLE_TEXT = Object.freeze({
+  abstract_budget_tokens:
+    'Instead of abstract_domains: the tokens the abstract may take; the proxy picks the columns that fit, most distinctive first.',
+  catalogue:
+    'Columns with their estimated tokens per row in the abstract (from your earlier calls)',
+  declaredColumns: 'Columns (from the tool’s declared output schema)',
+  arrays:
+    'Arrays of rows in this tool’s last result (names from the upstream’s result; pass one as table)',
+  table:
+    'With abstract_domains, when the result has several arrays of rows: the one to split, by member name or JSON Pointer (/result/items). The others are kept beside it.',
+});
