@@ -44,7 +44,7 @@ const ENTRY_BUDGETS: Readonly<Record<string, number>> = {
   '@s2sp/core/advice': 13,
   '@s2sp/core/store': 22,
   '@s2sp/core/json': 6,
-  '@s2sp/core/options': 26,
+  '@s2sp/core/options': 12,
   '@s2sp/core/receipt': 2,
   '@s2sp/core/otel': 6,
   '@s2sp/core/node': 2,
@@ -54,7 +54,7 @@ const ENTRY_BUDGETS: Readonly<Record<string, number>> = {
   '@s2sp/server/node': 4,
   '@s2sp/server/slop': 4,
   '@s2sp/server/a2s': 13,
-  '@s2sp/server/env': 20,
+  '@s2sp/server/env': 18,
   '@s2sp/client': 14,
   '@s2sp/client/ai-sdk': 5,
   '@s2sp/client/langchain': 8,
@@ -68,7 +68,7 @@ const ENTRY_BUDGETS: Readonly<Record<string, number>> = {
 /** Core is for third parties: all its entries together. */
 const CORE_BUDGET = 115;
 /** The five packages together (the aim is 250). */
-const TOTAL_BUDGET = 310;
+const TOTAL_BUDGET = 294;
 
 describe('every entry point of the published packages', () => {
   const root = fileURLToPath(new URL('../../../', import.meta.url));

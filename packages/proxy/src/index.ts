@@ -7,8 +7,6 @@
  * @module
  */
 
-export { USAGE } from './cli/cli-args.js';
-export { type ProxyRun, readProxyRun } from './cli/proxy-run.js';
 export { createS2SPProxy } from './proxy.js';
 export type {
   ProxyListener,

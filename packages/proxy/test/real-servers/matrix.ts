@@ -25,8 +25,8 @@
 import { writeFileSync } from 'node:fs';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { Row } from '@s2sp/core';
-import { callToolPlainly, nameTheTable } from '@s2sp/core/advice';
 import { expect } from 'vitest';
+import { callToolPlainly, nameTheTable } from '../../src/advice.js';
 import type { StdioUpstream } from '../../src/index.js';
 import { parseTableToolRule } from '../../src/tables/table-tool-rule.js';
 import { httpClient, startProxy, stdioClient } from '../support.js';
