@@ -347,6 +347,7 @@ async function followAdoptionPath(name, rewrite, { npmrc, registry } = {}) {
 }
 
 try {
+  console.log(`packaging test on Node.js ${process.version}${quick ? ' (--quick)' : ''}`);
   const tarballs = [];
   const tarballOf = new Map();
   if (!releaseOnly) {
