@@ -9,6 +9,7 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 
 const onPath = (program) =>
   (process.env.PATH ?? '').split(':').some((dir) => dir !== '' && existsSync(join(dir, program)));
@@ -22,8 +23,13 @@ const hasInitdb = () => {
   return bin.status === 0 && existsSync(join(bin.stdout.trim(), 'initdb'));
 };
 
-// [what the tests need, the Debian/Ubuntu package that provides it, whether it is there]
-const missing = [
+/**
+ * What the tests start: [the program, the Debian/Ubuntu package that provides it, whether it is
+ * there]. The README's Quick start names each (scripts/system-programs.test.ts checks it).
+ *
+ * @type {ReadonlyArray<readonly [string, string, () => boolean]>}
+ */
+export const SYSTEM_PROGRAMS = [
   ['redis-server', 'redis-server', () => Boolean(process.env.REDIS_URL) || onPath('redis-server')],
   [
     'Chromium',
@@ -46,7 +52,11 @@ const missing = [
       Boolean(process.env.MARIADB_URL) ||
       existsSync(join(process.env.MARIADB_BIN ?? '/usr/bin', 'mariadb')),
   ],
-].filter(([, , present]) => !present());
+];
+
+// Checked only when run as a script, not when a test imports the list.
+const isMain = import.meta.url === pathToFileURL(process.argv[1] ?? '').href;
+const missing = isMain ? SYSTEM_PROGRAMS.filter(([, , present]) => !present()) : [];
 
 if (missing.length > 0) {
   const what = missing.map(([name]) => name).join(', ');

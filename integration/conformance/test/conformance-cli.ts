@@ -7,12 +7,12 @@ import { execFile } from 'node:child_process';
 import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { node22, packageBin } from '@s2sp/test-utils';
+import { binOf, nodeBinary } from '../../../scripts/node-binary.mjs';
 
 /** The Node 22 executable that runs the conformance CLI. */
-export const NODE_22 = node22();
+export const NODE_22 = nodeBinary(22);
 /** The conformance CLI's entry script. */
-export const CONFORMANCE_CLI = packageBin(
+export const CONFORMANCE_CLI = binOf(
   '@modelcontextprotocol/conformance',
   'conformance',
   import.meta.url,

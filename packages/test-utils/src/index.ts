@@ -28,7 +28,6 @@ export {
   SERVED_REVISIONS,
   versionNegotiation,
 } from './mcp-eras.js';
-export { node22, packageBin } from './package-bin.js';
 export {
   type DocumentedOption,
   readmeFlagsDiff,

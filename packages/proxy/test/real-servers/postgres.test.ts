@@ -17,7 +17,8 @@
  *   indented JSON `{success, data: {statements: [{sql, rows, count}], source_id}}`; its
  *   annotations say it writes (`destructiveHint`).
  */
-import { node22, type PostgresTestServer, startPostgres } from '@s2sp/test-utils';
+import { type PostgresTestServer, startPostgres } from '@s2sp/test-utils';
+import { nodeBinary } from '../../../../scripts/node-binary.mjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { StdioUpstream } from '../../src/index.js';
 import { upstreamBin } from '../support.js';
@@ -135,7 +136,7 @@ describe.concurrent('PostgreSQL servers through the proxy, configured and withou
       tool: 'execute_sql',
       upstream: {
         kind: 'stdio',
-        command: node22(),
+        command: nodeBinary(22),
         args: [upstreamBin('@bytebase/dbhub', 'dist/index.js'), '--transport', 'stdio'],
         // Not on the command line: the proxy's logs and `ps` would show it.
         env: { DSN: url.href },
