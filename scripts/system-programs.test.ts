@@ -52,7 +52,7 @@ describe("the README's system programs", () => {
     const test = quickStart.split('\n').find((line) => line.includes('pnpm@10 test'));
     expect(test).toMatch(/about \d+ minutes/);
     const minutes = Number(/about (\d+) minutes/.exec(test ?? '')?.[1]);
-    // The budget the test command is held to (issue 40): on a quiet 2-core machine.
+    // The budget the test command is held to, on a quiet 2-core machine: the README promises it.
     expect(minutes).toBeLessThanOrEqual(8);
   });
 });

@@ -1,5 +1,5 @@
 /**
- * Context for BENCHMARKS.md that a run does not measure: the figures issue 19 started from (the
+ * Context for BENCHMARKS.md that a run does not measure: the figures the performance work started from (the
  * Python reference cannot be run here), and where a small fetch's time went (measured separately
  * while the changes were made).
  */
@@ -11,7 +11,7 @@ export const APPENDIX: readonly string[] = [
   '- **Selective fetches.** The cost follows what is fetched (ratio 100k/1k close to 1 for both stores). A Redis take used to free the whole table’s blocks inside its script — about 85 µs per MiB, synchronous in Redis even with `UNLINK`, 10 ms for a 100k-row table — which made a 10-row fetch grow with the table (14.8 ms at 100k in an earlier run). The taker now expires the blocks after it has its answer, and Redis frees them in small steps; what remains at 100k is that expiry competing with the next request (the p99).',
   '- **Streaming.** A 1 GB table redeemed as NDJSON with `fetchBodyRows` grows neither process by more than a few tens of MB (the client’s growth is garbage not yet collected).',
   '',
-  '## Context: the figures issue 19 started from (given, not measured by this run)',
+  '## Context: the figures the performance work started from (given, not measured by this run)',
   '',
   'Measured side by side in one run by the issue’s author (each server its own process, the client in another; rows of ~1.2 KB). The Python reference (`mcp_sd`) cannot be installed on this machine (PyPI is unreachable), so its figures are quoted as given.',
   '',

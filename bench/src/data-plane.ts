@@ -131,7 +131,7 @@ export async function dataPlaneBenchmark(
             row['vs raw Redis'] = ofRaw.text;
           }
           if (kind === 'redis' && rawFresh.has(concurrency)) {
-            // Issue 28: ≥ 90% of raw Redis at every size and concurrency, judged against raw
+            // ≥ 90% of raw Redis at every size and concurrency, judged against raw
             // Redis reading what a redemption reads: a value written once and never read before
             // (the one hot key above stays in the CPU's caches: Redis serves it ~2× faster).
             const ofRaw = share(r.mbps, rawFresh.get(concurrency), false);

@@ -7,7 +7,7 @@ import type { BenchRow } from './report.js';
 const SECTION = '9. Large tables: a bounded abstract, paging, filters and hand-off (o200k_base)';
 const TOOLS_SECTION = '10. tools/list of weather-alerts (o200k_base)';
 
-/** tools/list of weather-alerts at main 66424f3 (before issue 18), measured the same way. */
+/** tools/list of weather-alerts at main 66424f3 (before abstracts were bounded), measured the same way. */
 const TOOLS_LIST_BEFORE = 1812;
 const INSTRUCTIONS_BEFORE = 68;
 
@@ -24,7 +24,7 @@ function textOf(result: CallResult): string {
 }
 
 /**
- * Issue 18's targets: a 10 000- and a 100 000-row table keep every control-plane response within
+ * The targets: a 10 000- and a 100 000-row table keep every control-plane response within
  * the default token budget, counted with the real o200k_base tokenizer; every row is reachable
  * through paging, a filter and the data plane; a filtered 5 000-row selection is charted end to
  * end by the chart consumer, handed over by the filter. Then tools/list of weather-alerts against

@@ -39,7 +39,7 @@ export interface PythonReference {
 /**
  * Starts `bench/python/reference_server.py` over the reference's own `DirectChannel`. With
  * `freshRows`, each minted token gets rows of its own, as each call's result has in real use
- * (see the script); otherwise every token shares one list of rows, as issue 28 measured it.
+ * (see the script); otherwise every token shares one list of rows, as the earlier runs measured it.
  */
 export async function startPythonReference(
   options: { readonly freshRows?: boolean } = {},

@@ -5,7 +5,7 @@ import { round } from './stats.js';
 
 const SECTION = '3. Selective fetch: 10 rows from tables of growing size';
 
-/** p50 targets of a 10-row fetch, ms (issue 19: below the Python reference's at every size). */
+/** p50 targets of a 10-row fetch, ms (below the Python reference's at every size). */
 /** Requests that warm each server process up before the first size is measured. */
 const WARM_UP = 1000;
 const WARM_UP_BATCH = 200;
@@ -111,7 +111,7 @@ export async function selectiveFetchBenchmark(
         ...(bound !== undefined && !quick && { target: `p50 ≤ ${bound} ms`, met: r.p50 <= bound }),
       });
     }
-    // Issue 28: both stores ahead of the reference at every size, measured in the same run.
+    // Both stores ahead of the reference at every size, measured in the same run.
     const reference = p50.get(`python:${size}`);
     if (reference !== undefined) {
       for (const kind of kinds) {

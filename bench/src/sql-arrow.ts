@@ -197,7 +197,7 @@ async function endToEnd(stored: string, format: 'json' | 'arrow') {
 }
 
 /**
- * Issue 29's Arrow question, end to end for the SQL consumer on one machine: a data plane that
+ * The Arrow question, end to end for the SQL consumer on one machine: a data plane that
  * serves the stored rows as JSON (as today, without parsing them) or renders them as an Arrow IPC
  * stream (parse, type, build vectors), the consumer decoding the answer and loading it into
  * DuckDB (JSON: `loadTable`, as sql-consumer does; Arrow: column by column in data chunks), then

@@ -91,7 +91,7 @@ async function startServers(rows: Record<string, unknown>[], store?: BodyStore) 
 }
 
 /**
- * Issue 29's figures. Tokens: the task "how many rows of each severity, chart the counts" over an
+ * The SQL consumer's figures. Tokens: the task "how many rows of each severity, chart the counts" over an
  * n-row table, three ways — plain MCP (the model reads every row and writes them into draw_chart;
  * counted, not sent), S2SP paging (it reads every page of the `severity` abstract and hands the
  * rows over by row_ids), and query_tables (it reads the first abstract page, writes the SQL, reads

@@ -5,7 +5,7 @@ import { round } from './stats.js';
 
 const SECTION = '8. Streaming: redeem a large table as NDJSON, row by row, with bounded memory';
 
-/** Extra memory allowed on either side of a streamed redemption (issue 19). */
+/** Extra memory allowed on either side of a streamed redemption. */
 const BOUND_MB = 64;
 
 /**

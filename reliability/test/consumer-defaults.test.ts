@@ -1,4 +1,4 @@
-// Figures 30 and 31 (issue 20 items 3, 5 and 10): the consumer is safe by default, and bounded.
+// Figures 30 and 31: the consumer is safe by default, and bounded.
 // Every attack of the issue is replayed through a real consumer tool with DEFAULT settings (no
 // allow-list, no options), called by the official MCP SDK client over Streamable HTTP:
 // - loopback, private, link-local and local-only destinations are refused before any socket

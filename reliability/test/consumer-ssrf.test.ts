@@ -207,7 +207,7 @@ describe('figure 12: redirects and public destinations only', () => {
       res.end();
     });
     // Two consumers: one with an allow-list (the redirecting server's origin), one without (which
-    // since issue 20 must opt out of public destinations only to reach a loopback server at all).
+    // must opt out of the default, public destinations only, to reach a loopback server at all).
     const withList = startConsumer({ allowedOrigins: [redirecting.url] });
     const withoutList = startConsumer({ destinations: 'any' });
     try {

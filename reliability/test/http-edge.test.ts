@@ -1,4 +1,4 @@
-// Figures 20–22: the HTTP edge (issue 20 items 1, 2, 8, 9). Attacks a browser page, a DNS-rebinding
+// Figures 20–22: the HTTP edge. Attacks a browser page, a DNS-rebinding
 // page and a careless or hostile client can make on a server as shipped, each over a real socket
 // (node:http with hand-set Host, Origin and Sec-Fetch-Site headers, raw TCP for slow bodies) and,
 // for the cross-site page, from real headless Chromium:

@@ -1,4 +1,4 @@
-// Figures 23.x: the proxy as a shared gateway (issue 26) — one client, by address or by bearer
+// Figures 23.x: the proxy as a shared gateway — one client, by address or by bearer
 // token, cannot lock others out of sessions or store room, and every text the model reads stays
 // within the token budget.
 import { fileURLToPath } from 'node:url';

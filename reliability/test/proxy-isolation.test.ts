@@ -1,4 +1,4 @@
-// Figures 23.6–23.9: the proxy as a shared gateway (issue 26), continued — one upstream answer
+// Figures 23.6–23.9: the proxy as a shared gateway, continued — one upstream answer
 // too large for the proxy fails only its own call and costs bounded memory, sessions see only
 // their own notifications, and a filter's work is bounded.
 import { type ChildProcess, spawn } from 'node:child_process';

@@ -1,4 +1,4 @@
-// Figure 23.5: weather-alerts and s2sp-proxy on one Redis (issue 26, row 5). Both run as their
+// Figure 23.5: weather-alerts and s2sp-proxy on one Redis. Both run as their
 // command-line programs, configured by S2SP_REDIS_PREFIX and --redis-prefix. With distinct
 // prefixes a weather-alerts resource_url does not redeem at the proxy's data plane and
 // weather://cache counts only the app's own entries; with the same prefix the proxy warns at

@@ -1,4 +1,4 @@
-// Figures 23.10–23.13: the rows of issue 26's probe table that had no figure of their own — one
+// Figures 23.10–23.13: the rows of the gateway probe table that had no figure of their own — one
 // client's column names (a real SQL alias through @modelcontextprotocol/server-postgres) reach no
 // other client; foreign Host and Origin on non-loopback binds; 1,000 slow connections at the
 // default read timeout; the upstream URL's credentials kept out of what the program writes.

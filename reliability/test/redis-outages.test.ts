@@ -320,7 +320,7 @@ describe('figure 9, continued: what recovery cannot promise', () => {
         met: lost.status === 503 && retry.status === 404,
       });
       // Neither "was not used up" nor "still works": the take ran, and a Redis restarted without
-      // persistence has lost every entry anyway (issue 20 item 9).
+      // persistence has lost every entry anyway.
       const promisesUnused = message.includes('was not used up') || message.includes('still works');
       recordFigure({
         id: '9.5',

@@ -1,4 +1,4 @@
-// Figure 33 (issue 27 item 1): retry-safe redemption (PROTOCOL §7.10). A real data plane on a
+// Figure 33: retry-safe redemption (PROTOCOL §7.10). A real data plane on a
 // socket behind a loopback proxy that drops or cuts a share of the responses after the data plane
 // has taken the entry — the reply lost on its way back that used to cost the rows.
 // - 33.1–33.2: 10 000 redemptions through fetchBody with its default retries (an Idempotency-Key,

@@ -1,4 +1,4 @@
-// Figures 36.1–36.8 (issue 37, third attack pass): the SQL consumer program under one client's
+// Figures 36.1–36.8 (third attack pass): the SQL consumer program under one client's
 // pressure — memory, time-outs, stored bytes, answer size, query slots, the checker — and the
 // retry grace of PROTOCOL §7.10 against the TTL and the client's quota, on the memory store and
 // on a real redis-server.

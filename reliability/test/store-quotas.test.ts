@@ -1,4 +1,4 @@
-// Figure 32 (issue 20 items 6 and 7): one client cannot fill the cache or hold Redis.
+// Figure 32: one client cannot fill the cache or hold Redis.
 // - row_ids: a request with 150 000 ids is refused (400) before the store is asked, the token
 //   stays redeemable; a request with more ids than the table has rows is refused by the Redis
 //   script before any per-id work; the longest take script Redis logs (SLOWLOG, every command)

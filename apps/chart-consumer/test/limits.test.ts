@@ -1,4 +1,4 @@
-// Renders are bounded per consumer (issue 20 item 5): one JSON-RPC batch of draw_chart calls
+// Renders are bounded per consumer: one JSON-RPC batch of draw_chart calls
 // runs at most `maxConcurrentRenders` at once and `maxQueuedRenders` more; the rest are refused
 // at once with a "busy, retry" tool error instead of blocking the event loop for all of them.
 import { silentLogger } from '@s2sp/server';

@@ -1,5 +1,5 @@
 /**
- * The SQL consumer under one client's pressure (issue 37): memory, time, stored bytes, answer size
+ * The SQL consumer under one client's pressure: memory, time, stored bytes, answer size
  * and query slots, each bounded for the process and per client as on the resource servers and the
  * proxy. Real MCP SDK clients on loopback, told apart by bearer token (`clientKey`).
  */

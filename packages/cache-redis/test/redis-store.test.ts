@@ -361,7 +361,7 @@ describe('replicas sharing one Redis', () => {
     }
   });
 
-  it('charge empty entries their overhead, so they cannot fill the budget for free (issue 20)', async () => {
+  it('charge empty entries their overhead, so they cannot fill the budget for free', async () => {
     const store = createRedisBodyStore({
       url: redis.url,
       keyPrefix: uniquePrefix(),
@@ -444,7 +444,7 @@ describe('clients supplied by the caller', () => {
   });
 });
 
-describe('takes with many row ids (issue 20 item 7)', () => {
+describe('takes with many row ids', () => {
   it('selects more than 1000 ids outside the script, in table order, and refuses more ids than rows untouched', async () => {
     const store = createRedisBodyStore({
       url: redis.url,

@@ -1,5 +1,5 @@
 /**
- * A large table's parse never holds the proxy's other clients (issue 37): while one client's
+ * A large table's parse never holds the proxy's other clients: while one client's
  * plain call of a tool returning a large HTML or CSV table is being read (the proxy reads a plain
  * result to learn its columns), another client's health checks keep being answered; and a table
  * made to be slow to read (cells of `&`) is read as fast as any other. The proxy

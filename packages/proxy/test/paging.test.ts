@@ -127,7 +127,7 @@ describe('paging through the proxy (PROTOCOL §7.2)', () => {
   });
 });
 
-describe("an upstream's own cursor (issue 30.3: S2SP's is prefixed)", () => {
+describe("an upstream's own cursor (S2SP's is prefixed)", () => {
   it('is listed and forwarded untouched, while S2SP’s cursor is s2sp_cursor', async () => {
     await using running = await startProxy({
       upstream: TABLE_SERVER,

@@ -1,5 +1,5 @@
 /**
- * Progress reaches a session only for its own request (issue 37): the proxy sends each request
+ * Progress reaches a session only for its own request: the proxy sends each request
  * upstream with a progress token it mints (random), so an upstream tool that sprays progress at
  * small sequential tokens (the SDK's message ids) reaches nobody, while the caller still gets
  * its own progress under its own token.

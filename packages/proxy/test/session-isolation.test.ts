@@ -1,5 +1,5 @@
 /**
- * Sessions of one proxy cannot see each other's traffic (issue 26): a log message the upstream
+ * Sessions of one proxy cannot see each other's traffic: a log message the upstream
  * sends about a call reaches that call's session only, log levels are per session, progress goes
  * to the caller only, and a message that belongs to no call reaches no session. Two official SDK
  * clients on the proxy's Streamable HTTP endpoint; the fixture upstream

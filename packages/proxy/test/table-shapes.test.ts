@@ -1,5 +1,5 @@
 /**
- * Issue 30: the proxy finds the table in every shape real MCP servers answer with. The fixture
+ * The proxy finds the table in every shape real MCP servers answer with. The fixture
  * upstream (fixtures/shapes-server.mjs) renders the same three cities in each shape.
  */
 import { fileURLToPath } from 'node:url';
@@ -212,7 +212,7 @@ describe('table shapes through the proxy', () => {
   });
 });
 
-describe('what real servers answer with (issue 38): partial answers and more shapes', () => {
+describe('what real servers answer with: partial answers and more shapes', () => {
   it('says in the result the model reads that the upstream cut its answer, with its count and hint', async () => {
     await using running = await startProxy({ upstream: SHAPES });
     await using agent = await httpClient(running.listener.mcpUrl);

@@ -1,5 +1,5 @@
 /**
- * What tools look like to clients (issue 30 items 2, 3 and 7; issue 26, learned columns): output
+ * What tools look like to clients (and learned columns, per client): output
  * schemas both results satisfy, prefixed S2SP parameters, write tools, the per-client column
  * catalogue, abstract_budget_tokens and the --state file. Every client here is the official SDK
  * `Client` with its default output-schema validation (ajv).
@@ -41,7 +41,7 @@ function memoryServer() {
   };
 }
 
-describe('tools with an outputSchema (issue 30.2)', () => {
+describe('tools with an outputSchema', () => {
   it('server-memory: a plain and an S2SP call pass the SDK client’s validation in one session', async () => {
     const upstream = memoryServer();
     await using running = await startProxy({ upstream });
@@ -89,7 +89,7 @@ describe('tools with an outputSchema (issue 30.2)', () => {
   });
 });
 
-describe('S2SP parameter names (issue 30.3)', () => {
+describe('S2SP parameter names', () => {
   it('a tool with its own mode gets it untouched; S2SP works through s2sp_mode', async () => {
     await using running = await startProxy({
       upstream: TABLE_SERVER,
@@ -125,7 +125,7 @@ describe('S2SP parameter names (issue 30.3)', () => {
   });
 });
 
-describe('the column catalogue, per client (issue 30.7, issue 26)', () => {
+describe('the column catalogue, per client', () => {
   it('lists columns with token costs after a call, to that client only', async () => {
     await using running = await startProxy({
       upstream: TABLE_SERVER,
@@ -180,7 +180,7 @@ describe('the column catalogue, per client (issue 30.7, issue 26)', () => {
   });
 });
 
-describe('--state (issue 30.2)', () => {
+describe('--state', () => {
   it('keeps declared tools and each client’s own catalogue across a restart', async () => {
     const stateFile = join(mkdtempSync(join(tmpdir(), 's2sp-state-')), 'state.json');
     const options = { upstream: TABLE_SERVER, auth: { bearerTokens: TOKENS }, stateFile };

@@ -1,5 +1,5 @@
 /**
- * An upstream's S2SP `_meta` keys are never passed on as the proxy's own (issue 37): a forged
+ * An upstream's S2SP `_meta` keys are never passed on as the proxy's own: a forged
  * savings receipt and error code on a plain result, a table result (plain and S2SP) and an error
  * result do not reach the client; the upstream's other `_meta` keys do.
  */

@@ -1,4 +1,4 @@
-// Per-client quota of unredeemed results (issue 20 item 6), through the real /mcp endpoint.
+// Per-client quota of unredeemed results, through the real /mcp endpoint.
 import { connectMcpClient, textOf } from '@s2sp/test-utils';
 import { describe, expect, it } from 'vitest';
 import { createS2SPServer, silentLogger } from '../src/index.js';

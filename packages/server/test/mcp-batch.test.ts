@@ -1,4 +1,4 @@
-// JSON-RPC batches on the MCP endpoint are capped (issue 20 item 5): a batch over the limit runs
+// JSON-RPC batches on the MCP endpoint are capped: a batch over the limit runs
 // nothing; one within it runs every message.
 import { describe, expect, it } from 'vitest';
 import { createS2SPServer, silentLogger } from '../src/index.js';

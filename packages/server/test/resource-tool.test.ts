@@ -261,7 +261,7 @@ describe('resource tool over Streamable HTTP', () => {
         ...(mode && { mode }),
       });
       expect(result.isError).toBeFalsy();
-      // Zero rows: the empty body inline, no resource_url (issue 20; packages/core/PROTOCOL.md §2).
+      // Zero rows: the empty body inline, no resource_url (packages/core/PROTOCOL.md §2): empty entries would let one client fill the store for free.
       expect(result.structuredContent).toEqual({
         total_rows: 0,
         abstract_domains: ['anything'],

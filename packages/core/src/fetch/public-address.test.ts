@@ -47,7 +47,7 @@ describe('isPublicAddress', () => {
     '::ffff:169.254.169.254',
     '::127.0.0.1',
     '64:ff9b::10.0.0.1',
-    // Issue 20 item 10, and the rest of the IANA special-purpose registry.
+    // The rest of the IANA special-purpose registry: any of them reaches something not public.
     '::ffff:8.8.8.8',
     '::ffff:0:0',
     '::ffff:808:808',

@@ -2,7 +2,7 @@
  * What the proxy learns from table results, kept per downstream client (`clientKey`: its
  * authenticated id, else its address). Column names in a result may be text another client chose
  * (`SELECT … AS "<text>"`), so one client's results never shape another client's tool
- * descriptions (issue 26). Bounded: clients × tools × columns, least recently used first out.
+ * descriptions, so that one client cannot see the columns of another. Bounded: clients × tools × columns, least recently used first out.
  *
  * @module
  */

@@ -54,8 +54,8 @@ export interface S2SPCall {
 export const MAX_ABSTRACT_BUDGET_TOKENS = 1_000_000;
 
 /**
- * The proxy's own parameter of table tools: which array of a result with several is the table
- * (issue 30).
+ * The proxy's own parameter of table tools: which array of a result with several is the table,
+ * for the model to name when detection cannot tell.
  */
 export const TABLE_PARAMETER = 'table';
 /** Longest `table` argument: a member name or a JSON Pointer. */

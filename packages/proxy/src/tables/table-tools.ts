@@ -5,7 +5,7 @@
  * gains the S2SP parameters (under a prefixed name where the tool has a parameter of that name
  * itself), the S2SP guidance, and a column catalogue: its declared columns, or those of the
  * client's own last table result with their token costs. What one client's results teach the
- * proxy shapes only that client's listing (issue 26).
+ * proxy shapes only that client's listing: one client's data never shapes what another sees.
  *
  * A tool that declares an `outputSchema` and may answer with S2SP is listed with a schema that
  * both its plain and its S2SP results satisfy, from the first `tools/list` on (see

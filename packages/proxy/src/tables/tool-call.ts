@@ -215,7 +215,7 @@ async function callToolNow(
   const trace = traceHeaders(otelIfLoaded());
   const meta = Object.keys(trace).length > 0 ? { ...params._meta, ...trace } : params._meta;
   // An async split stores the rows' texts and reads only the abstract's values: the other values
-  // are not kept (a fraction of the memory for a large table, issue 30), and a large table's text
+  // are not kept (a fraction of the memory for a large table), and a large table's text
   // is read as the bytes it came in, never as a string.
   const keep =
     !info.blocked && request.mode === 'async' && domains.length > 0 && budget === undefined;

@@ -4,7 +4,7 @@
  * keeps the line and the text at once, and the line stays as garbage beside the rows until the
  * next full collection. Instead, each string value of at least {@link LARGE_STRING_BYTES} is
  * unescaped in place in the line's bytes and decoded once, and the rest of the line (small) is
- * parsed as usual with a placeholder in its place, put back afterwards (issue 30).
+ * parsed as usual with a placeholder in its place, put back afterwards: a large table then costs one copy of its text, not three.
  *
  * A response the proxy asked for with {@link textAsBytes} keeps its first large text block as
  * bytes instead ({@link LargeText}): the proxy splits and stores a table from them without ever

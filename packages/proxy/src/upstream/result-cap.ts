@@ -242,7 +242,7 @@ export class BoundedLineBuffer {
   // A line's bytes, in one buffer that grows in place (a resizable ArrayBuffer reserves the
   // address space and takes pages as they are written): no chunk, no decoded piece and no
   // outgrown copy is left for the garbage collector, which for a large answer kept as much again
-  // as the line until the next full collection (issue 30). Shrunk after a large line, at once.
+  // as the line until the next full collection. Shrunk after a large line, at once.
   // Replaced when a line's large strings take its bytes with them.
   #buffer: ResizableBuffer;
   #size = 0;

@@ -1,5 +1,5 @@
 /**
- * The real-server matrix (issue 30 item 6, issue 38 item 5): one table tool of a real MCP server
+ * The real-server matrix: one table tool of a real MCP server
  * from npm, run through two proxies — one configured with the tool's `--table-tool` flag from
  * `servers.ts`, one started with no flag (auto-detection) — and compared with a direct call.
  *

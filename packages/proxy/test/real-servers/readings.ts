@@ -1,6 +1,6 @@
 /**
  * The table the database servers of the real-server matrix answer with: 150 rows × 11 columns
- * (issue 38), made here once and loaded as the same values into PostgreSQL and MariaDB. Each
+ *, made here once and loaded as the same values into PostgreSQL and MariaDB. Each
  * type a server might print its own way is there — numerics, booleans, timestamps, JSON, NULLs —
  * and two long text columns (`summary`, `notes`: about 0.5 and 0.8 KB, with commas, double
  * quotes, an apostrophe, non-ASCII letters and, in `notes`, a line break), so that the whole

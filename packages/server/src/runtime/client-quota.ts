@@ -87,7 +87,7 @@ export interface ClientQuota {
 
 /**
  * Bounds how many unredeemed results one client can hold, so that one caller cannot fill the
- * shared cache and block async mode for everyone for the TTL (issue 20). Counts per process:
+ * shared cache and block async mode for everyone for the TTL. Counts per process:
  * with several replicas each enforces its own share, and an entry taken on another replica
  * counts here until its TTL passes.
  *

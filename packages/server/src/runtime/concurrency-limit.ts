@@ -35,7 +35,7 @@ export interface ConcurrencyLimit {
 /**
  * Bounds how much work one server does at once: `concurrency` tasks run, `queue` more wait, and
  * anything beyond is refused at once with `unavailable` — so one JSON-RPC batch or one busy agent
- * cannot take the process's memory or event loop (issue 20: 40 concurrent fetches took a
+ * cannot take the process's memory or event loop (40 concurrent fetches took a
  * consumer to 2.76 GB; 100 renders blocked it for 31.6 s).
  *
  * @param options - slots, queue places and a label for the error

@@ -164,7 +164,7 @@ export function valueSharer(): <T>(value: T) => T {
  * member not kept is there, as `null`, only in the first row that has it: the rows still give
  * the table's columns in first-seen order, and nothing else. For an async split, whose store
  * takes the rows' texts and whose abstract reads only its own columns, this holds the table in a
- * fraction of the memory of `JSON.parse` of the whole array (issue 30): each row's parsed values
+ * fraction of the memory of `JSON.parse` of the whole array: each row's parsed values
  * are garbage as soon as the next is read, and equal short kept strings are shared. `undefined`
  * when an element is not a JSON object. Pauses between rows (see `parse-steps.ts`).
  *
