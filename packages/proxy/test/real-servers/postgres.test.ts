@@ -18,8 +18,8 @@
  *   annotations say it writes (`destructiveHint`).
  */
 import { type PostgresTestServer, startPostgres } from '@s2sp/test-utils';
-import { nodeBinary } from '../../../../scripts/node-binary.mjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { nodeBinary } from '../../../../scripts/node-binary.mjs';
 import type { StdioUpstream } from '../../src/index.js';
 import { upstreamBin } from '../support.js';
 import { type Result, text } from '../table-calls.js';
