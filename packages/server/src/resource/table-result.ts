@@ -7,7 +7,7 @@ import {
   tokenStorageKey,
 } from '@s2sp/core';
 import { callWithoutSyncMode } from '@s2sp/core/advice';
-import { type BodyStore, filterRows, type StoredTable } from '@s2sp/core/store';
+import { type BodyStore, filterRows } from '@s2sp/core/store';
 import { entryLabel } from '../logger.js';
 import type { CallToolResult } from '../mcp-sdk.js';
 import type { AdvertisedUrl } from '../runtime/advertised-url.js';
@@ -23,7 +23,7 @@ import {
   serializeS2SPResult,
 } from './s2sp-result.js';
 import { modelTextOf, plainResultTokens, savingsReceipt, withReceipt } from './savings-receipt.js';
-import { prepareTable, type RowJson, serializeTable } from './table.js';
+import { prepareTable, type RowJson, type SerializedTable, serializeTable } from './table.js';
 import {
   type AbstractEncoding,
   assertWithinBudget,
@@ -164,10 +164,12 @@ export async function buildTableResult(
   };
   if (context.paging === false) assertWithinBudget(unpaged, budget, 'no-cursor');
   const client = context.client ?? clientKey(context.call);
-  let stored: StoredTable | undefined = serializeTable(table, context.rowJson?.());
-  // JSON characters of the rows, as the Redis store counts its budget: bytes for ASCII.
-  const bytes = stored.rows.reduce((sum, row) => sum + row.length + 1, 0);
-  const plainTokens = plainResultTokens(table, stored.rows);
+  let stored: SerializedTable | undefined = serializeTable(table, context.rowJson?.());
+  // JSON characters of the rows, as the Redis store counts its budget: bytes for ASCII. From the
+  // lengths: rows stored from bytes would each be decoded to be counted.
+  let bytes = stored.rowLengths.length;
+  for (const length of stored.rowLengths) bytes += length;
+  const plainTokens = plainResultTokens(table, stored);
   runtime.quota?.reserve(client, key, runtime.ttlMs, bytes);
   try {
     await runtime.store.put(key, stored, { ttlMs: runtime.ttlMs });
