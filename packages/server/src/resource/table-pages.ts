@@ -5,6 +5,7 @@ import { type BodyStore, collectBytes } from '@s2sp/core/store';
 import type { CallToolResult } from '../mcp-sdk.js';
 import { splitPages } from './abstract-pages.js';
 import { profileColumns } from './column-profile.js';
+import type { AbstractRows } from './column-split.js';
 import { encodeCompactRows } from './compact-abstract.js';
 import { decodePageCursor, encodePageCursor, pageStorageKey } from './page-cursor.js';
 import { budgetTokens } from './token-estimate.js';
@@ -51,7 +52,7 @@ export function fitBodyDomains(
 /** What one page of an async result is built from. */
 export interface PageInput {
   readonly head: ResultHead;
-  readonly rows: readonly RowWithId[];
+  readonly rows: AbstractRows;
   readonly token: string;
   readonly resourceUrl: string;
   readonly expiresAt: Date;
@@ -86,6 +87,55 @@ function asyncResult(
   return { ...head, abstract, resource_url: resourceUrl, expires_at: expiresAt, ...extra };
 }
 
+/** Abstract rows made at a time while their costs are counted. */
+const COST_RUN = 4096;
+
+/**
+ * Each abstract row's tokens on a page: `budgetTokens` of its JSON, plus one for its comma.
+ *
+ * @param rows - the abstract, made a run of rows at a time and not kept
+ */
+export function abstractCosts(rows: AbstractRows): Uint32Array {
+  const costs = new Uint32Array(rows.length);
+  for (let start = 0; start < rows.length; start += COST_RUN) {
+    const run = rows.slice(start, start + COST_RUN);
+    for (let j = 0; j < run.length; j++)
+      costs[start + j] = budgetTokens(JSON.stringify(run[j])) + 1;
+  }
+  return costs;
+}
+
+/** Budgets' worth of row costs up to which a result's tokens are counted on its whole JSON. */
+const EXACT_BUDGETS = 4;
+
+/**
+ * `budgetTokens` of the JSON of `make(every abstract row)`, without writing a large abstract as
+ * one string (31 MB for 566k short rows): exact while the rows' costs add up to at most
+ * {@link EXACT_BUDGETS} budgets. Past that the result is far over its budget (in the array a row
+ * costs at least about half of its cost alone, which counts its comma and rounds up), and the
+ * figure is scaled from the JSON of the first rows that cost that much.
+ *
+ * @param make - the result with the given abstract rows
+ * @param costs - {@link abstractCosts} of `rows`
+ */
+export function resultTokens(
+  make: (abstract: RowWithId[]) => S2SPResult,
+  rows: AbstractRows,
+  costs: ArrayLike<number>,
+  budget: number,
+): number {
+  let sum = 0;
+  let k = 0;
+  while (k < costs.length && sum <= EXACT_BUDGETS * budget) sum += costs[k++] as number;
+  const tokens = budgetTokens(JSON.stringify(make(rows.slice(0, k))));
+  if (k === costs.length) return tokens;
+  // Never seen: the first rows alone within the budget. The whole then decides, as it did.
+  if (tokens <= budget) return budgetTokens(JSON.stringify(make(rows.slice())));
+  let total = sum;
+  for (let j = k; j < costs.length; j++) total += costs[j] as number;
+  return Math.round((tokens * total) / sum);
+}
+
 /**
  * The first page of an async result that is over its token budget (PROTOCOL §7, paging): as many
  * rows as fit with a profile of every abstract column and `next_cursor`; the other pages go into
@@ -103,8 +153,9 @@ export async function pageAsyncResult(
 ): Promise<S2SPResult | undefined> {
   const { head, rows, token, resourceUrl, budget } = input;
   const expiresAt = input.expiresAt.toISOString();
-  const whole = asyncResult(head, [...rows], resourceUrl, expiresAt, {});
-  if (budgetTokens(JSON.stringify(whole)) <= budget) return undefined;
+  const costs = abstractCosts(rows);
+  const whole = (abstract: RowWithId[]) => asyncResult(head, abstract, resourceUrl, expiresAt, {});
+  if (resultTokens(whole, rows, costs, budget) <= budget) return undefined;
 
   const cursor = encodePageCursor(token, 9_999_999);
   const later = budgetTokens(
@@ -114,7 +165,8 @@ export async function pageAsyncResult(
   let profile: Record<string, unknown> | undefined;
   let first = later;
   for (const top of [10, 3]) {
-    const candidate = profileColumns(rows, head.abstract_domains, { top });
+    // From the table's rows, whose abstract columns' values the abstract rows would copy.
+    const candidate = profileColumns(rows.source, head.abstract_domains, { top });
     const cost = later + budgetTokens(JSON.stringify({ profile: candidate }));
     if (cost <= budget / 2) {
       profile = candidate;
@@ -122,10 +174,10 @@ export async function pageAsyncResult(
       break;
     }
   }
-  const costs = rows.map((row) => budgetTokens(JSON.stringify(row)) + 1);
   // A row no page can hold (a 2 MiB cell) is refused, never sent over the budget.
   const room = Math.min(budget - first, budget - later);
-  const widest = costs.reduce((max, cost) => Math.max(max, cost), 0);
+  let widest = 0;
+  for (const cost of costs) widest = Math.max(widest, cost);
   if (room <= 0 || widest > budget - later) {
     throw new S2SPError(
       'payload_too_large',
@@ -175,15 +227,15 @@ export async function pageAsyncResult(
  * given the first rows without a way on would take them for the whole table.
  *
  * @param result - the whole result as the model would read it (a sync body left out: the agent's
- *   S2SP layer keeps it from the model)
+ *   S2SP layer keeps it from the model), or its tokens ({@link resultTokens})
  * @throws S2SPError `payload_too_large` with advice, when over the budget
  */
 export function assertWithinBudget(
-  result: S2SPResult,
+  result: S2SPResult | number,
   budget: number,
   why: 'sync' | 'no-cursor',
 ): void {
-  const tokens = budgetTokens(JSON.stringify(result));
+  const tokens = typeof result === 'number' ? result : budgetTokens(JSON.stringify(result));
   if (tokens <= budget) return;
   const reason =
     why === 'sync'

@@ -2,12 +2,13 @@ import {
   buildResourceUrl,
   generateToken,
   type Logger,
+  type RowWithId,
   S2SPError,
   type S2SPResult,
   tokenStorageKey,
 } from '@s2sp/core';
 import { callWithoutSyncMode } from '@s2sp/core/advice';
-import { type BodyStore, filterRows } from '@s2sp/core/store';
+import type { BodyStore } from '@s2sp/core/store';
 import { entryLabel } from '../logger.js';
 import type { CallToolResult } from '../mcp-sdk.js';
 import type { AdvertisedUrl } from '../runtime/advertised-url.js';
@@ -26,10 +27,12 @@ import { modelTextOf, plainResultTokens, savingsReceipt, withReceipt } from './s
 import { prepareTable, type RowJson, type SerializedTable, serializeTable } from './table.js';
 import {
   type AbstractEncoding,
+  abstractCosts,
   assertWithinBudget,
   fitBodyDomains,
   pageAsyncResult,
   readPage,
+  resultTokens,
   s2spToolResult,
 } from './table-pages.js';
 import {
@@ -112,13 +115,14 @@ export async function buildTableResult(
   const known =
     declared.length === 0 ? table.columns : [...new Set([...table.columns, ...declared])];
   assertKnownColumns(domains, known, table.rows.length);
-  const whole = splitColumns(table, domains);
-  const split = filter ? { ...whole, abstract: filterRows(whole.abstract, filter) } : whole;
+  const split = splitColumns(table, domains, filter);
   // What the model reads of the body columns: within a quarter of the budget, labelled if cut.
   const listed = fitBodyDomains(split.bodyDomains, budget);
 
   if (mode === 'sync') {
-    const selected = new Set(split.abstract.map((row) => row._row_id));
+    const selected = new Set(
+      Array.from({ length: split.abstract.length }, (_, k) => split.abstract.id(k)),
+    );
     const body = bodyRows(table, split.bodyDomains).filter((row) => selected.has(row._row_id));
     const result: S2SPResult = {
       ...buildSyncResult(split, body),
@@ -156,13 +160,17 @@ export async function buildTableResult(
   const key = await tokenStorageKey(token);
   const resourceUrl = buildResourceUrl(base, token);
   const expiresAt = new Date(Date.now() + runtime.ttlMs);
-  const unpaged: S2SPResult = {
-    ...buildAsyncResult(split, { resourceUrl, expiresAt }),
+  // Made whole only when it is the answer (within the budget): a large abstract is paged.
+  const unpaged = (abstract?: RowWithId[]): S2SPResult => ({
+    ...buildAsyncResult(split, { resourceUrl, expiresAt }, abstract),
     ...listed,
     total_rows: table.rows.length,
     ...(filter && { matched_rows: split.abstract.length }),
-  };
-  if (context.paging === false) assertWithinBudget(unpaged, budget, 'no-cursor');
+  });
+  if (context.paging === false) {
+    const costs = abstractCosts(split.abstract);
+    assertWithinBudget(resultTokens(unpaged, split.abstract, costs, budget), budget, 'no-cursor');
+  }
   const client = context.client ?? clientKey(context.call);
   let stored: SerializedTable | undefined = serializeTable(table, context.rowJson?.());
   // JSON characters of the rows, as the Redis store counts its budget: bytes for ASCII. From the
@@ -213,7 +221,7 @@ export async function buildTableResult(
     runtime.quota?.release(key);
     throw error;
   }
-  const result = paged ?? unpaged;
+  const result = paged ?? unpaged();
   runtime.logger.info('resource tool: cached', {
     tool: context.toolName,
     entry: entryLabel(key),
