@@ -1,10 +1,12 @@
-import type { RowWithId, S2SPResult } from '@s2sp/core';
+import { generateToken, type RowWithId, type S2SPResult } from '@s2sp/core';
+import { createMemoryStore } from '@s2sp/core/store';
 import { describe, expect, it } from 'vitest';
 import { silentLogger } from '../logger.js';
 import { createS2SP } from '../runtime/s2sp.js';
 import { splitColumns } from './column-split.js';
+import { encodePageCursor, pageStorageKey } from './page-cursor.js';
 import { prepareTable } from './table.js';
-import { abstractCosts, resultTokens } from './table-pages.js';
+import { abstractCosts, packRows, readPage, resultTokens, unpackRows } from './table-pages.js';
 import { budgetTokens } from './token-estimate.js';
 
 const rows = (n: number, wide = false) =>
@@ -98,5 +100,66 @@ describe('a large async result', () => {
     // The whole abstract is about 2 MB of JSON; the longest string written is a few pages' worth.
     const whole = stringify(table.map((row, i) => ({ _row_id: i, event: row.event })));
     expect(longest).toBeLessThan(whole.length / 10);
+  });
+});
+
+describe('stored pages', () => {
+  it('pack repeated abstract rows once each and unpack them equal, in order, _row_id first', () => {
+    const page: RowWithId[] = [
+      { _row_id: 7, event: 'Flood', severity: null },
+      { _row_id: 9, event: 'Wind' },
+      { _row_id: 12, event: 'Flood', severity: null },
+      { _row_id: 13, severity: null, event: 'Flood' },
+      { _row_id: 20, event: { nested: [1, 'x'] } },
+    ];
+    const packed = packRows(page);
+    // Members in another order are another row: the order is what the model reads.
+    expect(packed.values).toHaveLength(4);
+    const back = unpackRows(JSON.parse(JSON.stringify(packed)));
+    expect(back).toEqual(page);
+    expect(back.map((row) => Object.keys(row))).toEqual(page.map((row) => Object.keys(row)));
+    expect(unpackRows(packRows([]))).toEqual([]);
+  });
+
+  it('store a large abstract in a fraction of its rows JSON, and read back every row', async () => {
+    const store = createMemoryStore();
+    const s2sp = createS2SP({ store, logger: silentLogger, publicUrl: 'https://d.example' });
+    const table = rows(30_000);
+    const result = await s2sp.resourceResult(table, { abstract_domains: 'event' });
+    const stats = await store.stats();
+    const abstractJson = JSON.stringify(table.map((row, i) => ({ _row_id: i, event: row.event })));
+    const tableJson = JSON.stringify(table.map((row, i) => ({ _row_id: i, ...row })));
+    // The table's own rows, and the pages well under the abstract's JSON.
+    expect(stats.bytes - tableJson.length).toBeLessThan(abstractJson.length / 3);
+    let page = result.structuredContent as unknown as S2SPResult;
+    const ids = page.abstract.map((row) => row._row_id);
+    while (page.next_cursor) {
+      const next = await s2sp.resourceResult([], { cursor: page.next_cursor });
+      page = next.structuredContent as unknown as S2SPResult;
+      expect(page.abstract.every((row) => row.event === table[row._row_id]?.event)).toBe(true);
+      ids.push(...page.abstract.map((row) => row._row_id));
+    }
+    expect(ids).toEqual(table.map((_, i) => i));
+    await s2sp.close();
+  });
+
+  it('read a page stored by an earlier version (rows as they were)', async () => {
+    const store = createMemoryStore();
+    const token = generateToken();
+    const abstract = [{ _row_id: 3, event: 'Flood' }];
+    const old = {
+      head: { total_rows: 9, abstract_domains: ['event'], body_domains: [] },
+      abstract,
+      expires_at: '2026-11-27T10:00:00.000Z',
+      more: false,
+    };
+    await store.put(
+      await pageStorageKey(token, 1),
+      { columns: [], rows: [JSON.stringify(old)] },
+      { ttlMs: 60_000 },
+    );
+    const page = await readPage(encodePageCursor(token, 1), store, 'https://d.example');
+    expect(page.abstract).toEqual(abstract);
+    expect(page.next_cursor).toBeUndefined();
   });
 });
