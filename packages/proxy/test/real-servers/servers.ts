@@ -129,7 +129,7 @@ export const MATRIX: readonly MatrixServer[] = [
         fixture: 'dbhub-execute_sql',
         fixtureRows: 2,
         answer: 'indented JSON `{success, data: {statements: [{sql, rows, count}]}}`',
-        flag: 'execute_sql:/data/statements/0/rows',
+        flag: 'execute_sql',
         withoutFlag: 'writes',
       },
     ],

@@ -9,7 +9,7 @@
  * @returns `[start, end)` index ranges covering every row in order; one empty range for no rows
  */
 export function splitPages(
-  costs: readonly number[],
+  costs: ArrayLike<number>,
   firstRoom: number,
   laterRoom: number,
 ): Array<[number, number]> {

@@ -23,12 +23,35 @@ const rows = [
 describe('splitColumns', () => {
   it('keeps _row_id first then the abstract columns present in each row, in request order', () => {
     const split = splitColumns(prepareTable(rows), ['severity', 'event']);
-    expect(split.abstract).toEqual([
+    expect(split.abstract.slice()).toEqual([
       { _row_id: 0, severity: 'Moderate', event: 'Wind Advisory' },
       { _row_id: 1, event: 'Heat Advisory' },
     ]);
-    expect(Object.keys(split.abstract[0]!)).toEqual(['_row_id', 'severity', 'event']);
+    expect(Object.keys(split.abstract.slice()[0]!)).toEqual(['_row_id', 'severity', 'event']);
     expect(split.bodyDomains).toEqual(['description', 'geocode']);
+  });
+
+  it('holds no abstract row: they are made from the table rows when read, a page at a time', () => {
+    const table = prepareTable(rows);
+    const split = splitColumns(table, ['event']);
+    // The table's own rows, not a copy of each: nothing per row beside them.
+    expect(split.abstract.source).toBe(table.rows);
+    expect(split.abstract.length).toBe(2);
+    expect(split.abstract.slice(1, 2)).toEqual([{ _row_id: 1, event: 'Heat Advisory' }]);
+    expect(split.abstract.slice(1)).not.toBe(split.abstract.slice(1));
+  });
+
+  it('keeps the rows a filter matches, with their own row ids', () => {
+    const many = Array.from({ length: 10 }, (_, i) => ({ n: i, kind: i % 3 === 0 ? 'a' : 'b' }));
+    // A row given twice is its own row each time.
+    const table = prepareTable([...many, many[0]!]);
+    const split = splitColumns(table, ['kind'], { kind: { in: ['a'] } });
+    expect(split.abstract.slice()).toEqual(
+      [0, 3, 6, 9, 10].map((id) => ({ _row_id: id, kind: 'a' })),
+    );
+    expect(split.abstract.id(4)).toBe(10);
+    expect(split.abstract.source).toHaveLength(5);
+    expect(split.abstract.slice(2, 4).map((row) => row._row_id)).toEqual([6, 9]);
   });
 
   it('gives sync body rows with _row_id and body columns only', () => {

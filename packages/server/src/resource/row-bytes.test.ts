@@ -66,6 +66,24 @@ describe("serializeTable with the rows' bytes", () => {
     expect(codeOf(() => encodeRows(table))).toBe('invalid_config');
   });
 
+  it("counts each row's length from its bytes, as the decoded row's length, and keeps it once encoded", () => {
+    // Two-, three- and four-byte characters (a surrogate pair), and rows without members.
+    const text = '[{"a":"é€😀"},{},{ },{"b":"x\\"y","c":[1,{"d":"😀😀"}]}]';
+    const table = stored(rowBytes(text, { offset: 11 }), text);
+    const decoded = [...table.rows];
+    expect(decoded[0]).toBe('{"_row_id":0,"a":"é€😀"}');
+    expect([...table.rowLengths]).toEqual(decoded.map((row) => row.length));
+    encodeRows(table);
+    // The rows are the store's now; their lengths did not need them.
+    expect(codeOf(() => table.rows[0])).toBe('invalid_config');
+    expect([...table.rowLengths]).toEqual(decoded.map((row) => row.length));
+    // Rows stored from their texts, or stringified here, count the same.
+    const rows = JSON.parse(text) as Record<string, unknown>[];
+    expect([...serializeTable(prepareTable(rows)).rowLengths]).toEqual(
+      serializeTable(prepareTable(rows)).rows.map((row) => row.length),
+    );
+  });
+
   it('copies once when the buffer cannot grow, or rows spaced apart would overrun each other', () => {
     const fixed = rowBytes(ROWS, { fixed: true });
     const copied = encodeRows(stored(fixed, ROWS));

@@ -67,6 +67,21 @@ function hasMembers(b: Uint8Array, start: number, end: number): boolean {
   return b[at] !== 125;
 }
 
+/**
+ * How many UTF-16 code units `bytes` decodes to (its string's `length`), counted without decoding:
+ * one per character, two for a character of four bytes (a surrogate pair).
+ */
+function utf16Length(bytes: Uint8Array, start: number, end: number): number {
+  let units = 0;
+  for (let at = start; at < end; at++) {
+    const b = bytes[at] as number;
+    // Continuation bytes (10xxxxxx) add nothing; a four-byte lead (11110xxx) adds two.
+    if (b < 0x80) units++;
+    else if (b >= 0xc0) units += b >= 0xf0 ? 2 : 1;
+  }
+  return units;
+}
+
 /** The stored length of row `i` (UTF-8 bytes). */
 function storedLength(b: Uint8Array, start: number, end: number, i: number): number {
   const prefix = OPEN.length + digits(i) + 1;
@@ -88,9 +103,11 @@ function writePrefix(out: Uint8Array, at: number, i: number, members: boolean): 
 
 /**
  * The stored rows made from their bytes, meant for one `put`: a read-only array whose row `i` is
- * decoded on access (for a store that reads the rows as strings), and the encoding, built in place
- * in the caller's buffer by the store's `encodeRows(table)`, which takes the bytes; reading the
- * rows afterwards, or encoding them again, throws.
+ * decoded on access (for a store that reads the rows as strings), each row's length as a string
+ * (counted from the bytes: what the byte budget and the savings receipt read, without decoding
+ * every row into a string that is thrown away at once), and the encoding, built in place in the
+ * caller's buffer by the store's `encodeRows(table)`, which takes the bytes; reading the rows
+ * afterwards, or encoding them again, throws.
  *
  * @param rows - the row objects parsed from `source`
  * @param source - their bytes; the caller must not use `source.bytes.buffer` afterwards
@@ -99,11 +116,20 @@ function writePrefix(out: Uint8Array, at: number, i: number, members: boolean): 
 export function storedRowsFromBytes(
   rows: readonly Row[],
   source: RowBytes,
-): Pick<StoredTable, 'rows' | 'encode'> {
+): Pick<StoredTable, 'rows' | 'encode'> & { readonly rowLengths: Uint32Array } {
   checkRowBytes(rows, source);
   // Cleared by the encoding, which hands the bytes to the store.
   const state: { bytes?: RowBytes } = { bytes: source };
   const n = source.starts.length;
+  const rowLengths = new Uint32Array(n);
+  for (let i = 0; i < n; i++) {
+    const start = source.starts[i] as number;
+    const end = source.ends[i] as number;
+    const prefix = OPEN.length + digits(i) + 1;
+    rowLengths[i] = hasMembers(source.bytes, start, end)
+      ? prefix + utf16Length(source.bytes, start + 1, end)
+      : prefix;
+  }
   const rowAt = (i: number): string => {
     const held = state.bytes;
     if (!held) throw handedOver();
@@ -139,7 +165,7 @@ export function storedRowsFromBytes(
     deleteProperty: () => false,
     defineProperty: () => false,
   });
-  return { rows: lazy, encode: () => encodeInPlace(state) };
+  return { rows: lazy, rowLengths, encode: () => encodeInPlace(state) };
 }
 
 interface Growable {

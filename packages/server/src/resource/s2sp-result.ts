@@ -21,16 +21,18 @@ export type Mode = z.infer<typeof ModeSchema>;
  *
  * @param split - from {@link splitColumns}
  * @param access - the minted `resource_url` and its expiry
+ * @param abstract - the abstract rows it holds (default: all of them, made now)
  */
 export function buildAsyncResult(
   split: ColumnSplit,
   access: { resourceUrl: string; expiresAt: Date },
+  abstract: RowWithId[] = split.abstract.slice(),
 ): S2SPResult {
   return {
     total_rows: split.abstract.length,
     abstract_domains: [...split.abstractDomains],
     body_domains: [...split.bodyDomains],
-    abstract: split.abstract,
+    abstract,
     resource_url: access.resourceUrl,
     expires_at: access.expiresAt.toISOString(),
   };
@@ -47,7 +49,7 @@ export function buildSyncResult(split: ColumnSplit, body: RowWithId[]): S2SPResu
     total_rows: split.abstract.length,
     abstract_domains: [...split.abstractDomains],
     body_domains: [...split.bodyDomains],
-    abstract: split.abstract,
+    abstract: split.abstract.slice(),
     body,
   };
 }

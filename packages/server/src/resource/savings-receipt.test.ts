@@ -59,7 +59,7 @@ describe('the savings receipt in _meta', () => {
 
   it('estimates the plain result exactly up to 1 MiB of JSON, and a larger one from its first rows', () => {
     const small = prepareTable([{}, ...rows, {}]);
-    expect(plainResultTokens(small, serializeTable(small).rows)).toBe(
+    expect(plainResultTokens(small, serializeTable(small))).toBe(
       estimateTokens(JSON.stringify(small.rows)),
     );
     // Every fifth row empty: the plain length read from the stored rows must count `{}` right.
@@ -69,7 +69,7 @@ describe('the savings receipt in _meta', () => {
     const large = prepareTable(many);
     const plain = JSON.stringify(many);
     expect(plain.length).toBeGreaterThan(2 * RECEIPT_EXACT_CHARS);
-    const estimate = plainResultTokens(large, serializeTable(large).rows);
+    const estimate = plainResultTokens(large, serializeTable(large));
     expect(Math.abs(estimate / estimateTokens(plain) - 1)).toBeLessThan(0.005);
   });
 });

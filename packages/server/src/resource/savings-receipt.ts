@@ -9,7 +9,7 @@ import { PROTOCOL, type S2SPResult } from '@s2sp/core';
 import type { S2SPReceipt } from '@s2sp/core/receipt';
 import type { CallToolResult } from '../mcp-sdk.js';
 import { serializePlainResult } from './s2sp-result.js';
-import type { Table } from './table.js';
+import type { SerializedTable, Table } from './table.js';
 import { estimateTokens } from './token-estimate.js';
 
 /**
@@ -23,38 +23,46 @@ export const RECEIPT_EXACT_CHARS = 1 << 20;
 // `{"_row_id":` minus its `{`, which the plain row keeps.
 const ROW_ID_MEMBER = '"_row_id":'.length;
 
-/** The length of row `i`'s plain JSON, from its stored JSON (`serializeRow`'s layout). */
-function plainRowLength(stored: string, i: number): number {
+/**
+ * The length of row `i`'s plain JSON, from the length of its stored JSON (`serializeRow`'s
+ * layout).
+ */
+function plainRowLength(stored: number, i: number): number {
   const id = String(i).length;
   // `{"_row_id":7}` was `{}`; otherwise `{"_row_id":7,` stands for `{`.
-  return stored.length === ROW_ID_MEMBER + id + 2 ? 2 : stored.length - ROW_ID_MEMBER - id - 1;
+  return stored === ROW_ID_MEMBER + id + 2 ? 2 : stored - ROW_ID_MEMBER - id - 1;
 }
 
 /**
  * `estimateTokens` of the plain result (every row, every column): exact up to
  * {@link RECEIPT_EXACT_CHARS} of JSON, else extrapolated from the first rows.
  *
- * @param stored - the rows' stored JSON, when at hand: it gives the plain length without
- *   serialising the table again
+ * @param stored - the rows' stored JSON and its lengths ({@link serializeTable}), when at hand:
+ *   they give the plain length without serialising the table again, and only the rows of the
+ *   exact part are read
  */
-export function plainResultTokens(table: Table, stored?: readonly string[]): number {
+export function plainResultTokens(
+  table: Table,
+  stored?: Pick<SerializedTable, 'rows' | 'rowLengths'>,
+): number {
   if (!stored) return estimateTokens(serializePlainResult(table));
-  const lengths = stored.map(plainRowLength);
-  const total = lengths.reduce((sum, length) => sum + length, 0) + Math.max(2, lengths.length + 1);
+  const count = stored.rowLengths.length;
+  let total = Math.max(2, count + 1);
+  for (let i = 0; i < count; i++) total += plainRowLength(stored.rowLengths[i] as number, i);
   let rows = 0;
-  for (let chars = 0; rows < lengths.length && chars < RECEIPT_EXACT_CHARS; rows++)
-    chars += (lengths[rows] as number) + 1;
+  for (let chars = 0; rows < count && chars < RECEIPT_EXACT_CHARS; rows++)
+    chars += plainRowLength(stored.rowLengths[rows] as number, rows) + 1;
   // The plain JSON of the first rows, from their stored JSON rather than the row objects: a
   // caller that stores rows from their texts (the proxy) may hold them without their other
   // values. For rows serialised here it is the same text.
   const plain: string[] = [];
   for (let i = 0; i < rows; i++) {
-    const length = lengths[i] as number;
-    const row = stored[i] as string;
+    const row = stored.rows[i] as string;
+    const length = plainRowLength(row.length, i);
     plain.push(length === 2 ? '{}' : `{${row.slice(row.length - length + 1)}`);
   }
   const sample = `[${plain.join(',')}]`;
-  if (rows === lengths.length) return estimateTokens(sample);
+  if (rows === count) return estimateTokens(sample);
   return Math.round((estimateTokens(sample) * total) / sample.length);
 }
 

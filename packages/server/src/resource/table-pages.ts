@@ -1,13 +1,16 @@
-import { buildResourceUrl, type RowWithId, S2SPError, type S2SPResult } from '@s2sp/core';
+import { buildResourceUrl, PROTOCOL, type RowWithId, S2SPError, type S2SPResult } from '@s2sp/core';
 import { parseJsonText } from '@s2sp/core/json';
 import { type BodyStore, collectBytes } from '@s2sp/core/store';
 import { chooseShorterColumns, narrowTheAbstract, passNextCursor } from '../advice.js';
 import type { CallToolResult } from '../mcp-sdk.js';
 import { splitPages } from './abstract-pages.js';
 import { profileColumns } from './column-profile.js';
+import type { AbstractRows } from './column-split.js';
 import { encodeCompactRows } from './compact-abstract.js';
 import { decodePageCursor, encodePageCursor, pageStorageKey } from './page-cursor.js';
 import { budgetTokens } from './token-estimate.js';
+
+const ROW_ID = PROTOCOL.rowId;
 
 /** How the abstract is written for the model (PROTOCOL §7, compact encoding). */
 export type AbstractEncoding = 'json' | 'compact';
@@ -51,7 +54,7 @@ export function fitBodyDomains(
 /** What one page of an async result is built from. */
 export interface PageInput {
   readonly head: ResultHead;
-  readonly rows: readonly RowWithId[];
+  readonly rows: AbstractRows;
   readonly token: string;
   readonly resourceUrl: string;
   readonly expiresAt: Date;
@@ -68,12 +71,53 @@ export interface PageSlots {
   release(key: string): void;
 }
 
-/** One stored page: everything but the token-bearing `resource_url` and `next_cursor`. */
+/**
+ * One stored page: everything but the token-bearing `resource_url` and `next_cursor`, its rows
+ * packed ({@link packRows}). A page stored by an earlier version holds `abstract` instead.
+ */
 interface StoredPage {
   readonly head: ResultHead;
-  readonly abstract: RowWithId[];
+  readonly rows?: PackedRows;
+  readonly abstract?: RowWithId[];
   readonly expires_at: string;
   readonly more: boolean;
+}
+
+/**
+ * A page's abstract rows as the store keeps them: each distinct row (without its `_row_id`) once,
+ * and per row its id and which of them it is. An abstract of a few columns repeats few values (a
+ * CSV of 566k short rows: 16 distinct rows), and its pages, stored row by row, were 1.7 times the
+ * CSV's size; packed they are a sixth of that.
+ */
+interface PackedRows {
+  readonly ids: number[];
+  /** Row `k` is `{ _row_id: ids[k], ...values[of[k]] }`. */
+  readonly of: number[];
+  readonly values: Record<string, unknown>[];
+}
+
+/** Packs abstract rows for the store; {@link unpackRows} gives them back, equal and in order. */
+export function packRows(rows: readonly RowWithId[]): PackedRows {
+  const seen = new Map<string, number>();
+  const packed: PackedRows = { ids: [], of: [], values: [] };
+  for (const row of rows) {
+    const { [ROW_ID]: id, ...values } = row;
+    const key = JSON.stringify(values);
+    let index = seen.get(key);
+    if (index === undefined) {
+      index = packed.values.length;
+      seen.set(key, index);
+      packed.values.push(values);
+    }
+    packed.ids.push(id);
+    packed.of.push(index);
+  }
+  return packed;
+}
+
+/** The abstract rows {@link packRows} packed, `_row_id` first. */
+export function unpackRows(packed: PackedRows): RowWithId[] {
+  return packed.ids.map((id, k) => ({ [ROW_ID]: id, ...packed.values[packed.of[k] as number] }));
 }
 
 function asyncResult(
@@ -84,6 +128,55 @@ function asyncResult(
   extra: Record<string, unknown>,
 ): S2SPResult {
   return { ...head, abstract, resource_url: resourceUrl, expires_at: expiresAt, ...extra };
+}
+
+/** Abstract rows made at a time while their costs are counted. */
+const COST_RUN = 4096;
+
+/**
+ * Each abstract row's tokens on a page: `budgetTokens` of its JSON, plus one for its comma.
+ *
+ * @param rows - the abstract, made a run of rows at a time and not kept
+ */
+export function abstractCosts(rows: AbstractRows): Uint32Array {
+  const costs = new Uint32Array(rows.length);
+  for (let start = 0; start < rows.length; start += COST_RUN) {
+    const run = rows.slice(start, start + COST_RUN);
+    for (let j = 0; j < run.length; j++)
+      costs[start + j] = budgetTokens(JSON.stringify(run[j])) + 1;
+  }
+  return costs;
+}
+
+/** Budgets' worth of row costs up to which a result's tokens are counted on its whole JSON. */
+const EXACT_BUDGETS = 4;
+
+/**
+ * `budgetTokens` of the JSON of `make(every abstract row)`, without writing a large abstract as
+ * one string (31 MB for 566k short rows): exact while the rows' costs add up to at most
+ * {@link EXACT_BUDGETS} budgets. Past that the result is far over its budget (in the array a row
+ * costs at least about half of its cost alone, which counts its comma and rounds up), and the
+ * figure is scaled from the JSON of the first rows that cost that much.
+ *
+ * @param make - the result with the given abstract rows
+ * @param costs - {@link abstractCosts} of `rows`
+ */
+export function resultTokens(
+  make: (abstract: RowWithId[]) => S2SPResult,
+  rows: AbstractRows,
+  costs: ArrayLike<number>,
+  budget: number,
+): number {
+  let sum = 0;
+  let k = 0;
+  while (k < costs.length && sum <= EXACT_BUDGETS * budget) sum += costs[k++] as number;
+  const tokens = budgetTokens(JSON.stringify(make(rows.slice(0, k))));
+  if (k === costs.length) return tokens;
+  // Never seen: the first rows alone within the budget. The whole then decides, as it did.
+  if (tokens <= budget) return budgetTokens(JSON.stringify(make(rows.slice())));
+  let total = sum;
+  for (let j = k; j < costs.length; j++) total += costs[j] as number;
+  return Math.round((tokens * total) / sum);
 }
 
 /**
@@ -103,8 +196,9 @@ export async function pageAsyncResult(
 ): Promise<S2SPResult | undefined> {
   const { head, rows, token, resourceUrl, budget } = input;
   const expiresAt = input.expiresAt.toISOString();
-  const whole = asyncResult(head, [...rows], resourceUrl, expiresAt, {});
-  if (budgetTokens(JSON.stringify(whole)) <= budget) return undefined;
+  const costs = abstractCosts(rows);
+  const whole = (abstract: RowWithId[]) => asyncResult(head, abstract, resourceUrl, expiresAt, {});
+  if (resultTokens(whole, rows, costs, budget) <= budget) return undefined;
 
   const cursor = encodePageCursor(token, 9_999_999);
   const later = budgetTokens(
@@ -114,7 +208,8 @@ export async function pageAsyncResult(
   let profile: Record<string, unknown> | undefined;
   let first = later;
   for (const top of [10, 3]) {
-    const candidate = profileColumns(rows, head.abstract_domains, { top });
+    // From the table's rows, whose abstract columns' values the abstract rows would copy.
+    const candidate = profileColumns(rows.source, head.abstract_domains, { top });
     const cost = later + budgetTokens(JSON.stringify({ profile: candidate }));
     if (cost <= budget / 2) {
       profile = candidate;
@@ -122,10 +217,10 @@ export async function pageAsyncResult(
       break;
     }
   }
-  const costs = rows.map((row) => budgetTokens(JSON.stringify(row)) + 1);
   // A row no page can hold (a 2 MiB cell) is refused, never sent over the budget.
   const room = Math.min(budget - first, budget - later);
-  const widest = costs.reduce((max, cost) => Math.max(max, cost), 0);
+  let widest = 0;
+  for (const cost of costs) widest = Math.max(widest, cost);
   if (room <= 0 || widest > budget - later) {
     throw new S2SPError(
       'payload_too_large',
@@ -143,7 +238,7 @@ export async function pageAsyncResult(
       const [start, end] = pages[page] as [number, number];
       const stored: StoredPage = {
         head,
-        abstract: rows.slice(start, end),
+        rows: packRows(rows.slice(start, end)),
         expires_at: expiresAt,
         more: page < pages.length - 1,
       };
@@ -175,15 +270,15 @@ export async function pageAsyncResult(
  * given the first rows without a way on would take them for the whole table.
  *
  * @param result - the whole result as the model would read it (a sync body left out: the agent's
- *   S2SP layer keeps it from the model)
+ *   S2SP layer keeps it from the model), or its tokens ({@link resultTokens})
  * @throws S2SPError `payload_too_large` with advice, when over the budget
  */
 export function assertWithinBudget(
-  result: S2SPResult,
+  result: S2SPResult | number,
   budget: number,
   why: 'sync' | 'no-cursor',
 ): void {
-  const tokens = budgetTokens(JSON.stringify(result));
+  const tokens = typeof result === 'number' ? result : budgetTokens(JSON.stringify(result));
   if (tokens <= budget) return;
   const reason =
     why === 'sync'
@@ -228,7 +323,7 @@ export async function readPage(
   ) as StoredPage;
   return asyncResult(
     stored.head,
-    stored.abstract,
+    stored.abstract ?? (stored.rows ? unpackRows(stored.rows) : []),
     buildResourceUrl(base, token),
     stored.expires_at,
     stored.more ? { next_cursor: encodePageCursor(token, page + 1) } : {},

@@ -6,20 +6,24 @@ import {
   heldPieces,
   type StoredTable,
 } from '@s2sp/core/store';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { silentLogger } from '../logger.js';
 import type { CallToolResult } from '../mcp-sdk.js';
 import { createS2SP } from '../runtime/s2sp.js';
 import type { RowBytes } from './row-bytes.js';
 import type { RowJson } from './table.js';
+import { estimateTokens } from './token-estimate.js';
 
 const TEXT = '[{"a":1,  "b":"x"},{},{"a":2,"b":"é😀"}]';
 const STORED = '{"_row_id":0,"a":1,  "b":"x"},{"_row_id":1},{"_row_id":2,"a":2,"b":"é😀"}';
 const encoder = new TextEncoder();
 
-/** TEXT in a resizable buffer (as the proxy's line buffer is), with its rows' ranges. */
-function rowBytes(): RowBytes {
-  const text = encoder.encode(TEXT);
+/**
+ * `json` (a JSON array of flat objects) in a resizable buffer (as the proxy's line buffer is),
+ * with its rows' ranges.
+ */
+function rowBytes(json = TEXT): RowBytes {
+  const text = encoder.encode(json);
   const Resizable = ArrayBuffer as unknown as new (
     n: number,
     o: { maxByteLength: number },
@@ -63,6 +67,13 @@ async function storageKey(result: CallToolResult): Promise<string> {
   const token = resource_url && parseResourceUrl(resource_url).token;
   if (!token) throw new Error(`no resource_url: ${JSON.stringify(result)}`);
   return tokenStorageKey(token);
+}
+
+/** The receipt's estimate of the plain result: the tokens saved plus those the model reads. */
+function plainTokensOf(result: CallToolResult): number {
+  const receipt = result._meta?.['s2sp/receipt'] as { tokens_saved: number };
+  const [block] = result.content;
+  return receipt.tokens_saved + estimateTokens(block?.type === 'text' ? block.text : '');
 }
 
 describe('resourceResult with the rows JSON (the proxy path)', () => {
@@ -115,6 +126,34 @@ describe('resourceResult with the rows JSON (the proxy path)', () => {
     expect(puts.map((table) => table.encode)).toEqual([undefined]);
     expect(await takenText(store, plain)).toBe(STORED.replace('1,  "b"', '1,"b"'));
     await s2sp.close();
+  });
+
+  it("counts the stored bytes and the receipt's plain size without decoding every row", async () => {
+    // 2 MB of rows, twice the part the receipt reads exactly: the rest is counted from lengths.
+    const many = Array.from({ length: 20_000 }, (_, i) => ({
+      id: i,
+      event: i % 3 ? 'Flood Warning' : 'Wind Advisory ü',
+      note: `row ${i} of a table of short rows, with a little text in it`,
+    }));
+    const text = JSON.stringify(many);
+    const s2sp = createS2SP({ logger: silentLogger, publicUrl: 'https://d.example' });
+    const plain = await s2sp.resourceResult(many, { abstract_domains: 'event' });
+    const decode = vi.spyOn(TextDecoder.prototype, 'decode');
+    try {
+      const fromBytes = await s2sp.resourceResult(
+        JSON.parse(text),
+        { abstract_domains: 'event' },
+        { rowJson: () => ({ bytes: rowBytes(text) }) },
+      );
+      // Only the rows of the receipt's exact part are read as strings (was: every row, twice).
+      expect(decode.mock.calls.length).toBeGreaterThan(0);
+      expect(decode.mock.calls.length).toBeLessThan(many.length * 0.6);
+      // The same plain-result estimate either way (the texts differ by their random tokens).
+      expect(plainTokensOf(fromBytes)).toBe(plainTokensOf(plain));
+    } finally {
+      decode.mockRestore();
+      await s2sp.close();
+    }
   });
 
   it('refuses bytes that do not describe the rows with invalid_rows', async () => {

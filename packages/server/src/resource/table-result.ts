@@ -1,11 +1,11 @@
 import {
   buildResourceUrl,
   generateToken,
+  type RowWithId,
   S2SPError,
   type S2SPResult,
   tokenStorageKey,
 } from '@s2sp/core';
-import { type BodyStore, filterRows, type StoredTable } from '@s2sp/core/store';
 import { callWithoutSyncMode } from '../advice.js';
 import { entryLabel } from '../logger.js';
 import type { CallToolResult } from '../mcp-sdk.js';
@@ -23,12 +23,14 @@ import {
   serializeS2SPResult,
 } from './s2sp-result.js';
 import { modelTextOf, plainResultTokens, savingsReceipt, withReceipt } from './savings-receipt.js';
-import { prepareTable, type RowJson, serializeTable } from './table.js';
+import { prepareTable, type RowJson, type SerializedTable, serializeTable } from './table.js';
 import {
+  abstractCosts,
   assertWithinBudget,
   fitBodyDomains,
   pageAsyncResult,
   readPage,
+  resultTokens,
   s2spToolResult,
 } from './table-pages.js';
 import {
@@ -110,13 +112,14 @@ export async function buildTableResult(
   const known =
     declared.length === 0 ? table.columns : [...new Set([...table.columns, ...declared])];
   assertKnownColumns(domains, known, table.rows.length);
-  const whole = splitColumns(table, domains);
-  const split = filter ? { ...whole, abstract: filterRows(whole.abstract, filter) } : whole;
+  const split = splitColumns(table, domains, filter);
   // What the model reads of the body columns: within a quarter of the budget, labelled if cut.
   const listed = fitBodyDomains(split.bodyDomains, budget);
 
   if (mode === 'sync') {
-    const selected = new Set(split.abstract.map((row) => row._row_id));
+    const selected = new Set(
+      Array.from({ length: split.abstract.length }, (_, k) => split.abstract.id(k)),
+    );
     const body = bodyRows(table, split.bodyDomains).filter((row) => selected.has(row._row_id));
     const result: S2SPResult = {
       ...buildSyncResult(split, body),
@@ -154,18 +157,24 @@ export async function buildTableResult(
   const key = await tokenStorageKey(token);
   const resourceUrl = buildResourceUrl(base, token);
   const expiresAt = new Date(Date.now() + runtime.ttlMs);
-  const unpaged: S2SPResult = {
-    ...buildAsyncResult(split, { resourceUrl, expiresAt }),
+  // Made whole only when it is the answer (within the budget): a large abstract is paged.
+  const unpaged = (abstract?: RowWithId[]): S2SPResult => ({
+    ...buildAsyncResult(split, { resourceUrl, expiresAt }, abstract),
     ...listed,
     total_rows: table.rows.length,
     ...(filter && { matched_rows: split.abstract.length }),
-  };
-  if (context.paging === false) assertWithinBudget(unpaged, budget, 'no-cursor');
+  });
+  if (context.paging === false) {
+    const costs = abstractCosts(split.abstract);
+    assertWithinBudget(resultTokens(unpaged, split.abstract, costs, budget), budget, 'no-cursor');
+  }
   const client = context.client ?? clientKey(context.call);
-  let stored: StoredTable | undefined = serializeTable(table, context.rowJson?.());
-  // JSON characters of the rows, as the Redis store counts its budget: bytes for ASCII.
-  const bytes = stored.rows.reduce((sum, row) => sum + row.length + 1, 0);
-  const plainTokens = plainResultTokens(table, stored.rows);
+  let stored: SerializedTable | undefined = serializeTable(table, context.rowJson?.());
+  // JSON characters of the rows, as the Redis store counts its budget: bytes for ASCII. From the
+  // lengths: rows stored from bytes would each be decoded to be counted.
+  let bytes = stored.rowLengths.length;
+  for (const length of stored.rowLengths) bytes += length;
+  const plainTokens = plainResultTokens(table, stored);
   runtime.quota?.reserve(client, key, runtime.ttlMs, bytes);
   try {
     await runtime.store.put(key, stored, { ttlMs: runtime.ttlMs });
@@ -209,7 +218,7 @@ export async function buildTableResult(
     runtime.quota?.release(key);
     throw error;
   }
-  const result = paged ?? unpaged;
+  const result = paged ?? unpaged();
   runtime.logger.info('resource tool: cached', {
     tool: context.toolName,
     entry: entryLabel(key),

@@ -87,6 +87,15 @@ export function serializeRow(row: Row, rowId: number): string {
   return json.length === 2 ? `{"_row_id":${rowId}}` : `{"_row_id":${rowId},${json.slice(1)}`;
 }
 
+/** A table serialised for the store by {@link serializeTable}. */
+export interface SerializedTable extends StoredTable {
+  /**
+   * Row `i`'s stored JSON length in UTF-16 code units (`rows[i].length`), known without reading
+   * the row: a table stored from bytes decodes a row each time it is read.
+   */
+  readonly rowLengths: Uint32Array;
+}
+
 /**
  * The JSON a table's rows were parsed from, for a caller that still holds it (the proxy, which
  * parses an upstream's answer): {@link serializeTable} stores the rows from it rather than
@@ -126,13 +135,16 @@ function rowTail(text: string): string | undefined {
  * @throws S2SPError `invalid_rows` if a row holds a value JSON cannot represent (BigInt, a cycle),
  *   or when `json.bytes` does not describe the table's rows
  */
-export function serializeTable(table: Table, json?: RowJson): StoredTable {
+export function serializeTable(table: Table, json?: RowJson): SerializedTable {
   if (json && 'bytes' in json) {
     return { columns: table.columns, ...storedRowsFromBytes(table.rows, json.bytes) };
   }
+  const lengthsOf = (rows: readonly string[]) => Uint32Array.from(rows, (row) => row.length);
   const texts = json?.texts;
-  if (!texts || texts.length !== table.rows.length)
-    return { columns: table.columns, rows: table.rows.map(serializeRow) };
+  if (!texts || texts.length !== table.rows.length) {
+    const rows = table.rows.map(serializeRow);
+    return { columns: table.columns, rows, rowLengths: lengthsOf(rows) };
+  }
   const tails: (string | undefined)[] = [];
   const rows = table.rows.map((row, i) => {
     const text = texts[i];
@@ -143,5 +155,10 @@ export function serializeTable(table: Table, json?: RowJson): StoredTable {
     return tail === undefined ? serializeRow(row, i) : ['{"_row_id":', i, ','].join('') + tail;
   });
   // The texts are read: the rows' tails are what stays, with the stored rows.
-  return { columns: table.columns, rows, encode: () => encodeRows(rows, tails) };
+  return {
+    columns: table.columns,
+    rows,
+    rowLengths: lengthsOf(rows),
+    encode: () => encodeRows(rows, tails),
+  };
 }

@@ -5,7 +5,9 @@
  *    whole block, or after prose from the first line starting with `[` or `{`): the table is the
  *    document when it is an array of objects, else the one non-empty array of objects (or
  *    `{"columns": [...], "rows": [[...]]}` header-plus-arrays object) found in its objects, up to
- *    `MAX_DEPTH` levels down; with none non-empty, its one empty array (0 rows); with no array,
+ *    `MAX_DEPTH` levels down (an array of one object whose only array of objects is its
+ *    `rows`/`data`/`values`/`records`: that inner array, one statement's rows); with none
+ *    non-empty, its one empty array (0 rows); with no array,
  *    the one string member holding a table in a text format. Several non-empty arrays: the model
  *    names one (`table`), else the call is refused listing them. A document that is an MCP tool
  *    result (`{"content": [...]}`) is searched inside by this rule, one level deep. The first

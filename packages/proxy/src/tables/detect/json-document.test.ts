@@ -30,6 +30,32 @@ describe('findTable: JSON', () => {
     expect(findTable(text({ a: { b: { c: { d: { e: ROWS } } } } }), opts).kind).toBe('not-table');
   });
 
+  it("finds one statement's rows inside a one-row array (dbhub), and keeps a one-row table whole", () => {
+    const answer = {
+      success: true,
+      data: { statements: [{ sql: 'SELECT', rows: ROWS, count: 2 }] },
+    };
+    expect(findTable(text(answer), opts)).toMatchObject({
+      kind: 'table',
+      rows: ROWS,
+      pointer: '/data/statements/0/rows',
+      arrays: [{ pointer: '/data/statements/0/rows', rows: 2 }],
+    });
+    const none = { statements: [{ sql: 'SELECT', rows: [], count: 0 }] };
+    expect(findTable(text(none), opts)).toMatchObject({ rows: [], pointer: '/statements/0/rows' });
+    // A one-row table whose row holds a list of objects, or two of them, stays the table.
+    const tagged = [{ id: 1, tags: [{ n: 1 }, { n: 2 }] }];
+    expect(findTable(text({ rows: tagged }), opts)).toMatchObject({
+      rows: tagged,
+      pointer: '/rows',
+    });
+    const two = { statements: [{ rows: ROWS, data: ROWS }] };
+    expect(findTable(text(two), opts)).toMatchObject({
+      rows: two.statements,
+      pointer: '/statements',
+    });
+  });
+
   it('turns a header plus arrays into rows of objects; refuses ragged ones', () => {
     const doc = {
       columns: [{ name: 'id', type: 'int' }, 'name'],

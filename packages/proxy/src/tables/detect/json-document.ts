@@ -70,6 +70,21 @@ function* asTable(value: unknown): Steps<Located | undefined> {
   return yield* headerTable(value);
 }
 
+/**
+ * The member of a one-row array that is the table, when its one object holds exactly one array
+ * of objects, under a records name (`rows`, `data`, `values`, `records`): a wrapper such as
+ * dbhub's `{"statements": [{"sql": …, "rows": [...], "count": 2}]}` (one statement, its rows).
+ * The name keeps a real one-row table whose row holds a list of objects (`"tags": [{…}]`) a
+ * table of one row.
+ */
+function onlyInnerTable(value: unknown): string | undefined {
+  if (!Array.isArray(value) || value.length !== 1 || !isPlainObject(value[0])) return undefined;
+  const row = value[0];
+  const arrays = Object.keys(row).filter((key) => isTable(row[key]));
+  const [key] = arrays;
+  return arrays.length === 1 && key !== undefined && RECORD_KEYS.includes(key) ? key : undefined;
+}
+
 interface Candidate {
   readonly pointer: string;
   readonly located: Located;
@@ -104,7 +119,11 @@ function* candidates(document: unknown): Steps<Candidate[]> {
   const out: Candidate[] = [];
   yield* walkDocument(document, function* (pointer, value) {
     const located = yield* asTable(value);
-    if (located) out.push({ pointer, located });
+    const inner = located && onlyInnerTable(value);
+    if (inner !== undefined) {
+      const rows = (value as Row[])[0]?.[inner] as Row[];
+      out.push({ pointer: `${pointer}/0${pointerTo(inner)}`, located: { kind: 'rows', rows } });
+    } else if (located) out.push({ pointer, located });
     return located !== undefined;
   });
   return out;

@@ -1,3 +1,5 @@
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import type { Row } from '@s2sp/core';
 import { describe, expect, it } from 'vitest';
 import { CATALOGUE_SAMPLE_ROWS } from '../column-catalogue.js';
@@ -87,6 +89,34 @@ describe('text tables read for an async split (keep): the JSON path’s compact 
     expect(found.rowTexts).toBeUndefined();
     // Handed over once.
     expect(found.rowBytes?.()).toBeUndefined();
+  });
+
+  it('CSV: a narrow row is an object the size of its kept values', () => {
+    setFlagsFromString('--expose-gc');
+    const gc = runInNewContext('gc') as () => void;
+    const n = 100_000;
+    const lines = ['id,city,zip,__proto__'];
+    for (let i = 0; i < n; i++) lines.push(`${i},${['Austin', 'Boston'][i % 2]},0${i},x${i % 3}`);
+    let text: string | undefined = lines.join('\n');
+    lines.length = 0;
+    gc();
+    const before = process.memoryUsage().heapUsed;
+    const found = findTable(block(text), { ...opts, keep: ['city', '__proto__'] });
+    text = undefined;
+    gc();
+    const perRow = (process.memoryUsage().heapUsed - before) / n;
+    if (found.kind !== 'table') throw new Error(found.reason);
+    const row = found.rows[n - 1] as Row;
+    expect(Object.keys(row)).toEqual(['city', '__proto__']);
+    expect(Object.getPrototypeOf(row)).toBe(Object.prototype);
+    expect(row).toEqual(
+      Object.fromEntries([
+        ['city', 'Boston'],
+        ['__proto__', 'x0'],
+      ]),
+    );
+    // 40 bytes an object and 8 its slot in the rows array (was 56 and 8), with room to spare.
+    expect(perRow).toBeLessThan(56);
   });
 
   it('a parser given a record callback keeps no records of its own', () => {

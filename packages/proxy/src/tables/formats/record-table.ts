@@ -148,6 +148,12 @@ export function* recordTableSteps(
     );
   const rows: Row[] = [];
   const share = valueSharer();
+  // A row holding only the kept values starts as a copy of this one: JSON.parse sizes an object to
+  // its members, and a copy keeps that size (40 bytes a row with two kept columns, against 56 for
+  // an object grown from `{}`: 9 MB over 566k rows).
+  const kept = keep && columns.filter((name) => keep.has(name));
+  const template =
+    kept && JSON.parse(`{${kept.map((name) => `${JSON.stringify(name)}:null`).join(',')}}`);
   let header = true;
   yield* pass((cells) => {
     if (header) {
@@ -155,7 +161,7 @@ export function* recordTableSteps(
       return;
     }
     const i = rows.length;
-    const row: Row = {};
+    const row: Row = template && i > 0 && !whole?.has(i) ? { ...template } : {};
     let json = '{';
     for (let c = 0; c < columns.length; c++) {
       const text = cells[c] as string;
