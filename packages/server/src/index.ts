@@ -18,12 +18,28 @@ export type {
   ConsumerToolHandler,
   ConsumerToolOutput,
 } from './consumer/consumer-tool.js';
+export { CLIENT_ADDRESS_HEADER, clientKey } from './limits/client-quota.js';
+export {
+  type ClientConcurrencyLimit,
+  type ConcurrencyLimit,
+  type ConcurrencyLimitOptions,
+  createClientConcurrencyLimit,
+  createConcurrencyLimit,
+} from './limits/concurrency-limit.js';
 export {
   type ConsoleLoggerOptions,
   createConsoleLogger,
   type LogLevel,
   silentLogger,
 } from './logger.js';
+export { s2spCapability } from './mcp/capability.js';
+export { type ToolProgress, toolProgress } from './mcp/mcp-progress.js';
+export type {
+  McpServerLike,
+  RegisteredToolOf,
+  ToolContextOf,
+} from './mcp/mcp-server-like.js';
+export { readToolCall, type ToolCall, type ToolCallView } from './mcp/tool-call.js';
 export { type ListNamesOptions, listNames } from './resource/abstract-domains.js';
 export { profileColumns } from './resource/column-profile.js';
 export {
@@ -47,25 +63,9 @@ export {
   estimateTokens,
   TOKEN_ESTIMATE_ERROR,
 } from './resource/token-estimate.js';
-export { s2spCapability } from './runtime/capability.js';
-export { CLIENT_ADDRESS_HEADER, clientKey } from './runtime/client-quota.js';
-export {
-  type ClientConcurrencyLimit,
-  type ConcurrencyLimit,
-  type ConcurrencyLimitOptions,
-  createClientConcurrencyLimit,
-  createConcurrencyLimit,
-} from './runtime/concurrency-limit.js';
-export { type ToolProgress, toolProgress } from './runtime/mcp-progress.js';
-export type {
-  McpServerLike,
-  RegisteredToolOf,
-  ToolContextOf,
-} from './runtime/mcp-server-like.js';
 export type { S2SPOptions } from './runtime/options.js';
 export { createS2SP } from './runtime/s2sp.js';
 export type { S2SP } from './runtime/s2sp-types.js';
-export { readToolCall, type ToolCall, type ToolCallView } from './runtime/tool-call.js';
 export {
   createS2SPServer,
   type ListeningServer,

@@ -1,7 +1,7 @@
 /**
  * Every import from the MCP TypeScript SDK lives here. The package runs on SDK v2
  * (`@modelcontextprotocol/server`); the `McpServer` a user brings may be of either major, and is
- * read by its shape (`runtime/mcp-server-like.ts`), never through these imports.
+ * read by its shape (`mcp/mcp-server-like.ts`), never through these imports.
  *
  * @module
  */

@@ -57,5 +57,5 @@ export function toNodeHandler(
   };
 }
 
-export { type StopOnSignalsOptions, stopOnSignals } from './runtime/stop-on-signals.js';
+export { type StopOnSignalsOptions, stopOnSignals } from './edge/stop-on-signals.js';
 export { startTelemetryFromEnv } from './telemetry/node-sdk.js';

@@ -38,7 +38,7 @@ import {
   type ToolCall,
   toolProgress,
 } from '../src/index.js';
-import { readToolCall } from '../src/runtime/tool-call.js';
+import { readToolCall } from '../src/mcp/tool-call.js';
 import { resetOtelForTests } from '../src/telemetry/otel.js';
 
 const TRACE_ID = '0af7651916cd43dd8448eb211c80319c';

@@ -6,7 +6,7 @@ import {
   type RowWithId,
 } from '@s2sp/core';
 import { filterRows } from '@s2sp/core/store';
-import type { ConcurrencyLimit } from '../runtime/concurrency-limit.js';
+import type { ConcurrencyLimit } from '../limits/concurrency-limit.js';
 import { traceFetch } from '../telemetry/fetch-span.js';
 import {
   applyColumnMapping,

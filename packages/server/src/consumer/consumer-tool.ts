@@ -8,12 +8,12 @@ import {
 import { isPlainObject } from '@s2sp/core/json';
 import { FetchBodyLimitsSchema, stringList } from '@s2sp/core/options';
 import { z } from 'zod';
+import { ConcurrencyLimitOptionsSchema } from '../limits/concurrency-limit.js';
+import { mcpProgress } from '../mcp/mcp-progress.js';
+import { readToolCall, type ToolCall } from '../mcp/tool-call.js';
+import { shapeOf, type ToolParameters } from '../mcp/tool-shape.js';
 import type { CallToolResult, ToolAnnotations } from '../mcp-sdk.js';
 import { assertNoReservedParameters } from '../resource/resource-tool.js';
-import { ConcurrencyLimitOptionsSchema } from '../runtime/concurrency-limit.js';
-import { mcpProgress } from '../runtime/mcp-progress.js';
-import { readToolCall, type ToolCall } from '../runtime/tool-call.js';
-import { shapeOf, type ToolParameters } from '../runtime/tool-shape.js';
 import { errorResult, textResult } from '../tool-result.js';
 import { consumerExtensionsFor } from './consumer-parameters.js';
 import type { ConsumerRowResolver } from './consumer-rows.js';

@@ -1,6 +1,6 @@
 import { PROTOCOL, S2SPError } from '@s2sp/core';
 import type { Context, ErrorHandler, Hono, MiddlewareHandler, NotFoundHandler } from 'hono';
-import { CLIENT_ADDRESS_HEADER, sealClientAddress } from '../runtime/client-quota.js';
+import { CLIENT_ADDRESS_HEADER, sealClientAddress } from '../limits/client-quota.js';
 import { type BearerAuthInfo, bearerAuth } from './bearer-auth.js';
 import { browserGuard, isAllowedHost, requestHost } from './browser-guard.js';
 import {

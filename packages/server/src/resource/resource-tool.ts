@@ -1,10 +1,10 @@
 import { PROTOCOL, S2SPError } from '@s2sp/core';
 import { z } from 'zod';
 import { RESOURCE_PARAMETER_TEXT, RESOURCE_TOOL_LINE, resourceToolHowTo } from '../guidance.js';
+import { clientKey } from '../limits/client-quota.js';
+import type { ToolCall } from '../mcp/tool-call.js';
+import { shapeOf, type ToolParameters } from '../mcp/tool-shape.js';
 import type { CallToolResult, ToolAnnotations } from '../mcp-sdk.js';
-import { clientKey } from '../runtime/client-quota.js';
-import type { ToolCall } from '../runtime/tool-call.js';
-import { shapeOf, type ToolParameters } from '../runtime/tool-shape.js';
 import { ModeSchema } from './s2sp-result.js';
 import { answerTableCall, type TableResultRuntime } from './table-result.js';
 

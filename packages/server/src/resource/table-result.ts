@@ -7,12 +7,12 @@ import {
   tokenStorageKey,
 } from '@s2sp/core';
 import { callWithoutSyncMode } from '../advice.js';
+import type { AdvertisedUrl } from '../data-plane/advertised-url.js';
+import { type ClientQuota, clientKey } from '../limits/client-quota.js';
 import { entryLabel } from '../logger.js';
+import { readToolCall, type ToolCall } from '../mcp/tool-call.js';
 import type { CallToolResult } from '../mcp-sdk.js';
-import type { AdvertisedUrl } from '../runtime/advertised-url.js';
-import { type ClientQuota, clientKey } from '../runtime/client-quota.js';
 import type { ResolvedOptions } from '../runtime/options.js';
-import { readToolCall, type ToolCall } from '../runtime/tool-call.js';
 import { errorResult, textResult } from '../tool-result.js';
 import { assertKnownColumns } from './abstract-domains.js';
 import { bodyRows, splitColumns } from './column-split.js';

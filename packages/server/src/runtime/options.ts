@@ -15,10 +15,10 @@ import {
 } from '../consumer/consumer-tool.js';
 import { DataPlaneOptionsSchema } from '../data-plane/data-plane.js';
 import { EdgeOptionsSchema, HostValueSchema, LoggerSchema } from '../edge/edge-options.js';
+import { MaxBytesPerClientSchema, MaxEntriesPerClientSchema } from '../limits/client-quota.js';
 import { createConsoleLogger } from '../logger.js';
 import type { AbstractEncoding } from '../resource/table-pages.js';
 import { DEFAULT_TOKEN_BUDGET } from '../resource/token-estimate.js';
-import { MaxBytesPerClientSchema, MaxEntriesPerClientSchema } from './client-quota.js';
 
 /** Options for {@link createS2SP}. Every one is optional. */
 export interface S2SPOptions {

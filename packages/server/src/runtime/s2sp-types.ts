@@ -7,11 +7,11 @@ import type {
   ResolvedConsumerRows,
 } from '../consumer/consumer-rows.js';
 import type { ConsumerToolConfig, ConsumerToolHandler } from '../consumer/consumer-tool.js';
+import type { McpServerLike, RegisteredToolOf, ToolContextOf } from '../mcp/mcp-server-like.js';
 import type { CallToolResult } from '../mcp-sdk.js';
 import type { ResourceToolConfig, ResourceToolHandler } from '../resource/resource-tool.js';
 import type { TableResultArguments } from '../resource/table-request.js';
 import type { TableResultContext } from '../resource/table-result.js';
-import type { McpServerLike, RegisteredToolOf, ToolContextOf } from './mcp-server-like.js';
 
 /**
  * The S2SP runtime: what S2SP needs (a store, a TTL, the advertised address, the data plane),

@@ -7,8 +7,15 @@ import {
 } from '../consumer/consumer-parameters.js';
 import { createConsumerRowResolver } from '../consumer/consumer-rows.js';
 import { createConsumerToolCallback } from '../consumer/consumer-tool.js';
+import { type AdvertisedUrl, createAdvertisedUrl } from '../data-plane/advertised-url.js';
 import { createDataPlaneApp } from '../data-plane/data-plane.js';
 import { s2spInstructions } from '../guidance.js';
+import { createClientQuota } from '../limits/client-quota.js';
+import { createConcurrencyLimit } from '../limits/concurrency-limit.js';
+import { s2spCapability } from '../mcp/capability.js';
+import type { McpServerLike, RegisteredToolOf } from '../mcp/mcp-server-like.js';
+import type { ToolCall } from '../mcp/tool-call.js';
+import { shapeOf } from '../mcp/tool-shape.js';
 import type { CallToolResult, ToolAnnotations } from '../mcp-sdk.js';
 import { nullAsAbsent } from '../null-as-absent.js';
 import {
@@ -23,11 +30,6 @@ import { observeStore } from '../telemetry/metrics.js';
 import { loadOtel } from '../telemetry/otel.js';
 import { traceToolCall } from '../telemetry/tool-span.js';
 import { traceStore } from '../telemetry/traced-store.js';
-import { type AdvertisedUrl, createAdvertisedUrl } from './advertised-url.js';
-import { s2spCapability } from './capability.js';
-import { createClientQuota } from './client-quota.js';
-import { createConcurrencyLimit } from './concurrency-limit.js';
-import type { McpServerLike, RegisteredToolOf } from './mcp-server-like.js';
 import {
   checkToolOptions,
   type ResolvedOptions,
@@ -35,8 +37,6 @@ import {
   type S2SPOptions,
 } from './options.js';
 import type { S2SP } from './s2sp-types.js';
-import type { ToolCall } from './tool-call.js';
-import { shapeOf } from './tool-shape.js';
 
 /** What the convenience layer needs beyond the public runtime. */
 export interface S2SPInternals {

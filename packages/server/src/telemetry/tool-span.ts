@@ -7,8 +7,8 @@
 
 import { PROTOCOL } from '@s2sp/core';
 import { readS2SPReceipt } from '@s2sp/core/receipt';
+import { readToolCall, type ToolCall } from '../mcp/tool-call.js';
 import type { CallToolResult } from '../mcp-sdk.js';
-import { readToolCall, type ToolCall } from '../runtime/tool-call.js';
 import { recordReceipt } from './metrics.js';
 import { otelIfLoaded } from './otel.js';
 import { extractContext, inSpan, markFailed } from './spans.js';

@@ -2,7 +2,7 @@ import { S2SPError } from '@s2sp/core';
 import { byteSize, parseOptions, positiveInteger } from '@s2sp/core/options';
 import { z } from 'zod';
 import { redeemOrWait } from '../advice.js';
-import { readToolCall, type ToolCall } from './tool-call.js';
+import { readToolCall, type ToolCall } from '../mcp/tool-call.js';
 
 /**
  * The request header through which the convenience server's `/mcp` endpoint tells tools the
