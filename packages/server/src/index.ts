@@ -50,6 +50,7 @@ export {
   resourceToolDescription,
 } from './resource/resource-tool.js';
 export type { RowBytes } from './resource/row-bytes.js';
+export { plainTextTokens } from './resource/savings-receipt.js';
 export { prepareTable, type RowJson, serializeTable } from './resource/table.js';
 export {
   parseTableRequest,

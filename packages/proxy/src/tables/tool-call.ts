@@ -6,6 +6,7 @@
  */
 
 import {
+  PROTOCOL,
   parseRowFilter,
   type Row,
   S2SPError,
@@ -13,10 +14,12 @@ import {
   toolErrorResult,
 } from '@s2sp/core';
 import { otelIfLoaded, traceHeaders } from '@s2sp/core/otel';
+import { readS2SPReceipt } from '@s2sp/core/receipt';
 import {
   type ClientConcurrencyLimit,
   type Logger,
   parseTableRequest,
+  plainTextTokens,
   type RowJson,
   readToolCall,
   type TableRequest,
@@ -28,6 +31,7 @@ import type { CallToolResult } from '../mcp-sdk.js';
 import { decodeLargeTexts } from '../upstream/large-strings.js';
 import type { ForwardOptions, Upstream } from '../upstream/upstream.js';
 import { pickColumns } from './column-catalogue.js';
+import { blockTexts } from './detect/block-text.js';
 import { type FoundTable, findTableSteps } from './detect/find-table.js';
 import { describeBlocks, MAX_KEPT_TEXT } from './detect/other-blocks.js';
 import { upstreamNoteText } from './detect/upstream-note.js';
@@ -251,6 +255,9 @@ async function callToolNow(
       `${info.names.table ?? 'table'} must be a member name or JSON Pointer of at most ${MAX_TABLE_ARGUMENT} characters. ${nameTheTable}`,
     );
   }
+  // The receipt counts what the model would have read: the upstream's own text (CSV, indented
+  // JSON, prose), read before the parse may hand its bytes to the store.
+  const plainTokens = s2spCall && !result.isError ? plainTextTokens(blockTexts(result)) : undefined;
   // In slices: a large table's parse must not hold every other client's requests meanwhile.
   const found = await runInSlices(
     findTableSteps(result, {
@@ -301,9 +308,11 @@ async function callToolNow(
     tableArgs.abstract_domains = picked.columns;
   }
   // The rows' own texts, when the upstream sent compact JSON: stored as they are, not re-stringified.
-  const answer = await context
-    .s2sp()
-    .resourceResult(found.rows, tableArgs, { ...resultContext, rowJson: () => rowJsonOf(found) });
+  const answer = await context.s2sp().resourceResult(found.rows, tableArgs, {
+    ...resultContext,
+    rowJson: () => rowJsonOf(found),
+    ...(plainTokens !== undefined && { plainTokens }),
+  });
   if (answer.isError) return answer;
   return withOtherParts(context, found, answer, resultContext);
 }
@@ -378,5 +387,21 @@ async function withOtherParts(
     });
   }
   if (extra.length === 0) return answer;
-  return { ...answer, content: [...answer.content, ...extra] };
+  return withExtraRead({ ...answer, content: [...answer.content, ...extra] }, extra);
+}
+
+/** The receipt of `answer` less the tokens of `extra`, blocks the model reads too. */
+function withExtraRead(answer: CallToolResult, extra: CallToolResult['content']): CallToolResult {
+  const receipt = readS2SPReceipt(answer);
+  if (!receipt) return answer;
+  const read = plainTextTokens(
+    extra.flatMap((block) => (block.type === 'text' ? [block.text] : [])),
+  );
+  return {
+    ...answer,
+    _meta: {
+      ...answer._meta,
+      [PROTOCOL.receiptMeta]: { ...receipt, tokens_saved: receipt.tokens_saved - read },
+    },
+  };
 }

@@ -67,6 +67,32 @@ export function plainResultTokens(
 }
 
 /**
+ * `estimateTokens` of the texts a model reads of a plain tool result (its text blocks, as strings
+ * or as their UTF-8): exact up to {@link RECEIPT_EXACT_CHARS} of each text, else estimated from its
+ * first part and scaled by its length. A caller that relays another server's answer (the proxy)
+ * counts the plain result this way, as the model would have read it (CSV, indented JSON, prose),
+ * not as the rows' compact JSON.
+ */
+export function plainTextTokens(texts: Iterable<string | Uint8Array>): number {
+  let tokens = 0;
+  for (const text of texts) {
+    const size = typeof text === 'string' ? text.length : text.byteLength;
+    if (size <= RECEIPT_EXACT_CHARS) {
+      tokens += estimateTokens(typeof text === 'string' ? text : decoder.decode(text));
+      continue;
+    }
+    const sample =
+      typeof text === 'string'
+        ? text.slice(0, RECEIPT_EXACT_CHARS)
+        : decoder.decode(text.subarray(0, RECEIPT_EXACT_CHARS));
+    tokens += Math.round((estimateTokens(sample) * size) / RECEIPT_EXACT_CHARS);
+  }
+  return tokens;
+}
+
+const decoder = new TextDecoder();
+
+/**
  * The receipt of `result` for `table`: rows the model does not see (total minus the abstract
  * rows in this result), body columns, and the plain result's estimated tokens
  * ({@link plainResultTokens}) minus `estimateTokens(modelText)`, what the model reads: the text

@@ -87,6 +87,12 @@ export interface TableResultContext {
    * afterwards), so that nothing keeps it once the store has the rows.
    */
   readonly rowJson?: () => RowJson | undefined;
+  /**
+   * Tokens of the plain result as the model would have read it, for the savings receipt, when the
+   * caller knows better than the rows' compact JSON: the proxy counts the upstream's own answer
+   * (`plainTextTokens`), which may be CSV or indented JSON. Default: the rows' compact JSON.
+   */
+  readonly plainTokens?: number;
 }
 
 /**
@@ -137,7 +143,13 @@ export async function buildTableResult(
       );
     }
     const { body: _kept, ...read } = result;
-    const receipt = savingsReceipt(table, result, split.bodyDomains.length, JSON.stringify(read));
+    const receipt = savingsReceipt(
+      table,
+      result,
+      split.bodyDomains.length,
+      JSON.stringify(read),
+      context.plainTokens,
+    );
     return withReceipt({ content: [{ type: 'text', text }], structuredContent: result }, receipt);
   }
   if (table.rows.length === 0) {
@@ -174,7 +186,7 @@ export async function buildTableResult(
   // lengths: rows stored from bytes would each be decoded to be counted.
   let bytes = stored.rowLengths.length;
   for (const length of stored.rowLengths) bytes += length;
-  const plainTokens = plainResultTokens(table, stored);
+  const plainTokens = context.plainTokens ?? plainResultTokens(table, stored);
   runtime.quota?.reserve(client, key, runtime.ttlMs, bytes);
   try {
     await runtime.store.put(key, stored, { ttlMs: runtime.ttlMs });

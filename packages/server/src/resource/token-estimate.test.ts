@@ -72,7 +72,36 @@ describe('estimateTokens', () => {
       name: 'NWS forecast periods',
       text: JSON.stringify(forecast.properties.periods),
     });
-    expect(heldOut.length).toBeGreaterThanOrEqual(10);
+    // What an upstream behind the proxy answers in: the same NWS rows as CSV and as TSV (a tab
+    // before a word is a token of its own; counted with its word, TSV read 17% low).
+    const alerts = nwsRows('alerts-active-TX-2026-09-13.json') as Record<string, unknown>[];
+    const columns = Object.keys(alerts[0] ?? {});
+    const cell = (value: unknown) =>
+      typeof value === 'object' && value !== null ? JSON.stringify(value) : String(value ?? '');
+    const quoted = (value: unknown) => {
+      const text = cell(value);
+      return /[",\n\r]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
+    };
+    heldOut.push(
+      {
+        name: 'NWS TX 2026-09-13 as CSV',
+        text: [columns, ...alerts.map((row) => columns.map((c) => row[c]))]
+          .map((r) => r.map(quoted).join(','))
+          .join('\r\n'),
+      },
+      {
+        name: 'NWS TX 2026-09-13 as TSV',
+        text: [columns, ...alerts.map((row) => columns.map((c) => row[c]))]
+          .map((r) => r.map((v) => cell(v).replace(/[\t\n\r]/g, ' ')).join('\t'))
+          .join('\n'),
+      },
+    );
+    const cities = ['Austin\tTX\tcapital', 'Boston\tMA\tharbor and bay', 'Chicago\tIL\tlake'];
+    heldOut.push({
+      name: 'short cells as TSV',
+      text: Array.from({ length: 300 }, (_, i) => `${i + 1}\t${cities[i % 3]}`).join('\n'),
+    });
+    expect(heldOut.length).toBeGreaterThanOrEqual(13);
     for (const { name, text } of heldOut) {
       const error = estimateTokens(text) / count(text) - 1;
       expect({ name, within: Math.abs(error) <= TOKEN_ESTIMATE_ERROR }).toEqual({

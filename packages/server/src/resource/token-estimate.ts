@@ -115,8 +115,11 @@ export function estimateTokens(text: string): number {
         (CLASS[text.charCodeAt(i + 1)] as number) <= WIDE3)
     ) {
       // A word, with at most one leading space or mark: [Lu Lo]*[Ll Lo]*, then a contraction.
-      const prefix = k <= WIDE3 ? -1 : k;
-      if (prefix !== -1) i++;
+      // A tab leads its word in the pre-tokenizer but BPE has no merges for it: a token of its own.
+      const tab = text.charCodeAt(i) === 9;
+      const prefix = k <= WIDE3 || tab ? -1 : k;
+      if (tab) tokens += 1;
+      if (k > WIDE3) i++;
       let upper = 0;
       let lower = 0;
       let wide2 = 0;

@@ -27,3 +27,15 @@ export function largeTextOf(block: Block): LargeText | undefined {
   const text: unknown = block.type === 'text' ? block.text : undefined;
   return text instanceof LargeText ? text : undefined;
 }
+
+/**
+ * The texts of a result's text blocks, as the model reads them: strings, or the UTF-8 a large one
+ * is kept as (not decoded, not handed over).
+ */
+export function blockTexts(result: CallToolResult): (string | Uint8Array)[] {
+  return result.content.flatMap((block) => {
+    if (block.type !== 'text') return [];
+    const large = largeTextOf(block);
+    return [large ? large.bytes : block.text];
+  });
+}
