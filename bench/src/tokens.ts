@@ -1,6 +1,6 @@
 import type { S2SPResult } from '@s2sp/core';
 import { createS2SP, prepareTable, type S2SP } from '@s2sp/server';
-import { seededRandom } from '@s2sp/test-utils';
+import { seededRandom, withMedianCostToken } from '@s2sp/test-utils';
 import { nwsAlertFixtures } from './data.js';
 import type { BenchRow } from './report.js';
 import { round } from './stats.js';
@@ -21,13 +21,16 @@ const runtimes = {
 /**
  * The resource tool's text for `rows` as a server writes it, and its object. With `declared`
  * columns (a declared row schema), the compact text leaves body_domains out, as the server does.
+ * The minted token is swapped for one of median o200k cost (29 tokens; a random one costs 21–36),
+ * in ours and so in the reference's response built from it: every count in this section is then
+ * the same on every run.
  */
 async function s2spText(
   runtime: S2SP,
   rows: readonly object[],
   domains: readonly string[],
   declared?: readonly string[],
-): Promise<{ text: string; result: S2SPResult }> {
+): Promise<{ text: string; result: S2SPResult; meta: unknown }> {
   const answer = await runtime.resourceResult(
     rows,
     { abstract_domains: domains.join(',') },
@@ -35,7 +38,48 @@ async function s2spText(
   );
   const block = answer.content[0];
   if (answer.isError || block?.type !== 'text') throw new Error('the resource result failed');
-  return { text: block.text, result: JSON.parse(block.text) as S2SPResult };
+  const text = withMedianCostToken(block.text);
+  return { text, result: JSON.parse(text) as S2SPResult, meta: answer._meta };
+}
+
+const FIXED_TARGET = 150;
+const COMPACT_TARGET = 0.25;
+
+/**
+ * The default JSON response's fixed part (its o200k tokens beyond the abstract rows) as a row,
+ * with what it is made of: each member's share (the tokens the text loses without it, its key
+ * and comma included), the rest (braces, the `abstract` key and brackets), and the savings
+ * receipt, which travels in `_meta` and not in the text. An unpaged result carries no hint texts.
+ */
+function fixedPartRow(label: string, text: string, result: S2SPResult, meta: unknown): BenchRow {
+  const o200k = (value: string) => countTokens(value).o200k_base;
+  const total = o200k(text);
+  const fixed = total - o200k(JSON.stringify(result.abstract));
+  const members = Object.keys(result).filter((key) => key !== 'abstract');
+  const shares = members.map((key) => {
+    const without = Object.fromEntries(Object.entries(result).filter(([k]) => k !== key));
+    return [key, total - o200k(JSON.stringify(without))] as const;
+  });
+  const rest = fixed - shares.reduce((sum, [, share]) => sum + share, 0);
+  shares.sort((a, b) => b[1] - a[1]);
+  return {
+    section: SECTION,
+    name: `${label}: default JSON fixed part, 2 columns`,
+    values: {
+      o200k: fixed,
+      'fixed part: members': [
+        ...shares.map(([key, share]) =>
+          key === 'body_domains'
+            ? `${key} (${result.body_domains.length} names) ${share}`
+            : `${key} ${share}`,
+        ),
+        `braces and the abstract key ${rest}`,
+        `receipt in _meta (not in the text) ${o200k(JSON.stringify(meta ?? {}))}`,
+      ].join(' · '),
+    },
+    target: `fixed part ≤ ${FIXED_TARGET} o200k tokens`,
+    met: fixed <= FIXED_TARGET,
+  };
 }
 
 /** Closes the runtimes this section made. */
@@ -54,7 +98,10 @@ const DOMAIN_SETS = [
 /**
  * Tokens of the plain MCP result (as the Python reference prints it, and compact) against the
  * S2SP control-plane response for 1, 2, 4 and 8 abstract columns, with two real tokenizers.
- * Target: `event,severity` ≤ 3% of the plain result's tokens on every recorded alert set.
+ * Targets: `event,severity` ≤ 3% of the plain result's tokens on every recorded alert set; the
+ * default JSON response's fixed part ≤ 150 o200k tokens and the compact encoding ≤ 0.25× the
+ * reference on every held-out set (issue 41: the default's rows are set by PROTOCOL §2, so its
+ * ratio to the reference is shown but no longer judged).
  */
 export async function tokenBenchmark(quick = false): Promise<BenchRow[]> {
   const rows: BenchRow[] = [];
@@ -83,7 +130,7 @@ export async function tokenBenchmark(quick = false): Promise<BenchRow[]> {
       },
     });
     for (const domains of DOMAIN_SETS) {
-      const { text, result } = await s2spText(runtimes.json, alerts, domains);
+      const { text, result, meta } = await s2spText(runtimes.json, alerts, domains);
       const split = { abstract: result.abstract, bodyDomains: result.body_domains };
       const resourceUrl = result.resource_url;
       const ours = countTokens(text);
@@ -105,6 +152,7 @@ export async function tokenBenchmark(quick = false): Promise<BenchRow[]> {
         }),
       });
       if (isTarget) {
+        rows.push(fixedPartRow(label, text, result, meta));
         // The reference's own response for the same call: pretty-printed, with a `columns` list.
         const reference = {
           total_rows: split.abstract.length,
@@ -129,8 +177,6 @@ export async function tokenBenchmark(quick = false): Promise<BenchRow[]> {
           section: SECTION,
           name: `${label}: S2SP default JSON vs the reference, 2 columns`,
           values: { o200k: ours.o200k_base, '× reference': round(jsonRatio) },
-          target: 'default JSON ≤ 0.55× the Python reference',
-          met: jsonRatio <= 0.55,
         });
         // The compact text (abstractEncoding: "compact") as the server writes it: body_domains
         // left out because a declared row schema lists the columns in the tool description.
@@ -146,8 +192,8 @@ export async function tokenBenchmark(quick = false): Promise<BenchRow[]> {
             cl100k: compact.cl100k_base,
             '× reference': round(compactRatio),
           },
-          target: 'compact ≤ 0.35× the Python reference',
-          met: compactRatio <= 0.35,
+          target: `compact ≤ ${COMPACT_TARGET}× the Python reference`,
+          met: compactRatio <= COMPACT_TARGET,
         });
       }
     }
@@ -172,7 +218,8 @@ async function largerSetRows(): Promise<BenchRow[]> {
     const cycled = Array.from({ length: count }, (_, i) => alerts[i % alerts.length] as object);
     out.push(...(await versusReference(`recorded sets cycled to ${count} alerts`, cycled, 4)));
     const table = prepareTable(cycled);
-    const { text, result } = await s2spText(runtimes.json, cycled, domains);
+    const { text, result, meta } = await s2spText(runtimes.json, cycled, domains);
+    out.push(fixedPartRow(`recorded sets cycled to ${count} alerts`, text, result, meta));
     const split = { abstract: result.abstract, bodyDomains: result.body_domains };
     const resourceUrl = result.resource_url;
     const ours = countTokens(text).o200k_base;
@@ -194,18 +241,13 @@ async function largerSetRows(): Promise<BenchRow[]> {
       section: SECTION,
       name: `${label}: default JSON vs the reference, 2 columns`,
       values: { o200k: ours, reference: theirs, '× reference': round(ours / theirs) },
-      target: 'default JSON ≤ 0.55× the Python reference',
-      met: ours / theirs <= 0.55,
-      ...(ours / theirs > 0.55 && {
-        note: 'Each default-JSON row repeats its keys ({"_row_id":…,"event":…,"severity":…}, PROTOCOL §2), about 0.56× of a pretty-printed reference row, so past ~50 rows the ratio tends to that; only the opt-in compact encoding goes lower without breaking the Python reference’s agents.',
-      }),
     });
     out.push({
       section: SECTION,
       name: `${label}: compact vs the reference, 2 columns`,
       values: { o200k: compact, '× reference': round(compact / theirs) },
-      target: 'compact ≤ 0.35× the Python reference',
-      met: compact / theirs <= 0.35,
+      target: `compact ≤ ${COMPACT_TARGET}× the Python reference`,
+      met: compact / theirs <= COMPACT_TARGET,
     });
   }
   return out;
@@ -291,7 +333,7 @@ async function versusReference(
     // The least any PROTOCOL §2 default could send: only what the issue says the model needs
     // (the abstract rows with `_row_id`, the body_domains it can ask for, the resource_url),
     // compact, with none of §2's other members (total_rows, abstract_domains, expires_at).
-    // Above the target here, no default JSON encoding of §2's rows can meet it.
+    // Above a ratio here, no default JSON encoding of §2's rows can go under it.
     const least = countTokens(
       JSON.stringify({
         abstract: result.abstract,
@@ -309,8 +351,6 @@ async function versusReference(
         'rows only ×': round(perRow),
         'least §2 ×': round(least / theirs),
       },
-      target: 'default JSON ≤ 0.55× the Python reference',
-      met: ours / theirs <= 0.55,
     });
   }
   return out;

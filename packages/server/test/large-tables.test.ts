@@ -320,6 +320,43 @@ describe('compact encoding', () => {
   });
 });
 
+describe('compact encoding declared by the host (request _meta)', () => {
+  const declare = (client: TestMcpClient, encoding: unknown, args: Record<string, unknown>) =>
+    client.client.callTool({
+      name: 'get_table',
+      arguments: args,
+      _meta: { 'io.github.s2sp/abstract-encoding': encoding },
+    }) as Promise<ToolResult>;
+  const args = {
+    abstract_domains: 'event,severity',
+    filter: { event: 'Frost', severity: 'Minor' },
+  };
+
+  it('gets a host that declares it the compact text from a default (JSON) server', async () => {
+    const result = await declare(agent, 'compact', args);
+    expect(result.isError, textOf(result)).toBeFalsy();
+    const text = JSON.parse(textOf(result)) as { abstract: unknown[] };
+    const structured = S2SPResultSchema.parse(result.structuredContent);
+    expect(text.abstract[0]).toEqual(['_row_id', 'event', 'severity']);
+    expect(text.abstract).toHaveLength(2);
+    expect(structured.abstract.length).toBeGreaterThan(1);
+  });
+
+  it('leaves a client that declares nothing, or something unknown, on PROTOCOL §2', async () => {
+    for (const result of [await agent.call('get_table', args), await declare(agent, 'xml', args)]) {
+      const object = S2SPResultSchema.parse(JSON.parse(textOf(result)));
+      expect(object.abstract[0]).toMatchObject({ event: 'Frost', severity: 'Minor' });
+      expect(object.body_domains).toEqual(['id', 'magnitude', 'description']);
+    }
+  });
+
+  it('gets a host that declares "json" §2 text from a compact server', async () => {
+    const result = await declare(compactAgent, 'json', args);
+    const object = S2SPResultSchema.parse(JSON.parse(textOf(result)));
+    expect(object.abstract[0]).toMatchObject({ event: 'Frost', severity: 'Minor' });
+  });
+});
+
 describe('a shorter tools/list', () => {
   it('says the how-to once in the instructions, one line per tool, each column list once', async () => {
     expect(agent.client.getInstructions()).toMatch(/S2SP tables: /);

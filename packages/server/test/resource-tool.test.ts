@@ -195,8 +195,10 @@ describe('resource tool over Streamable HTTP', () => {
     const match = /^http:\/\/127\.0\.0\.1:(\d+)\/s2sp\/data\/(.+)$/.exec(object.resource_url ?? '');
     expect(Number(match?.[1])).toBe(listening.port);
     expect(isTokenShape(match?.[2])).toBe(true);
+    // Whole seconds, rounded down: never later than the entry's real expiry.
+    expect(object.expires_at).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/);
     const expires = Date.parse(object.expires_at ?? '');
-    expect(expires).toBeGreaterThanOrEqual(before + 120_000);
+    expect(expires).toBeGreaterThan(before + 120_000 - 1000);
     expect(expires).toBeLessThanOrEqual(Date.now() + 120_000);
     expect(text).not.toContain('North winds');
 

@@ -28,6 +28,7 @@ export {
   SERVED_REVISIONS,
   versionNegotiation,
 } from './mcp-eras.js';
+export { MEDIAN_COST_TOKEN, withMedianCostToken } from './median-cost-token.js';
 export {
   type DocumentedOption,
   readmeFlagsDiff,

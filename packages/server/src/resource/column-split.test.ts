@@ -92,7 +92,7 @@ describe('resource results', () => {
     expect(result).toMatchObject({
       total_rows: 2,
       abstract_domains: ['event'],
-      expires_at: '2026-11-22T10:10:00.000Z',
+      expires_at: '2026-11-22T10:10:00Z',
     });
     expect(serializeS2SPResult(result)).not.toMatch(/\n| {2}/);
   });

@@ -34,8 +34,19 @@ export function buildAsyncResult(
     body_domains: [...split.bodyDomains],
     abstract,
     resource_url: access.resourceUrl,
-    expires_at: access.expiresAt.toISOString(),
+    expires_at: expiryStamp(access.expiresAt),
   };
+}
+
+/**
+ * `expires_at` as the model reads it: ISO 8601 UTC to the whole second, rounded down, so the
+ * stated time is never later than the entry's real expiry. The milliseconds cost the model two
+ * tokens on every call and tell it nothing it can act on.
+ *
+ * @example expiryStamp(new Date('2026-11-22T10:10:00.427Z')) // '2026-11-22T10:10:00Z'
+ */
+export function expiryStamp(at: Date): string {
+  return `${at.toISOString().slice(0, 19)}Z`;
 }
 
 /**

@@ -8,6 +8,7 @@ import { profileColumns } from './column-profile.js';
 import type { AbstractRows } from './column-split.js';
 import { encodeCompactRows } from './compact-abstract.js';
 import { decodePageCursor, encodePageCursor, pageStorageKey } from './page-cursor.js';
+import { expiryStamp } from './s2sp-result.js';
 import { budgetTokens } from './token-estimate.js';
 
 const ROW_ID = PROTOCOL.rowId;
@@ -195,7 +196,7 @@ export async function pageAsyncResult(
   slots?: PageSlots,
 ): Promise<S2SPResult | undefined> {
   const { head, rows, token, resourceUrl, budget } = input;
-  const expiresAt = input.expiresAt.toISOString();
+  const expiresAt = expiryStamp(input.expiresAt);
   const costs = abstractCosts(rows);
   const whole = (abstract: RowWithId[]) => asyncResult(head, abstract, resourceUrl, expiresAt, {});
   if (resultTokens(whole, rows, costs, budget) <= budget) return undefined;

@@ -15,6 +15,7 @@ import type { CallToolResult } from '../mcp-sdk.js';
 import type { ResolvedOptions } from '../runtime/options.js';
 import { errorResult, textResult } from '../tool-result.js';
 import { assertKnownColumns } from './abstract-domains.js';
+import { callEncoding } from './abstract-encoding.js';
 import { bodyRows, splitColumns } from './column-split.js';
 import {
   buildAsyncResult,
@@ -237,7 +238,8 @@ export async function buildTableResult(
     rows: table.rows.length,
     ...(result.next_cursor !== undefined && { pages: 'yes' }),
   });
-  const answer = s2spToolResult(result, runtime.abstractEncoding, declared);
+  const encoding = callEncoding(runtime.abstractEncoding, readToolCall(context.call).meta);
+  const answer = s2spToolResult(result, encoding, declared);
   const receipt = savingsReceipt(
     table,
     result,
@@ -259,9 +261,11 @@ export async function buildPageResult(
   runtime: TableResultRuntime,
   context: TableResultContext = {},
 ): Promise<CallToolResult> {
-  const base = runtime.advertisedUrl.resolve(readToolCall(context.call).url);
+  const call = readToolCall(context.call);
+  const base = runtime.advertisedUrl.resolve(call.url);
   const result = await readPage(cursor, runtime.store, base, runtime.quota);
-  return s2spToolResult(result, runtime.abstractEncoding, context.knownColumns ?? []);
+  const encoding = callEncoding(runtime.abstractEncoding, call.meta);
+  return s2spToolResult(result, encoding, context.knownColumns ?? []);
 }
 
 /**

@@ -5,21 +5,11 @@ import o200k from 'js-tiktoken/ranks/o200k_base';
 import { describe, expect, it } from 'vitest';
 import { silentLogger } from '../logger.js';
 import { createS2SP } from '../runtime/s2sp.js';
+import { nwsRows } from './__fixtures__/nws-alerts.js';
 import { budgetTokens, estimateTokens, TOKEN_ESTIMATE_ERROR } from './token-estimate.js';
 
 const o200kBase = new Tiktoken(o200k);
 const count = (text: string) => o200kBase.encode(text).length;
-
-/** A recorded NWS file's alerts as the weather app's plain result holds them. */
-function nwsRows(name: string): Record<string, unknown>[] {
-  const url = new URL(`../../../../apps/weather-alerts/fixtures/${name}`, import.meta.url);
-  const collection = JSON.parse(readFileSync(url, 'utf8')) as {
-    features: { properties: Record<string, unknown> }[];
-  };
-  return collection.features.map((f) =>
-    Object.fromEntries(Object.entries(f.properties).filter(([key]) => !key.startsWith('@'))),
-  );
-}
 
 describe('estimateTokens', () => {
   it('counts nothing for empty text', () => {
