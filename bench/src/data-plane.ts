@@ -23,6 +23,19 @@ function plans(quick: boolean): Plan[] {
   ];
 }
 
+/**
+ * Requests that warm each server process up before its first measured size (none with `--quick`):
+ * a data plane is a long-running server, and V8 compiles its hot path only after a few hundred
+ * requests; the floor's path is a few lines, warm after a handful. Sent in batches so that the
+ * cached copies they need stay small.
+ */
+const WARM_UP = 400;
+const WARM_UP_BATCH = 100;
+
+/** The memory store's share of the floor at one request at a time (issue 41), at these sizes. */
+const NEAR_FLOOR = 0.9;
+const NEAR_FLOOR_SIZES = new Set([1000, 10_000]);
+
 const HOW: Record<ServerKind, string> = {
   floor: 'server process (bare node:http, pre-rendered bytes) + client process',
   'raw-redis':
@@ -61,7 +74,7 @@ function values(r: Repeated, size: number, bodyBytes: number): Record<string, nu
  * several concurrencies — a fresh token per request, as in real use — and in the same run the
  * floors: a bare `node:http` server sending the same bytes, and (with Redis) a `node:http` server
  * answering with a node-redis `GET` of the same bytes. Every server and the load generator run in
- * processes of their own. Targets: memory store ≥ 60% of the floor at 10k and 100k rows; Redis
+ * processes of their own. Targets: memory store ≥ 90% of the floor one request at a time at 1k and 10k rows (issue 41), ≥ 60% at 10k and 100k rows otherwise; Redis
  * store ≥ 50% of the floor there, and ≥ 90% of raw Redis at every size and concurrency — raw Redis
  * reading fresh keys, as redemptions do (the one-key figure is reported beside it).
  */
@@ -73,6 +86,7 @@ export async function dataPlaneBenchmark(
 ): Promise<BenchRow[]> {
   const out: BenchRow[] = [];
   const has = (kind: ServerKind) => lab.servers.has(kind);
+  const warmed = new Set<string>();
   for (const plan of plans(quick).filter((p) => !sizes || sizes.has(p.size))) {
     const bodyBytes = await lab.prepare(plan.size);
     const label = `${plan.size.toLocaleString('en-US')} rows (${round(bodyBytes / 1e6)} MB)`;
@@ -93,6 +107,13 @@ export async function dataPlaneBenchmark(
         'p50 ms': round(median(times)),
       },
     });
+
+    for (const { kind, fresh } of MEASURED) {
+      if (!has(kind) || quick || warmed.has(`${kind}:${fresh === true}`)) continue;
+      warmed.add(`${kind}:${fresh === true}`);
+      for (let done = 0; done < WARM_UP; done += WARM_UP_BATCH)
+        await lab.load(kind, { concurrency: 1, requests: WARM_UP_BATCH, ...(fresh && { fresh }) });
+    }
 
     const floor = new Map<number, number>();
     const raw = new Map<number, number>();
@@ -121,10 +142,13 @@ export async function dataPlaneBenchmark(
           if (ofFloor.harnessError) {
             note = `${round(ofFloor.ratio * 100)}% of the floor: the floor run was slower than this one, so this share measures the machine's noise, not the server`;
           }
-          if (judged) {
-            const bound = kind === 'memory' ? 0.6 : 0.5;
+          const nearFloor =
+            kind === 'memory' && concurrency === 1 && NEAR_FLOOR_SIZES.has(plan.size);
+          if (judged || nearFloor) {
+            const bound = nearFloor ? NEAR_FLOOR : kind === 'memory' ? 0.6 : 0.5;
             target = `≥ ${bound * 100}% of floor`;
-            met = !ofFloor.harnessError && ofFloor.ratio >= bound;
+            // A share above the floor is the machine's noise at this bound, not a miss.
+            met = (nearFloor || !ofFloor.harnessError) && ofFloor.ratio >= bound;
           }
           if (kind === 'redis' && raw.has(concurrency)) {
             const ofRaw = share(r.mbps, raw.get(concurrency), false);
@@ -145,7 +169,7 @@ export async function dataPlaneBenchmark(
         out.push({
           section: SECTION,
           name,
-          how: `${HOW[kind]}; ${plan.requests(concurrency)} requests${kind === 'memory' || kind === 'redis' ? ', a fresh token each' : fresh ? ', a fresh copy of the body each (written first, not timed)' : ''}; ${runs} run${runs > 1 ? 's' : ''}`,
+          how: `${HOW[kind]}; ${quick ? '' : `${WARM_UP} warm-up requests before the first size, then `}${plan.requests(concurrency)} requests${kind === 'memory' || kind === 'redis' ? ', a fresh token each' : fresh ? ', a fresh copy of the body each (written first, not timed)' : ''}; ${runs} run${runs > 1 ? 's' : ''}`,
           values: row,
           ...(target && { target, met }),
           ...(note && { note }),
