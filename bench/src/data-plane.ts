@@ -74,9 +74,10 @@ function values(r: Repeated, size: number, bodyBytes: number): Record<string, nu
  * several concurrencies — a fresh token per request, as in real use — and in the same run the
  * floors: a bare `node:http` server sending the same bytes, and (with Redis) a `node:http` server
  * answering with a node-redis `GET` of the same bytes. Every server and the load generator run in
- * processes of their own. Targets: memory store ≥ 90% of the floor one request at a time at 1k and 10k rows (issue 41), ≥ 60% at 10k and 100k rows otherwise; Redis
- * store ≥ 50% of the floor there, and ≥ 90% of raw Redis at every size and concurrency — raw Redis
- * reading fresh keys, as redemptions do (the one-key figure is reported beside it).
+ * processes of their own. Targets: memory store ≥ 90% of the floor one request at a time at 1k and
+ * 10k rows (issue 41), ≥ 60% at 10k and 100k rows otherwise; Redis store ≥ 50% of the floor there,
+ * and ≥ 90% of raw Redis at every size and concurrency — raw Redis reading fresh keys, as
+ * redemptions do (the one-key figure is reported beside it).
  */
 export async function dataPlaneBenchmark(
   lab: Lab,
