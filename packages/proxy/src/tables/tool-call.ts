@@ -5,16 +5,8 @@
  * @module
  */
 
-import {
-  PROTOCOL,
-  parseRowFilter,
-  type Row,
-  S2SPError,
-  type S2SPErrorCode,
-  toolErrorResult,
-} from '@s2sp/core';
+import { parseRowFilter, S2SPError, type S2SPErrorCode, toolErrorResult } from '@s2sp/core';
 import { otelIfLoaded, traceHeaders } from '@s2sp/core/otel';
-import { readS2SPReceipt } from '@s2sp/core/receipt';
 import {
   type ClientConcurrencyLimit,
   type Logger,
@@ -23,7 +15,6 @@ import {
   type RowJson,
   readToolCall,
   type TableRequest,
-  type TableResultContext,
   type ToolCall,
 } from '@s2sp/server';
 import { callToolPlainly, nameTheTable, raiseAbstractBudget } from '../advice.js';
@@ -33,9 +24,9 @@ import type { ForwardOptions, Upstream } from '../upstream/upstream.js';
 import { pickColumns } from './column-catalogue.js';
 import { blockTexts } from './detect/block-text.js';
 import { type FoundTable, findTableSteps } from './detect/find-table.js';
-import { describeBlocks, MAX_KEPT_TEXT } from './detect/other-blocks.js';
-import { upstreamNoteText } from './detect/upstream-note.js';
+import { describeBlocks } from './detect/other-blocks.js';
 import { runInSlices } from './formats/parse-steps.js';
+import { columnsOf, withOtherParts } from './other-parts.js';
 import { MAX_ABSTRACT_BUDGET_TOKENS, MAX_TABLE_ARGUMENT, type S2SPCall } from './s2sp-call.js';
 import type { TableTools } from './table-tools.js';
 
@@ -64,13 +55,6 @@ export interface ToolCallContext {
 
 /** The downstream request's handler argument, from either SDK (`extra` on v1, `ctx` on v2). */
 type Extra = ToolCall;
-
-/** The union of row keys, in first-seen order. */
-export function columnsOf(rows: readonly Row[]): string[] {
-  const seen = new Set<string>();
-  for (const row of rows) for (const key of Object.keys(row)) seen.add(key);
-  return [...seen];
-}
 
 function errorResult(code: S2SPErrorCode, message: string): CallToolResult {
   return toolErrorResult(new S2SPError(code, message));
@@ -326,82 +310,4 @@ function rowJsonOf(found: FoundTable): RowJson | undefined {
   if (bytes) return { bytes };
   const texts = found.rowTexts?.();
   return texts && { texts };
-}
-
-/** Token budget of the abstract of another array stored beside the table. */
-const OTHER_ARRAY_TOKENS = 1_000;
-
-/** Rows of another array up to which it is returned as it was, not stored. */
-const MAX_KEPT_ARRAY_ROWS = 200;
-
-/**
- * The parts of the upstream's result that are not the table, after the abstract: small text
- * blocks as they were, other arrays (as they were when small, else stored beside the table with
- * their own resource_url), and a note of what was left out.
- */
-async function withOtherParts(
-  context: ToolCallContext,
-  found: FoundTable,
-  answer: CallToolResult,
-  resultContext: TableResultContext,
-): Promise<CallToolResult> {
-  // What the upstream said about its answer comes first: a partial answer must not read as whole.
-  const extra: CallToolResult['content'] = [
-    ...(found.note
-      ? [{ type: 'text' as const, text: upstreamNoteText(found.note, found.rows.length) }]
-      : []),
-    ...found.blocks.kept,
-  ];
-  for (const other of found.others) {
-    const label = `${JSON.stringify(other.pointer)} (${other.rows.length.toLocaleString('en-US')} rows)`;
-    const json = other.rows.length <= MAX_KEPT_ARRAY_ROWS ? JSON.stringify(other.rows) : undefined;
-    if (json !== undefined && json.length <= MAX_KEPT_TEXT) {
-      extra.push({ type: 'text', text: `Also in the upstream's result, ${label}: ${json}` });
-      continue;
-    }
-    const [first] = columnsOf(other.rows);
-    const stored = await context.s2sp().resourceResult(
-      other.rows,
-      { abstract_domains: first ?? '' },
-      {
-        ...resultContext,
-        // Beside the table, the other array's abstract gets a small share of the budget.
-        tokenBudget: OTHER_ARRAY_TOKENS,
-      },
-    );
-    const [block] = stored.content;
-    extra.push({
-      type: 'text',
-      text: `Also in the upstream's result, ${label}, stored beside the table${stored.isError ? ' failed' : ''}: ${block?.type === 'text' ? block.text : ''}`,
-    });
-  }
-  const { repeats, dropped } = found.blocks;
-  if (repeats > 0 || dropped.length > 0) {
-    const parts = [
-      ...(repeats > 0 ? [`${repeats} block${repeats === 1 ? '' : 's'} repeating the table`] : []),
-      ...(dropped.length > 0 ? [describeBlocks(dropped)] : []),
-    ];
-    extra.push({
-      type: 'text',
-      text: `The proxy left out ${parts.join(' and ')} of the upstream's result. ${callToolPlainly}`,
-    });
-  }
-  if (extra.length === 0) return answer;
-  return withExtraRead({ ...answer, content: [...answer.content, ...extra] }, extra);
-}
-
-/** The receipt of `answer` less the tokens of `extra`, blocks the model reads too. */
-function withExtraRead(answer: CallToolResult, extra: CallToolResult['content']): CallToolResult {
-  const receipt = readS2SPReceipt(answer);
-  if (!receipt) return answer;
-  const read = plainTextTokens(
-    extra.flatMap((block) => (block.type === 'text' ? [block.text] : [])),
-  );
-  return {
-    ...answer,
-    _meta: {
-      ...answer._meta,
-      [PROTOCOL.receiptMeta]: { ...receipt, tokens_saved: receipt.tokens_saved - read },
-    },
-  };
 }

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import type { CallToolResult } from '../../mcp-sdk.js';
 import { LargeText } from '../../upstream/large-strings.js';
 import { sampledRows } from '../column-catalogue.js';
-import { columnsOf } from '../tool-call.js';
+import { columnsOf } from '../other-parts.js';
 import { opts } from './__fixtures__/tool-results.js';
 import { findTable } from './find-table.js';
 
