@@ -37,10 +37,12 @@ import { documentSteps, type OtherArray, type TableArray } from './json-document
 import { handOverOnce, readKeeping, readKeepingBytes } from './keep-values.js';
 import {
   type BlockSummary,
-  MAX_KEPT_TEXT,
+  mergeBlocks,
   type OtherBlocks,
   otherBlocksSteps,
+  proseBlock,
   summary,
+  withProse,
 } from './other-blocks.js';
 import {
   foundStringTable,
@@ -377,26 +379,4 @@ function afterProse(text: string): { prose: string; json: string } | undefined {
   const at = text.search(/\n[ \t]*[[{]/);
   if (at < 0) return undefined;
   return { prose: text.slice(0, at).trim(), json: text.slice(at + 1).trim() };
-}
-
-/** Prose before the table in its block, as a kept text block (a long one is described). */
-function proseBlock(prose: string, index: number): Block | BlockSummary {
-  return prose.length <= MAX_KEPT_TEXT
-    ? { type: 'text', text: prose }
-    : { index, type: 'text', chars: prose.length };
-}
-
-function withProse(blocks: OtherBlocks, prose: Block | BlockSummary): OtherBlocks {
-  return 'chars' in prose
-    ? { ...blocks, dropped: [prose, ...blocks.dropped] }
-    : { ...blocks, kept: [prose, ...blocks.kept] };
-}
-
-/** The other blocks inside an MCP result in a text block, then those beside that block. */
-function mergeBlocks(inner: OtherBlocks, outer: OtherBlocks): OtherBlocks {
-  return {
-    kept: [...inner.kept, ...outer.kept],
-    repeats: inner.repeats + outer.repeats,
-    dropped: [...inner.dropped, ...outer.dropped],
-  };
 }

@@ -122,3 +122,26 @@ export function describeBlocks(blocks: readonly BlockSummary[]): string {
   const more = blocks.length > 8 ? ` … and ${blocks.length - 8} more` : '';
   return `${blocks.length} content block${blocks.length === 1 ? '' : 's'}: ${shown}${more}`;
 }
+
+/** Prose before the table in its block, as a kept text block (a long one is described). */
+export function proseBlock(prose: string, index: number): Block | BlockSummary {
+  return prose.length <= MAX_KEPT_TEXT
+    ? { type: 'text', text: prose }
+    : { index, type: 'text', chars: prose.length };
+}
+
+/** `blocks` with the prose before the table first among them. */
+export function withProse(blocks: OtherBlocks, prose: Block | BlockSummary): OtherBlocks {
+  return 'chars' in prose
+    ? { ...blocks, dropped: [prose, ...blocks.dropped] }
+    : { ...blocks, kept: [prose, ...blocks.kept] };
+}
+
+/** The other blocks inside an MCP result in a text block, then those beside that block. */
+export function mergeBlocks(inner: OtherBlocks, outer: OtherBlocks): OtherBlocks {
+  return {
+    kept: [...inner.kept, ...outer.kept],
+    repeats: inner.repeats + outer.repeats,
+    dropped: [...inner.dropped, ...outer.dropped],
+  };
+}
