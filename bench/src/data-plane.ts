@@ -49,15 +49,23 @@ const HOW: Record<ServerKind, string> = {
 
 /**
  * What each size is measured on, in order: the floors first (raw Redis twice: one key read again
- * and again, and a fresh copy per request, as single use reads), then the stores.
+ * and again, and a fresh copy per request, as single use reads), the Python reference, then the
+ * stores (each beside the reference's figure).
  */
 const MEASURED: readonly { kind: ServerKind; fresh?: boolean }[] = [
   { kind: 'floor' },
   { kind: 'raw-redis' },
   { kind: 'raw-redis', fresh: true },
+  { kind: 'python' },
   { kind: 'memory' },
   { kind: 'redis' },
 ];
+
+/**
+ * Where the Python reference is measured: one request at a time, up to 10,000 rows (it
+ * serialises the whole table on every request, 1 s at 100,000 rows).
+ */
+const REFERENCE_MAX_ROWS = 10_000;
 
 function values(r: Repeated, size: number, bodyBytes: number): Record<string, number | string> {
   return {
@@ -109,29 +117,37 @@ export async function dataPlaneBenchmark(
       },
     });
 
+    const measured = (kind: ServerKind, concurrency: number) =>
+      has(kind) && (kind !== 'python' || (concurrency === 1 && plan.size <= REFERENCE_MAX_ROWS));
     for (const { kind, fresh } of MEASURED) {
-      if (!has(kind) || quick || warmed.has(`${kind}:${fresh === true}`)) continue;
+      if (!measured(kind, 1) || quick || warmed.has(`${kind}:${fresh === true}`)) continue;
       warmed.add(`${kind}:${fresh === true}`);
       for (let done = 0; done < WARM_UP; done += WARM_UP_BATCH)
         await lab.load(kind, { concurrency: 1, requests: WARM_UP_BATCH, ...(fresh && { fresh }) });
     }
 
+    const reference = new Map<number, number>();
     const floor = new Map<number, number>();
     const raw = new Map<number, number>();
     const rawFresh = new Map<number, number>();
     for (const { kind, fresh } of MEASURED) {
-      if (!has(kind)) continue;
       for (const concurrency of plan.concurrency) {
+        if (!measured(kind, concurrency)) continue;
         const r = await repeatLoad(
           lab,
           kind,
           { concurrency, requests: plan.requests(concurrency), ...(fresh && { fresh }) },
           runs,
-          bodyBytes,
+          // The reference's envelope differs by a few bytes (PROTOCOL §3 leaves member order and
+          // spacing free); its rate is counted on what it sent.
+          kind === 'python' ? undefined : bodyBytes,
         );
         const row: Record<string, number | string> = values(r, plan.size, bodyBytes);
-        const name = `${label}: ${kind === 'floor' ? 'floor, bare node:http' : kind === 'raw-redis' ? (fresh ? 'raw Redis, node-redis GET of a fresh key per request' : 'raw Redis, node-redis GET') : `${kind} store`}, c=${concurrency}`;
+        const name = `${label}: ${kind === 'floor' ? 'floor, bare node:http' : kind === 'raw-redis' ? (fresh ? 'raw Redis, node-redis GET of a fresh key per request' : 'raw Redis, node-redis GET') : kind === 'python' ? 'Python reference' : `${kind} store`}, c=${concurrency}`;
         if (kind === 'floor') floor.set(concurrency, r.mbps);
+        if (kind === 'python') reference.set(concurrency, r.mbps);
+        if ((kind === 'memory' || kind === 'redis') && reference.has(concurrency))
+          row['× reference'] = round(r.mbps / (reference.get(concurrency) as number));
         if (kind === 'raw-redis') (fresh ? rawFresh : raw).set(concurrency, r.mbps);
         let target: string | undefined;
         let met: boolean | undefined;
@@ -170,7 +186,7 @@ export async function dataPlaneBenchmark(
         out.push({
           section: SECTION,
           name,
-          how: `${HOW[kind]}; ${quick ? '' : `${WARM_UP} warm-up requests before the first size, then `}${plan.requests(concurrency)} requests${kind === 'memory' || kind === 'redis' ? ', a fresh token each' : fresh ? ', a fresh copy of the body each (written first, not timed)' : ''}; ${runs} run${runs > 1 ? 's' : ''}`,
+          how: `${HOW[kind]}; ${quick ? '' : `${WARM_UP} warm-up requests before the first size, then `}${plan.requests(concurrency)} requests${kind === 'memory' || kind === 'redis' || kind === 'python' ? ', a fresh token each' : fresh ? ', a fresh copy of the body each (written first, not timed)' : ''}; ${runs} run${runs > 1 ? 's' : ''}`,
           values: row,
           ...(target && { target, met }),
           ...(note && { note }),

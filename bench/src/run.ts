@@ -78,11 +78,14 @@ async function main(): Promise<void> {
     ? ['floor', 'raw-redis', 'memory', 'redis']
     : ['floor', 'memory'];
   const needLab = wanted('data-plane') || wanted('selective') || wanted('streaming');
-  // The Python reference, side by side in the selective section, when it is here (never in CI).
-  const pythonMissing = wanted('selective') ? pythonReferenceMissing() : undefined;
-  if (wanted('selective') && !pythonMissing) kinds.push('python', 'python-fresh');
-  else if (pythonMissing)
-    notes.push(`Python reference rows are missing (section 3): ${pythonMissing}.`);
+  // The Python reference, side by side in sections 2 and 3, when it is here (never in CI).
+  const wantsReference = wanted('selective') || wanted('data-plane');
+  const pythonMissing = wantsReference ? pythonReferenceMissing() : undefined;
+  if (wantsReference && !pythonMissing) {
+    kinds.push('python');
+    if (wanted('selective')) kinds.push('python-fresh');
+  } else if (pythonMissing)
+    notes.push(`Python reference rows are missing (sections 2 and 3): ${pythonMissing}.`);
   const lab = needLab ? await startLab(kinds, redis?.server.url) : undefined;
   const sections: [string, () => Promise<BenchRow[]> | BenchRow[]][] = [
     ['tokens', () => tokenBenchmark(quick)],
