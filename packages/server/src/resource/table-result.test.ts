@@ -264,6 +264,30 @@ describe('a sync-mode result', () => {
     expect(refused._meta?.['s2sp/error-code']).toBe('payload_too_large');
   });
 
+  it('makes no body rows when it is refused over the budget', async () => {
+    let reads = 0;
+    const row = {
+      event: 'Heat Advisory',
+      get note() {
+        reads++;
+        return 'x';
+      },
+    };
+    const s2sp = createS2SP({
+      publicUrl: 'http://127.0.0.1:3001',
+      logger: silentLogger,
+      tokenBudget: 1,
+    });
+    try {
+      const refused = await s2sp.resourceResult([row], { abstract_domains: 'event', mode: 'sync' });
+      expect(refused._meta?.['s2sp/error-code']).toBe('payload_too_large');
+      // Once, when the table's columns were collected; not again for a body row.
+      expect(reads).toBe(1);
+    } finally {
+      await s2sp.close();
+    }
+  });
+
   it('is refused over maxSyncBytes by its UTF-8 bytes, not its length', async () => {
     const [block] = reference().content;
     const text = block?.type === 'text' ? block.text : '';

@@ -124,14 +124,15 @@ export async function buildTableResult(
   const listed = fitBodyDomains(split.bodyDomains, budget);
 
   if (mode === 'sync') {
-    const body = bodyRows(table, split.bodyDomains, split.abstract);
+    // Measured against the budget before the body is made: a refused call makes no body rows.
     const result: S2SPResult = {
-      ...buildSyncResult(split, body),
+      ...buildSyncResult(split, []),
       ...listed,
       total_rows: table.rows.length,
       ...(filter && { matched_rows: split.abstract.length }),
     };
-    assertWithinBudget({ ...result, body: [] }, budget, 'sync');
+    assertWithinBudget(result, budget, 'sync');
+    result.body = bodyRows(table, split.bodyDomains, split.abstract);
     const text = serializeS2SPResult(result);
     // UTF-8 takes 1 to 3 bytes a UTF-16 unit: a text within a third of the cap is within it
     // without being encoded (a copy of the whole result, on every call).
