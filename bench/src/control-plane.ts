@@ -42,10 +42,29 @@ const ERAS: [string, (url: URL) => Promise<EraClient>][] = [
   ],
 ];
 
+/** The three calls compared: the plain tool call, then S2SP's two modes. */
+const CALLS = [
+  ['plain (no abstract_domains)', {}],
+  ['S2SP async, 2 abstract columns', { abstract_domains: 'event,severity' }],
+  ['S2SP sync, 2 abstract columns', { abstract_domains: 'event,severity', mode: 'sync' }],
+] as const;
+
+/** What one call kind collected over the blocks: latencies, wall and CPU time. */
+interface Collected {
+  readonly samples: number[];
+  seconds: number;
+  cpuUs: number;
+}
+
 /**
  * The cost S2SP adds to a tool call — projection, `_row_id`, caching and token minting — measured
  * as the same call with and without `abstract_domains`, at 1 and 16 concurrent clients, for a
  * client of each protocol era.
+ *
+ * The three calls take turns in blocks (every client makes a few calls of one kind, then of the
+ * next, in a rotating order) after a warm-up block of each, so that JIT warm-up, the heap the
+ * async results fill and the machine's load fall on all three alike. A block runs one kind of call
+ * alone, so the process's CPU time over it (server and clients, one process) is that call's.
  */
 export async function controlPlaneBenchmark(quick: boolean): Promise<BenchRow[]> {
   const rows = generateRows(quick ? 50 : 200);
@@ -67,41 +86,56 @@ export async function controlPlaneBenchmark(quick: boolean): Promise<BenchRow[]>
         const connected = await Promise.all(
           Array.from({ length: clients }, () => connect(new URL(listening.mcpUrl))),
         );
-        const calls = quick ? 10 : 80;
-        const baseline = new Map<string, number>();
-        for (const [label, args] of [
-          ['plain (no abstract_domains)', {}],
-          ['S2SP async, 2 abstract columns', { abstract_domains: 'event,severity' }],
-          ['S2SP sync, 2 abstract columns', { abstract_domains: 'event,severity', mode: 'sync' }],
-        ] as const) {
-          const samples: number[] = [];
+        const blocks = quick ? 2 : 8;
+        const perBlock = 10;
+        const collected: Collected[] = CALLS.map(() => ({ samples: [], seconds: 0, cpuUs: 0 }));
+        const block = async (kind: number, into?: Collected) => {
+          const args = (CALLS[kind] as (typeof CALLS)[number])[1];
+          const cpu = process.cpuUsage();
           const started = performance.now();
           await Promise.all(
             connected.map(async (client) => {
-              for (let i = 0; i < calls; i++) {
+              for (let i = 0; i < perBlock; i++) {
                 const t = performance.now();
                 const result = await client.callTool({ name: 'get_rows', arguments: args });
                 if (result.isError)
                   throw new Error(`control-plane call failed: ${JSON.stringify(result.content)}`);
-                samples.push(performance.now() - t);
+                into?.samples.push(performance.now() - t);
               }
             }),
           );
-          const seconds = (performance.now() - started) / 1000;
+          if (!into) return;
+          into.seconds += (performance.now() - started) / 1000;
+          const used = process.cpuUsage(cpu);
+          into.cpuUs += used.user + used.system;
+        };
+        for (let kind = 0; kind < CALLS.length; kind++) await block(kind);
+        for (let b = 0; b < blocks; b++)
+          for (let j = 0; j < CALLS.length; j++) {
+            const kind = (b + j) % CALLS.length;
+            await block(kind, collected[kind]);
+          }
+        const plain = collected[0] as Collected;
+        const plainP50 = latency(plain.samples).p50;
+        const plainCpu = plain.cpuUs / plain.samples.length;
+        CALLS.forEach(([label], kind) => {
+          const { samples, seconds, cpuUs } = collected[kind] as Collected;
           const { p50, p99 } = latency(samples);
-          if (label.startsWith('plain')) baseline.set('p50', p50);
+          const cpu = cpuUs / samples.length;
           out.push({
             section: SECTION,
             name: `${era}, ${rows.length} rows, ${clients} client${clients > 1 ? 's' : ''}: ${label}`,
-            how: 'server and SDK clients in the orchestrator process (ratios between the three calls only)',
+            how: 'server and SDK clients in the orchestrator process, the three calls in turns (ratios between the three calls only)',
             values: {
               'calls/s': round(samples.length / seconds),
               'p50 ms': round(p50),
               'p99 ms': round(p99),
-              'vs plain p50': `${round(p50 / (baseline.get('p50') ?? p50))}×`,
+              'vs plain p50': `${round(p50 / plainP50)}×`,
+              'CPU ms/call': round(cpu / 1000),
+              'vs plain CPU': `${round(cpu / plainCpu)}×`,
             },
           });
-        }
+        });
         await Promise.all(connected.map((client) => client.close()));
       }
   } finally {

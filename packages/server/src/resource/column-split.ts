@@ -88,11 +88,22 @@ function abstractRows(
 }
 
 /**
- * The sync-mode body: for every row, `_row_id` plus its body columns.
+ * The sync-mode body: for every row of the abstract (every row, or those a filter kept), in its
+ * order, `_row_id` plus its body columns.
  *
  * @param table - the prepared table
  * @param bodyDomains - from {@link splitColumns}
+ * @param abstract - the split's abstract rows, whose rows the body holds (default: every row)
  */
-export function bodyRows(table: Table, bodyDomains: readonly string[]): RowWithId[] {
-  return table.rows.map((row, i) => projectRow(row, i, bodyDomains));
+export function bodyRows(
+  table: Table,
+  bodyDomains: readonly string[],
+  abstract: Pick<AbstractRows, 'length' | 'id'> = { length: table.rows.length, id: (k) => k },
+): RowWithId[] {
+  const out: RowWithId[] = new Array(abstract.length);
+  for (let k = 0; k < abstract.length; k++) {
+    const id = abstract.id(k);
+    out[k] = projectRow(table.rows[id] as Row, id, bodyDomains);
+  }
+  return out;
 }

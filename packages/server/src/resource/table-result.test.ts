@@ -12,7 +12,7 @@ import type { CallToolResult } from '../mcp-sdk.js';
 import { createS2SP } from '../runtime/s2sp.js';
 import type { RowBytes } from './row-bytes.js';
 import type { RowJson } from './table.js';
-import { estimateTokens } from './token-estimate.js';
+import { budgetTokens, estimateTokens } from './token-estimate.js';
 
 const TEXT = '[{"a":1,  "b":"x"},{},{"a":2,"b":"é😀"}]';
 const STORED = '{"_row_id":0,"a":1,  "b":"x"},{"_row_id":1},{"_row_id":2,"a":2,"b":"é😀"}';
@@ -166,5 +166,135 @@ describe('resourceResult with the rows JSON (the proxy path)', () => {
     expect(result.isError).toBe(true);
     expect(result._meta?.['s2sp/error-code']).toBe('invalid_rows');
     await s2sp.close();
+  });
+});
+
+describe('a sync-mode result', () => {
+  // Unicode (2-, 3- and 4-byte UTF-8), nulls, nested values, a missing and an undefined column,
+  // rows that list their keys in another order.
+  const rows = (): Record<string, unknown>[] => [
+    { event: 'Heat Advisory', severity: 'Minor', note: 'été 😀 日本', area: { codes: [1, 2] } },
+    { severity: null, event: 'Wind Advisory', note: null, area: [] },
+    { event: 'Heat Advisory', severity: 'Severe', note: undefined, extra: { deep: [{ x: 'ß' }] } },
+    { event: 'Flood Warning', area: 'Lake "Travis"\n', severity: 'Moderate', note: '' },
+  ];
+
+  /**
+   * The result as sync mode built it before it skipped work (every body row made, then the
+   * abstract's kept; the text encoded to be measured): the same table, straight from PROTOCOL §2
+   * and §7.9, for the fast path to match byte for byte.
+   */
+  function reference(filter?: { event: string }): CallToolResult {
+    const table = rows();
+    const kept = filter ? table.filter((row) => row.event === filter.event) : table;
+    const ids = kept.map((row) => table.indexOf(row));
+    const abstract = ids.map((i) => {
+      const row = table[i] as Record<string, unknown>;
+      return JSON.parse(JSON.stringify({ _row_id: i, event: row.event, severity: row.severity }));
+    });
+    // Body columns in the table's first-seen order, whatever a row's own order.
+    const body = ids.map((i) => {
+      const row = table[i] as Record<string, unknown>;
+      return JSON.parse(
+        JSON.stringify({ _row_id: i, note: row.note, area: row.area, extra: row.extra }),
+      );
+    });
+    const read = {
+      total_rows: table.length,
+      abstract_domains: ['event', 'severity'],
+      body_domains: ['note', 'area', 'extra'],
+      abstract,
+      ...(filter && { matched_rows: kept.length }),
+    };
+    const result = {
+      total_rows: read.total_rows,
+      abstract_domains: read.abstract_domains,
+      body_domains: read.body_domains,
+      abstract,
+      body,
+      ...(filter && { matched_rows: kept.length }),
+    };
+    return {
+      content: [{ type: 'text', text: JSON.stringify(result) }],
+      structuredContent: result,
+      _meta: {
+        's2sp/receipt': {
+          rows_withheld: table.length - kept.length,
+          columns_withheld: 3,
+          tokens_saved:
+            estimateTokens(JSON.stringify(table)) - estimateTokens(JSON.stringify(read)),
+        },
+      },
+    };
+  }
+
+  const sync = async (
+    options: { tokenBudget?: number; maxSyncBytes?: number },
+    filter?: { event: string },
+  ) => {
+    const s2sp = createS2SP({
+      publicUrl: 'http://127.0.0.1:3001',
+      logger: silentLogger,
+      ...options,
+    });
+    try {
+      return await s2sp.resourceResult(rows(), {
+        abstract_domains: 'event,severity',
+        mode: 'sync',
+        ...(filter && { filter }),
+      });
+    } finally {
+      await s2sp.close();
+    }
+  };
+
+  it('is byte for byte the PROTOCOL §2 object, its text and its receipt', async () => {
+    for (const filter of [undefined, { event: 'Heat Advisory' }]) {
+      const result = await sync({}, filter);
+      expect(JSON.stringify(result)).toBe(JSON.stringify(reference(filter)));
+    }
+  });
+
+  it('is refused over the token budget at the same count as the whole result without its body', async () => {
+    const structuredContent = reference().structuredContent as Record<string, unknown>;
+    const tokens = budgetTokens(JSON.stringify({ ...structuredContent, body: [] }));
+    expect((await sync({ tokenBudget: tokens })).isError).toBeUndefined();
+    const refused = await sync({ tokenBudget: tokens - 1 });
+    expect(refused.isError).toBe(true);
+    expect(refused._meta?.['s2sp/error-code']).toBe('payload_too_large');
+  });
+
+  it('makes no body rows when it is refused over the budget', async () => {
+    let reads = 0;
+    const row = {
+      event: 'Heat Advisory',
+      get note() {
+        reads++;
+        return 'x';
+      },
+    };
+    const s2sp = createS2SP({
+      publicUrl: 'http://127.0.0.1:3001',
+      logger: silentLogger,
+      tokenBudget: 1,
+    });
+    try {
+      const refused = await s2sp.resourceResult([row], { abstract_domains: 'event', mode: 'sync' });
+      expect(refused._meta?.['s2sp/error-code']).toBe('payload_too_large');
+      // Once, when the table's columns were collected; not again for a body row.
+      expect(reads).toBe(1);
+    } finally {
+      await s2sp.close();
+    }
+  });
+
+  it('is refused over maxSyncBytes by its UTF-8 bytes, not its length', async () => {
+    const [block] = reference().content;
+    const text = block?.type === 'text' ? block.text : '';
+    const bytes = encoder.encode(text).byteLength;
+    expect(bytes).toBeGreaterThan(text.length);
+    expect((await sync({ maxSyncBytes: bytes })).isError).toBeUndefined();
+    const refused = await sync({ maxSyncBytes: bytes - 1 });
+    expect(refused._meta?.['s2sp/error-code']).toBe('payload_too_large');
   });
 });

@@ -124,19 +124,20 @@ export async function buildTableResult(
   const listed = fitBodyDomains(split.bodyDomains, budget);
 
   if (mode === 'sync') {
-    const selected = new Set(
-      Array.from({ length: split.abstract.length }, (_, k) => split.abstract.id(k)),
-    );
-    const body = bodyRows(table, split.bodyDomains).filter((row) => selected.has(row._row_id));
+    // Measured against the budget before the body is made: a refused call makes no body rows.
     const result: S2SPResult = {
-      ...buildSyncResult(split, body),
+      ...buildSyncResult(split, []),
       ...listed,
       total_rows: table.rows.length,
       ...(filter && { matched_rows: split.abstract.length }),
     };
-    assertWithinBudget({ ...result, body: [] }, budget, 'sync');
+    assertWithinBudget(result, budget, 'sync');
+    result.body = bodyRows(table, split.bodyDomains, split.abstract);
     const text = serializeS2SPResult(result);
-    const bytes = new TextEncoder().encode(text).byteLength;
+    // UTF-8 takes 1 to 3 bytes a UTF-16 unit: a text within a third of the cap is within it
+    // without being encoded (a copy of the whole result, on every call).
+    const bytes =
+      text.length * 3 <= runtime.maxSyncBytes ? 0 : new TextEncoder().encode(text).byteLength;
     if (bytes > runtime.maxSyncBytes) {
       throw new S2SPError(
         'payload_too_large',

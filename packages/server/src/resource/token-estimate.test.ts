@@ -124,6 +124,37 @@ describe('estimateTokens', () => {
     }
   });
 
+  it('gives the counts it gave before its ASCII-word fast path, to the token', () => {
+    // Recorded with the estimator before the fast path: the budget and the receipts must not move.
+    const before: Record<string, number> = {
+      'orders (calibration)': 19458,
+      'articles (calibration)': 21424,
+      'events (calibration)': 28457,
+      'people (calibration)': 8982,
+      'metrics (calibration)': 23525,
+      'logs (calibration)': 20976,
+      'articles, pretty-printed (calibration)': 25428,
+      'orders (held-out)': 20379,
+      'articles (held-out)': 27731,
+      'events (held-out)': 28138,
+      'people (held-out)': 7132,
+      'metrics (held-out)': 14931,
+      'logs (held-out)': 15930,
+      'database 150 × 11 (held-out)': 75687,
+      'orders, pretty-printed (held-out)': 29982,
+    };
+    const now = Object.fromEntries(tokenCorpus().map((s) => [s.name, estimateTokens(s.text)]));
+    expect(now).toEqual(before);
+    // Where the fast path hands over: a capital run, camelCase, a contraction, non-ASCII letters
+    // inside a word, a tab, a word at the end of the text.
+    expect(estimateTokens(" wind Gust windGust AB Ab aB it's l'été naïve über 日本 x\t y  z")).toBe(
+      22,
+    );
+    expect(estimateTokens('a'.repeat(40))).toBe(10);
+    expect(estimateTokens(' Abcdefghij KLMNOP qrs')).toBe(3);
+    expect(estimateTokens('{"a":"b c d","É":"É é","x y":[" A","  b"]}')).toBe(20);
+  });
+
   it('counts at least o200k_base for the budget, on every shape', () => {
     for (const { name, text } of tokenCorpus()) {
       expect({ name, safe: budgetTokens(text) >= count(text) }).toEqual({ name, safe: true });
