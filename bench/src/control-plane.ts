@@ -42,12 +42,23 @@ const ERAS: [string, (url: URL) => Promise<EraClient>][] = [
   ],
 ];
 
-/** The three calls compared: the plain tool call, then S2SP's two modes. */
+/**
+ * The calls compared: the plain tool call, S2SP's two modes, and a tool that returns the sync
+ * call's answer as it is (pre-rendered, no S2SP): the least a call carrying those bytes costs
+ * (PROTOCOL §2 sends the sync object twice, as the text and as `structuredContent`).
+ */
 const CALLS = [
-  ['plain (no abstract_domains)', {}],
-  ['S2SP async, 2 abstract columns', { abstract_domains: 'event,severity' }],
-  ['S2SP sync, 2 abstract columns', { abstract_domains: 'event,severity', mode: 'sync' }],
+  ['plain (no abstract_domains)', 'get_rows', {}],
+  ['S2SP async, 2 abstract columns', 'get_rows', { abstract_domains: 'event,severity' }],
+  [
+    'S2SP sync, 2 abstract columns',
+    'get_rows',
+    { abstract_domains: 'event,severity', mode: 'sync' },
+  ],
+  ["the sync call's answer, pre-rendered (no S2SP)", 'sync_answer', {}],
 ] as const;
+const SYNC = 2;
+const SYNC_ANSWER = 3;
 
 /** What one call kind collected over the blocks: latencies, wall and CPU time. */
 interface Collected {
@@ -61,9 +72,9 @@ interface Collected {
  * as the same call with and without `abstract_domains`, at 1 and 16 concurrent clients, for a
  * client of each protocol era.
  *
- * The three calls take turns in blocks (every client makes a few calls of one kind, then of the
+ * The four calls take turns in blocks (every client makes a few calls of one kind, then of the
  * next, in a rotating order) after a warm-up block of each, so that JIT warm-up, the heap the
- * async results fill and the machine's load fall on all three alike. A block runs one kind of call
+ * async results fill and the machine's load fall on all of them alike. A block runs one kind of call
  * alone, so the process's CPU time over it (server and clients, one process) is that call's.
  */
 export async function controlPlaneBenchmark(quick: boolean): Promise<BenchRow[]> {
@@ -78,6 +89,15 @@ export async function controlPlaneBenchmark(quick: boolean): Promise<BenchRow[]>
     maxEntriesPerClient: 1_000_000,
   });
   server.resourceTool('get_rows', { description: 'rows' }, () => rows);
+  // One sync answer, taken before the blocks, returned as it is by `sync_answer`.
+  let syncAnswer: Record<string, unknown> = { content: [] };
+  server.use((mcp) =>
+    mcp.registerTool(
+      'sync_answer',
+      { description: 'a recorded answer' },
+      () => syncAnswer as never,
+    ),
+  );
   const listening = await server.listen();
   const out: BenchRow[] = [];
   try {
@@ -89,15 +109,25 @@ export async function controlPlaneBenchmark(quick: boolean): Promise<BenchRow[]>
         const blocks = quick ? 2 : 8;
         const perBlock = 10;
         const collected: Collected[] = CALLS.map(() => ({ samples: [], seconds: 0, cpuUs: 0 }));
+        const first = connected[0] as EraClient;
+        const recorded = await first.callTool({
+          name: 'get_rows',
+          arguments: (CALLS[SYNC] as (typeof CALLS)[number])[2],
+        });
+        syncAnswer = {
+          content: recorded.content,
+          structuredContent: recorded.structuredContent,
+          ...(recorded._meta && { _meta: recorded._meta }),
+        };
         const block = async (kind: number, into?: Collected) => {
-          const args = (CALLS[kind] as (typeof CALLS)[number])[1];
+          const [, name, args] = CALLS[kind] as (typeof CALLS)[number];
           const cpu = process.cpuUsage();
           const started = performance.now();
           await Promise.all(
             connected.map(async (client) => {
               for (let i = 0; i < perBlock; i++) {
                 const t = performance.now();
-                const result = await client.callTool({ name: 'get_rows', arguments: args });
+                const result = await client.callTool({ name, arguments: args });
                 if (result.isError)
                   throw new Error(`control-plane call failed: ${JSON.stringify(result.content)}`);
                 into?.samples.push(performance.now() - t);
@@ -118,14 +148,24 @@ export async function controlPlaneBenchmark(quick: boolean): Promise<BenchRow[]>
         const plain = collected[0] as Collected;
         const plainP50 = latency(plain.samples).p50;
         const plainCpu = plain.cpuUs / plain.samples.length;
+        const answer = collected[SYNC_ANSWER] as Collected;
+        const answerP50 = latency(answer.samples).p50;
+        const answerCpu = answer.cpuUs / answer.samples.length;
         CALLS.forEach(([label], kind) => {
           const { samples, seconds, cpuUs } = collected[kind] as Collected;
           const { p50, p99 } = latency(samples);
           const cpu = cpuUs / samples.length;
+          const sameBytes: Record<string, string> =
+            kind === SYNC
+              ? {
+                  'vs same answer p50': `${round(p50 / answerP50)}×`,
+                  'vs same answer CPU': `${round(cpu / answerCpu)}×`,
+                }
+              : {};
           out.push({
             section: SECTION,
             name: `${era}, ${rows.length} rows, ${clients} client${clients > 1 ? 's' : ''}: ${label}`,
-            how: 'server and SDK clients in the orchestrator process, the three calls in turns (ratios between the three calls only)',
+            how: 'server and SDK clients in the orchestrator process, the four calls in turns (ratios between them only)',
             values: {
               'calls/s': round(samples.length / seconds),
               'p50 ms': round(p50),
@@ -133,6 +173,7 @@ export async function controlPlaneBenchmark(quick: boolean): Promise<BenchRow[]>
               'vs plain p50': `${round(p50 / plainP50)}×`,
               'CPU ms/call': round(cpu / 1000),
               'vs plain CPU': `${round(cpu / plainCpu)}×`,
+              ...sameBytes,
             },
           });
         });
