@@ -7,13 +7,7 @@
  */
 
 import { S2SPError } from '@s2sp/core';
-import {
-  chunksOf,
-  encodeRows,
-  type TakenRows,
-  type TakeRetry,
-  tooManyRowIds,
-} from '@s2sp/core/store';
+import { chunksOf, type TakenRows, type TakeRetry, tooManyRowIds } from '@s2sp/core/store';
 import {
   EXPIRE_BLOCKS,
   INLINE_DROP_BLOCKS,
@@ -25,12 +19,17 @@ import {
 import { blockKey, offsetsKey } from './key-layout.js';
 import { runScript } from './lua-script.js';
 import type { RedisClock } from './redis-clock.js';
-import type { RedisConnection } from './redis-connection.js';
+import type { RedisConnection, SendOptions } from './redis-connection.js';
 import { RedisLateError, toStoreError, withTimeout } from './store-errors.js';
 
 /** How long a claimed entry's blocks stay for their reader: ample for reading them, bounded if
  * the reader dies. */
 export const CLAIM_HOLD_MS = 5 * 60_000;
+// Every command of a take may reach Redis after the store gave up: the take script checks its
+// deadline, and reads and expiries of a taken entry change nothing another take could see.
+const LATE_IS_HARMLESS: SendOptions = { lateIsHarmless: true };
+const BUFFERS_LATE_IS_HARMLESS: SendOptions = { buffers: true, lateIsHarmless: true };
+
 /** Block reads in flight at once. */
 export const READ_AHEAD = 8;
 
@@ -181,6 +180,7 @@ function expireBlocks(options: TakeEntryOptions, blocks: number, first: number):
       EXPIRE_BLOCKS,
       [options.redisKey],
       [String(blocks), String(first)],
+      LATE_IS_HARMLESS,
     ),
     options.commandTimeoutMs,
   ).catch(() => {});
@@ -212,11 +212,35 @@ function getBlock(options: TakeEntryOptions, key: string): Promise<unknown> {
 
 function getValues(options: TakeEntryOptions, command: string[]): Promise<unknown> {
   const pending = withTimeout(
-    options.connection.send(command, options.redisKey, { buffers: true }),
+    options.connection.send(command, options.redisKey, BUFFERS_LATE_IS_HARMLESS),
     options.commandTimeoutMs,
   );
   pending.catch(() => {}); // read (and its error reported) in order, by readClaimed
   return pending;
+}
+
+/**
+ * The rows a take script answered, handed over as the reply's own bytes with a comma piece of its
+ * own between each two (as the memory store hands scattered rows over; the taker may turn the
+ * commas into newlines): the selected rows are not copied here, the response's writer copies
+ * them once.
+ */
+function rowPieces(rows: readonly Buffer[]): {
+  pieces: Uint8Array[];
+  ends: Uint32Array;
+  byteLength: number;
+} {
+  const commas = Buffer.alloc(Math.max(0, rows.length - 1), ',');
+  const ends = new Uint32Array(rows.length);
+  const pieces: Uint8Array[] = [];
+  let byteLength = 0;
+  rows.forEach((row, i) => {
+    if (i > 0) pieces.push(commas.subarray(i - 1, i));
+    byteLength += (i > 0 ? 1 : 0) + row.byteLength;
+    pieces.push(row);
+    ends[i] = byteLength;
+  });
+  return { pieces, ends, byteLength };
 }
 
 /**
@@ -240,7 +264,7 @@ export async function takeEntry(options: TakeEntryOptions): Promise<Taken | unde
     ...(selecting === undefined ? [] : [String(selecting)]),
   ];
   const claim = withTimeout(
-    runScript(connection, TAKE, [redisKey], args, { buffers: true }),
+    runScript(connection, TAKE, [redisKey], args, BUFFERS_LATE_IS_HARMLESS),
     giveUpAt - Date.now(),
     commandTimeoutMs,
   );
@@ -268,10 +292,9 @@ export async function takeEntry(options: TakeEntryOptions): Promise<Taken | unde
       if (row) present.push(row);
       else missing.push(rowIds[i] as number);
     });
-    // The script answers one value per id; joining them is the one copy of the selected rows.
-    const { joined, ends } = encodeRows(present);
+    const { pieces, ends, byteLength } = rowPieces(present);
     return {
-      result: { ...base, missing, byteLength: joined.byteLength, ends, chunks: chunksOf([joined]) },
+      result: { ...base, missing, byteLength, ends, chunks: chunksOf(pieces) },
       bytes: meta.size,
     };
   }
