@@ -19,7 +19,7 @@ import {
 import { blockKey, offsetsKey } from './key-layout.js';
 import { runScript } from './lua-script.js';
 import type { RedisClock } from './redis-clock.js';
-import type { RedisConnection, SendOptions } from './redis-connection.js';
+import type { RedisClientKind, RedisConnection, SendOptions } from './redis-connection.js';
 import { RedisLateError, toStoreError, withTimeout } from './store-errors.js';
 
 /** How long a claimed entry's blocks stay for their reader: ample for reading them, bounded if
@@ -29,6 +29,9 @@ export const CLAIM_HOLD_MS = 5 * 60_000;
 // deadline, and reads and expiries of a taken entry change nothing another take could see.
 const LATE_IS_HARMLESS: SendOptions = { lateIsHarmless: true };
 const BUFFERS_LATE_IS_HARMLESS: SendOptions = { buffers: true, lateIsHarmless: true };
+
+/** Clients that send one node's commands over one connection, in the order they are given. */
+const IN_ORDER: ReadonlySet<RedisClientKind> = new Set(['node-redis', 'ioredis']);
 
 /** Block reads in flight at once. */
 export const READ_AHEAD = 8;
@@ -256,10 +259,20 @@ export async function takeEntry(options: TakeEntryOptions): Promise<Taken | unde
     clock.knownDeadline(giveUpAt, commandTimeoutMs) ??
     (await withTimeout(clock.deadline(giveUpAt, commandTimeoutMs), commandTimeoutMs));
   const which = rowIds ? 'some' : 'all';
+  // A whole table: its offsets and first blocks are asked for in the same write as the claim, just
+  // before it, so Redis answers all of it in one round trip (a second one used to cost as much as
+  // the rest of a small table's take). Blocks never change once written, so reading them before
+  // the claim reads what the claim would have given; they are used only when the claim is ours,
+  // and dropped unread otherwise (a 404 reads missing keys).
+  const ahead = rowIds ? undefined : readAhead(options);
+  // Where Redis surely runs those reads before the claim (one connection, commands in the order
+  // sent), the claim lets a table read whole expire at once: no further command removes it. A
+  // cluster client routes each command through promises of its own, so its order is not relied on.
+  const readFirst = ahead !== undefined && IN_ORDER.has(connection.kind);
   const args = [
     String(deadline),
     options.retry ? `${which} ${options.retry.graceMs} ${options.retry.key}` : which,
-    String(CLAIM_HOLD_MS),
+    readFirst ? `${CLAIM_HOLD_MS} ${READ_AHEAD}` : String(CLAIM_HOLD_MS),
     ...(rowIds ?? []).map((id) => String(id)),
     ...(selecting === undefined ? [] : [String(selecting)]),
   ];
@@ -268,12 +281,6 @@ export async function takeEntry(options: TakeEntryOptions): Promise<Taken | unde
     giveUpAt - Date.now(),
     commandTimeoutMs,
   );
-  // A whole table: its offsets and first blocks are asked for right behind the claim, in the same
-  // write, so Redis answers all of it in one round trip (a second one used to cost as much as the
-  // rest of a small table's take). Blocks never change once written, so these reads are the same
-  // whether Redis runs them just after the claim or, after a NOSCRIPT, just before it; they are
-  // used only when the claim is ours, and dropped unread otherwise (a 404 reads missing keys).
-  const ahead = rowIds ? undefined : readAhead(options);
   const reply = await claim;
   if (reply === TAKE_LATE) throw new RedisLateError();
   if (Array.isArray(reply) && Number(reply[0]) === TAKE_TOO_MANY)
@@ -302,17 +309,17 @@ export async function takeEntry(options: TakeEntryOptions): Promise<Taken | unde
   // The blocks are read as the response is written (see readClaimed), so a table of any size
   // passes through in pieces; reads asked for past the table's last block answered nothing.
   const first = ahead.blocks.slice(0, meta.blocks);
-  // A table whose every block is asked for already can go now: Redis runs the expiry after the
-  // reads sent before it on this connection, so the answer no longer waits on the reader, and a
-  // reader that never reads holds no memory in Redis. A larger table goes when it has been read.
-  const expireNow = !options.retry && meta.blocks <= READ_AHEAD;
-  if (expireNow) expireBlocks(options, meta.blocks, 0);
+  // A table whose every block was read with the claim goes now (through a cluster client, by
+  // the expiry sent here, which Redis runs after those reads): a reader that never reads holds no
+  // memory in Redis. A larger table goes when it has been read.
+  const expired = !options.retry && meta.blocks <= READ_AHEAD;
+  if (expired && !readFirst) expireBlocks(options, meta.blocks, 0);
   let ends: Uint32Array;
   try {
     ends = endsOf(await ahead.offsets, meta);
   } catch (error) {
     // Nobody will read the blocks: drop them now rather than at the end of the hold.
-    if (!options.retry && !expireNow) expireBlocks(options, meta.blocks, 0);
+    if (!options.retry && !expired) expireBlocks(options, meta.blocks, 0);
     throw error;
   }
   return {
@@ -321,7 +328,7 @@ export async function takeEntry(options: TakeEntryOptions): Promise<Taken | unde
       missing: [],
       byteLength: meta.joinedBytes,
       ends,
-      chunks: readClaimed(options, meta, first, !options.retry && !expireNow),
+      chunks: readClaimed(options, meta, first, !options.retry && !expired),
     },
     bytes: meta.size,
   };
