@@ -7,13 +7,7 @@
  */
 
 import { S2SPError } from '@s2sp/core';
-import {
-  chunksOf,
-  encodeRows,
-  type TakenRows,
-  type TakeRetry,
-  tooManyRowIds,
-} from '@s2sp/core/store';
+import { chunksOf, type TakenRows, type TakeRetry, tooManyRowIds } from '@s2sp/core/store';
 import {
   EXPIRE_BLOCKS,
   INLINE_DROP_BLOCKS,
@@ -25,12 +19,20 @@ import {
 import { blockKey, offsetsKey } from './key-layout.js';
 import { runScript } from './lua-script.js';
 import type { RedisClock } from './redis-clock.js';
-import type { RedisConnection } from './redis-connection.js';
+import type { RedisClientKind, RedisConnection, SendOptions } from './redis-connection.js';
 import { RedisLateError, toStoreError, withTimeout } from './store-errors.js';
 
 /** How long a claimed entry's blocks stay for their reader: ample for reading them, bounded if
  * the reader dies. */
 export const CLAIM_HOLD_MS = 5 * 60_000;
+// Every command of a take may reach Redis after the store gave up: the take script checks its
+// deadline, and reads and expiries of a taken entry change nothing another take could see.
+const LATE_IS_HARMLESS: SendOptions = { lateIsHarmless: true };
+const BUFFERS_LATE_IS_HARMLESS: SendOptions = { buffers: true, lateIsHarmless: true };
+
+/** Clients that send one node's commands over one connection, in the order they are given. */
+const IN_ORDER: ReadonlySet<RedisClientKind> = new Set(['node-redis', 'ioredis']);
+
 /** Block reads in flight at once. */
 export const READ_AHEAD = 8;
 
@@ -181,6 +183,7 @@ function expireBlocks(options: TakeEntryOptions, blocks: number, first: number):
       EXPIRE_BLOCKS,
       [options.redisKey],
       [String(blocks), String(first)],
+      LATE_IS_HARMLESS,
     ),
     options.commandTimeoutMs,
   ).catch(() => {});
@@ -212,11 +215,35 @@ function getBlock(options: TakeEntryOptions, key: string): Promise<unknown> {
 
 function getValues(options: TakeEntryOptions, command: string[]): Promise<unknown> {
   const pending = withTimeout(
-    options.connection.send(command, options.redisKey, { buffers: true }),
+    options.connection.send(command, options.redisKey, BUFFERS_LATE_IS_HARMLESS),
     options.commandTimeoutMs,
   );
   pending.catch(() => {}); // read (and its error reported) in order, by readClaimed
   return pending;
+}
+
+/**
+ * The rows a take script answered, handed over as the reply's own bytes with a comma piece of its
+ * own between each two (as the memory store hands scattered rows over; the taker may turn the
+ * commas into newlines): the selected rows are not copied here, the response's writer copies
+ * them once.
+ */
+function rowPieces(rows: readonly Buffer[]): {
+  pieces: Uint8Array[];
+  ends: Uint32Array;
+  byteLength: number;
+} {
+  const commas = Buffer.alloc(Math.max(0, rows.length - 1), ',');
+  const ends = new Uint32Array(rows.length);
+  const pieces: Uint8Array[] = [];
+  let byteLength = 0;
+  rows.forEach((row, i) => {
+    if (i > 0) pieces.push(commas.subarray(i - 1, i));
+    byteLength += (i > 0 ? 1 : 0) + row.byteLength;
+    pieces.push(row);
+    ends[i] = byteLength;
+  });
+  return { pieces, ends, byteLength };
 }
 
 /**
@@ -232,24 +259,28 @@ export async function takeEntry(options: TakeEntryOptions): Promise<Taken | unde
     clock.knownDeadline(giveUpAt, commandTimeoutMs) ??
     (await withTimeout(clock.deadline(giveUpAt, commandTimeoutMs), commandTimeoutMs));
   const which = rowIds ? 'some' : 'all';
+  // A whole table: its offsets and first blocks are asked for in the same write as the claim, just
+  // before it, so Redis answers all of it in one round trip (a second one used to cost as much as
+  // the rest of a small table's take). Blocks never change once written, so reading them before
+  // the claim reads what the claim would have given; they are used only when the claim is ours,
+  // and dropped unread otherwise (a 404 reads missing keys).
+  const ahead = rowIds ? undefined : readAhead(options);
+  // Where Redis surely runs those reads before the claim (one connection, commands in the order
+  // sent), the claim lets a table read whole expire at once: no further command removes it. A
+  // cluster client routes each command through promises of its own, so its order is not relied on.
+  const readFirst = ahead !== undefined && IN_ORDER.has(connection.kind);
   const args = [
     String(deadline),
     options.retry ? `${which} ${options.retry.graceMs} ${options.retry.key}` : which,
-    String(CLAIM_HOLD_MS),
+    readFirst ? `${CLAIM_HOLD_MS} ${READ_AHEAD}` : String(CLAIM_HOLD_MS),
     ...(rowIds ?? []).map((id) => String(id)),
     ...(selecting === undefined ? [] : [String(selecting)]),
   ];
   const claim = withTimeout(
-    runScript(connection, TAKE, [redisKey], args, { buffers: true }),
+    runScript(connection, TAKE, [redisKey], args, BUFFERS_LATE_IS_HARMLESS),
     giveUpAt - Date.now(),
     commandTimeoutMs,
   );
-  // A whole table: its offsets and first blocks are asked for right behind the claim, in the same
-  // write, so Redis answers all of it in one round trip (a second one used to cost as much as the
-  // rest of a small table's take). Blocks never change once written, so these reads are the same
-  // whether Redis runs them just after the claim or, after a NOSCRIPT, just before it; they are
-  // used only when the claim is ours, and dropped unread otherwise (a 404 reads missing keys).
-  const ahead = rowIds ? undefined : readAhead(options);
   const reply = await claim;
   if (reply === TAKE_LATE) throw new RedisLateError();
   if (Array.isArray(reply) && Number(reply[0]) === TAKE_TOO_MANY)
@@ -268,10 +299,9 @@ export async function takeEntry(options: TakeEntryOptions): Promise<Taken | unde
       if (row) present.push(row);
       else missing.push(rowIds[i] as number);
     });
-    // The script answers one value per id; joining them is the one copy of the selected rows.
-    const { joined, ends } = encodeRows(present);
+    const { pieces, ends, byteLength } = rowPieces(present);
     return {
-      result: { ...base, missing, byteLength: joined.byteLength, ends, chunks: chunksOf([joined]) },
+      result: { ...base, missing, byteLength, ends, chunks: chunksOf(pieces) },
       bytes: meta.size,
     };
   }
@@ -279,17 +309,17 @@ export async function takeEntry(options: TakeEntryOptions): Promise<Taken | unde
   // The blocks are read as the response is written (see readClaimed), so a table of any size
   // passes through in pieces; reads asked for past the table's last block answered nothing.
   const first = ahead.blocks.slice(0, meta.blocks);
-  // A table whose every block is asked for already can go now: Redis runs the expiry after the
-  // reads sent before it on this connection, so the answer no longer waits on the reader, and a
-  // reader that never reads holds no memory in Redis. A larger table goes when it has been read.
-  const expireNow = !options.retry && meta.blocks <= READ_AHEAD;
-  if (expireNow) expireBlocks(options, meta.blocks, 0);
+  // A table whose every block was read with the claim goes now (through a cluster client, by
+  // the expiry sent here, which Redis runs after those reads): a reader that never reads holds no
+  // memory in Redis. A larger table goes when it has been read.
+  const expired = !options.retry && meta.blocks <= READ_AHEAD;
+  if (expired && !readFirst) expireBlocks(options, meta.blocks, 0);
   let ends: Uint32Array;
   try {
     ends = endsOf(await ahead.offsets, meta);
   } catch (error) {
     // Nobody will read the blocks: drop them now rather than at the end of the hold.
-    if (!options.retry && !expireNow) expireBlocks(options, meta.blocks, 0);
+    if (!options.retry && !expired) expireBlocks(options, meta.blocks, 0);
     throw error;
   }
   return {
@@ -298,7 +328,7 @@ export async function takeEntry(options: TakeEntryOptions): Promise<Taken | unde
       missing: [],
       byteLength: meta.joinedBytes,
       ends,
-      chunks: readClaimed(options, meta, first, !options.retry && !expireNow),
+      chunks: readClaimed(options, meta, first, !options.retry && !expired),
     },
     bytes: meta.size,
   };

@@ -171,6 +171,35 @@ describe('PUT_BLOCKS and TAKE', () => {
     expect(Buffer.concat(blocks as Buffer[])).toEqual(e.joined);
   });
 
+  it('lets a whole table its caller read before the claim expire at once, and holds a larger one', async () => {
+    const binary = client.withTypeMapping({ [RESP_TYPES.BLOB_STRING]: Buffer });
+    for (const [read, blocksLeft] of [
+      ['3', 0],
+      ['2', 3],
+    ] as const) {
+      const key = freshKey();
+      const e = entry(rows, 30); // 3 blocks
+      expect(e.blocks).toHaveLength(3);
+      await put(key, e);
+      // What the caller sends in the same write, just before the claim.
+      const before = (await binary.mGet([
+        `${key}:o`,
+        `${key}:0`,
+        `${key}:1`,
+        `${key}:2`,
+      ])) as Buffer[];
+      const reply = (await take(key, ['0', 'all'], `5000 ${read}`)) as unknown[];
+      expect(reply[0]).toBe(TAKE_CLAIMED);
+      expect(Buffer.concat(before.slice(1))).toEqual(e.joined);
+      expect(await take(key, ['0', 'all'], `5000 ${read}`)).toBeNull();
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      const left = await client.keys(`${key}*`);
+      expect(left.filter((k) => /:\d+$/.test(k))).toHaveLength(blocksLeft);
+      expect(left.includes(`${key}:o`)).toBe(blocksLeft > 0);
+      for (const k of left) expect(await client.pTTL(k)).toBeGreaterThan(4000);
+    }
+  });
+
   it('reads many rows across many blocks', async () => {
     const key = freshKey();
     const many = Array.from({ length: 3000 }, (_, i) =>

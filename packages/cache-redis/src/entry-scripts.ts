@@ -109,9 +109,10 @@ export const TAKE_CLAIMED = 0;
  *
  * KEYS[1] the entry's main key. ARGV: [1] deadline in Redis milliseconds (0: none), [2] "all" or
  * "some" (for a repeatable take, PROTOCOL §7.10: followed by " <grace ms> <retry key>"), [3] how
- * long a claimed entry's blocks stay for the reader, in ms, [4…] the row ids (with "some"), or [4]
- * optionally how many rows the caller will select itself (with "all"). More ids than the table
- * has rows: `[TAKE_TOO_MANY, row count]`, nothing changed.
+ * long a claimed entry's blocks stay for the reader, in ms, optionally followed by " <n>": the
+ * caller read the offsets and the first n blocks just before this script, in the same write, [4…]
+ * the row ids (with "some"), or [4] optionally how many rows the caller will select itself (with
+ * "all"). More ids than the table has rows: `[TAKE_TOO_MANY, row count]`, nothing changed.
  *
  * The deadline is what keeps a failed take from consuming its entry later. The client gives up
  * after its timeout and reports "unavailable"; if the command still reaches Redis afterwards (a
@@ -125,10 +126,12 @@ export const TAKE_CLAIMED = 0;
  *   shared by the ids that lie close together: the work follows the rows asked for, not the
  *   table. Then the metadata is removed and the rest expires within a millisecond.
  * - "all": mode 0 (claimed). Only the metadata is removed — the step that makes the take
- *   single-use, whatever the table's size — and the blocks and offsets get a short TTL; the
- *   caller reads the blocks with plain GETs (binary, outside any script: copying a block into Lua
- *   and out again costs Redis more than a GET does, and a large table never blocks it), the first
- *   ones sent in the same write as this script, and then removes them.
+ *   single-use, whatever the table's size. The caller reads the blocks with plain GETs (binary,
+ *   outside any script: copying a block into Lua and out again costs Redis more than a GET does,
+ *   and a large table never blocks it), the offsets and first ones in the same write, just before
+ *   this script. A table it has read whole so expires within a millisecond, as a take of some rows
+ *   does (nothing is left for the caller to remove); a larger one keeps its blocks and offsets for
+ *   the hold time, and the caller removes them when it has read them.
  *
  * A repeatable take marks the entry instead of removing it: field `#g` holds its retry key, and
  * every key of the entry expires after the grace window, or with the entry's TTL if that comes
@@ -165,7 +168,7 @@ if retry and not meta[7] then
   redis.call('HSET', key, '#g', retry)
   redis.call('PEXPIRE', key, grace)
   local hold = tonumber(grace)
-  if claim then hold = hold + tonumber(ARGV[3]) end
+  if claim then hold = hold + tonumber(string.match(ARGV[3], '^%d+')) end
   redis.call('PEXPIRE', key .. ':o', hold)
   for i = 0, blocks - 1 do redis.call('PEXPIRE', key .. ':' .. i, hold) end
 end
@@ -174,8 +177,10 @@ if claim then
   out[1] = ${TAKE_CLAIMED}
   if retry then return out end
   redis.call('UNLINK', key)
-  redis.call('PEXPIRE', key .. ':o', ARGV[3])
-  for i = 0, blocks - 1 do redis.call('PEXPIRE', key .. ':' .. i, ARGV[3]) end
+  local hold, read = string.match(ARGV[3], '^(%d+) ?(%d*)$')
+  if read ~= '' and blocks <= tonumber(read) then hold = 1 end
+  redis.call('PEXPIRE', key .. ':o', hold)
+  for i = 0, blocks - 1 do redis.call('PEXPIRE', key .. ':' .. i, hold) end
   return out
 end
 do

@@ -81,6 +81,13 @@ export interface SendOptions {
    * Row data is read this way: it goes to the HTTP response as the bytes Redis holds.
    */
   readonly buffers?: boolean;
+  /**
+   * The command is harmless if it reaches Redis after the store gave up on it (a take carries
+   * its own deadline; reads and expiries change nothing that matters), so node-redis need not arm
+   * a timer to drop it from its queue: an `AbortSignal.timeout` and its listener per command were
+   * ~6 µs of a take's CPU. The store's own timeout still bounds the wait.
+   */
+  readonly lateIsHarmless?: boolean;
 }
 
 /** Connection events, for logging outages and recoveries. */
@@ -182,15 +189,19 @@ export function wrapClient(client: RedisClientLike, commandTimeoutMs: number): R
   const kind = detectClientKind(client);
   const options = { timeout: commandTimeoutMs };
   // 36 is RESP's bulk-string type ('$'): the same number in every node-redis version.
-  const bufferOptions = { timeout: commandTimeoutMs, typeMapping: { 36: Buffer } };
+  const typeMapping = { 36: Buffer };
+  const bufferOptions = { timeout: commandTimeoutMs, typeMapping };
+  const bufferOnlyOptions = { typeMapping };
+  const optionsFor = (how: SendOptions | undefined): NodeRedisCommandOptions | undefined => {
+    if (!how?.lateIsHarmless) return how?.buffers ? bufferOptions : options;
+    return how.buffers ? bufferOnlyOptions : undefined;
+  };
   switch (kind) {
     case 'node-redis': {
       const c = client as NodeRedisClientLike;
       const send = (args: RedisArgument[], _key?: string, how?: SendOptions) =>
         // With an offline queue, node-redis would hold the command until it reconnects.
-        c.isOpen && !c.isReady
-          ? Promise.reject(offline())
-          : c.sendCommand(args, how?.buffers ? bufferOptions : options);
+        c.isOpen && !c.isReady ? Promise.reject(offline()) : c.sendCommand(args, optionsFor(how));
       return {
         kind,
         send,
@@ -202,8 +213,7 @@ export function wrapClient(client: RedisClientLike, commandTimeoutMs: number): R
       const c = client as NodeRedisClusterLike;
       return {
         kind,
-        send: (args, routingKey, how) =>
-          c.sendCommand(routingKey, false, args, how?.buffers ? bufferOptions : options),
+        send: (args, routingKey, how) => c.sendCommand(routingKey, false, args, optionsFor(how)),
         masters: async () => {
           const clients = await Promise.all(c.masters.map((m) => c.nodeClient(m as never)));
           return clients.map((node) => {

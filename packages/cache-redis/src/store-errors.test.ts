@@ -121,6 +121,11 @@ describe('withTimeout', () => {
     expect(await withTimeout(Promise.resolve(7), 1000)).toBe(7);
   });
 
+  it("passes the promise's own error through, not a timeout", async () => {
+    const own = new Error('refused');
+    expect(await withTimeout(Promise.reject(own), 1000).catch((e: unknown) => e)).toBe(own);
+  });
+
   it('rejects with RedisTimeoutError when the promise is not settled in time', async () => {
     const never = new Promise<never>(() => {});
     const error = await withTimeout(never, 20).catch((e: unknown) => e);

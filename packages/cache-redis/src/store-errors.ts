@@ -147,10 +147,19 @@ export function toStoreError(error: unknown, operation: StoreOperation): S2SPErr
  * @throws RedisTimeoutError when the time runs out first
  */
 export function withTimeout<T>(promise: Promise<T>, ms: number, limitMs = ms): Promise<T> {
-  promise.catch(() => {});
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new RedisTimeoutError(limitMs)), Math.max(1, ms));
+  // One promise and one timer per command (not a race of two promises and a `finally`): every
+  // command of a take passes through here.
+  return new Promise<T>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new RedisTimeoutError(limitMs)), Math.max(1, ms));
+    promise.then(
+      (value) => {
+        clearTimeout(timer);
+        resolve(value);
+      },
+      (error: unknown) => {
+        clearTimeout(timer);
+        reject(error);
+      },
+    );
   });
-  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
 }

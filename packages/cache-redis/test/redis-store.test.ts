@@ -294,6 +294,48 @@ describe('a claimed large table', () => {
       expect((await commandCalls()).get).toBeUndefined();
     }));
 
+  it('is claimed and let expire by one script, with no command after it, also after NOSCRIPT', () =>
+    leavesNoKey(async (store) => {
+      const table = wideTable(5000);
+      for (const flush of [false, true]) {
+        const key = await tokenStorageKey(generateToken());
+        await store.put(key, table, { ttlMs: 60_000 });
+        if (flush) await admin.scriptFlush();
+        await admin.configResetStat();
+        expect((await readTaken(await store.take(key)))?.rows).toEqual(table.rows);
+        await new Promise((resolve) => setTimeout(resolve, 50)); // nothing is sent after this
+        const calls = await commandCalls();
+        expect([calls.mget, (calls.evalsha ?? 0) + (calls.eval ?? 0)]).toEqual([1, flush ? 2 : 1]);
+        expect(calls.eval ?? 0).toBe(flush ? 1 : 0);
+        expect(await store.take(key)).toBeUndefined();
+      }
+    }));
+
+  it('is let expire through a cluster client too (reads, claim, then the expiry)', async () => {
+    const prefix = uniquePrefix();
+    const store = createRedisBodyStore({
+      client: clusterClient,
+      keyPrefix: prefix,
+      logger: quietLogger,
+    });
+    try {
+      const key = await tokenStorageKey(generateToken());
+      const table = wideTable(5000); // 5 blocks
+      await store.put(key, table, { ttlMs: 60_000 });
+      const entry = `${prefix}{${key}}`;
+      const keys = [entry, `${entry}:o`, ...Array.from({ length: 5 }, (_, i) => `${entry}:${i}`)];
+      expect(await clusterClient.exists(keys)).toBe(keys.length);
+      expect((await readTaken(await store.take(key)))?.rows).toEqual(table.rows);
+      await eventually(
+        'the blocks are removed',
+        async () => (await clusterClient.exists(keys)) === 0,
+      );
+      expect(await store.take(key)).toBeUndefined();
+    } finally {
+      await store.close();
+    }
+  });
+
   it.each([5000, 12_000])('leaves no key behind once read (%i rows)', (rowCount) =>
     leavesNoKey(async (store, prefix) => {
       const key = await tokenStorageKey(generateToken());
