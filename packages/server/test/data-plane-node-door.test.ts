@@ -387,6 +387,26 @@ describe('which door', () => {
     }
   });
 
+  it('toNodeHandler goes through Hono for an app that routes on more than the path', async () => {
+    // Routes by host and path: /s2sp/data/… is not the data plane's here.
+    const outer = new Hono({
+      getPath: (request) => `/${new URL(request.url).hostname}${new URL(request.url).pathname}`,
+    });
+    outer.route('/', createDataPlaneApp({ store }));
+    const server = createServer(toNodeHandler(outer)).listen(0, '127.0.0.1');
+    await listening(server);
+    try {
+      const answer = await exchange(server, {
+        path: `/s2sp/data/${await cached()}`,
+        headers: [JSON_TYPE],
+        body: '{}',
+      });
+      expect(answer.toString('latin1')).toMatch(/^HTTP\/1\.1 404 /);
+    } finally {
+      await new Promise((resolve) => server.close(resolve));
+    }
+  });
+
   it("listen() serves on Node while the app is its own, and through Hono once the user's route could match", async () => {
     const server = createS2SPServer({ name: 'doors', version: '1', logger: silentLogger });
     const { port } = await server.listen();

@@ -13,6 +13,7 @@ import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:
 import { type Logger, PROTOCOL } from '@s2sp/core';
 import type { Hono } from 'hono';
 import { COMPOSED_HANDLER } from 'hono/utils/constants';
+import { getPath, getPathNoStrict } from 'hono/utils/url';
 import type { HeaderGetter } from '../edge/browser-guard.js';
 import { errorResponseParts } from '../edge/error-response.js';
 import { readNode } from '../edge/request-body.js';
@@ -100,6 +101,9 @@ function couldMatchDataPath(path: string): boolean {
  * middleware known to pass it.
  */
 function soleDataPlane(app: Hono): DataPlaneDoor | undefined {
+  // An app that routes on something else than the request's path (its own `getPath`) may send the
+  // request elsewhere.
+  if (app.getPath !== getPath && app.getPath !== getPathNoStrict) return undefined;
   let found: DataPlaneDoor | undefined;
   for (const route of app.routes) {
     if (!couldMatchDataPath(route.path) || PASSING.has(route.handler)) continue;
@@ -147,7 +151,10 @@ export function nodeFrontDoor(app: Pick<Hono, 'fetch'>): NodeFrontDoor {
       checkedAt = hono.routes.length;
     }
     if (!door || !intact(door)) return false;
-    void serve(door, match[1] as string, request, response);
+    serve(door, match[1] as string, request, response).catch(() => {
+      // Everything is answered inside; a failure of the telemetry itself must not crash the process.
+      response.destroy();
+    });
     return true;
   };
 }
