@@ -29,7 +29,7 @@ interface DataPlaneDoor {
   sealed?: { readonly app: Hono; readonly errorHandler: unknown };
 }
 
-/** The data-plane route's handlers (middleware included), to the data plane they belong to. */
+/** The data plane's handlers (middleware included), to the data plane they belong to. */
 const DOORS = new WeakMap<object, DataPlaneDoor>();
 /** Middleware that hands a data-plane request on untouched (the S2SP edge's). */
 const PASSING = new WeakSet<object>();
