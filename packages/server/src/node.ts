@@ -27,11 +27,12 @@ type NodeRequest = IncomingMessage & { body?: unknown; originalUrl?: string; raw
  *   consumed; the parsed body is sent on as JSON, so a data-plane request never loses its
  *   `row_ids` and redeems the whole table by mistake.
  *
- * Given an app of `createDataPlaneApp` (such as `s2sp.dataPlane`) that nothing was added to, or
- * an app where nothing else could run for `/s2sp/data/…`, it serves redemptions straight from
- * Node's request and response — the fastest way, the same answers byte for byte. Add a route or a
- * middleware that could match that path and every request goes through Hono, so your middleware
- * always runs.
+ * While nothing but the data plane of `createDataPlaneApp` (such as `s2sp.dataPlane`, alone or
+ * mounted with `app.route()`) could run for `/s2sp/data/…` in `app`, it serves redemptions
+ * straight from Node's request and response — the fastest way, the same answers byte for byte.
+ * Add a route or a middleware that could match that path (`app.use('*', …)`, anything under
+ * `/s2sp`, a parameter or wildcard first segment) and every request goes through Hono, so your
+ * middleware always runs; a body that `express.json()` already read goes through Hono too.
  *
  * @param app - the Hono app to serve (usually `s2sp.dataPlane`)
  * @example
