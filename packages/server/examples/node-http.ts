@@ -1,12 +1,13 @@
 // Plain node:http: the data plane as a request listener next to your own handler.
 import { createServer } from 'node:http';
-import { getRequestListener } from '@hono/node-server';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { createS2SP } from '@s2sp/server';
+import { toNodeHandler } from '@s2sp/server/node';
 
 const s2sp = createS2SP();
-const dataPlane = getRequestListener(s2sp.dataPlane.fetch);
+// Served straight from Node's request and response (the data plane's fastest way).
+const dataPlane = toNodeHandler(s2sp.dataPlane);
 
 export const server = createServer(async (req, res) => {
   if (req.url?.startsWith('/s2sp/')) return dataPlane(req, res);

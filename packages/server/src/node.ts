@@ -11,6 +11,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { getRequestListener } from '@hono/node-server';
 import { PROTOCOL } from '@s2sp/core';
 import type { Hono } from 'hono';
+import { nodeFrontDoor } from './data-plane/node-front-door.js';
 
 /** A Node request that a body parser may already have read (Express's `express.json()`). */
 type NodeRequest = IncomingMessage & { body?: unknown; originalUrl?: string; rawBody?: unknown };
@@ -26,6 +27,13 @@ type NodeRequest = IncomingMessage & { body?: unknown; originalUrl?: string; raw
  *   consumed; the parsed body is sent on as JSON, so a data-plane request never loses its
  *   `row_ids` and redeems the whole table by mistake.
  *
+ * While nothing but the data plane of `createDataPlaneApp` (such as `s2sp.dataPlane`, alone or
+ * mounted with `app.route()`) could run for `/s2sp/data/…` in `app`, it serves redemptions
+ * straight from Node's request and response — the fastest way, the same answers byte for byte.
+ * Add a route or a middleware that could match that path (`app.use('*', …)`, anything under
+ * `/s2sp`, a parameter or wildcard first segment) and every request goes through Hono, so your
+ * middleware always runs; a body that `express.json()` already read goes through Hono too.
+ *
  * @param app - the Hono app to serve (usually `s2sp.dataPlane`)
  * @example
  * ```ts
@@ -37,6 +45,7 @@ export function toNodeHandler(
   app: Pick<Hono, 'fetch'>,
 ): (req: IncomingMessage, res: ServerResponse, next?: (error?: unknown) => void) => void {
   const listener = getRequestListener(app.fetch);
+  const frontDoor = nodeFrontDoor(app);
   return (req, res, next) => {
     const request = req as NodeRequest;
     // Express strips a mount path from req.url; the data plane routes on the full path.
@@ -47,6 +56,7 @@ export function toNodeHandler(
       return;
     }
     request.url = url;
+    if (frontDoor(req, res)) return;
     if (request.readableEnded && request.body !== undefined && request.rawBody === undefined) {
       // @hono/node-server reads `rawBody` when the stream is gone (as on Cloud Functions).
       request.rawBody = Buffer.from(

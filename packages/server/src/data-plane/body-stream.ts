@@ -19,28 +19,36 @@ const SINGLE_BUFFER_BYTES = 1024 * 1024;
  */
 const READY_BYTES = 4 * 1024 * 1024;
 
+/** What {@link takeReady} took from a body before its status is sent. */
+export interface ReadyBody {
+  /** The pieces at hand, in order: to write at once, with the head. */
+  readonly ready: readonly Uint8Array[];
+  /** True when `ready` is the whole body. */
+  readonly done: boolean;
+  /** The rest of the body, when not `done`: pull it one piece at a time. */
+  readonly rest: AsyncIterator<Uint8Array>;
+}
+
 /**
- * A web stream of `chunks`: pieces the store holds (see `heldPieces`) and otherwise the first
- * {@link READY_BYTES} taken before the status, the rest pulled one at a time as the consumer
- * reads. `@hono/node-server` sends what it can read at once together and otherwise waits for
- * each chunk (a timer tick for the second): pulled one by one, a 1.2 MB table from the Redis
- * store went out at 215 MB/s against 308–316 MB/s taken at once (one request at a time). Stops the
- * source when the consumer goes away; a source that fails midway aborts the response (the client
- * sees a truncated body, never a complete-looking one), one that fails before the status gets an
- * error response.
+ * The start of a body, taken before its status is sent: every piece the store holds (see
+ * `heldPieces`), otherwise the first {@link READY_BYTES}. A store that fails now is reported and
+ * its error thrown, for an error response in place of the 200.
+ *
+ * @param chunks - a rendered body's chunks
+ * @param logger - where a store failing is reported
  */
-async function bodyStream(
+export async function takeReady(
   chunks: AsyncIterable<Uint8Array>,
   logger: Logger,
-): Promise<ReadableStream<Uint8Array<ArrayBuffer>>> {
-  const iterator = chunks[Symbol.asyncIterator]();
+): Promise<ReadyBody> {
+  const rest = chunks[Symbol.asyncIterator]();
   const held = heldPieces(chunks);
   const ready: Uint8Array[] = held ? [...held] : [];
   let readyBytes = 0;
   let done = held !== undefined;
   try {
     while (!done && readyBytes < READY_BYTES) {
-      const next = await iterator.next();
+      const next = await rest.next();
       if (next.done) done = true;
       else {
         ready.push(next.value);
@@ -51,6 +59,23 @@ async function bodyStream(
     storeFailed(logger, error);
     throw error;
   }
+  return { ready, done, rest };
+}
+
+/**
+ * A web stream of `chunks`: their start taken before the status (see {@link takeReady}), the rest
+ * pulled one at a time as the consumer reads. `@hono/node-server` sends what it can read at once
+ * together and otherwise waits for each chunk (a timer tick for the second): pulled one by one, a
+ * 1.2 MB table from the Redis store went out at 215 MB/s against 308–316 MB/s taken at once (one
+ * request at a time). Stops the source when the consumer goes away; a source that fails midway
+ * aborts the response (the client sees a truncated body, never a complete-looking one), one that
+ * fails before the status gets an error response.
+ */
+async function bodyStream(
+  chunks: AsyncIterable<Uint8Array>,
+  logger: Logger,
+): Promise<ReadableStream<Uint8Array<ArrayBuffer>>> {
+  const { ready, done, rest: iterator } = await takeReady(chunks, logger);
   return new ReadableStream<Uint8Array<ArrayBuffer>>(
     {
       start(controller) {
@@ -75,7 +100,13 @@ async function bodyStream(
   );
 }
 
-function storeFailed(logger: Logger, error: unknown): void {
+/**
+ * Reports a store that failed while a body was being read from it (the error's name only).
+ *
+ * @param logger - the data plane's logger
+ * @param error - what the store threw
+ */
+export function storeFailed(logger: Logger, error: unknown): void {
   logger.warn('data plane: the store failed while the response was being sent', {
     error: error instanceof Error ? error.name : typeof error,
   });

@@ -1,27 +1,17 @@
-import { isTokenShape, type Logger, PROTOCOL, S2SPError, tokenStorageKey } from '@s2sp/core';
-import { askForFewerRowIds, resourceUrlGone } from '@s2sp/core/advice';
+import { type Logger, PROTOCOL } from '@s2sp/core';
 import { byteSize, milliseconds, parseOptions, positiveInteger } from '@s2sp/core/options';
 import type { BodyStore } from '@s2sp/core/store';
-import { Hono } from 'hono';
+import { type Handler, Hono } from 'hono';
 import { z } from 'zod';
-import { sendDataPlaneRequest, sendJson } from '../advice.js';
-import { crossSiteReason } from '../edge/browser-guard.js';
 import { EdgeOptionsSchema, LoggerSchema } from '../edge/edge-options.js';
 import { methodNotAllowed, notFoundResponse, s2spErrorToResponse } from '../edge/error-response.js';
 import { readRequestBody } from '../edge/request-body.js';
-import { entryLabel, silentLogger } from '../logger.js';
+import { silentLogger } from '../logger.js';
 import { dataPlaneSpan } from '../telemetry/data-plane-span.js';
 import { responseBody } from './body-stream.js';
-import {
-  DEFAULT_MAX_REQUEST_BYTES,
-  isJsonContentType,
-  isJsonWhitespace,
-  parseDataPlaneRequest,
-  parseIdempotencyKey,
-  requestedRowIds,
-  retryDigest,
-} from './request.js';
-import { negotiateFormat, renderDataPlaneBody } from './response-body.js';
+import { registerDataPlaneRoutes, sealDataPlaneApp } from './node-front-door.js';
+import { createRedeem } from './redeem.js';
+import { DEFAULT_MAX_REQUEST_BYTES } from './request.js';
 
 /** Options for {@link createDataPlaneApp} and {@link mountDataPlane}. */
 export interface DataPlaneOptions {
@@ -79,37 +69,6 @@ export const DataPlaneOptionsSchema = z.object({
   retryGraceMs: milliseconds({ min: 0, max: 10 * 60_000 }).default(DEFAULT_RETRY_GRACE_MS),
 } satisfies Record<keyof DataPlaneOptions, z.ZodType>);
 
-// One body for unknown, expired and used tokens alike, so a 404 says nothing about which.
-const GONE = resourceUrlGone;
-
-// ignoreBOM keeps a byte order mark in the text, where JSON.parse refuses it: a body of only
-// U+FEFF must be a 400 that keeps the token, not an empty body that uses it. One decoder for all
-// requests: without `stream` each decode starts afresh.
-const UTF8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
-
-async function readLimited(
-  request: Request,
-  env: unknown,
-  maxBytes: number,
-  timeoutMs: number,
-): Promise<string> {
-  const bytes = await readRequestBody(request, env, maxBytes, timeoutMs);
-  if (!bytes) {
-    throw new S2SPError(
-      'payload_too_large',
-      `The request body is larger than ${maxBytes} bytes. ${askForFewerRowIds}`,
-    );
-  }
-  try {
-    return UTF8.decode(bytes);
-  } catch {
-    throw new S2SPError(
-      'invalid_request',
-      `The request body is not valid UTF-8 JSON. ${sendDataPlaneRequest}`,
-    );
-  }
-}
-
 /**
  * Adds the data-plane routes (PROTOCOL §3) to an existing Hono app: `POST /s2sp/data/:token`
  * and `GET /s2sp/health`, with 405s for other methods. Use it to serve the data plane next to
@@ -126,96 +85,46 @@ async function readLimited(
  */
 export function mountDataPlane(app: Hono, options: DataPlaneOptions): Hono {
   const parsed = parseOptions(DataPlaneOptionsSchema, options, { factory: 'createDataPlaneApp' });
-  const { store, maxRequestBytes, bodyTimeoutMs, maxRowIds, retryGraceMs } = parsed;
   const logger = parsed.logger ?? silentLogger;
-
-  app.use(`${PROTOCOL.dataPathPrefix}:token`, dataPlaneSpan());
-  app.post(`${PROTOCOL.dataPathPrefix}:token`, async (c) => {
-    // Consumers are servers. A browser page on another site must not be able to spend a token it
-    // has seen (a no-cors POST needs no preflight), so its requests stop here, before the body.
-    const crossSite = crossSiteReason(c.req.raw, [], { ownOrigin: false });
-    if (crossSite) throw new S2SPError('forbidden', crossSite);
-    const contentType = c.req.header('content-type');
-    const text = await readLimited(c.req.raw, c.env, maxRequestBytes, bodyTimeoutMs);
-    // An empty body counts as {} whatever its type (fetch labels an empty string text/plain);
-    // anything else must be application/json, with charset=utf-8 at most (PROTOCOL §3).
-    if (!isJsonWhitespace(text) && !isJsonContentType(contentType)) {
-      throw new S2SPError(
-        'unsupported_media_type',
-        `The request body is not application/json. ${sendJson}`,
-      );
-    }
-    const request = parseDataPlaneRequest(text);
-    const idempotencyKey =
-      retryGraceMs > 0
-        ? parseIdempotencyKey(c.req.header(PROTOCOL.idempotencyKeyHeader))
-        : undefined;
-    const token = c.req.param('token');
-    if (!isTokenShape(token)) throw new S2SPError('not_found', GONE);
-
-    const started = Date.now();
-    const key = await tokenStorageKey(token);
-    const rowIds = requestedRowIds(request);
-    if (rowIds && rowIds.length > maxRowIds) {
-      throw new S2SPError(
-        'invalid_request',
-        `row_ids lists ${rowIds.length} distinct ids; this data plane takes at most ${maxRowIds}. ${askForFewerRowIds}`,
-      );
-    }
-    const format = negotiateFormat(c.req.header('accept'));
-    // A retry-safe redemption (PROTOCOL §7.10) is its own branch: without the header nothing
-    // changes, not even the cost.
-    const retry =
-      idempotencyKey === undefined
-        ? undefined
-        : {
-            key: await retryDigest(idempotencyKey, rowIds, request, format),
-            graceMs: retryGraceMs,
-          };
-    const taken = await (retry ? store.take(key, rowIds, { retry }) : store.take(key, rowIds));
-    if (!taken) {
-      logger.debug('data plane: no entry', { entry: entryLabel(key) });
-      throw new S2SPError('not_found', GONE);
-    }
-    if (retry) options.onTaken?.(key, retry.graceMs);
-    else options.onTaken?.(key);
-    const rendered = await renderDataPlaneBody(taken, request, format);
-    logger.info('data plane: redeemed', {
-      entry: entryLabel(key),
-      tableRows: taken.tableRows,
-      format,
-      bytes: rendered.byteLength,
-      ms: Date.now() - started,
+  const redeem = createRedeem({ ...parsed, logger, onTaken: options.onTaken });
+  const route = `${PROTOCOL.dataPathPrefix}:token`;
+  const span = dataPlaneSpan();
+  const post: Handler = async (c) => {
+    const { headers, rendered } = await redeem({
+      token: c.req.param('token') ?? '',
+      header: (name) => c.req.header(name),
+      body: (maxBytes, timeoutMs) => readRequestBody(c.req.raw, c.env, maxBytes, timeoutMs),
     });
-    const headers: Record<string, string> = {
-      'content-type': rendered.contentType,
-      'cache-control': 'no-store',
-      vary: 'accept',
-      'content-length': String(rendered.byteLength),
-    };
-    if (rendered.totalRows !== undefined)
-      headers[PROTOCOL.totalRowsHeader] = String(rendered.totalRows);
     return c.body(await responseBody(rendered, logger), 200, headers);
+  };
+  const otherMethods: Handler = () => methodNotAllowed('POST');
+  app.use(route, span);
+  app.post(route, post);
+  app.all(route, otherMethods);
+  const health: Handler = (c) => c.json({ status: 'ok' }, 200, { 'cache-control': 'no-store' });
+  const healthOtherMethods: Handler = () => methodNotAllowed('GET');
+  app.get(PROTOCOL.healthPath, health);
+  app.all(PROTOCOL.healthPath, healthOtherMethods);
+  // The Node front door serves a redemption only while no handler but these could run for it.
+  registerDataPlaneRoutes([span, post, otherMethods, health, healthOtherMethods], {
+    redeem,
+    logger,
   });
-  app.all(`${PROTOCOL.dataPathPrefix}:token`, () => methodNotAllowed('POST'));
-  app.get(PROTOCOL.healthPath, (c) =>
-    c.json({ status: 'ok' }, 200, { 'cache-control': 'no-store' }),
-  );
-  app.all(PROTOCOL.healthPath, () => methodNotAllowed('GET'));
   return app;
 }
 
 /**
  * A Hono app that serves only the S2SP data plane (PROTOCOL §3): `POST /s2sp/data/:token`,
- * `GET /s2sp/health`, and the JSON error shape for everything else. Mount it in your own app or
- * serve it as it is.
+ * `GET /s2sp/health`, and the JSON error shape for everything else. Mount it in your own app,
+ * serve it as it is, or (fastest on Node) serve it with `toNodeHandler` of `@s2sp/server/node`.
  *
  * @param options - store, limits, logger
  * @example
  * ```ts
- * import { serve } from '@hono/node-server';
- *  * import { createDataPlaneApp } from '@s2sp/server/http';
- * serve({ fetch: createDataPlaneApp({ store: createMemoryStore() }).fetch, port: 3001 });
+ * import { createServer } from 'node:http';
+ * import { createDataPlaneApp } from '@s2sp/server/http';
+ * import { toNodeHandler } from '@s2sp/server/node';
+ * createServer(toNodeHandler(createDataPlaneApp({ store: createMemoryStore() }))).listen(3001);
  * ```
  */
 export function createDataPlaneApp(options: DataPlaneOptions): Hono {
@@ -223,5 +132,6 @@ export function createDataPlaneApp(options: DataPlaneOptions): Hono {
   mountDataPlane(app, options);
   app.notFound(notFoundResponse);
   app.onError((error) => s2spErrorToResponse(error));
+  sealDataPlaneApp(app);
   return app;
 }

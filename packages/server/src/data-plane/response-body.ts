@@ -50,6 +50,22 @@ const NEWLINE = 10;
 const COMMA = 44;
 
 /**
+ * Replaces the commas that end rows inside `piece` (which starts at `offset` of the joined rows)
+ * by newlines, in place; returns the first row not ended yet.
+ */
+function endLines(piece: Uint8Array, offset: number, ends: Uint32Array, row: number): number {
+  const stop = offset + piece.byteLength;
+  let next = row;
+  while (next < ends.length && (ends[next] as number) < stop) {
+    const at = (ends[next] as number) - offset;
+    if (piece[at] !== COMMA) throw new Error('the row offsets do not match the rows');
+    piece[at] = NEWLINE;
+    next++;
+  }
+  return next;
+}
+
+/**
  * Replaces the commas between rows by newlines, in place, as the pieces go by, and ends the last
  * row with a newline: the joined rows become NDJSON without a copy.
  */
@@ -60,17 +76,22 @@ async function* toLines(
   let offset = 0;
   let row = 0;
   for await (const piece of pieces) {
-    const stop = offset + piece.byteLength;
-    while (row < ends.length && (ends[row] as number) < stop) {
-      const at = (ends[row] as number) - offset;
-      if (piece[at] !== COMMA) throw new Error('the row offsets do not match the rows');
-      piece[at] = NEWLINE;
-      row++;
-    }
-    offset = stop;
+    row = endLines(piece, offset, ends, row);
+    offset += piece.byteLength;
     if (piece.byteLength > 0) yield piece;
   }
   if (ends.length > 0) yield Uint8Array.of(NEWLINE);
+}
+
+/** {@link toLines} for pieces all at hand, at once. */
+function heldLines(pieces: readonly Uint8Array[], ends: Uint32Array): Uint8Array[] {
+  let offset = 0;
+  let row = 0;
+  for (const piece of pieces) {
+    row = endLines(piece, offset, ends, row);
+    offset += piece.byteLength;
+  }
+  return ends.length > 0 ? [...pieces, Uint8Array.of(NEWLINE)] : [...pieces];
 }
 
 /** The envelope's two ends around the pieces; held pieces stay held (see `heldPieces`). */
@@ -157,10 +178,12 @@ export async function renderDataPlaneBody(
 
   const ndjson = { contentType: NDJSON_MEDIA_TYPE, totalRows: rows };
   if (!projection) {
+    const held = heldPieces(taken.chunks);
     return {
       ...ndjson,
       byteLength: taken.byteLength + (rows > 0 ? 1 : 0),
-      chunks: toLines(taken.chunks, taken.ends),
+      // Pieces at hand stay at hand (see `heldPieces`), for a writer that sends them at once.
+      chunks: held ? chunksOf(heldLines(held, taken.ends)) : toLines(taken.chunks, taken.ends),
     };
   }
   const lines = await projectedRows(taken, projection);

@@ -39,6 +39,9 @@ export function requestHost(request: Request): string | undefined {
   }
 }
 
+/** A request header by its lower-case name; `null` or `undefined` when it is absent. */
+export type HeaderGetter = (name: string) => string | null | undefined;
+
 function list(value: readonly string[] | (() => readonly string[]) | undefined): readonly string[] {
   return (typeof value === 'function' ? value() : value) ?? [];
 }
@@ -76,19 +79,23 @@ export function isAllowedHost(
  * `Sec-Fetch-Site` of `cross-site` / `same-site` without such an allowed `Origin`. Server-to-server
  * clients send neither header, so they always pass.
  *
- * @param request - the request
+ * @param request - the request, or a getter of its headers by lower-case name (for a front door
+ *   without a Fetch `Request`; its `Host` is then the `host` header)
  * @param allowedOrigins - extra origins that may call
  * @param options.ownOrigin - whether the request's own origin may call (default true; the data
  *   plane says false: no browser page, however served, has a reason to spend a token)
  */
 export function crossSiteReason(
-  request: Request,
+  request: Request | HeaderGetter,
   allowedOrigins: readonly string[] = [],
   options: { readonly ownOrigin?: boolean } = {},
 ): string | undefined {
-  const { headers } = request;
-  const origin = headers.get('origin');
-  const host = requestHost(request)?.toLowerCase();
+  const header: HeaderGetter =
+    typeof request === 'function' ? request : (name) => request.headers.get(name);
+  const origin = header('origin') ?? null;
+  const host = (
+    typeof request === 'function' ? (request('host') ?? undefined) : requestHost(request)
+  )?.toLowerCase();
   const explicitlyAllowed =
     origin !== null && allowedOrigins.some((o) => o.toLowerCase() === origin.toLowerCase());
   if (origin !== null && !explicitlyAllowed) {
@@ -99,7 +106,7 @@ export function crossSiteReason(
     if (!own)
       return `Cross-origin request refused: Origin ${JSON.stringify(origin.slice(0, 100))} is not this server's. ${callFromServer}`;
   }
-  const site = headers.get('sec-fetch-site')?.toLowerCase();
+  const site = header('sec-fetch-site')?.toLowerCase();
   const sameSiteOk = options.ownOrigin !== false && site === 'same-origin';
   if (site && site !== 'none' && !sameSiteOk && !explicitlyAllowed)
     return `Cross-site request refused (Sec-Fetch-Site: ${site.slice(0, 20)}). ${callFromServer}`;

@@ -1,7 +1,11 @@
 import { connect } from 'node:net';
-import { S2SPError } from '@s2sp/core';
+import { generateToken, S2SPError, tokenStorageKey } from '@s2sp/core';
+import { createMemoryStore } from '@s2sp/core/store';
 import { Hono } from 'hono';
 import { describe, expect, it } from 'vitest';
+import { createDataPlaneApp } from '../data-plane/data-plane.js';
+import { nodeFrontDoor } from '../data-plane/node-front-door.js';
+import { prepareTable, serializeTable } from '../resource/table.js';
 import { listenOnNode, SHUTDOWN_RETRY_AFTER_SECONDS } from './node-listener.js';
 
 /**
@@ -129,6 +133,40 @@ describe('listenOnNode shutdown()', () => {
     await cut.running;
     await closing.close();
     expect((await exchange.done).text).not.toContain('second-half');
+  });
+});
+
+describe("listenOnNode with the data plane's Node front door", () => {
+  it('serves a redemption on the door, and answers one behind a draining shutdown 503 like any request', async () => {
+    const store = createMemoryStore();
+    const { app: slow, release, running } = slowApp();
+    const app = createDataPlaneApp({ store });
+    app.route('/', slow);
+    const listener = await listenOnNode(app.fetch, {}, { frontDoor: nodeFrontDoor(app) });
+    const table = serializeTable(prepareTable([{ a: 1 }, { a: 2 }]));
+    const redemption = async () => {
+      const token = generateToken();
+      await store.put(await tokenStorageKey(token), table, { ttlMs: 60_000 });
+      return `POST /s2sp/data/${token} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 0\r\n\r\n`;
+    };
+    const served = rawExchange(
+      listener.port,
+      `${(await redemption()).replace('Content-Length: 0', 'Connection: close\r\nContent-Length: 0')}`,
+    );
+    expect((await served.done).text).toMatch(/^HTTP\/1\.1 200 OK\r\n[\s\S]*"total_rows":2/);
+
+    const exchange = rawExchange(listener.port, post('/slow'));
+    await running;
+    const stopped = listener.shutdown({ graceMs: 30_000 });
+    exchange.send(await redemption());
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    release();
+    const { text } = await exchange.done;
+    await stopped;
+    await store.close();
+    const answers = text.split(/(?=HTTP\/1\.1 )/);
+    expect(answers.map((answer) => answer.slice(9, 12))).toEqual(['200', '503']);
+    expect(answers[1]?.toLowerCase()).toContain(`retry-after: ${SHUTDOWN_RETRY_AFTER_SECONDS}\r\n`);
   });
 });
 

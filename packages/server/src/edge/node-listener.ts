@@ -3,6 +3,7 @@ import { S2SPError } from '@s2sp/core';
 import { retryShortly } from '@s2sp/core/advice';
 import { parseOptions } from '@s2sp/core/options';
 import { z } from 'zod';
+import type { NodeFrontDoor } from '../data-plane/node-front-door.js';
 import { PortSchema } from './edge-options.js';
 import { s2spErrorToResponse } from './error-response.js';
 
@@ -72,7 +73,9 @@ function formatHost(host: string): string {
  * package's main entry needs no Node), with errors that say what to change.
  *
  * @param limits - `headersTimeoutMs`: most time a client may take to send its request headers;
- *   `shutdownGraceMs`: the bound of `shutdown()` when it is given none (default 0)
+ *   `shutdownGraceMs`: the bound of `shutdown()` when it is given none (default 0);
+ *   `frontDoor`: serves what it can (the data plane) straight from Node, before the app, unless
+ *   the listener is shutting down
  * @throws S2SPError `invalid_config` for a bad port, or one that is taken
  */
 export async function listenOnNode(
@@ -81,10 +84,18 @@ export async function listenOnNode(
   {
     headersTimeoutMs,
     shutdownGraceMs = 0,
-  }: { readonly headersTimeoutMs?: number; readonly shutdownGraceMs?: number } = {},
+    frontDoor,
+  }: {
+    readonly headersTimeoutMs?: number;
+    readonly shutdownGraceMs?: number;
+    readonly frontDoor?: NodeFrontDoor;
+  } = {},
 ): Promise<NodeListener> {
   parseOptions(ListenSchema, { port }, { factory: 'listen' });
-  const { serve } = await import('@hono/node-server');
+  const [{ getRequestListener }, { createServer }] = await Promise.all([
+    import('@hono/node-server'),
+    import('node:http'),
+  ]);
   // A client that trickles its headers holds a socket for Node's default 60 s (slowloris); the
   // same bound as a request body's read applies, checked every second instead of every 30.
   const serverOptions =
@@ -108,7 +119,14 @@ export async function listenOnNode(
       { 'retry-after': String(SHUTDOWN_RETRY_AFTER_SECONDS), connection: 'close' },
     );
   };
-  const http = serve({ fetch: guarded, port, hostname: host, serverOptions }) as Server;
+  // As @hono/node-server's serve() builds it, with the front door first: a draining listener
+  // leaves every request to `guarded`, whose 503 is the one answer then.
+  const app = getRequestListener(guarded, { hostname: host });
+  const http: Server = createServer(serverOptions, (request, response) => {
+    if (!draining && frontDoor?.(request, response)) return;
+    void app(request, response);
+  });
+  http.listen(port, host);
   // Answers not yet sent to the end: what shutdown() waits for.
   const running = new Set<ServerResponse>();
   let lastRequestAt = 0;

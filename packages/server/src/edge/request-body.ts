@@ -32,7 +32,16 @@ function nodeIncoming(env: unknown): NodeIncoming | undefined {
   return incoming as NodeIncoming;
 }
 
-function readNode(
+/**
+ * Reads a Node request's body of at most `maxBytes` within `timeoutMs`, without a Fetch `Request`
+ * (see {@link readRequestBody}); declared or found larger, it stops reading and gives `undefined`.
+ *
+ * @param incoming - a Node request whose body nobody has read yet
+ * @param maxBytes - the most bytes accepted
+ * @param timeoutMs - the longest the body may take to arrive
+ * @throws S2SPError `request_timeout` when the body is not complete in time
+ */
+export function readNode(
   incoming: NodeIncoming,
   maxBytes: number,
   timeoutMs: number,
