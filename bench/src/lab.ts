@@ -32,7 +32,7 @@ export interface Lab {
       requests: number;
       body?: string;
       accept?: string;
-      /** raw-redis: read a fresh copy of the body per request (minted first, not timed). */
+      /** The floors: send a fresh copy of the body per request (minted first, not timed). */
       fresh?: boolean;
     },
   ): Promise<LoadResult>;
@@ -77,7 +77,7 @@ export async function startLab(kinds: readonly ServerKind[], redisUrl?: string):
       async load(kind, options) {
         const s = server(kind);
         const dataPlane = kind !== 'floor' && kind !== 'raw-redis';
-        const fresh = kind === 'raw-redis' && options.fresh === true;
+        const fresh = (kind === 'raw-redis' || kind === 'floor') && options.fresh === true;
         const paths =
           dataPlane || fresh
             ? (await s.process.call<string[]>({ op: 'mint', count: options.requests })).map((id) =>

@@ -6,7 +6,7 @@
  *
  * Requests from the parent: `prepare` (build the table of a size, deterministic), `prepare-answer`
  * (the floors answer a selective fetch instead of the whole table), `mint` (cache it under fresh
- * tokens; on raw-redis, write fresh copies of the body, each read once through `/fresh/<id>`),
+ * tokens; on the floors, write fresh copies of the body, each read once through `/fresh/<id>`),
  * `reset` (drop every entry), `memory` (this process's memory usage), `cpu` (its CPU time while
  * handling requests since the last `cpu`, and how many).
  */
@@ -88,7 +88,14 @@ async function start(): Promise<number> {
           // `/fresh/<n>`: the n-th copy minted for this load, read once, cold in Redis's memory as
           // every single-use redemption is; any other path: the one key, read again and again.
           const fresh = req.url?.startsWith('/fresh/') ? `${RAW_KEY}:${req.url.slice(7)}` : RAW_KEY;
-          const bytes = redis ? ((await redis.get(fresh)) as Buffer) : body;
+          let bytes: Uint8Array = body;
+          if (redis) bytes = (await redis.get(fresh)) as Buffer;
+          else if (fresh !== RAW_KEY) {
+            // The floor's fresh copy: bytes written once and never sent before, as a store's
+            // tables are, not one buffer the CPU's caches keep hot across requests.
+            bytes = floorCopies.get(fresh) ?? body;
+            floorCopies.delete(fresh);
+          }
           res.writeHead(200, {
             'content-type': 'application/json',
             'content-length': bytes.byteLength,
@@ -110,20 +117,24 @@ async function start(): Promise<number> {
 let rawCopies = 0;
 let nextCopy = 0;
 
-async function dropRawCopies(): Promise<void> {
+/** The floor's fresh copies of the body, each sent once (`/fresh/<n>`). */
+const floorCopies = new Map<string, Uint8Array>();
+
+async function dropFreshCopies(): Promise<void> {
+  floorCopies.clear();
   if (!redis) return;
   for (let i = nextCopy - rawCopies; i < nextCopy; i++) await redis.del(`${RAW_KEY}:${i}`);
   rawCopies = 0;
 }
 
 /** Writes `count` fresh copies of the body (dropping the last load's) and names their paths' ids. */
-async function mintRawCopies(count: number): Promise<string[]> {
-  if (!redis) throw new Error('fresh copies need the raw-redis server');
-  await dropRawCopies();
+async function mintFreshCopies(count: number): Promise<string[]> {
+  await dropFreshCopies();
   const copy = Buffer.from(body.buffer, body.byteOffset, body.byteLength);
   const ids: string[] = [];
   for (let i = 0; i < count; i++) {
-    await redis.set(`${RAW_KEY}:${nextCopy}`, copy);
+    if (redis) await redis.set(`${RAW_KEY}:${nextCopy}`, copy);
+    else floorCopies.set(`${RAW_KEY}:${nextCopy}`, Uint8Array.from(body));
     ids.push(String(nextCopy++));
   }
   rawCopies = count;
@@ -183,7 +194,7 @@ serveParent(async (message) => {
     }
     case 'mint': {
       if (python) return python.call({ op: 'mint', count: message.count });
-      if (redis) return mintRawCopies(message.count as number);
+      if (kind === 'floor' || redis) return mintFreshCopies(message.count as number);
       if (!store || !table) throw new Error('mint needs a data-plane server and a prepared table');
       const tokens = Array.from({ length: message.count as number }, generateToken);
       for (const token of tokens)
@@ -191,7 +202,8 @@ serveParent(async (message) => {
       return tokens;
     }
     case 'reset': {
-      if (redis) await Promise.all([redis.del(RAW_KEY), dropRawCopies()]);
+      await dropFreshCopies();
+      if (redis) await redis.del(RAW_KEY);
       if (python) await python.call({ op: 'reset' });
       table = undefined;
       body = new Uint8Array(0);
