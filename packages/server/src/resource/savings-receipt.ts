@@ -97,8 +97,11 @@ export function plainResultTokens(
   const count = table.rows.length;
   if (!stored) {
     const texts: string[] = [];
+    // A row whose `toJSON` returns nothing is `null` in the array, as `JSON.stringify` writes it.
     const text = (i: number) =>
-      (texts[i] ??= stringifyJson(table.rows[i], `Row ${i} of the tool result`));
+      (texts[i] ??=
+        (stringifyJson(table.rows[i], `Row ${i} of the tool result`) as string | undefined) ??
+        'null');
     const stride = receiptSampleStride(count, (i) => text(i).length);
     return sampleTokens(count, stride, text, count);
   }
