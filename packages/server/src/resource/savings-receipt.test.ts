@@ -66,7 +66,7 @@ describe('the savings receipt in _meta', () => {
   });
 });
 
-/** The plain result's exact estimate, the receipt's from the stored rows (async) and without (sync). */
+/** The plain result's exact estimate, and the receipt's with the stored rows (async) and without. */
 function counts(rows: Record<string, unknown>[]) {
   const table = prepareTable(rows);
   return {
