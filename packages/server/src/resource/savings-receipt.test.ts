@@ -1,9 +1,17 @@
 import { PROTOCOL, S2SPResultSchema } from '@s2sp/core';
 import { readS2SPReceipt } from '@s2sp/core/receipt';
+import { seededRandom } from '@s2sp/test-utils';
 import { describe, expect, it } from 'vitest';
+import { generateRows } from '../../../../bench/src/data.js';
 import { silentLogger } from '../logger.js';
 import { createS2SP } from '../runtime/s2sp.js';
-import { plainResultTokens, RECEIPT_EXACT_CHARS } from './savings-receipt.js';
+import { NWS_ALERT_FILES, nwsRows } from './__fixtures__/nws-alerts.js';
+import {
+  plainResultTokens,
+  plainTextTokens,
+  RECEIPT_SAMPLE_CHARS,
+  receiptSampleStride,
+} from './savings-receipt.js';
 import { prepareTable, serializeTable } from './table.js';
 import { estimateTokens } from './token-estimate.js';
 
@@ -56,20 +64,174 @@ describe('the savings receipt in _meta', () => {
     expect(refused.isError).toBe(true);
     expect(readS2SPReceipt(refused)).toBeUndefined();
   });
+});
 
-  it('estimates the plain result exactly up to 1 MiB of JSON, and a larger one from its first rows', () => {
-    const small = prepareTable([{}, ...rows, {}]);
-    expect(plainResultTokens(small, serializeTable(small))).toBe(
-      estimateTokens(JSON.stringify(small.rows)),
+/** The plain result's exact estimate, and the receipt's with the stored rows (async) and without. */
+function counts(rows: Record<string, unknown>[]) {
+  const table = prepareTable(rows);
+  return {
+    exact: estimateTokens(JSON.stringify(rows)),
+    async: plainResultTokens(table, serializeTable(table)),
+    sync: plainResultTokens(table),
+  };
+}
+
+/** The relative error of `estimate` against `exact`. */
+const error = (estimate: number, exact: number) => Math.abs(estimate / exact - 1);
+
+/** The rule before the spread sample: the first rows up to `chars`, scaled by length. */
+function firstRowsTokens(rows: Record<string, unknown>[], chars: number): number {
+  const texts: string[] = [];
+  for (let length = 1; texts.length < rows.length && length < chars; ) {
+    texts.push(JSON.stringify(rows[texts.length]));
+    length += (texts.at(-1) as string).length + 1;
+  }
+  const sample = `[${texts.join(',')}]`;
+  return Math.round((estimateTokens(sample) * JSON.stringify(rows).length) / sample.length);
+}
+
+const byLength = (a: unknown, b: unknown) => JSON.stringify(a).length - JSON.stringify(b).length;
+const nwsAll = NWS_ALERT_FILES.flatMap((name) => nwsRows(name));
+
+describe('the plain result count (plainResultTokens)', () => {
+  it('is exact, to the token, for a table within the bound, from the stored rows and without', () => {
+    const tables = [
+      [],
+      [{}],
+      [{}, ...rows, {}],
+      // Every fifth row empty: the plain length read from the stored rows must count `{}` right.
+      Array.from({ length: 300 }, (_, i) => (i % 5 === 0 ? {} : { ...rows[i % rows.length], i })),
+      ...NWS_ALERT_FILES.map((name) => nwsRows(name)),
+    ];
+    for (const table of tables) {
+      expect(JSON.stringify(table).length).toBeLessThanOrEqual(RECEIPT_SAMPLE_CHARS);
+      const { exact, async, sync } = counts(table);
+      expect([async, sync]).toEqual([exact, exact]);
+    }
+    // A row whose toJSON returns nothing is `null` in the plain result (sync mode serialises
+    // the rows here; async mode's store cannot hold such a row).
+    const odd = [{ toJSON: () => undefined }, ...rows];
+    expect(plainResultTokens(prepareTable(odd))).toBe(estimateTokens(JSON.stringify(odd)));
+  });
+
+  it.each([200, 1_000, 10_000])(
+    'is within 1% on the bench table of %i rows, reading about the bound of it',
+    (count) => {
+      const table = generateRows(count);
+      expect(JSON.stringify(table).length).toBeGreaterThan(RECEIPT_SAMPLE_CHARS);
+      const { exact, async, sync } = counts(table);
+      expect(error(async, exact)).toBeLessThan(0.01);
+      expect(error(sync, exact)).toBeLessThan(0.01);
+      // Sync mode serialises the rows its walk visits, not the table.
+      let read = 0;
+      const stride = receiptSampleStride(count, (i) => {
+        read += JSON.stringify(table[i]).length;
+        return JSON.stringify(table[i]).length;
+      });
+      expect(stride).toBeGreaterThan(1);
+      expect(read).toBeLessThan(RECEIPT_SAMPLE_CHARS * (1 + Math.log2(stride)));
+    },
+  );
+
+  it('is within 1% on a table sorted by row length, ascending and descending', () => {
+    const table = generateRows(1_000);
+    for (const sorted of [table.toSorted(byLength), table.toSorted(byLength).reverse()]) {
+      const { exact, async, sync } = counts(sorted);
+      expect(error(async, exact)).toBeLessThan(0.01);
+      expect(error(sync, exact)).toBeLessThan(0.01);
+    }
+  });
+
+  it('is within 1% on short rows then long ones, which the first rows misread', () => {
+    // Over 1 MiB of short, number-dense rows before prose-heavy ones: the first rows (the rule
+    // before, at 1 MiB or at the bound) see only the short ones.
+    const short = Array.from({ length: 40_000 }, (_, i) => ({
+      id: i,
+      ugc: `TXZ${i % 300}`,
+      n: i * 7,
+    }));
+    const table = [...short, ...generateRows(1_500)];
+    const { exact, async, sync } = counts(table);
+    expect(error(async, exact)).toBeLessThan(0.01);
+    expect(error(sync, exact)).toBeLessThan(0.01);
+    expect(error(firstRowsTokens(table, 1 << 20), exact)).toBeGreaterThan(0.1);
+    expect(error(firstRowsTokens(table, RECEIPT_SAMPLE_CHARS), exact)).toBeGreaterThan(0.1);
+  });
+
+  it('is within the sample error of a few rows on rows that differ widely (NWS alerts)', () => {
+    // 29 alerts of 1.8 to 7.7 KB, at 2.1 to 3.5 characters a token: a sample of the bound holds
+    // about 14 of them. Scaled by length (async) that is within 4%; by count (sync mode, which
+    // does not serialise the table to learn its length) within 10%.
+    for (const table of [nwsAll, nwsAll.toSorted(byLength)]) {
+      const { exact, async, sync } = counts(table);
+      expect(error(async, exact)).toBeLessThan(0.04);
+      expect(error(sync, exact)).toBeLessThan(0.1);
+    }
+  });
+});
+
+describe('receiptSampleStride', () => {
+  it('is the smallest power of two whose rows from row 0 are within the bound', () => {
+    const random = seededRandom(7);
+    for (let run = 0; run < 200; run++) {
+      const lengths = Array.from({ length: Math.floor(random() * 3_000) }, () =>
+        Math.floor(random() * random() * 5_000),
+      );
+      const chars = (stride: number) => {
+        let sum = 1;
+        for (let i = 0; i < lengths.length; i += stride) sum += (lengths[i] as number) + 1;
+        return sum;
+      };
+      let expected = 1;
+      while (chars(expected) > RECEIPT_SAMPLE_CHARS && expected < lengths.length) expected *= 2;
+      expect(receiptSampleStride(lengths.length, (i) => lengths[i] as number)).toBe(expected);
+    }
+  });
+
+  it('stops at one row when the first is over the bound', () => {
+    expect(receiptSampleStride(5, () => 2 * RECEIPT_SAMPLE_CHARS)).toBe(8);
+    expect(receiptSampleStride(1, () => 2 * RECEIPT_SAMPLE_CHARS)).toBe(1);
+  });
+});
+
+describe('the plain text count (plainTextTokens)', () => {
+  const csv = (table: Record<string, unknown>[]) =>
+    table
+      .map((row) =>
+        Object.values(row)
+          .map((value) => JSON.stringify(value))
+          .join(','),
+      )
+      .join('\n');
+
+  it('is exact, to the token, for a text within the bound, as a string or as UTF-8', () => {
+    const text = csv(nwsRows('alerts-active-TX-2026-09-13.json')).slice(0, RECEIPT_SAMPLE_CHARS);
+    expect(plainTextTokens([text])).toBe(estimateTokens(text));
+    expect(plainTextTokens(['', text, new TextEncoder().encode('Überschwemmung')])).toBe(
+      estimateTokens(text) + estimateTokens('Überschwemmung'),
     );
-    // Every fifth row empty: the plain length read from the stored rows must count `{}` right.
-    const many = Array.from({ length: 15_000 }, (_, i) =>
-      i % 5 === 0 ? {} : { ...rows[i % rows.length], seq: i },
-    );
-    const large = prepareTable(many);
-    const plain = JSON.stringify(many);
-    expect(plain.length).toBeGreaterThan(2 * RECEIPT_EXACT_CHARS);
-    const estimate = plainResultTokens(large, serializeTable(large));
-    expect(Math.abs(estimate / estimateTokens(plain) - 1)).toBeLessThan(0.005);
+  });
+
+  it('is within 1% on CSV, JSON and short lines then long ones, from slices spread over the text', () => {
+    const short = Array.from({ length: 40_000 }, (_, i) => ({ id: i, ugc: `TXZ${i % 300}` }));
+    const long = generateRows(1_500);
+    const mixed = csv([...short, ...long]);
+    for (const text of [csv(short), csv(long), JSON.stringify(long), mixed]) {
+      expect(text.length).toBeGreaterThan(8 * RECEIPT_SAMPLE_CHARS);
+      expect(error(plainTextTokens([text]), estimateTokens(text))).toBeLessThan(0.01);
+    }
+    // Its first part alone (the rule before) reads only the short lines.
+    const first = mixed.slice(0, RECEIPT_SAMPLE_CHARS);
+    const firstPart = (estimateTokens(first) * mixed.length) / first.length;
+    expect(error(firstPart, estimateTokens(mixed))).toBeGreaterThan(0.1);
+  });
+
+  it('reads UTF-8 without splitting a character', () => {
+    const text = 'Überschwemmung in der Flussniederung, Straßen gesperrt. 🌊 '.repeat(5_000);
+    const bytes = new TextEncoder().encode(text);
+    expect(bytes.byteLength).toBeGreaterThan(RECEIPT_SAMPLE_CHARS);
+    const exact = estimateTokens(text);
+    expect(error(plainTextTokens([bytes]), exact)).toBeLessThan(0.01);
+    expect(error(plainTextTokens([text]), exact)).toBeLessThan(0.01);
   });
 });
