@@ -15,20 +15,19 @@ import { estimateTokens } from './token-estimate.js';
 /**
  * Characters of plain JSON up to which the receipt counts the plain result exactly, and the most
  * it reads of a larger one: a spread sample of whole rows ({@link receiptSampleStride}), or of a
- * text's slices, scaled to the whole. The receipt so costs a bounded scan, not a second pass over
- * a table of any size (in sync mode, which stores nothing, without serialising every row).
+ * text's slices, scaled to the whole by length. The receipt so costs a bounded estimate, not a
+ * second pass of the estimator over a table of any size.
  * Against the exact estimate (`savings-receipt.test.ts`): within 1% on the bench's generated
- * tables of 200 to 10,000 rows, sorted by length either way, and on short rows then long ones.
- * A table of a few dozen rows that differ widely in length and density (29 NWS alerts of 1.8 to
- * 7.7 KB) is a sample of 14 of them: 2.5 to 3.1% off scaled by length, up to 9% by row count
- * (sync mode), which is the estimator's own ±10% against o200k_base again.
+ * tables of 200 to 10,000 rows, sorted by length either way, and on short rows then long ones;
+ * within 2% on NWS alerts (1.8 to 7.7 KB each, 2.1 to 3.5 characters a token) repeated past the
+ * bound. A quarter of this bound held 14 alerts and was 3% off by length, 9% by row count.
  */
-export const RECEIPT_SAMPLE_CHARS = 1 << 16;
+export const RECEIPT_SAMPLE_CHARS = 1 << 17;
 
 /**
  * How many slices a text over {@link RECEIPT_SAMPLE_CHARS} is read in. Fewer, longer slices
  * misweigh a text whose kind changes along it (16 slices: 1.7% low on short CSV lines then long
- * ones); each cut may split a word, about a token more a cut. 64 slices of 1 KiB: within 0.4% on
+ * ones); each cut may split a word, about a token more a cut. 64 slices (2 KiB each at the bound): within 1% on
  * CSV, JSON and the two mixed, in `savings-receipt.test.ts`.
  */
 const TEXT_SLICES = 64;
@@ -53,9 +52,7 @@ function plainRowLength(stored: number, i: number): number {
  * is sampled at this stride over its whole length, so that a table sorted by size or by kind is
  * not read from one end ({@link sampleTokens} takes the rows from the middle of each stride).
  *
- * Found in one walk that doubles the stride whenever the rows so far pass the bound, so that a
- * caller without the rows' lengths (sync mode) serialises only rows of the strides tried: the
- * bound's worth, then about half of it for each doubling, never the whole table.
+ * Found in one walk that doubles the stride whenever the rows so far pass the bound.
  *
  * @param length - row `i`'s plain JSON length; called once for each row the walk visits
  */
@@ -77,7 +74,7 @@ export function receiptSampleStride(count: number, length: (i: number) => number
   return stride;
 }
 
-/** `tokens` of a sample of `sampled` units (characters, bytes, rows) scaled to `total`. */
+/** `tokens` of a sample of `sampled` units (characters, bytes) scaled to `total`. */
 function scaled(tokens: number, sampled: number, total: number): number {
   return sampled === total ? tokens : Math.round((tokens * total) / sampled);
 }
@@ -85,12 +82,12 @@ function scaled(tokens: number, sampled: number, total: number): number {
 /**
  * `estimateTokens` of the plain result (every row, every column): exact up to
  * {@link RECEIPT_SAMPLE_CHARS} of JSON, else from every k-th row ({@link receiptSampleStride}),
- * scaled by the table's plain length when the stored rows give it, else by its row count.
+ * scaled by the table's plain length.
  *
  * @param stored - the rows' stored JSON and its lengths ({@link serializeTable}), when at hand:
  *   they give the plain length without serialising the table again, and only the sampled rows
  *   are read. Without it (sync mode) only the rows the sample's walk visits are serialised.
- * @throws S2SPError `invalid_rows` when a sampled row cannot be serialised (without `stored`)
+ * @throws S2SPError `invalid_rows` when a row cannot be serialised (without `stored`)
  */
 export function plainResultTokens(
   table: Table,
@@ -98,14 +95,21 @@ export function plainResultTokens(
 ): number {
   const count = table.rows.length;
   if (!stored) {
-    const texts: string[] = [];
-    // A row whose `toJSON` returns nothing is `null` in the array, as `JSON.stringify` writes it.
-    const text = (i: number) =>
-      (texts[i] ??=
+    // Sync mode stores nothing: every row is serialised here, once, for the table's length. Its
+    // estimate still reads only the sample; scaled by row count instead, a sample of a few
+    // dozen rows that differ widely would be off by up to 9% (NWS alerts).
+    const texts: string[] = new Array(count);
+    let total = Math.max(2, count + 1);
+    for (let i = 0; i < count; i++) {
+      // A row whose `toJSON` returns nothing is `null` in the array, as `JSON.stringify` writes it.
+      const text =
         (stringifyJson(table.rows[i], `Row ${i} of the tool result`) as string | undefined) ??
-        'null');
-    const stride = receiptSampleStride(count, (i) => text(i).length);
-    return sampleTokens(count, stride, text, count);
+        'null';
+      texts[i] = text;
+      total += text.length;
+    }
+    const stride = receiptSampleStride(count, (i) => (texts[i] as string).length);
+    return sampleTokens(count, stride, (i) => texts[i] as string, total);
   }
   let total = Math.max(2, count + 1);
   for (let i = 0; i < count; i++) total += plainRowLength(stored.rowLengths[i] as number, i);
@@ -120,12 +124,11 @@ export function plainResultTokens(
     const length = plainRowLength(row.length, i);
     return length === 2 ? '{}' : `{${row.slice(row.length - length + 1)}`;
   };
-  return sampleTokens(count, stride, text, total, 'chars');
+  return sampleTokens(count, stride, text, total);
 }
 
 /**
- * The estimate of every `stride`-th row's plain JSON, scaled to `total` rows (by count) or, with
- * `'chars'`, to `total` characters. The rows are the middle of each stride (`stride / 2`,
+ * The estimate of every `stride`-th row's plain JSON, scaled to `total` characters. The rows are the middle of each stride (`stride / 2`,
  * `stride * 3 / 2`, …): from row 0 a sample of a table sorted by length would hold the shortest
  * row of every stride (measured on NWS alerts and generated rows sorted by length, mixed: 8.6%
  * high against 1.6% low from the middle).
@@ -135,7 +138,6 @@ function sampleTokens(
   stride: number,
   text: (i: number) => string,
   total: number,
-  unit: 'rows' | 'chars' = 'rows',
 ): number {
   const rows: string[] = [];
   for (let i = stride >> 1; i < count; i += stride) rows.push(text(i));
@@ -143,7 +145,7 @@ function sampleTokens(
   // A sample over the bound (one long row, or middle rows longer than the rows the stride was
   // chosen by) is read as a text is: no more than the bound of it.
   const tokens = textTokens(sample);
-  return scaled(tokens, unit === 'rows' ? rows.length : sample.length, total);
+  return scaled(tokens, sample.length, total);
 }
 
 /**
