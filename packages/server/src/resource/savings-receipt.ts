@@ -27,8 +27,8 @@ export const RECEIPT_SAMPLE_CHARS = 1 << 17;
 /**
  * How many slices a text over {@link RECEIPT_SAMPLE_CHARS} is read in. Fewer, longer slices
  * misweigh a text whose kind changes along it (16 slices: 1.7% low on short CSV lines then long
- * ones); each cut may split a word, about a token more a cut. 64 slices (2 KiB each at the bound): within 1% on
- * CSV, JSON and the two mixed, in `savings-receipt.test.ts`.
+ * ones); each cut may split a word, about a token more a cut. 64 slices (2 KiB each at the
+ * bound): within 1% on CSV, JSON and the two mixed, in `savings-receipt.test.ts`.
  */
 const TEXT_SLICES = 64;
 
@@ -128,10 +128,10 @@ export function plainResultTokens(
 }
 
 /**
- * The estimate of every `stride`-th row's plain JSON, scaled to `total` characters. The rows are the middle of each stride (`stride / 2`,
- * `stride * 3 / 2`, …): from row 0 a sample of a table sorted by length would hold the shortest
- * row of every stride (measured on NWS alerts and generated rows sorted by length, mixed: 8.6%
- * high against 1.6% low from the middle).
+ * The estimate of every `stride`-th row's plain JSON, scaled to `total` characters. The rows are
+ * the middle of each stride (`stride / 2`, `stride * 3 / 2`, …): from row 0 a sample of a table
+ * sorted by length would hold the shortest row of every stride (measured on NWS alerts and
+ * generated rows sorted by length, mixed: 8.6% high against 1.6% low from the middle).
  */
 function sampleTokens(
   count: number,
