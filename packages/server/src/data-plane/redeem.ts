@@ -8,10 +8,11 @@
 
 import { isTokenShape, type Logger, PROTOCOL, S2SPError, tokenStorageKey } from '@s2sp/core';
 import { askForFewerRowIds, resourceUrlGone } from '@s2sp/core/advice';
-import type { BodyStore } from '@s2sp/core/store';
+import type { z } from 'zod';
 import { sendDataPlaneRequest, sendJson } from '../advice.js';
 import { crossSiteReason, type HeaderGetter } from '../edge/browser-guard.js';
 import { entryLabel } from '../logger.js';
+import type { DataPlaneOptionsSchema } from './data-plane.js';
 import {
   isJsonContentType,
   isJsonWhitespace,
@@ -22,16 +23,10 @@ import {
 } from './request.js';
 import { negotiateFormat, type RenderedBody, renderDataPlaneBody } from './response-body.js';
 
-/** The data plane's options, checked and with their defaults (see `DataPlaneOptionsSchema`). */
-export interface ResolvedDataPlaneOptions {
-  readonly store: BodyStore;
-  readonly maxRequestBytes: number;
-  readonly bodyTimeoutMs: number;
-  readonly maxRowIds: number;
-  readonly retryGraceMs: number;
+/** The data plane's options, checked and with their defaults, and a logger always. */
+export type ResolvedDataPlaneOptions = Omit<z.output<typeof DataPlaneOptionsSchema>, 'logger'> & {
   readonly logger: Logger;
-  readonly onTaken?: ((key: string, graceMs?: number) => void) | undefined;
-}
+};
 
 /** What a redemption reads of its request. */
 export interface RedeemRequest {
