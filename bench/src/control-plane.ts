@@ -5,7 +5,7 @@ import {
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { createS2SPServer, silentLogger } from '@s2sp/server';
-import { generateRows } from './data.js';
+import { generateRows } from '@s2sp/test-utils';
 import type { BenchRow } from './report.js';
 import { latency, round } from './stats.js';
 

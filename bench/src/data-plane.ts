@@ -1,4 +1,4 @@
-import { generateRows } from './data.js';
+import { generateRows } from '@s2sp/test-utils';
 import type { Lab, ServerKind } from './lab.js';
 import { formatRate, type Repeated, repeatLoad, share } from './measure.js';
 import type { BenchRow } from './report.js';

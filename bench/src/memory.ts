@@ -2,7 +2,7 @@ import { memoryUsage } from 'node:process';
 import { generateToken, tokenStorageKey } from '@s2sp/core';
 import type { StoredTable } from '@s2sp/core/store';
 import { prepareTable, serializeTable } from '@s2sp/server';
-import { generateRows } from './data.js';
+import { generateRows } from '@s2sp/test-utils';
 import type { BenchRow } from './report.js';
 import { collectGarbage, round } from './stats.js';
 import type { StoreUnderTest } from './stores.js';

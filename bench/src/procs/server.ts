@@ -20,9 +20,9 @@ import { type BodyStore, createMemoryStore, type StoredTable } from '@s2sp/core/
 import { prepareTable, serializeTable } from '@s2sp/server';
 import { createDataPlaneApp } from '@s2sp/server/http';
 import { toNodeHandler } from '@s2sp/server/node';
+import { generateRows } from '@s2sp/test-utils';
 import { createClient, RESP_TYPES } from 'redis';
 import { serveParent } from '../child.js';
-import { generateRows } from '../data.js';
 import { type PythonReference, startPythonReference } from '../python-reference.js';
 
 const [kind, redisUrl = ''] = process.argv.slice(2);

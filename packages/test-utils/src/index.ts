@@ -3,6 +3,7 @@
  * be left running, and request counting. Source-only (never built or published).
  */
 export { adviceProblems } from './advice-catalogue.js';
+export { generateRows } from './alert-like-rows.js';
 export { CHROMIUM_PATH, launchChromium } from './chromium.js';
 export {
   CLIENT_PACKAGE_DIR,

@@ -1,8 +1,7 @@
 import { PROTOCOL, S2SPResultSchema } from '@s2sp/core';
 import { readS2SPReceipt } from '@s2sp/core/receipt';
-import { seededRandom } from '@s2sp/test-utils';
+import { generateRows, seededRandom } from '@s2sp/test-utils';
 import { describe, expect, it } from 'vitest';
-import { generateRows } from '../../../../bench/src/data.js';
 import { silentLogger } from '../logger.js';
 import { createS2SP } from '../runtime/s2sp.js';
 import { NWS_ALERT_FILES, nwsRows } from './__fixtures__/nws-alerts.js';
