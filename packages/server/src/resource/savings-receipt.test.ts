@@ -93,7 +93,7 @@ function syncLengths(rows: readonly object[], domains?: readonly string[]) {
   const split = splitColumns(table, domains ?? table.columns.slice(0, 2));
   const json = syncResultJson(buildSyncResult(split, []));
   const body = JSON.stringify(bodyRows(table, split.bodyDomains));
-  return syncRowLengths(table, json.abstract, body);
+  return syncRowLengths(table, json.withBody(body), json.abstract, json.bodySpan(body.length));
 }
 
 /** The relative error of `estimate` against `exact`. */

@@ -8,6 +8,7 @@
 import { PROTOCOL, type S2SPResult } from '@s2sp/core';
 import type { S2SPReceipt } from '@s2sp/core/receipt';
 import type { CallToolResult } from '../mcp-sdk.js';
+import type { TextSpan } from './s2sp-result.js';
 import { stringifyJson } from './stringify-json.js';
 import type { SerializedTable, Table } from './table.js';
 import { estimateTokens } from './token-estimate.js';
@@ -158,8 +159,8 @@ const ROW_OPEN = `{"${PROTOCOL.rowId}":`;
 
 /**
  * Row `i`'s stored JSON length (`serializeRow`'s layout, as {@link plainResultTokens} reads it)
- * for a sync result of every row, from the JSON of its abstract and body arrays: row `i`'s two
- * halves, less one `{"_row_id":i` and the `}` or `,` that joins them. No row is serialised again.
+ * for a sync result of every row, from its text: row `i`'s abstract and body halves, less one
+ * `{"_row_id":i` and the `}` or `,` that joins them. No row is serialised again.
  *
  * The halves hold exactly the row's members (each column is in one of them, its value written as
  * the row writes it), except in a row with a `toJSON`: `JSON.stringify` writes what that returns.
@@ -167,45 +168,51 @@ const ROW_OPEN = `{"${PROTOCOL.rowId}":`;
  * (its quote would end the string), only as a nested object's first key, so an array in which it
  * occurs more often than once a row is not read.
  *
- * @param table - the table, every row of which the two arrays hold, in order (no filter)
+ * @param table - the table, every row of which the result holds, in order (no filter)
+ * @param text - the result's JSON; read in place, since a large JSON text is made in pieces that
+ *   the first read joins (a copy that the text's writer would make otherwise)
+ * @param abstract - where the abstract's JSON array is in `text`
+ * @param body - where the body's
  * @returns the lengths, or `undefined` when they cannot be read exactly so
  */
 export function syncRowLengths(
   table: Table,
-  abstractJson: string,
-  bodyJson: string,
+  text: string,
+  abstract: TextSpan,
+  body: TextSpan,
 ): Uint32Array | undefined {
   const count = table.rows.length;
   for (const row of table.rows)
     if (typeof (row as { toJSON?: unknown }).toJSON === 'function') return undefined;
-  const lengths = rowLengthsIn(abstractJson, count);
-  const body = lengths && rowLengthsIn(bodyJson, count);
-  if (!lengths || !body) return undefined;
+  const lengths = rowLengthsIn(text, abstract, count);
+  const bodyLengths = lengths && rowLengthsIn(text, body, count);
+  if (!lengths || !bodyLengths) return undefined;
   for (let i = 0; i < count; i++) {
     // `{"_row_id":i` once, and one of the `}` ending the abstract half or the `,` after an id.
     const joint = ROW_OPEN.length + String(i).length + 1;
-    lengths[i] = (lengths[i] as number) + (body[i] as number) - joint;
+    lengths[i] = (lengths[i] as number) + (bodyLengths[i] as number) - joint;
   }
   return lengths;
 }
 
 /**
- * The lengths of the `count` rows of a compact JSON array whose rows each start with
- * `{"_row_id":`, or `undefined` when that does not occur exactly `count` times.
+ * The lengths of the `count` rows of the compact JSON array at `span` in `text`, whose rows each
+ * start with `{"_row_id":`, or `undefined` when that does not occur there exactly `count` times.
  */
-function rowLengthsIn(json: string, count: number): Uint32Array | undefined {
+function rowLengthsIn(text: string, span: TextSpan, count: number): Uint32Array | undefined {
   const lengths = new Uint32Array(count);
-  let at = json.indexOf(ROW_OPEN);
+  const within = (at: number) => at >= 0 && at < span.end;
+  let at = text.indexOf(ROW_OPEN, span.start);
   for (let i = 0; i < count; i++) {
-    if (at < 0) return undefined;
-    const next = json.indexOf(ROW_OPEN, at + ROW_OPEN.length);
+    if (!within(at)) return undefined;
+    const next = text.indexOf(ROW_OPEN, at + ROW_OPEN.length);
     const last = i === count - 1;
-    if (last !== next < 0) return undefined;
+    if (last === within(next)) return undefined;
     // A row ends at the comma before the next one, the last at the array's `]`.
-    lengths[i] = (last ? json.length - 1 : next - 1) - at;
+    lengths[i] = (last ? span.end - 1 : next - 1) - at;
     at = next;
   }
-  return at < 0 ? lengths : undefined;
+  return within(at) ? undefined : lengths;
 }
 
 /**

@@ -156,7 +156,9 @@ export async function buildTableResult(
       );
     }
     // The plain length from the rows' halves in the text, unless a filter left rows out.
-    const rowLengths = filter ? undefined : syncRowLengths(table, json.abstract, body);
+    const rowLengths = filter
+      ? undefined
+      : syncRowLengths(table, text, json.abstract, json.bodySpan(body.length));
     const receipt = savingsReceipt(
       table,
       result,
