@@ -156,15 +156,18 @@ export async function buildTableResult(
       );
     }
     // The plain length from the rows' halves in the text, unless a filter left rows out.
-    const rowLengths = filter
-      ? undefined
-      : syncRowLengths(table, text, json.abstract, json.bodySpan(body.length));
+    const plainTokens = (): number => {
+      const rowLengths = filter
+        ? undefined
+        : syncRowLengths(table, text, json.abstract, json.bodySpan(body.length));
+      return plainResultTokens(table, rowLengths && { rowLengths });
+    };
     const receipt = savingsReceipt(
       table,
       result,
       split.bodyDomains.length,
       json.withoutBody,
-      context.plainTokens ?? plainResultTokens(table, rowLengths && { rowLengths }),
+      context.plainTokens ?? plainTokens(),
     );
     return withReceipt({ content: [{ type: 'text', text }], structuredContent: result }, receipt);
   }
