@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { silentLogger } from '../logger.js';
 import { createS2SP } from '../runtime/s2sp.js';
 import { NWS_ALERT_FILES, nwsRows } from './__fixtures__/nws-alerts.js';
-import { expiryStamp } from './s2sp-result.js';
+import { expiryStamp, syncResultJson } from './s2sp-result.js';
 
 describe('expiryStamp', () => {
   it('writes whole seconds, rounded down', () => {
@@ -18,6 +18,49 @@ describe('expiryStamp', () => {
     const at = new Date('2026-11-22T23:59:59.500Z');
     expect(Date.parse(expiryStamp(at))).toBeLessThanOrEqual(at.getTime());
     expect(Date.parse(expiryStamp(at))).toBe(Date.parse('2026-11-22T23:59:59Z'));
+  });
+});
+
+describe('syncResultJson', () => {
+  const abstract = [{ _row_id: 0, event: 'Heat "Advisory"' }, { _row_id: 1 }];
+  const body = [
+    { _row_id: 0, note: '{"_row_id":' },
+    { _row_id: 1, note: 'é😀' },
+  ];
+  // As buildSyncResult makes them, with the keys the budget and a filter add after the rows.
+  const results: S2SPResult[] = [
+    {
+      total_rows: 2,
+      abstract_domains: ['event'],
+      body_domains: ['abstract":[],"body":[]'],
+      abstract,
+      body: [],
+    },
+    {
+      total_rows: 5,
+      abstract_domains: ['event'],
+      body_domains: ['note'],
+      abstract,
+      body: [],
+      body_domains_omitted: 3,
+      matched_rows: 2,
+    },
+  ];
+
+  it('writes each text as JSON.stringify does, with the body, with an empty one and without', () => {
+    for (const result of results) {
+      const json = syncResultJson(result);
+      const { body: _none, ...read } = result;
+      expect(json.withoutBody).toBe(JSON.stringify(read));
+      expect(json.withBody('[]')).toBe(JSON.stringify(result));
+      const rows = JSON.stringify(body);
+      const text = json.withBody(rows);
+      expect(text).toBe(JSON.stringify({ ...result, body }));
+      const span = json.bodySpan(rows.length);
+      expect(text.slice(span.start, span.end)).toBe(rows);
+      for (const made of [text, json.withoutBody])
+        expect(made.slice(json.abstract.start, json.abstract.end)).toBe(JSON.stringify(abstract));
+    }
   });
 });
 

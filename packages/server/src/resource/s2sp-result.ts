@@ -65,6 +65,58 @@ export function buildSyncResult(split: ColumnSplit, body: RowWithId[]): S2SPResu
   };
 }
 
+/** Where a part is in a text: from `start` to just before `end`. */
+export interface TextSpan {
+  readonly start: number;
+  readonly end: number;
+}
+
+/**
+ * The compact JSON of a sync-mode result, from the JSON of its parts: the abstract is serialised
+ * once, when the result is measured against the budget (before its body is made), and the body
+ * once, for the text; the text without the body, what the model reads, is the same parts less one.
+ */
+export interface SyncResultJson {
+  /** Where the JSON of the result's `abstract` is, in each text made here. */
+  readonly abstract: TextSpan;
+  /** `serializeS2SPResult(result)` with `body` as this JSON. */
+  withBody(body: string): string;
+  /** Where a body JSON of `length` characters is in the text `withBody` makes with it. */
+  bodySpan(length: number): TextSpan;
+  /** `serializeS2SPResult(result)` without its `body`. */
+  readonly withoutBody: string;
+}
+
+// Where the rows go in the result's JSON: `buildSyncResult` puts `body` right after `abstract`.
+const SYNC_ROWS = '"abstract":[],"body":[]';
+const ABSTRACT = '"abstract":';
+const BODY = ',"body":';
+
+/**
+ * {@link SyncResultJson} of a result from {@link buildSyncResult}, whose `abstract` is made.
+ *
+ * @throws S2SPError `invalid_rows` when a value cannot be serialised
+ */
+export function syncResultJson(result: S2SPResult): SyncResultJson {
+  const abstract = stringifyJson(result.abstract, 'The S2SP result');
+  const frame = serializeS2SPResult({ ...result, abstract: [], body: [] });
+  // Where the keys are, not a value: a quote inside a JSON string is escaped.
+  const at = frame.indexOf(SYNC_ROWS);
+  if (at < 0) throw new Error('A sync result must have "body" right after "abstract".');
+  const start = at + ABSTRACT.length;
+  const head = `${frame.slice(0, start)}${abstract}`;
+  const tail = frame.slice(at + SYNC_ROWS.length);
+  return {
+    abstract: { start, end: head.length },
+    withBody: (body) => `${head}${BODY}${body}${tail}`,
+    bodySpan: (length) => ({
+      start: head.length + BODY.length,
+      end: head.length + BODY.length + length,
+    }),
+    withoutBody: head + tail,
+  };
+}
+
 /**
  * Compact JSON of a plain (non-S2SP) tool result: the rows exactly as the tool returned them.
  * @throws S2SPError `invalid_rows` when a value cannot be serialised

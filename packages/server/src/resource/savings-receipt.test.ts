@@ -5,11 +5,14 @@ import { describe, expect, it } from 'vitest';
 import { silentLogger } from '../logger.js';
 import { createS2SP } from '../runtime/s2sp.js';
 import { NWS_ALERT_FILES, nwsRows } from './__fixtures__/nws-alerts.js';
+import { bodyRows, splitColumns } from './column-split.js';
+import { buildSyncResult, syncResultJson } from './s2sp-result.js';
 import {
   plainResultTokens,
   plainTextTokens,
   RECEIPT_SAMPLE_CHARS,
   receiptSampleStride,
+  syncRowLengths,
 } from './savings-receipt.js';
 import { prepareTable, serializeTable } from './table.js';
 import { estimateTokens } from './token-estimate.js';
@@ -65,14 +68,31 @@ describe('the savings receipt in _meta', () => {
   });
 });
 
-/** The plain result's exact estimate, and the receipt's with the stored rows (async) and without. */
+/**
+ * The plain result's exact estimate, and the receipt's with the stored rows (async) and without
+ * (sync mode with a filter). Sync mode without one reads the rows' lengths from its text, and must
+ * count to the token what serialising every row counts.
+ */
 function counts(rows: Record<string, unknown>[]) {
   const table = prepareTable(rows);
+  const sync = plainResultTokens(table);
+  const rowLengths = syncLengths(rows);
+  expect(rowLengths).toBeDefined();
+  expect(plainResultTokens(table, rowLengths && { rowLengths })).toBe(sync);
   return {
     exact: estimateTokens(JSON.stringify(rows)),
     async: plainResultTokens(table, serializeTable(table)),
-    sync: plainResultTokens(table),
+    sync,
   };
+}
+
+/** {@link syncRowLengths} of `rows`, split as a sync result of every row splits them. */
+function syncLengths(rows: readonly object[], domains?: readonly string[]) {
+  const table = prepareTable(rows);
+  const split = splitColumns(table, domains ?? table.columns.slice(0, 2));
+  const json = syncResultJson(buildSyncResult(split, []));
+  const body = JSON.stringify(bodyRows(table, split.bodyDomains));
+  return syncRowLengths(table, json.withBody(body), json.abstract, json.bodySpan(body.length));
 }
 
 /** The relative error of `estimate` against `exact`. */
@@ -162,6 +182,62 @@ describe('the plain result count (plainResultTokens)', () => {
       expect(error(sync, exact)).toBeLessThan(0.02);
       expect(sync).toBe(async);
     }
+  });
+});
+
+describe("a sync result's row lengths (syncRowLengths)", () => {
+  /** Row `i`'s stored length as `serializeRow` lays it out, from the row's own JSON. */
+  const storedLength = (row: unknown, i: number) => {
+    const json = JSON.stringify(row);
+    return json === '{}' ? `{"_row_id":${i}}`.length : `"_row_id":${i},`.length + json.length;
+  };
+  const hidden = { event: 'Hidden', note: 'shown' };
+  Object.defineProperty(hidden, 'severity', { value: 'not JSON', enumerable: false });
+
+  it("are each row's, exactly, from the two halves of its JSON", () => {
+    const rows: object[] = [
+      // Unicode of 2, 3 and 4 UTF-8 bytes, a lone surrogate, escapes, nulls and nested values.
+      { event: 'été 😀 日本', severity: null, note: 'x\ud800', area: { codes: [1, 2] } },
+      // No body columns; an undefined member.
+      { severity: 'Minor', event: 'Wind', note: undefined },
+      // No abstract columns.
+      { note: 'Lake "Travis"\n', extra: { deep: [{ x: 'ß' }] } },
+      {},
+      { area: [], when: new Date(0), skip: () => 1, extra: null },
+      JSON.parse('{"__proto__": {"a": 1}, "event": "proto"}'),
+      // A member JSON leaves out is left out of the halves too.
+      hidden,
+      ...Array.from({ length: 12 }, (_, i) => ({ event: `e${i}`, note: 'n'.repeat(i) })),
+    ];
+    const lengths = syncLengths(rows, ['event', 'severity']);
+    expect(Array.from(lengths ?? [])).toEqual(rows.map(storedLength));
+    // And so the plain length: the rows, their commas and the brackets.
+    let plain = rows.length + 1;
+    for (const [i, length] of (lengths ?? []).entries())
+      plain += length === `{"_row_id":${i}}`.length ? 2 : length - `"_row_id":${i},`.length;
+    expect(plain).toBe(JSON.stringify(rows).length);
+  });
+
+  it('are not read from a table with a toJSON row or a nested object that starts with _row_id', () => {
+    expect(
+      syncLengths([{ event: 'a' }, { event: 'b', toJSON: () => ({ event: 'c' }) }]),
+    ).toBeUndefined();
+    // One JSON.stringify calls though it is no column.
+    const quiet = Object.defineProperty({ event: 'a' }, 'toJSON', { value: () => 'x' });
+    expect(syncLengths([{ event: 'b' }, quiet], ['event'])).toBeUndefined();
+    const nested = [{ event: 'a', list: [{ _row_id: 1 }] }, { event: 'b' }];
+    // In the body, and in the abstract.
+    expect(syncLengths(nested, ['event'])).toBeUndefined();
+    expect(syncLengths(nested, ['event', 'list'])).toBeUndefined();
+    expect(
+      syncLengths([{ event: 'a' }, { event: 'b', list: [{ x: 1, _row_id: 1 }] }], ['event']),
+    ).toEqual(
+      Uint32Array.from([
+        storedLength({ event: 'a' }, 0),
+        storedLength({ event: 'b', list: [{ x: 1, _row_id: 1 }] }, 1),
+      ]),
+    );
+    expect(syncLengths([])).toEqual(new Uint32Array(0));
   });
 });
 

@@ -8,6 +8,7 @@
 import { PROTOCOL, type S2SPResult } from '@s2sp/core';
 import type { S2SPReceipt } from '@s2sp/core/receipt';
 import type { CallToolResult } from '../mcp-sdk.js';
+import type { TextSpan } from './s2sp-result.js';
 import { stringifyJson } from './stringify-json.js';
 import type { SerializedTable, Table } from './table.js';
 import { estimateTokens } from './token-estimate.js';
@@ -50,7 +51,7 @@ function plainRowLength(stored: number, i: number): number {
  * which every `stride`-th row from row 0 makes plain JSON (`[`, the rows, their commas and `]`)
  * within {@link RECEIPT_SAMPLE_CHARS}. That is 1, every row, for a table within it; a larger table
  * is sampled at this stride over its whole length, so that a table sorted by size or by kind is
- * not read from one end ({@link sampleTokens} takes the rows from the middle of each stride).
+ * not read from one end ({@link sampled} takes the rows from the middle of each stride).
  *
  * Found in one walk that doubles the stride whenever the rows so far pass the bound.
  *
@@ -84,19 +85,19 @@ function scaled(tokens: number, sampled: number, total: number): number {
  * {@link RECEIPT_SAMPLE_CHARS} of JSON, else from every k-th row ({@link receiptSampleStride}),
  * scaled by the table's plain length.
  *
- * @param stored - the rows' stored JSON and its lengths ({@link serializeTable}), when at hand:
- *   they give the plain length without serialising the table again, and only the sampled rows
- *   are read. Without it (sync mode) only the rows the sample's walk visits are serialised.
- * @throws S2SPError `invalid_rows` when a row cannot be serialised (without `stored`)
+ * @param stored - each row's stored JSON length ({@link serializeTable}'s, or
+ *   {@link syncRowLengths}'), when at hand: they give the plain length without serialising the
+ *   table again, and only the sampled rows are read: from the stored rows when given, else
+ *   serialised here. Without it every row is serialised here, once, for the table's length.
+ * @throws S2SPError `invalid_rows` when a row that is serialised here cannot be
  */
 export function plainResultTokens(
   table: Table,
-  stored?: Pick<SerializedTable, 'rows' | 'rowLengths'>,
+  stored?: Pick<SerializedTable, 'rowLengths'> & Partial<Pick<SerializedTable, 'rows'>>,
 ): number {
   const count = table.rows.length;
   if (!stored) {
-    // Sync mode stores nothing: every row is serialised here, once, for the table's length. Its
-    // estimate still reads only the sample; scaled by row count instead, a sample of a few
+    // Its estimate still reads only the sample; scaled by row count instead, a sample of a few
     // dozen rows that differ widely would be off by up to 9% (NWS alerts).
     const texts: string[] = new Array(count);
     let total = Math.max(2, count + 1);
@@ -109,43 +110,109 @@ export function plainResultTokens(
       total += text.length;
     }
     const stride = receiptSampleStride(count, (i) => (texts[i] as string).length);
-    return sampleTokens(count, stride, (i) => texts[i] as string, total);
+    return sampleTokens(`[${sampled(count, stride, (i) => texts[i] as string).join(',')}]`, total);
   }
   let total = Math.max(2, count + 1);
   for (let i = 0; i < count; i++) total += plainRowLength(stored.rowLengths[i] as number, i);
   const stride = receiptSampleStride(count, (i) =>
     plainRowLength(stored.rowLengths[i] as number, i),
   );
+  const rows = stored.rows;
+  if (!rows) {
+    // The sampled rows as one array, serialised in one call: its JSON is theirs joined by commas
+    // in brackets. A call a row cost about as much again as the serialising, on rows of 1 KB.
+    const sample = sampled(count, stride, (i) => table.rows[i]);
+    return sampleTokens(stringifyJson(sample, 'A row of the tool result'), total);
+  }
   // The plain JSON of the sampled rows, from their stored JSON rather than the row objects: a
   // caller that stores rows from their texts (the proxy) may hold them without their other
   // values. For rows serialised here it is the same text.
   const text = (i: number) => {
-    const row = stored.rows[i] as string;
+    const row = rows[i] as string;
     const length = plainRowLength(row.length, i);
     return length === 2 ? '{}' : `{${row.slice(row.length - length + 1)}`;
   };
-  return sampleTokens(count, stride, text, total);
+  return sampleTokens(`[${sampled(count, stride, text).join(',')}]`, total);
 }
 
 /**
- * The estimate of every `stride`-th row's plain JSON, scaled to `total` characters. The rows are
- * the middle of each stride (`stride / 2`, `stride * 3 / 2`, …): from row 0 a sample of a table
- * sorted by length would hold the shortest row of every stride (measured on NWS alerts and
- * generated rows sorted by length, mixed: 8.6% high against 1.6% low from the middle).
+ * Every `stride`-th row of `count`, from the middle of the first stride (`stride / 2`,
+ * `stride * 3 / 2`, …): from row 0 a sample of a table sorted by length would hold the shortest
+ * row of every stride (measured on NWS alerts and generated rows sorted by length, mixed: 8.6%
+ * high against 1.6% low from the middle).
  */
-function sampleTokens(
-  count: number,
-  stride: number,
-  text: (i: number) => string,
-  total: number,
-): number {
-  const rows: string[] = [];
-  for (let i = stride >> 1; i < count; i += stride) rows.push(text(i));
-  const sample = `[${rows.join(',')}]`;
+function sampled<T>(count: number, stride: number, row: (i: number) => T): T[] {
+  const rows: T[] = [];
+  for (let i = stride >> 1; i < count; i += stride) rows.push(row(i));
+  return rows;
+}
+
+/** The estimate of a sample's plain JSON (`[`, its rows, their commas, `]`), scaled to `total`. */
+function sampleTokens(sample: string, total: number): number {
   // A sample over the bound (one long row, or middle rows longer than the rows the stride was
   // chosen by) is read as a text is: no more than the bound of it.
   const tokens = textTokens(sample);
   return scaled(tokens, sample.length, total);
+}
+
+const ROW_OPEN = `{"${PROTOCOL.rowId}":`;
+
+/**
+ * Row `i`'s stored JSON length (`serializeRow`'s layout, as {@link plainResultTokens} reads it)
+ * for a sync result of every row, from its text: row `i`'s abstract and body halves, less one
+ * `{"_row_id":i` and the `}` or `,` that joins them. No row is serialised again.
+ *
+ * The halves hold exactly the row's members (each column is in one of them, its value written as
+ * the row writes it), except in a row with a `toJSON`: `JSON.stringify` writes what that returns.
+ * The rows are told apart by `{"_row_id":`, each row's start: it cannot occur inside a JSON string
+ * (its quote would end the string), only as a nested object's first key, so an array in which it
+ * occurs more often than once a row is not read.
+ *
+ * @param table - the table, every row of which the result holds, in order (no filter)
+ * @param text - the result's JSON; read in place, since a large JSON text is made in pieces that
+ *   the first read joins (a copy that the text's writer would make otherwise)
+ * @param abstract - where the abstract's JSON array is in `text`
+ * @param body - where the body's
+ * @returns the lengths, or `undefined` when they cannot be read exactly so
+ */
+export function syncRowLengths(
+  table: Table,
+  text: string,
+  abstract: TextSpan,
+  body: TextSpan,
+): Uint32Array | undefined {
+  const count = table.rows.length;
+  for (const row of table.rows)
+    if (typeof (row as { toJSON?: unknown }).toJSON === 'function') return undefined;
+  const lengths = rowLengthsIn(text, abstract, count);
+  const bodyLengths = lengths && rowLengthsIn(text, body, count);
+  if (!lengths || !bodyLengths) return undefined;
+  for (let i = 0; i < count; i++) {
+    // `{"_row_id":i` once, and one of the `}` ending the abstract half or the `,` after an id.
+    const joint = ROW_OPEN.length + String(i).length + 1;
+    lengths[i] = (lengths[i] as number) + (bodyLengths[i] as number) - joint;
+  }
+  return lengths;
+}
+
+/**
+ * The lengths of the `count` rows of the compact JSON array at `span` in `text`, whose rows each
+ * start with `{"_row_id":`, or `undefined` when that does not occur there exactly `count` times.
+ */
+function rowLengthsIn(text: string, span: TextSpan, count: number): Uint32Array | undefined {
+  const lengths = new Uint32Array(count);
+  const within = (at: number) => at >= 0 && at < span.end;
+  let at = text.indexOf(ROW_OPEN, span.start);
+  for (let i = 0; i < count; i++) {
+    if (!within(at)) return undefined;
+    const next = text.indexOf(ROW_OPEN, at + ROW_OPEN.length);
+    const last = i === count - 1;
+    if (last === within(next)) return undefined;
+    // A row ends at the comma before the next one, the last at the array's `]`.
+    lengths[i] = (last ? span.end - 1 : next - 1) - at;
+    at = next;
+  }
+  return within(at) ? undefined : lengths;
 }
 
 /**

@@ -7,11 +7,13 @@ import {
   type StoredTable,
 } from '@s2sp/core/store';
 import { describe, expect, it, vi } from 'vitest';
+import { generateRows } from '../../../../bench/src/data.js';
 import { silentLogger } from '../logger.js';
 import type { CallToolResult } from '../mcp-sdk.js';
 import { createS2SP } from '../runtime/s2sp.js';
 import type { RowBytes } from './row-bytes.js';
-import type { RowJson } from './table.js';
+import { plainResultTokens } from './savings-receipt.js';
+import { prepareTable, type RowJson } from './table.js';
 import { budgetTokens, estimateTokens } from './token-estimate.js';
 
 const TEXT = '[{"a":1,  "b":"x"},{},{"a":2,"b":"é😀"}]';
@@ -252,6 +254,52 @@ describe('a sync-mode result', () => {
     for (const filter of [undefined, { event: 'Heat Advisory' }]) {
       const result = await sync({}, filter);
       expect(JSON.stringify(result)).toBe(JSON.stringify(reference(filter)));
+    }
+  });
+
+  it("counts a table over the receipt's bound as serialising every row counts it", async () => {
+    // Past the bound the receipt reads a sample; its length and stride come from the text.
+    const s2sp = createS2SP({
+      publicUrl: 'http://127.0.0.1:3001',
+      logger: silentLogger,
+      tokenBudget: 50_000,
+      maxSyncBytes: 8 * 1024 ** 2,
+    });
+    try {
+      for (const table of [generateRows(200), generateRows(1_000).toReversed()]) {
+        const result = await s2sp.resourceResult(table, {
+          abstract_domains: 'event,severity',
+          mode: 'sync',
+        });
+        expect(result.isError).toBeUndefined();
+        const { body: _body, ...read } = result.structuredContent as Record<string, unknown>;
+        const receipt = result._meta?.['s2sp/receipt'] as { tokens_saved: number };
+        expect(receipt.tokens_saved + estimateTokens(JSON.stringify(read))).toBe(
+          plainResultTokens(prepareTable(table)),
+        );
+        const [block] = result.content;
+        expect(block?.type === 'text' && block.text).toBe(JSON.stringify(result.structuredContent));
+      }
+    } finally {
+      await s2sp.close();
+    }
+  });
+
+  it('refuses a value JSON cannot hold, in the abstract or the body, with invalid_rows', async () => {
+    const s2sp = createS2SP({ publicUrl: 'http://127.0.0.1:3001', logger: silentLogger });
+    try {
+      for (const row of [
+        { event: 1n, note: 'x' },
+        { event: 'x', note: 1n },
+      ]) {
+        const refused = await s2sp.resourceResult([row], {
+          abstract_domains: 'event',
+          mode: 'sync',
+        });
+        expect(refused._meta?.['s2sp/error-code']).toBe('invalid_rows');
+      }
+    } finally {
+      await s2sp.close();
     }
   });
 

@@ -22,8 +22,16 @@ import {
   buildSyncResult,
   serializePlainResult,
   serializeS2SPResult,
+  syncResultJson,
 } from './s2sp-result.js';
-import { modelTextOf, plainResultTokens, savingsReceipt, withReceipt } from './savings-receipt.js';
+import {
+  modelTextOf,
+  plainResultTokens,
+  savingsReceipt,
+  syncRowLengths,
+  withReceipt,
+} from './savings-receipt.js';
+import { stringifyJson } from './stringify-json.js';
 import { prepareTable, type RowJson, type SerializedTable, serializeTable } from './table.js';
 import {
   abstractCosts,
@@ -39,6 +47,7 @@ import {
   type TableRequest,
   type TableResultArguments,
 } from './table-request.js';
+import { budgetTokens } from './token-estimate.js';
 
 /**
  * What turning rows into an S2SP result needs from the runtime: its resolved options (the
@@ -131,9 +140,11 @@ export async function buildTableResult(
       total_rows: table.rows.length,
       ...(filter && { matched_rows: split.abstract.length }),
     };
-    assertWithinBudget(result, budget, 'sync');
+    const json = syncResultJson(result);
+    assertWithinBudget(budgetTokens(json.withBody('[]')), budget, 'sync');
     result.body = bodyRows(table, split.bodyDomains, split.abstract);
-    const text = serializeS2SPResult(result);
+    const body = stringifyJson(result.body, 'The S2SP result');
+    const text = json.withBody(body);
     // UTF-8 takes 1 to 3 bytes a UTF-16 unit: a text within a third of the cap is within it
     // without being encoded (a copy of the whole result, on every call).
     const bytes =
@@ -144,13 +155,19 @@ export async function buildTableResult(
         `This sync-mode result is ${bytes} bytes, over the ${runtime.maxSyncBytes} the agent can carry. ${callWithoutSyncMode}`,
       );
     }
-    const { body: _kept, ...read } = result;
+    // The plain length from the rows' halves in the text, unless a filter left rows out.
+    const plainTokens = (): number => {
+      const rowLengths = filter
+        ? undefined
+        : syncRowLengths(table, text, json.abstract, json.bodySpan(body.length));
+      return plainResultTokens(table, rowLengths && { rowLengths });
+    };
     const receipt = savingsReceipt(
       table,
       result,
       split.bodyDomains.length,
-      JSON.stringify(read),
-      context.plainTokens,
+      json.withoutBody,
+      context.plainTokens ?? plainTokens(),
     );
     return withReceipt({ content: [{ type: 'text', text }], structuredContent: result }, receipt);
   }

@@ -60,15 +60,18 @@ export function prepareTable(rows: unknown): Table {
   return { rows: rows as Row[], columns };
 }
 
+const isEnumerable = Object.prototype.propertyIsEnumerable;
+
 /**
  * Picks `columns` from `row` into a new row that starts with `_row_id`. Absent (or `undefined`)
- * values stay absent.
+ * values stay absent, and so do inherited and non-enumerable ones: the projection holds what the
+ * row's JSON holds (the rows an async result stores, and the sync receipt's plain length).
  */
 export function projectRow(row: Row, rowId: number, columns: readonly string[]): RowWithId {
   const out: RowWithId = { [ROW_ID]: rowId };
   for (const column of columns) {
     const value = row[column];
-    if (value !== undefined && Object.hasOwn(row, column)) setColumn(out, column, value);
+    if (value !== undefined && isEnumerable.call(row, column)) setColumn(out, column, value);
   }
   return out;
 }

@@ -48,6 +48,27 @@ describe('createS2SP', () => {
     await s2sp.close();
   });
 
+  it('gives a tool registered on a new McpServer per request one input schema, made once', async () => {
+    // zod compiles a schema on its first parse: a new one per request was compiled per call.
+    const s2sp = createS2SP({ logger: silentLogger });
+    const config = { description: 'r', inputSchema: { area: z.string().optional() } };
+    const consumer = { description: 'c', inputSchema: { area: z.string().optional() } };
+    const schemas = Array.from({ length: 2 }, () => {
+      const mcp = new McpServer({ name: 'a', version: '1' });
+      return [
+        s2sp.registerResourceTool(mcp, 'rows', config, () => rows).inputSchema,
+        s2sp.registerConsumerTool(mcp, 'use', consumer, () => ({ content: [] })).inputSchema,
+        s2sp.registerResourceTool(mcp, 'other', { description: 'o' }, () => rows).inputSchema,
+      ];
+    });
+    const [first, second] = schemas as [unknown[], unknown[]];
+    expect(second).toEqual(first);
+    for (const [i, schema] of first.entries()) expect(second[i]).toBe(schema);
+    // Each configuration its own: a consumer's parameters are not a resource tool's.
+    expect(new Set(first).size).toBe(3);
+    await s2sp.close();
+  });
+
   it('returns the SDK handle, so the user can disable the tool', async () => {
     const s2sp = createS2SP({ logger: silentLogger });
     const mcp = new McpServer({ name: 'a', version: '1' });
