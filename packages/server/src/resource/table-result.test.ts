@@ -6,8 +6,8 @@ import {
   heldPieces,
   type StoredTable,
 } from '@s2sp/core/store';
+import { generateRows } from '@s2sp/test-utils';
 import { describe, expect, it, vi } from 'vitest';
-import { generateRows } from '../../../../bench/src/data.js';
 import { silentLogger } from '../logger.js';
 import type { CallToolResult } from '../mcp-sdk.js';
 import { createS2SP } from '../runtime/s2sp.js';
