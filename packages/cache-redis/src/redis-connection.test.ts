@@ -1,7 +1,7 @@
 import { makeStoredTable, readTaken } from '@s2sp/core/testing';
 import { type RedisTestServer, startRedis } from '@s2sp/test-utils';
 import { createClient } from 'redis';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { quietLogger, uniquePrefix } from '../test/helpers.js';
 import { createRedisBodyStore } from './redis-body-store.js';
 import { type NodeRedisCommandOptions, wrapClient } from './redis-connection.js';
@@ -92,6 +92,36 @@ describe('a take through a node-redis client', () => {
     } finally {
       await store.close();
       await client.close();
+    }
+  });
+});
+
+describe("a take through the store's own client", () => {
+  // The client made for a `url` has a default command timeout: a take must override it, not
+  // inherit a node-redis timer (an AbortSignal.timeout per command) from it.
+  it('arms no node-redis timer for a take, and one for a put', async () => {
+    const store = createRedisBodyStore({
+      url: redis.url,
+      keyPrefix: uniquePrefix(),
+      logger: quietLogger,
+      evictionPolicyCheck: 'off',
+    });
+    const timers = vi.spyOn(AbortSignal, 'timeout');
+    try {
+      const table = makeStoredTable(30);
+      for (const key of ['warm', 'some', 'all']) await store.put(key, table, { ttlMs: 60_000 });
+      expect(timers.mock.calls.length).toBeGreaterThan(0);
+      await readTaken(await store.take('warm', [1])); // loads the script
+      timers.mockClear();
+      expect((await readTaken(await store.take('some', [2, 7])))?.rows).toEqual([
+        table.rows[2],
+        table.rows[7],
+      ]);
+      expect((await readTaken(await store.take('all')))?.rows).toEqual(table.rows);
+      expect(timers.mock.calls.length).toBe(0);
+    } finally {
+      timers.mockRestore();
+      await store.close();
     }
   });
 });
