@@ -74,7 +74,7 @@ describe('a take through a node-redis client', () => {
       expect(puts.every((s) => s.options?.timeout === 5000)).toBe(true);
 
       // Loads the scripts (EVAL after NOSCRIPT), so that what follows is one command each.
-      await readTaken(await store.take('warm'));
+      await readTaken(await store.take('warm', [0]));
       await new Promise((resolve) => setTimeout(resolve, 50));
       sent.splice(0);
       expect((await readTaken(await store.take('some', [2, 7])))?.rows).toEqual([
@@ -84,9 +84,15 @@ describe('a take through a node-redis client', () => {
       expect((await readTaken(await store.take('all')))?.rows).toEqual(table.rows);
       // The whole table's expiry is sent without waiting: let it go out.
       await new Promise((resolve) => setTimeout(resolve, 50));
-      // Rows: the script. A whole table: its reads, then the claim, which also lets it expire.
-      expect(sent.map((s) => s.command)).toEqual(['EVALSHA', 'MGET', 'EVALSHA']);
-      expect(sent.map((s) => s.options?.timeout)).toEqual([undefined, undefined, undefined]);
+      // Rows: the script, then the expiry of the rest. A whole table: its reads, then the claim,
+      // which also lets it expire.
+      expect(sent.map((s) => s.command)).toEqual(['EVALSHA', 'EVALSHA', 'MGET', 'EVALSHA']);
+      expect(sent.map((s) => s.options?.timeout)).toEqual([
+        undefined,
+        undefined,
+        undefined,
+        undefined,
+      ]);
       // A take late for its deadline still changes nothing: the script checks it (entry-scripts).
       expect(await store.take('some')).toBeUndefined();
     } finally {
