@@ -66,7 +66,9 @@ export function corrupt(what: string): S2SPError {
 /** A reply value as text (Buffers are UTF-8). */
 export function text(value: unknown): string | undefined {
   if (typeof value === 'string') return value;
-  if (value instanceof Uint8Array) return Buffer.from(value).toString('utf8');
+  // A view, not a copy (`Buffer.from(value)` would copy): a take's reply has several of these.
+  if (value instanceof Uint8Array)
+    return Buffer.from(value.buffer, value.byteOffset, value.byteLength).toString('utf8');
   if (typeof value === 'number') return String(value);
   return undefined; // nil (null) or, with RESP3, Lua false
 }
