@@ -8,14 +8,7 @@
 
 import { S2SPError } from '@s2sp/core';
 import { chunksOf, type TakenRows, type TakeRetry, tooManyRowIds } from '@s2sp/core/store';
-import {
-  EXPIRE_BLOCKS,
-  INLINE_DROP_BLOCKS,
-  TAKE,
-  TAKE_CLAIMED,
-  TAKE_LATE,
-  TAKE_TOO_MANY,
-} from './entry-scripts.js';
+import { EXPIRE_BLOCKS, TAKE, TAKE_CLAIMED, TAKE_LATE, TAKE_TOO_MANY } from './entry-scripts.js';
 import { blockKey, offsetsKey } from './key-layout.js';
 import { runScript } from './lua-script.js';
 import type { RedisClock } from './redis-clock.js';
@@ -73,7 +66,9 @@ export function corrupt(what: string): S2SPError {
 /** A reply value as text (Buffers are UTF-8). */
 export function text(value: unknown): string | undefined {
   if (typeof value === 'string') return value;
-  if (value instanceof Uint8Array) return Buffer.from(value).toString('utf8');
+  // A view, not a copy (`Buffer.from(value)` would copy): a take's reply has several of these.
+  if (value instanceof Uint8Array)
+    return Buffer.from(value.buffer, value.byteOffset, value.byteLength).toString('utf8');
   if (typeof value === 'number') return String(value);
   return undefined; // nil (null) or, with RESP3, Lua false
 }
@@ -167,22 +162,21 @@ async function* readClaimed(
     throw toStoreError(error, 'take');
   } finally {
     for (const pending of inFlight) pending.catch(() => {});
-    if (expireWhenDone) expireBlocks(options, meta.blocks, 0);
+    if (expireWhenDone) expireBlocks(options, meta.blocks);
   }
 }
 
 /**
- * Expires a taken entry's blocks from `first` on, and its offsets, without waiting (see
- * EXPIRE_BLOCKS): the answer is already on its way, and a failure leaves them to their TTL.
+ * Expires a taken entry's blocks and its offsets without waiting (see EXPIRE_BLOCKS): the answer
+ * is already on its way, and a failure leaves them to their TTL.
  */
-function expireBlocks(options: TakeEntryOptions, blocks: number, first: number): void {
-  if (blocks <= first) return;
+function expireBlocks(options: TakeEntryOptions, blocks: number): void {
   withTimeout(
     runScript(
       options.connection,
       EXPIRE_BLOCKS,
       [options.redisKey],
-      [String(blocks), String(first)],
+      [String(blocks)],
       LATE_IS_HARMLESS,
     ),
     options.commandTimeoutMs,
@@ -289,7 +283,8 @@ export async function takeEntry(options: TakeEntryOptions): Promise<Taken | unde
   if (!Array.isArray(reply) || reply.length < 7) throw corrupt('an unexpected reply to a take');
   const meta = parseMeta(reply);
   const base = { columns: meta.columns, tableRows: meta.tableRows };
-  if (!options.retry && rowIds) expireBlocks(options, meta.blocks, INLINE_DROP_BLOCKS);
+  // The script removed only the metadata (see TAKE): the rest goes now, off the answer's path.
+  if (!options.retry && rowIds) expireBlocks(options, meta.blocks);
   if (rowIds) {
     const slots = reply.slice(7).map(bytes);
     if (slots.length !== rowIds.length) throw corrupt('an unexpected reply to a take');
@@ -313,13 +308,13 @@ export async function takeEntry(options: TakeEntryOptions): Promise<Taken | unde
   // the expiry sent here, which Redis runs after those reads): a reader that never reads holds no
   // memory in Redis. A larger table goes when it has been read.
   const expired = !options.retry && meta.blocks <= READ_AHEAD;
-  if (expired && !readFirst) expireBlocks(options, meta.blocks, 0);
+  if (expired && !readFirst) expireBlocks(options, meta.blocks);
   let ends: Uint32Array;
   try {
     ends = endsOf(await ahead.offsets, meta);
   } catch (error) {
     // Nobody will read the blocks: drop them now rather than at the end of the hold.
-    if (!options.retry && !expired) expireBlocks(options, meta.blocks, 0);
+    if (!options.retry && !expired) expireBlocks(options, meta.blocks);
     throw error;
   }
   return {

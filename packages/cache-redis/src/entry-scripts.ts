@@ -75,12 +75,6 @@ return 1
 `,
 );
 
-/**
- * A take of rows by id expires at most this many blocks itself; the taker expires the rest
- * (EXPIRE_BLOCKS). 16 MiB covers a 10k-row table of ~1.2 KB rows in the one round trip.
- */
-export const INLINE_DROP_BLOCKS = 16;
-
 /** Most bytes of row offsets one GETRANGE of {@link TAKE} reads for several ids (16k rows). */
 const OFFSET_WINDOW = 65_536;
 /**
@@ -124,7 +118,7 @@ export const TAKE_CLAIMED = 0;
  * - "some": mode 1, then one row per requested id (false when the table has no such id). Each row
  *   is read with GETRANGE from the one or two blocks that hold it, its offsets with one GETRANGE
  *   shared by the ids that lie close together: the work follows the rows asked for, not the
- *   table. Then the metadata is removed and the rest expires within a millisecond.
+ *   table. Then only the metadata is removed: the taker expires the rest after the answer.
  * - "all": mode 0 (claimed). Only the metadata is removed — the step that makes the take
  *   single-use, whatever the table's size. The caller reads the blocks with plain GETs (binary,
  *   outside any script: copying a block into Lua and out again costs Redis more than a GET does,
@@ -243,34 +237,29 @@ do
     out[#out + 1] = row
   end
 end
--- Freeing a 1 MiB string costs Redis ~85 µs, synchronously even with UNLINK: removing the
--- metadata is what makes the take single-use; the offsets and blocks only expire within a
--- millisecond here (~1 µs each), and Redis frees them in small steps after this answer, so a
--- small fetch does not pay for the table's size. Blocks past the first few are left to the
--- caller, who expires them after it has the answer (EXPIRE_BLOCKS).
+-- Removing the metadata is what makes the take single-use. The offsets and blocks are left to the
+-- taker, who expires them once it has this answer (EXPIRE_BLOCKS): each redis.call here costs a
+-- few µs of the answer's latency (a 1,000-row table's three expiries were ~25 µs of it), and
+-- freeing a 1 MiB string costs Redis ~85 µs, synchronously even with UNLINK.
 -- A repeatable take keeps everything for its grace window (set above).
-if not retry then
-  redis.call('UNLINK', key)
-  redis.call('PEXPIRE', key .. ':o', 1)
-  for i = 0, math.min(blocks, ${INLINE_DROP_BLOCKS}) - 1 do redis.call('PEXPIRE', key .. ':' .. i, 1) end
-end
+if not retry then redis.call('UNLINK', key) end
 return out
 `,
 );
 
 /**
- * Makes the blocks (from `ARGV[2]`) of a taken entry expire within a millisecond and removes its
- * offsets. Sent by the taker after it has its answer, so freeing a large table (about 85 µs per
- * 1 MiB block, synchronous in Redis even with UNLINK) is never part of a redemption's latency:
- * Redis's active expiry frees them in small steps.
+ * Makes the blocks of a taken entry expire within a millisecond and removes its offsets. Sent by
+ * the taker after it has its answer, so neither the expiries nor freeing a large table (about
+ * 85 µs per 1 MiB block, synchronous in Redis even with UNLINK) are part of a redemption's
+ * latency: Redis's active expiry frees the blocks in small steps.
  *
- * KEYS[1] the entry's main key. ARGV: [1] block count, [2] first block to expire.
+ * KEYS[1] the entry's main key. ARGV: [1] block count.
  */
 export const EXPIRE_BLOCKS = luaScript(
   'expire-blocks',
   `local key = KEYS[1]
 redis.call('UNLINK', key .. ':o')
-for i = tonumber(ARGV[2]), tonumber(ARGV[1]) - 1 do redis.call('PEXPIRE', key .. ':' .. i, 1) end
+for i = 0, tonumber(ARGV[1]) - 1 do redis.call('PEXPIRE', key .. ':' .. i, 1) end
 return 1
 `,
 );

@@ -1,7 +1,7 @@
 import { makeStoredTable, readTaken } from '@s2sp/core/testing';
 import { type RedisTestServer, startRedis } from '@s2sp/test-utils';
 import { createClient } from 'redis';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { quietLogger, uniquePrefix } from '../test/helpers.js';
 import { createRedisBodyStore } from './redis-body-store.js';
 import { type NodeRedisCommandOptions, wrapClient } from './redis-connection.js';
@@ -74,7 +74,7 @@ describe('a take through a node-redis client', () => {
       expect(puts.every((s) => s.options?.timeout === 5000)).toBe(true);
 
       // Loads the scripts (EVAL after NOSCRIPT), so that what follows is one command each.
-      await readTaken(await store.take('warm'));
+      await readTaken(await store.take('warm', [0]));
       await new Promise((resolve) => setTimeout(resolve, 50));
       sent.splice(0);
       expect((await readTaken(await store.take('some', [2, 7])))?.rows).toEqual([
@@ -84,14 +84,50 @@ describe('a take through a node-redis client', () => {
       expect((await readTaken(await store.take('all')))?.rows).toEqual(table.rows);
       // The whole table's expiry is sent without waiting: let it go out.
       await new Promise((resolve) => setTimeout(resolve, 50));
-      // Rows: the script. A whole table: its reads, then the claim, which also lets it expire.
-      expect(sent.map((s) => s.command)).toEqual(['EVALSHA', 'MGET', 'EVALSHA']);
-      expect(sent.map((s) => s.options?.timeout)).toEqual([undefined, undefined, undefined]);
+      // Rows: the script, then the expiry of the rest. A whole table: its reads, then the claim,
+      // which also lets it expire.
+      expect(sent.map((s) => s.command)).toEqual(['EVALSHA', 'EVALSHA', 'MGET', 'EVALSHA']);
+      expect(sent.map((s) => s.options?.timeout)).toEqual([
+        undefined,
+        undefined,
+        undefined,
+        undefined,
+      ]);
       // A take late for its deadline still changes nothing: the script checks it (entry-scripts).
       expect(await store.take('some')).toBeUndefined();
     } finally {
       await store.close();
       await client.close();
+    }
+  });
+});
+
+describe("a take through the store's own client", () => {
+  // The client made for a `url` has a default command timeout: a take must override it, not
+  // inherit a node-redis timer (an AbortSignal.timeout per command) from it.
+  it('arms no node-redis timer for a take, and one for a put', async () => {
+    const store = createRedisBodyStore({
+      url: redis.url,
+      keyPrefix: uniquePrefix(),
+      logger: quietLogger,
+      evictionPolicyCheck: 'off',
+    });
+    const timers = vi.spyOn(AbortSignal, 'timeout');
+    try {
+      const table = makeStoredTable(30);
+      for (const key of ['warm', 'some', 'all']) await store.put(key, table, { ttlMs: 60_000 });
+      expect(timers.mock.calls.length).toBeGreaterThan(0);
+      await readTaken(await store.take('warm', [1])); // loads the script
+      timers.mockClear();
+      expect((await readTaken(await store.take('some', [2, 7])))?.rows).toEqual([
+        table.rows[2],
+        table.rows[7],
+      ]);
+      expect((await readTaken(await store.take('all')))?.rows).toEqual(table.rows);
+      expect(timers.mock.calls.length).toBe(0);
+    } finally {
+      timers.mockRestore();
+      await store.close();
     }
   });
 });

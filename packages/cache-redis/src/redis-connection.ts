@@ -191,10 +191,14 @@ export function wrapClient(client: RedisClientLike, commandTimeoutMs: number): R
   // 36 is RESP's bulk-string type ('$'): the same number in every node-redis version.
   const typeMapping = { 36: Buffer };
   const bufferOptions = { timeout: commandTimeoutMs, typeMapping };
-  const bufferOnlyOptions = { typeMapping };
-  const optionsFor = (how: SendOptions | undefined): NodeRedisCommandOptions | undefined => {
+  // `timeout: undefined` spelled out: node-redis merges a command's options over the client's
+  // `commandOptions`, so a client created with a default timeout (the store's own is) would arm
+  // its timer anyway.
+  const untimedOptions = { timeout: undefined };
+  const untimedBufferOptions = { timeout: undefined, typeMapping };
+  const optionsFor = (how: SendOptions | undefined): NodeRedisCommandOptions => {
     if (!how?.lateIsHarmless) return how?.buffers ? bufferOptions : options;
-    return how.buffers ? bufferOnlyOptions : undefined;
+    return how.buffers ? untimedBufferOptions : untimedOptions;
   };
   switch (kind) {
     case 'node-redis': {
