@@ -42,6 +42,7 @@ export type {
 export { readToolCall, type ToolCall, type ToolCallView } from './mcp/tool-call.js';
 export { type ListNamesOptions, listNames } from './resource/abstract-domains.js';
 export { profileColumns } from './resource/column-profile.js';
+export { plainTextTokens } from './resource/plain-tokens.js';
 export {
   type ResourceToolConfig,
   type ResourceToolHandler,
@@ -50,7 +51,6 @@ export {
   resourceToolDescription,
 } from './resource/resource-tool.js';
 export type { RowBytes } from './resource/row-bytes.js';
-export { plainTextTokens } from './resource/savings-receipt.js';
 export { prepareTable, type RowJson, serializeTable } from './resource/table.js';
 export {
   parseTableRequest,

@@ -11,8 +11,8 @@ import { describe, expect, it, vi } from 'vitest';
 import { silentLogger } from '../logger.js';
 import type { CallToolResult } from '../mcp-sdk.js';
 import { createS2SP } from '../runtime/s2sp.js';
+import { plainResultTokens } from './plain-tokens.js';
 import type { RowBytes } from './row-bytes.js';
-import { plainResultTokens } from './savings-receipt.js';
 import { prepareTable, type RowJson } from './table.js';
 import { budgetTokens, estimateTokens } from './token-estimate.js';
 

@@ -17,6 +17,7 @@ import { errorResult, textResult } from '../tool-result.js';
 import { assertKnownColumns } from './abstract-domains.js';
 import { callEncoding } from './abstract-encoding.js';
 import { bodyRows, splitColumns } from './column-split.js';
+import { plainResultTokens, syncRowLengths } from './plain-tokens.js';
 import {
   buildAsyncResult,
   buildSyncResult,
@@ -24,13 +25,7 @@ import {
   serializeS2SPResult,
   syncResultJson,
 } from './s2sp-result.js';
-import {
-  modelTextOf,
-  plainResultTokens,
-  savingsReceipt,
-  syncRowLengths,
-  withReceipt,
-} from './savings-receipt.js';
+import { modelTextOf, savingsReceipt, withReceipt } from './savings-receipt.js';
 import { stringifyJson } from './stringify-json.js';
 import { prepareTable, type RowJson, type SerializedTable, serializeTable } from './table.js';
 import {
