@@ -9,7 +9,7 @@ import { readRequestBody } from '../edge/request-body.js';
 import { silentLogger } from '../logger.js';
 import { dataPlaneSpan } from '../telemetry/data-plane-span.js';
 import { responseBody } from './body-stream.js';
-import { registerDataPlaneRoutes, sealDataPlaneApp } from './node-front-door.js';
+import { registerDataPlaneRoutes, sealDataPlaneApp } from './front-door-routes.js';
 import { createRedeem } from './redeem.js';
 import { DEFAULT_MAX_REQUEST_BYTES } from './request.js';
 

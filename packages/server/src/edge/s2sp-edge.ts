@@ -1,6 +1,7 @@
 import { PROTOCOL, S2SPError } from '@s2sp/core';
 import type { Context, ErrorHandler, Hono, MiddlewareHandler, NotFoundHandler } from 'hono';
-import { nodeFrontDoor, passesDataPlane } from '../data-plane/node-front-door.js';
+import { passesDataPlane } from '../data-plane/front-door-routes.js';
+import { nodeFrontDoor } from '../data-plane/node-front-door.js';
 import { CLIENT_ADDRESS_HEADER, sealClientAddress } from '../limits/client-quota.js';
 import { type BearerAuthInfo, bearerAuth } from './bearer-auth.js';
 import { browserGuard, isAllowedHost, requestHost } from './browser-guard.js';
