@@ -15,7 +15,7 @@ import * as langchain from '../src/langchain.js';
 import * as mastra from '../src/mastra.js';
 import { withS2SP } from '../src/mcp-sdk.js';
 import * as openaiAgents from '../src/openai-agents.js';
-import { TABLE } from './pipeline.js';
+import { BODY_MARKER, expectedRows, startPipeline, TABLE } from './pipeline.js';
 
 type Result = {
   content: { type: string; text: string }[];
@@ -119,6 +119,40 @@ describe.each(SDK_CLIENT_RUNS.map((run) => [runTitle(run), run] as const))(
       } finally {
         await declared.close();
         await plain.close();
+      }
+    });
+
+    it('hands compact rows to a consumer, and keeps sync bodies out as before', async () => {
+      await using pipeline = await startPipeline();
+      const options = { abstractEncoding: 'compact' } as const;
+      const resource = withS2SP(await connect(pipeline.resource.mcpUrl), options);
+      const consumer = withS2SP(await connect(pipeline.consumer.mcpUrl), options);
+      try {
+        const result = (await resource.callTool(ALERTS)) as Result;
+        const [header, ...rows] = abstractOf(result) as [string[], ...unknown[][]];
+        const { resource_url } = JSON.parse(result.content[0]?.text ?? '') as {
+          resource_url: string;
+        };
+        // The model keeps the value row of severe floods, as it read it: ids [0, 6].
+        const kept = rows.filter((row) => row[1] === 'Flood Warning' && row[2] === 'Severe');
+        expect(kept).toEqual([[[0, 6], 'Flood Warning', 'Severe']]);
+        const done = (await consumer.callTool({
+          name: 'summarise_alerts',
+          arguments: { abstract_data: JSON.stringify([header, ...kept]), resource_url },
+        })) as Result;
+        expect(done.content[0]?.text).toBe('summarised 2 alerts');
+        expect(pipeline.received).toEqual([expectedRows([0, 6])]);
+
+        // Sync results keep §2 JSON text, which the dispatcher rewrites: no body reaches the model.
+        const sync = (await resource.callTool({
+          ...ALERTS,
+          arguments: { ...ALERTS.arguments, mode: 'sync' },
+        })) as Result;
+        expect(JSON.stringify(sync)).not.toContain(BODY_MARKER);
+        expect(sync.structuredContent?.resource_url).toMatch(/^ddi:\/\//);
+      } finally {
+        await resource.close();
+        await consumer.close();
       }
     });
 
