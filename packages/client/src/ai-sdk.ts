@@ -7,9 +7,12 @@
  */
 
 import { S2SPError } from '@s2sp/core';
+import { isPlainObject } from '@s2sp/core/json';
 import { type CapabilitiesReader, rewriteCall, withMethods } from './adapter-pipeline.js';
+import { callMeta } from './call-meta.js';
+import { withCompactReading } from './compact-reading.js';
 import type { S2SPDispatcher } from './dispatcher.js';
-import { dispatcherOf, type WithS2SPOptions } from './with-s2sp-options.js';
+import { adapterSetup, type WithS2SPOptions } from './with-s2sp-options.js';
 
 /** The part of an AI SDK tool this adapter touches. */
 export interface ExecutableTool {
@@ -28,6 +31,61 @@ export interface AiSdkMcpClient {
   readonly initializeResult?: { readonly capabilities?: unknown };
   tools(...args: never[]): Promise<Record<string, ExecutableTool>>;
   toolsFromDefinitions?(...args: never[]): Record<string, ExecutableTool>;
+}
+
+/** An MCP request as `@ai-sdk/mcp`'s client sends it, through its (internal) `request`. */
+interface McpRequest {
+  readonly request: { readonly method: string; readonly params?: Record<string, unknown> };
+}
+
+/**
+ * The client as its tools should see it when every call declares something in `_meta`: an object
+ * whose prototype is the client, so the tools it makes (which call back into it, as `self`) send
+ * their `tools/call` requests through a `request` that adds the entries, and, for the compact
+ * encoding, whose resource tools say how to read it. `@ai-sdk/mcp` has no public way to set a
+ * call's `_meta`; its `request` (2.0.99, the version this package is tested with) is where every
+ * request passes.
+ */
+function declaringView<TClient extends AiSdkMcpClient>(
+  client: TClient,
+  declared: Readonly<Record<string, string>>,
+  compact: boolean,
+): TClient {
+  const request = (client as { request?: unknown }).request;
+  if (typeof request !== 'function') {
+    throw new S2SPError(
+      'invalid_config',
+      'withS2SP (@s2sp/client/ai-sdk) cannot declare abstractEncoding: this @ai-sdk/mcp client has no request method to carry it. Use @ai-sdk/mcp 2.0.99 or later, or leave abstractEncoding out.',
+      { data: { option: 'abstractEncoding' } },
+    );
+  }
+  const view = Object.create(client) as TClient & {
+    request(args: McpRequest, ...rest: unknown[]): unknown;
+  };
+  view.request = (args, ...rest) => {
+    const { method, params } = args.request;
+    if (method !== 'tools/call' || !isPlainObject(params))
+      return request.call(client, args, ...rest);
+    const _meta = callMeta(params._meta, declared);
+    return request.call(
+      client,
+      { ...args, request: { method, params: { ...params, _meta } } },
+      ...rest,
+    );
+  };
+  const fromDefinitions = client.toolsFromDefinitions as
+    | ((definitions: unknown, ...rest: unknown[]) => Record<string, ExecutableTool>)
+    | undefined;
+  if (compact && fromDefinitions) {
+    view.toolsFromDefinitions = ((definitions: unknown, ...rest: unknown[]) => {
+      const listed = definitions as { tools?: unknown };
+      const tools = Array.isArray(listed?.tools)
+        ? listed.tools.map((tool) => withCompactReading(tool as object))
+        : listed?.tools;
+      return fromDefinitions.call(view, { ...listed, tools }, ...rest);
+    }) as TClient['toolsFromDefinitions'];
+  }
+  return view;
 }
 
 function wrapTools<TTools extends Record<string, ExecutableTool>>(
@@ -73,8 +131,14 @@ function wrapTools<TTools extends Record<string, ExecutableTool>>(
  * untouched. A server whose S2SP capability lacks the consumer role never receives buffered
  * rows: the call is answered with a `forbidden` tool error and the handle stays usable.
  *
+ * With `abstractEncoding`, every tool call declares the encoding your model reads in `_meta`
+ * (PROTOCOL §7.5); with `"compact"`, each S2SP resource tool's description also says how to
+ * read the compact rows.
+ *
  * @param client - a client from `createMCPClient(...)`
- * @param options - the shared dispatcher: one per agent, passed for every client
+ * @param options - the shared dispatcher: one per agent, passed for every client; the encoding
+ *   to declare
+ * @throws S2SPError `invalid_config` (with `data.option`) for a bad option
  * @returns the same client, whose tools rewrite
  * @example
  * ```ts
@@ -87,7 +151,11 @@ export function withS2SP<TClient extends AiSdkMcpClient>(
   client: TClient,
   options: WithS2SPOptions = {},
 ): TClient {
-  const dispatcher = dispatcherOf(options);
+  const { dispatcher, declared, compact } = adapterSetup(options, {
+    name: '@s2sp/client/ai-sdk',
+  });
+  // Where the tools come from: the client, or a view of it whose calls carry the declaration.
+  const source = declared ? declaringView(client, declared, compact) : client;
   const capabilities: CapabilitiesReader = () => {
     const initialized = client.initializeResult;
     if (initialized === undefined) {
@@ -99,9 +167,9 @@ export function withS2SP<TClient extends AiSdkMcpClient>(
     return initialized.capabilities;
   };
   const tools = async (...args: never[]) =>
-    wrapTools(dispatcher, await client.tools(...args), capabilities);
+    wrapTools(dispatcher, await source.tools(...args), capabilities);
   const toolsFromDefinitions = (...args: never[]) =>
-    wrapTools(dispatcher, client.toolsFromDefinitions?.(...args) ?? {}, capabilities);
+    wrapTools(dispatcher, source.toolsFromDefinitions?.(...args) ?? {}, capabilities);
   return withMethods(client, { tools, toolsFromDefinitions });
 }
 

@@ -11,7 +11,7 @@ import { isPlainObject } from '@s2sp/core/json';
 import { rewriteCall } from './adapter-pipeline.js';
 import { callAgainOnceConnected } from './advice.js';
 import type { S2SPDispatcher } from './dispatcher.js';
-import { dispatcherOf, type WithS2SPOptions } from './with-s2sp-options.js';
+import { adapterSetup, type WithS2SPOptions } from './with-s2sp-options.js';
 
 /** The fields of a `PreToolUse` / `PostToolUse` hook input this adapter reads. */
 export interface ToolHookInput {
@@ -69,6 +69,12 @@ export interface AgentSdkOptions {
   hooks?: Partial<Record<string, { matcher?: string; hooks: any[] }[]>>;
 }
 
+/** This adapter, for its options' errors: Claude Code, not this process, sends the MCP calls. */
+const CLAUDE_AGENT_SDK = {
+  name: '@s2sp/client/claude-agent-sdk',
+  cannotDeclare: 'Claude Code sends the MCP tool calls, and its hooks cannot set their _meta',
+};
+
 // MCP tools are named mcp__<server>__<tool>; built-in tools are left alone.
 const MCP_TOOL = /^mcp__/;
 
@@ -122,7 +128,7 @@ export function s2spHooks(options: S2SPHooksOptions): {
   PreToolUse: ToolHookMatcher;
   PostToolUse: ToolHookMatcher;
 } {
-  const dispatcher = dispatcherOf(options);
+  const { dispatcher } = adapterSetup(options, CLAUDE_AGENT_SDK);
   const preToolUse: ToolHookCallback = async (input) => {
     const name = input.tool_name ?? '';
     if (input.hook_event_name !== 'PreToolUse' || !MCP_TOOL.test(name)) return {};
@@ -188,7 +194,7 @@ export function withS2SP<
   TParams extends { options?: AgentSdkOptions },
   TQuery extends AgentSdkQuery,
 >(query: (params: TParams) => TQuery, s2sp: WithS2SPOptions = {}): (params: TParams) => TQuery {
-  const dispatcher = dispatcherOf(s2sp);
+  const { dispatcher } = adapterSetup(s2sp, CLAUDE_AGENT_SDK);
   return (params) => {
     let running: TQuery | undefined;
     const ours = s2spHooks({

@@ -11,7 +11,7 @@ import { isPlainObject } from '@s2sp/core/json';
 import { toolServerFor } from './adapter-pipeline.js';
 import { callAgainOnceConnected } from './advice.js';
 import { carriesHandle } from './dispatcher.js';
-import { dispatcherOf, type WithS2SPOptions } from './with-s2sp-options.js';
+import { adapterSetup, type WithS2SPOptions } from './with-s2sp-options.js';
 
 /** What `beforeToolCall` receives from `@langchain/mcp-adapters`. */
 export interface ToolCallRequest {
@@ -64,8 +64,10 @@ export interface LangChainMcpClient {
  *
  * @param Client - the `MultiServerMCPClient` class from `@langchain/mcp-adapters`
  * @param config - the configuration you would pass to `new MultiServerMCPClient(...)`
- * @param options - the shared dispatcher
+ * @param options - the shared dispatcher (`abstractEncoding` is refused: LangChain's hooks cannot
+ *   set a call's `_meta`)
  * @returns the new client
+ * @throws S2SPError `invalid_config` (with `data.option`) for a bad option
  * @example
  * ```ts
  * const client = withS2SP(MultiServerMCPClient, {
@@ -170,7 +172,10 @@ function s2spToolHooks(
   options: WithS2SPOptions,
   capabilities: (serverName: string) => Promise<unknown>,
 ): S2SPToolHooks {
-  const dispatcher = dispatcherOf(options);
+  const { dispatcher } = adapterSetup(options, {
+    name: '@s2sp/client/langchain',
+    cannotDeclare: "LangChain's tool hooks change a call's arguments and headers, never its _meta",
+  });
 
   // A text block may carry the result's structuredContent beside its text; rewrite both as one
   // MCP result so they share one handle.

@@ -9,12 +9,18 @@
 import { S2SPError } from '@s2sp/core';
 import { isPlainObject } from '@s2sp/core/json';
 import { type CapabilitiesReader, rewriteCall, withMethods } from './adapter-pipeline.js';
-import type { S2SPDispatcher } from './dispatcher.js';
-import { dispatcherOf, type WithS2SPOptions } from './with-s2sp-options.js';
+import { callMeta } from './call-meta.js';
+import { compactDescription, isResourceToolSchema } from './compact-reading.js';
+import { type AdapterSetup, adapterSetup, type WithS2SPOptions } from './with-s2sp-options.js';
 
 /** The part of a Mastra tool this adapter touches. */
 export interface MastraTool {
   readonly id?: string;
+  /** What the model reads about the tool: with `abstractEncoding: "compact"` the adapter adds to it. */
+  description?: string;
+  readonly inputSchema?: unknown;
+  /** What the model reads of a result; see {@link compactTextOutput}. */
+  toModelOutput?: (output: never) => unknown;
   execute?: (...args: never[]) => Promise<unknown>;
   /** Which MCP server the tool calls (`@mastra/mcp` 1 and later). */
   readonly mcpMetadata?: { readonly serverName?: string };
@@ -78,12 +84,46 @@ function capabilitiesReader(
   };
 }
 
+/**
+ * Where `@mastra/mcp` 2 keeps a structured result's MCP `content` (its `getMcpCallToolContent`):
+ * a non-enumerable member under this global symbol.
+ */
+const MCP_CALL_TOOL_CONTENT = Symbol.for('mastra.mcp.callToolContent');
+
+/**
+ * The model's view of a resource tool's result when the compact encoding is declared: its text,
+ * where the compact rows are. Left alone, Mastra hands the model the result's
+ * `structuredContent`, which is the §2 object whatever the encoding (PROTOCOL §7.5), so the
+ * declaration would save nothing. Mastra does the same for tools with an output schema.
+ */
+function compactTextOutput(output: unknown): { type: 'text' | 'json'; value: unknown } {
+  const content =
+    typeof output === 'object' && output !== null
+      ? (output as Record<symbol, unknown>)[MCP_CALL_TOOL_CONTENT]
+      : undefined;
+  const texts = Array.isArray(content)
+    ? content.flatMap((block) =>
+        isPlainObject(block) && block.type === 'text' && typeof block.text === 'string'
+          ? [block.text]
+          : [],
+      )
+    : [];
+  return texts.length > 0
+    ? { type: 'text', value: texts.join('\n') }
+    : { type: 'json', value: output };
+}
+
 /** How a Mastra generation hands a tool its input. */
 interface Invocation {
   /** The tool input of a call, or `undefined` when the call carries none to rewrite. */
   input(args: unknown[]): Record<string, unknown> | undefined;
   /** The call's arguments with `input` in place of the original. */
   with(args: unknown[], input: Record<string, unknown>): unknown[];
+  /**
+   * The call's arguments with `entries` in the `_meta` of its MCP request, or `undefined` where
+   * this generation offers no way to set it.
+   */
+  withMeta?(args: unknown[], entries: Readonly<Record<string, unknown>>): unknown[];
 }
 
 // @mastra/core 0.x: execute({ context: input, runtimeContext, ... }, options).
@@ -93,14 +133,22 @@ const CONTEXT_INVOCATION: Invocation = {
   with: ([first, ...rest], input) => [{ ...(first as object), context: input }, ...rest],
 };
 
-// @mastra/core 1 and later: execute(input, context).
+// @mastra/core 1 and later: execute(input, context), where @mastra/mcp 2 sends context._meta
+// as the request's `_meta`.
 const INPUT_INVOCATION: Invocation = {
   input: ([first]) => (isPlainObject(first) ? first : undefined),
   with: ([, ...rest], input) => [input, ...rest],
+  withMeta: ([input, context, ...rest], entries) => {
+    const base = typeof context === 'object' && context !== null ? context : {};
+    // A copy with the same prototype: the context may be an instance whose methods Mastra calls.
+    const copy = Object.assign(Object.create(Object.getPrototypeOf(base) as object), base);
+    copy._meta = callMeta((base as { _meta?: unknown })._meta, entries);
+    return [input, copy, ...rest];
+  },
 };
 
 function wrapTool<TTool extends MastraTool>(
-  dispatcher: S2SPDispatcher,
+  { dispatcher, declared, compact }: AdapterSetup,
   invocation: Invocation,
   name: string,
   tool: TTool,
@@ -117,11 +165,16 @@ function wrapTool<TTool extends MastraTool>(
       if ('error' in call) return call.error;
       next = invocation.with(args, call.args);
     }
+    if (declared && invocation.withMeta) next = invocation.withMeta(next, declared);
     return dispatcher.onToolResult(name, await execute.apply(tool, next));
   };
   // A copy with the same prototype, so Mastra still sees its own Tool class.
   const copy = Object.assign(Object.create(Object.getPrototypeOf(tool) as object) as TTool, tool);
   copy.execute = wrapped as TTool['execute'];
+  if (compact && isResourceToolSchema(tool.inputSchema)) {
+    copy.description = compactDescription(tool.description);
+    copy.toModelOutput ??= compactTextOutput;
+  }
   return copy;
 }
 
@@ -130,7 +183,7 @@ function wrapTool<TTool extends MastraTool>(
  * (`listTools()`, `toolsFromDefinitions()`) each tool names its own in `mcpMetadata`.
  */
 function wrapTools<TTools extends Tools>(
-  dispatcher: S2SPDispatcher,
+  setup: AdapterSetup,
   invocation: Invocation,
   client: MastraMcpClient,
   tools: TTools,
@@ -139,30 +192,30 @@ function wrapTools<TTools extends Tools>(
   const out: Tools = {};
   for (const [name, tool] of Object.entries(tools)) {
     const reader = capabilitiesReader(client, server ?? tool.mcpMetadata?.serverName);
-    out[name] = wrapTool(dispatcher, invocation, name, tool, reader);
+    out[name] = wrapTool(setup, invocation, name, tool, reader);
   }
   return out as TTools;
 }
 
 function wrapToolsets<TToolsets extends Toolsets>(
-  dispatcher: S2SPDispatcher,
+  setup: AdapterSetup,
   invocation: Invocation,
   client: MastraMcpClient,
   toolsets: TToolsets,
 ): TToolsets {
   const out: Toolsets = {};
   for (const [server, tools] of Object.entries(toolsets))
-    out[server] = wrapTools(dispatcher, invocation, client, tools, server);
+    out[server] = wrapTools(setup, invocation, client, tools, server);
   return out as TToolsets;
 }
 
 /** Methods of a `@mastra/mcp` 1+ client that hand out tools, and how to wrap what they return. */
 function listMethods(
-  dispatcher: S2SPDispatcher,
+  setup: AdapterSetup,
   client: MastraMcpClient,
 ): Record<string, (result: never, args: never[]) => unknown> {
-  const tools = (result: Tools) => wrapTools(dispatcher, INPUT_INVOCATION, client, result);
-  const toolsets = (result: Toolsets) => wrapToolsets(dispatcher, INPUT_INVOCATION, client, result);
+  const tools = (result: Tools) => wrapTools(setup, INPUT_INVOCATION, client, result);
+  const toolsets = (result: Toolsets) => wrapToolsets(setup, INPUT_INVOCATION, client, result);
   return {
     listTools: tools,
     listToolsets: toolsets,
@@ -174,7 +227,7 @@ function listMethods(
     }),
     toolFromDefinition: (tool: MastraTool, [options]: [{ serverName?: string }?]) =>
       wrapTool(
-        dispatcher,
+        setup,
         INPUT_INVOCATION,
         tool.id ?? 'tool',
         tool,
@@ -199,8 +252,14 @@ function listMethods(
  * connection (`getConnectedClientForServer(name).client`, private); where it cannot (another
  * `@mastra/mcp` version), it refuses handle swaps with `invalid_config`.
  *
+ * With `abstractEncoding` (`@mastra/mcp` 2), every call declares the encoding your model reads in
+ * its `_meta` (PROTOCOL §7.5), under the `_meta` of the tool's context; with `"compact"`, each
+ * S2SP resource tool's description also says how to read the compact rows.
+ *
  * @param client - a `new MCPClient({ servers })` from `@mastra/mcp`
- * @param options - the shared dispatcher
+ * @param options - the shared dispatcher, and the encoding to declare
+ * @throws S2SPError `invalid_config` (with `data.option`) for a bad option, or
+ *   `abstractEncoding` with `@mastra/mcp` 0.14
  * @returns the same client, whose tools rewrite
  * @example
  * ```ts
@@ -212,14 +271,18 @@ export function withS2SP<TClient extends MastraMcpClient>(
   client: TClient,
   options: WithS2SPOptions = {},
 ): TClient {
-  const dispatcher = dispatcherOf(options);
   const legacy = !('listToolsets' in client);
+  const setup = adapterSetup(options, {
+    name: '@s2sp/client/mastra',
+    ...(legacy && {
+      cannotDeclare: '@mastra/mcp 0.14 gives a tool call no _meta; @mastra/mcp 2 does',
+    }),
+  });
   const methods: Record<string, (result: never, args: never[]) => unknown> = legacy
     ? {
-        getToolsets: (result: Toolsets) =>
-          wrapToolsets(dispatcher, CONTEXT_INVOCATION, client, result),
+        getToolsets: (result: Toolsets) => wrapToolsets(setup, CONTEXT_INVOCATION, client, result),
       }
-    : listMethods(dispatcher, client);
+    : listMethods(setup, client);
   // withMethods places each only where the client has the method, so the original is there.
   const overrides = Object.fromEntries(
     Object.entries(methods).map(([name, wrap]) => {
@@ -228,15 +291,15 @@ export function withS2SP<TClient extends MastraMcpClient>(
       return [name, async (...args: never[]) => wrap(await original(...args), args)];
     }),
   );
-  if (legacy) overrides.getTools = legacyGetTools(dispatcher, client);
+  if (legacy) overrides.getTools = legacyGetTools(setup, client);
   return withMethods(client, overrides);
 }
 
 /** 0.14's `getTools()`, built from `getToolsets()`: its tools do not say which server they call. */
-function legacyGetTools(dispatcher: S2SPDispatcher, client: MastraMcpClient) {
+function legacyGetTools(setup: AdapterSetup, client: MastraMcpClient) {
   return async () => {
     const toolsets = wrapToolsets(
-      dispatcher,
+      setup,
       CONTEXT_INVOCATION,
       client,
       await (client as MastraMcpClientV0).getToolsets(),

@@ -5,8 +5,9 @@
  * @module
  */
 import { rewriteCall, withMethods } from './adapter-pipeline.js';
-import { withTraceContext } from './trace-context.js';
-import { dispatcherOf, type WithS2SPOptions } from './with-s2sp-options.js';
+import { callMeta, traceContext } from './call-meta.js';
+import { withCompactReading } from './compact-reading.js';
+import { adapterSetup, type WithS2SPOptions } from './with-s2sp-options.js';
 
 /**
  * The part of the official MCP SDK `Client` this wrapper touches, in either major: v1
@@ -25,6 +26,8 @@ export interface CallToolCapable {
    * server that declares S2SP without the consumer role.
    */
   getServerCapabilities(): unknown;
+  /** The server's tools (`tools/list`): with `abstractEncoding: "compact"` the wrapper adds to them. */
+  listTools?(...args: never[]): Promise<{ tools: readonly { description?: string }[] }>;
 }
 
 /**
@@ -44,9 +47,15 @@ export interface CallToolCapable {
  * a `_meta.traceparent` of your own is kept. It is the same `_meta` entry in both eras (v2 adds
  * its own 2026-07-28 envelope keys beside it).
  *
+ * With `abstractEncoding`, every call declares the encoding your model reads in `_meta`
+ * (PROTOCOL §7.5), beside the trace context and under your own `_meta` entries; with
+ * `"compact"`, `listTools()` also ends each S2SP resource tool's description with how to read
+ * the compact rows.
+ *
  * @param client - a connected `Client` from `@modelcontextprotocol/client` (v2) or
  *   `@modelcontextprotocol/sdk` (v1)
- * @param options - a shared dispatcher
+ * @param options - a shared dispatcher, and the encoding to declare
+ * @throws S2SPError `invalid_config` (with `data.option`) for a bad option
  * @example
  * ```ts
  * const dispatcher = new S2SPDispatcher();
@@ -59,7 +68,7 @@ export function withS2SP<TClient extends CallToolCapable>(
   client: TClient,
   options: WithS2SPOptions = {},
 ): TClient {
-  const dispatcher = dispatcherOf(options);
+  const { dispatcher, declared, compact } = adapterSetup(options, { name: '@s2sp/client' });
   const callTool = async (
     params: { name: string; arguments?: Record<string, unknown>; _meta?: unknown },
     ...rest: unknown[]
@@ -69,7 +78,7 @@ export function withS2SP<TClient extends CallToolCapable>(
     );
     if ('error' in call) return call.error;
     // One trace from the agent into the server: its tool span continues the active span.
-    const meta = await withTraceContext(params._meta);
+    const meta = callMeta(params._meta, { ...(await traceContext()), ...declared });
     const result = await (client.callTool as (...a: unknown[]) => Promise<unknown>).call(
       client,
       { ...params, arguments: call.args, ...(meta && { _meta: meta }) },
@@ -77,5 +86,12 @@ export function withS2SP<TClient extends CallToolCapable>(
     );
     return dispatcher.onToolResult(params.name, result);
   };
-  return withMethods(client, { callTool });
+  if (!compact) return withMethods(client, { callTool });
+  const listTools = async (...args: never[]) => {
+    const listed = await (
+      client.listTools as (...a: never[]) => Promise<{ tools: unknown[] }>
+    ).apply(client, args);
+    return { ...listed, tools: listed.tools.map((tool) => withCompactReading(tool as object)) };
+  };
+  return withMethods(client, { callTool, listTools });
 }

@@ -9,8 +9,10 @@
 import { S2SPError, type ToolErrorResult } from '@s2sp/core';
 import { isPlainObject } from '@s2sp/core/json';
 import { rewriteCall, withMethods } from './adapter-pipeline.js';
+import { callMeta } from './call-meta.js';
+import { withCompactReading } from './compact-reading.js';
 import type { S2SPDispatcher } from './dispatcher.js';
-import { dispatcherOf, type WithS2SPOptions } from './with-s2sp-options.js';
+import { adapterSetup, type WithS2SPOptions } from './with-s2sp-options.js';
 
 /**
  * The part of an OpenAI Agents `MCPServer` (`MCPServerStreamableHttp`, `MCPServerStdio`,
@@ -18,6 +20,8 @@ import { dispatcherOf, type WithS2SPOptions } from './with-s2sp-options.js';
  */
 export interface AgentsMcpServer {
   readonly name: string;
+  /** The server's tools: with `abstractEncoding: "compact"` the adapter adds to them. */
+  listTools?(): Promise<readonly { description?: string }[]>;
   callTool(
     toolName: string,
     args: Record<string, unknown> | null,
@@ -107,8 +111,14 @@ function errorContent(error: ToolErrorResult): unknown[] {
  * own server classes; for a server where it finds none (your own `MCPServer` class without a
  * `getServerCapabilities()` method) it refuses handle swaps with `invalid_config`.
  *
+ * With `abstractEncoding`, every call declares the encoding your model reads in its `_meta`
+ * (PROTOCOL §7.5), under the SDK's own entries; with `"compact"`, `listTools()` also ends each
+ * S2SP resource tool's description with how to read the compact rows.
+ *
  * @param server - an `MCPServer`, e.g. `new MCPServerStreamableHttp({ url })`
- * @param options - the shared dispatcher: one per agent, passed for every server
+ * @param options - the shared dispatcher: one per agent, passed for every server; the encoding
+ *   to declare
+ * @throws S2SPError `invalid_config` (with `data.option`) for a bad option
  * @returns the same server, rewriting
  * @example
  * ```ts
@@ -121,7 +131,14 @@ export function withS2SP<TServer extends AgentsMcpServer>(
   server: TServer,
   options: WithS2SPOptions = {},
 ): TServer {
-  const dispatcher = dispatcherOf(options);
+  const { dispatcher, declared, compact } = adapterSetup(options, {
+    name: '@s2sp/client/openai-agents',
+  });
+  // The SDK passes a call's `_meta` third (`callTool(name, args, meta, options)`).
+  const withDeclared = (rest: unknown[]): unknown[] => {
+    const meta = callMeta(rest[0], declared);
+    return meta ? [meta, ...rest.slice(1)] : rest;
+  };
   const callTool = async (
     toolName: string,
     args: Record<string, unknown> | null,
@@ -135,7 +152,7 @@ export function withS2SP<TServer extends AgentsMcpServer>(
       server,
       toolName,
       call.args,
-      ...rest,
+      ...withDeclared(rest),
     );
     return rewriteContent(dispatcher, toolName, content);
   };
@@ -149,12 +166,16 @@ export function withS2SP<TServer extends AgentsMcpServer>(
     );
     if ('error' in call) return call.error;
     const original = server.callToolResult as (...a: unknown[]) => Promise<unknown>;
-    const result = await original.call(server, toolName, call.args, ...rest);
+    const result = await original.call(server, toolName, call.args, ...withDeclared(rest));
     return dispatcher.onToolResult(toolName, result);
+  };
+  const listTools = async () => {
+    const tools = await (server.listTools as () => Promise<readonly object[]>).call(server);
+    return tools.map((tool) => withCompactReading(tool));
   };
   // callToolResult only where the server has it: the SDK checks for it to choose the full-result
   // path.
-  return withMethods(server, { callTool, callToolResult });
+  return withMethods(server, { callTool, callToolResult, ...(compact && { listTools }) });
 }
 
 export { S2SPDispatcher } from './dispatcher.js';

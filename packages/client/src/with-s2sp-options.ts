@@ -1,3 +1,6 @@
+import { PROTOCOL, S2SPError } from '@s2sp/core';
+import { parseOptions } from '@s2sp/core/options';
+import { z } from 'zod';
 import { S2SPDispatcher } from './dispatcher.js';
 
 /** Options every `withS2SP` adapter takes. */
@@ -8,9 +11,66 @@ export interface WithS2SPOptions {
    * another server's tool. Default: a new one per call.
    */
   readonly dispatcher?: S2SPDispatcher;
+  /**
+   * The encoding your model reads async results in, declared on every tool call (PROTOCOL §7.5):
+   * `"compact"` (a header row, then value rows: the fewest tokens) or `"json"` (§2 JSON text,
+   * even from a server whose default is compact). With `"compact"` the adapter also tells the
+   * model how to read the rows, in each S2SP resource tool's description. A server that does not
+   * know the declaration answers §2 JSON, which the adapters and consumers read as well. Default:
+   * nothing declared, the server's default (requests stay as they were).
+   */
+  readonly abstractEncoding?: (typeof PROTOCOL.abstractEncodings)[number];
 }
 
-/** The dispatcher an adapter uses: the shared one, or a fresh one. */
-export function dispatcherOf(options: WithS2SPOptions | undefined): S2SPDispatcher {
-  return options?.dispatcher ?? new S2SPDispatcher();
+/** The options of every `withS2SP`: their rules. */
+const WithS2SPOptionsSchema = z.object({
+  // Not checked: the dispatcher may come from another copy of this package.
+  dispatcher: z.custom<S2SPDispatcher>().optional(),
+  abstractEncoding: z
+    .enum(PROTOCOL.abstractEncodings)
+    .optional()
+    .describe('The encoding declared on every tool call; default: none (the server’s).'),
+} satisfies Record<keyof WithS2SPOptions, z.ZodType>);
+
+/** An adapter's options, checked and resolved. */
+export interface AdapterSetup {
+  /** The shared dispatcher, or a fresh one. */
+  readonly dispatcher: S2SPDispatcher;
+  /** The `_meta` entries every tool call carries, or `undefined` when it carries none of ours. */
+  readonly declared: Readonly<Record<string, string>> | undefined;
+  /** Whether the model must be told how to read compact rows. */
+  readonly compact: boolean;
+}
+
+/**
+ * Checks an adapter's options once and resolves them.
+ *
+ * @param options - the options the application passed
+ * @param adapter - the adapter's subpath (`@s2sp/client/ai-sdk`), named in errors, and, for a
+ *   framework that gives it no way to set a call's `_meta`, why (`abstractEncoding` is then refused)
+ * @throws S2SPError `invalid_config` (with `data.option`) for an option it cannot take
+ */
+export function adapterSetup(
+  options: WithS2SPOptions | undefined,
+  adapter: { readonly name: string; readonly cannotDeclare?: string },
+): AdapterSetup {
+  const factory = `withS2SP (${adapter.name})`;
+  const { dispatcher, abstractEncoding } = parseOptions(WithS2SPOptionsSchema, options, {
+    factory,
+  });
+  if (abstractEncoding !== undefined && adapter.cannotDeclare !== undefined) {
+    throw new S2SPError(
+      'invalid_config',
+      `${factory} cannot declare abstractEncoding: ${adapter.cannotDeclare}. Leave the option out (the server's default encoding applies), or set the server's own abstractEncoding.`,
+      { data: { option: 'abstractEncoding' } },
+    );
+  }
+  return {
+    dispatcher: dispatcher ?? new S2SPDispatcher(),
+    declared:
+      abstractEncoding === undefined
+        ? undefined
+        : { [PROTOCOL.abstractEncodingMeta]: abstractEncoding },
+    compact: abstractEncoding === 'compact',
+  };
 }

@@ -69,6 +69,7 @@ describe("@s2sp/client's adapter registry (package.json exports)", () => {
     );
     expect(column(GUIDE, 'adapters', 0, linkText)).toEqual(frameworks());
     expect(column(GUIDE, 'adapter capabilities', 0, linkText)).toEqual(frameworks());
+    expect(column(GUIDE, 'abstract encoding', 0, linkText)).toEqual(frameworks());
     const subpaths = column(GUIDE, 'api', 0, (cell) => codeSpans(cell)[0] ?? '').filter((code) =>
       code.startsWith('@s2sp/client/'),
     );

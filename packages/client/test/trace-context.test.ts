@@ -8,6 +8,7 @@ import {
   InMemorySpanExporter,
   SimpleSpanProcessor,
 } from '@opentelemetry/sdk-trace-base';
+import { PROTOCOL } from '@s2sp/core';
 import { resetOtelForTests } from '@s2sp/core/otel';
 import {
   createS2SPServer,
@@ -57,8 +58,8 @@ afterAll(async () => {
 let run: SdkClientRun;
 
 /** The client of the running era, wrapped; one `_meta.traceparent` carries the trace in both. */
-async function connect() {
-  return withS2SP((await connectSdkClient(listening.mcpUrl, run)).client);
+async function connect(options: Parameters<typeof withS2SP>[1] = {}) {
+  return withS2SP((await connectSdkClient(listening.mcpUrl, run)).client, options);
 }
 
 const exporter = new InMemorySpanExporter();
@@ -97,6 +98,31 @@ describe.each(SDK_CLIENT_RUNS.map((r) => [runTitle(r), r] as const))(
         const toolSpan = exporter.getFinishedSpans().find((s) => s.name === 'tools/call echo');
         expect(toolSpan?.spanContext().traceId).toBe(traceId);
         expect(toolSpan?.parentSpanContext?.spanId).toBe(spanId);
+      } finally {
+        await client.close();
+      }
+    });
+
+    it('sends the declared encoding in the same _meta as the trace context', async () => {
+      registerSdk();
+      const client = await connect({ abstractEncoding: 'compact' });
+      try {
+        const span = trace.getTracer('agent').startSpan('agent turn');
+        await context.with(trace.setSpan(context.active(), span), () =>
+          client.callTool({ name: 'echo', arguments: {}, _meta: { progressToken: 7 } }),
+        );
+        span.end();
+        const { traceId, spanId } = span.spanContext();
+        expect(seen[0]?.traceparent).toBe(`00-${traceId}-${spanId}-01`);
+        expect(seen[0]?.[PROTOCOL.abstractEncodingMeta]).toBe('compact');
+        expect(seen[0]?.progressToken).toBe(7);
+        // The caller's own entry wins over the option.
+        await client.callTool({
+          name: 'echo',
+          arguments: {},
+          _meta: { [PROTOCOL.abstractEncodingMeta]: 'json' },
+        });
+        expect(seen[1]?.[PROTOCOL.abstractEncodingMeta]).toBe('json');
       } finally {
         await client.close();
       }

@@ -62,6 +62,16 @@ export const PROTOCOL = Object.freeze({
   /** The `_meta` key under which an S2SP result carries its savings receipt (§7.9). */
   receiptMeta: 's2sp/receipt',
   /**
+   * The `tools/call` request `_meta` key by which a host declares the encoding it reads (§7.5):
+   * one of {@link PROTOCOL.abstractEncodings}. A server ignores any other value.
+   */
+  abstractEncodingMeta: 'io.github.s2sp/abstract-encoding',
+  /**
+   * The encodings of an async result's text (§7.5): `json` (§2, every reader's) and `compact` (a
+   * header row, then value rows).
+   */
+  abstractEncodings: Object.freeze(['json', 'compact'] as const),
+  /**
    * Request header of a retry-safe redemption (§7 extension, see `packages/core/PROTOCOL.md`
    * §7.10): a random value of at least 128 bits the consumer chooses, so that for a short grace
    * window it, and only it, can redeem the same token with the same request again after a dropped

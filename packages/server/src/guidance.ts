@@ -11,6 +11,7 @@
  * @module
  */
 import { ROW_FILTER_OPERATORS } from '@s2sp/core';
+import { compactAbstractReading } from '@s2sp/core/advice';
 
 // The operator list the model reads comes from the grammar's one table.
 const FILTER_OPERATOR_NAMES = Object.keys(ROW_FILTER_OPERATORS).join(', ');
@@ -38,9 +39,7 @@ export function s2spInstructions(ttlMs: number, encoding: 'json' | 'compact' = '
   return (
     'S2SP tables: a tool marked "S2SP table" takes abstract_domains, the FEW columns you need to filter or reason on; ' +
     'it returns those columns with a _row_id per row, and a resource_url that holds the full rows. ' +
-    (encoding === 'compact'
-      ? 'abstract is a header row, then value rows; a value row whose _row_id is a list stands for each of those rows. '
-      : '') +
+    (encoding === 'compact' ? `${compactAbstractReading} ` : '') +
     `filter keeps only matching rows: {"col":"v"}, {"col":["a","b"]}, {"col":{"contains":"x"}}, {"col":{"gte":1,"lt":5}}; operators ${FILTER_OPERATOR_NAMES}. ` +
     'A large result comes in pages: profile summarises each column; pass next_cursor as cursor for the next page. ' +
     'Hand rows to a tool marked "S2SP consumer" with the resource_url plus row_ids (the _row_id values you keep) or the same filter; do not copy rows. ' +

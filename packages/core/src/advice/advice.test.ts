@@ -1,6 +1,7 @@
 import { adviceProblems } from '@s2sp/test-utils';
 import { describe, expect, it } from 'vitest';
 import * as advice from './advice.js';
+import * as guidance from './guidance.js';
 import * as entry from './index.js';
 
 // Sample facts for each entry that takes some: a new function entry without a sample fails, so
@@ -18,8 +19,9 @@ describe('the advice catalogue', () => {
     expect(adviceProblems(advice, SAMPLE_FACTS)).toEqual([]);
   });
 
-  it('exports only entries of the catalogue', () => {
-    for (const name of Object.keys(entry)) expect(Object.keys(advice), name).toContain(name);
+  it('exports only entries of the catalogue and its guidance', () => {
+    const known = [...Object.keys(advice), ...Object.keys(guidance)];
+    for (const name of Object.keys(entry)) expect(known, name).toContain(name);
   });
 
   it('refuses an entry that ends with a fact, a sample of no entry, and a second spelling', () => {

@@ -3,7 +3,8 @@
  * messages with — about the protocol's own things: the resource_url and its rows, the filter, the
  * cache, the operator's configuration. A throw site states its facts and appends one of them, so
  * the same advice reads the same from every package and a better wording lands everywhere at
- * once (`callResourceToolAgain`, `waitForExpiry(limit)` …).
+ * once (`callResourceToolAgain`, `waitForExpiry(limit)` …). Beside them, the guidance a server
+ * and a client both give a model about an S2SP result (`compactAbstractReading`).
  *
  * Advice and guidance that one package alone gives live in that package's own advice module
  * (`@s2sp/server`'s `advice.ts` and `guidance.ts` hold the tool texts and the data plane's advice;
@@ -33,3 +34,4 @@ export {
   useRowIdsFromResult,
   waitForExpiry,
 } from './advice.js';
+export { compactAbstractReading } from './guidance.js';

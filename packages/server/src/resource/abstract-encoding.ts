@@ -5,13 +5,14 @@
  * @module
  */
 
+import { PROTOCOL } from '@s2sp/core';
 import type { AbstractEncoding } from './table-pages.js';
 
 /**
  * The request `_meta` key by which a host declares the encoding it reads: `"compact"` (it reads,
  * or expands, the compact rows) or `"json"` (PROTOCOL §2 only). Any other value is ignored.
  */
-export const ABSTRACT_ENCODING_META = 'io.github.s2sp/abstract-encoding';
+export const ABSTRACT_ENCODING_META = PROTOCOL.abstractEncodingMeta;
 
 /**
  * The encoding for one call's result text.
