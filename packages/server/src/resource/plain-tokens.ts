@@ -80,20 +80,25 @@ function scaled(tokens: number, sampled: number, total: number): number {
 }
 
 /**
+ * What {@link plainResultTokens} can read a table's plain JSON from besides its row objects: each
+ * row's stored JSON length (`serializeRow`'s layout), and the stored rows, or each row's plain JSON
+ * ({@link SyncRows.plainRow}).
+ */
+export type PlainRowSource = Pick<SerializedTable, 'rowLengths'> &
+  Partial<Pick<SerializedTable, 'rows'>> & { readonly plainRow?: (i: number) => string };
+
+/**
  * `estimateTokens` of the plain result (every row, every column): exact up to
  * {@link RECEIPT_SAMPLE_CHARS} of JSON, else from every k-th row ({@link receiptSampleStride}),
  * scaled by the table's plain length.
  *
- * @param stored - each row's stored JSON length ({@link serializeTable}'s, or
- *   {@link syncRowLengths}'), when at hand: they give the plain length without serialising the
- *   table again, and only the sampled rows are read: from the stored rows when given, else
- *   serialised here. Without it every row is serialised here, once, for the table's length.
+ * @param stored - each row's stored JSON length ({@link serializeTable}'s, or {@link syncRows}'),
+ *   when at hand: they give the plain length without serialising the table again, and only the
+ *   sampled rows are read: from the stored rows or the sync text when given, else serialised
+ *   here. Without it every row is serialised here, once, for the table's length.
  * @throws S2SPError `invalid_rows` when a row that is serialised here cannot be
  */
-export function plainResultTokens(
-  table: Table,
-  stored?: Pick<SerializedTable, 'rowLengths'> & Partial<Pick<SerializedTable, 'rows'>>,
-): number {
+export function plainResultTokens(table: Table, stored?: PlainRowSource): number {
   const count = table.rows.length;
   if (!stored) {
     // Its estimate still reads only the sample; scaled by row count instead, a sample of a few
@@ -117,21 +122,24 @@ export function plainResultTokens(
     plainRowLength(stored.rowLengths[i] as number, i),
   );
   const rows = stored.rows;
-  if (!rows) {
+  // The plain JSON of the sampled rows from their stored JSON rather than the row objects: a
+  // caller that stores rows from their texts (the proxy) may hold them without their other
+  // values. For rows serialised here it is the same text.
+  const plainRow =
+    stored.plainRow ??
+    (rows &&
+      ((i: number) => {
+        const row = rows[i] as string;
+        const length = plainRowLength(row.length, i);
+        return length === 2 ? '{}' : `{${row.slice(row.length - length + 1)}`;
+      }));
+  if (!plainRow) {
     // The sampled rows as one array, serialised in one call: its JSON is theirs joined by commas
     // in brackets. A call a row cost about as much again as the serialising, on rows of 1 KB.
     const sample = sampled(count, stride, (i) => table.rows[i]);
     return sampleTokens(stringifyJson(sample, 'A row of the tool result'), total);
   }
-  // The plain JSON of the sampled rows, from their stored JSON rather than the row objects: a
-  // caller that stores rows from their texts (the proxy) may hold them without their other
-  // values. For rows serialised here it is the same text.
-  const text = (i: number) => {
-    const row = rows[i] as string;
-    const length = plainRowLength(row.length, i);
-    return length === 2 ? '{}' : `{${row.slice(row.length - length + 1)}`;
-  };
-  return sampleTokens(`[${sampled(count, stride, text).join(',')}]`, total);
+  return sampleTokens(`[${sampled(count, stride, plainRow).join(',')}]`, total);
 }
 
 /**
@@ -156,10 +164,24 @@ function sampleTokens(sample: string, total: number): number {
 
 const ROW_OPEN = `{"${PROTOCOL.rowId}":`;
 
+/** A sync result's rows as {@link plainResultTokens} reads them, from the result's text. */
+export interface SyncRows {
+  /** Row `i`'s stored JSON length (`serializeRow`'s layout). */
+  readonly rowLengths: Uint32Array;
+  /**
+   * Row `i`'s plain JSON with its abstract columns first, then its body columns: the plain row's
+   * members, reordered, so of its length, and of its tokens but where a member's neighbours change
+   * (a punctuation run of more than four marks, such as `"]}],"`, is charged by its length). Two
+   * slices of the text, not the row serialised again.
+   */
+  plainRow(i: number): string;
+}
+
 /**
- * Row `i`'s stored JSON length (`serializeRow`'s layout, as {@link plainResultTokens} reads it)
- * for a sync result of every row, from its text: row `i`'s abstract and body halves, less one
- * `{"_row_id":i` and the `}` or `,` that joins them. No row is serialised again.
+ * A sync result's rows, read from its text, for a result of every row: row `i`'s halves in the
+ * abstract and the body, each `{"_row_id":i` and then its members. Its stored JSON length is the
+ * two halves' less one `{"_row_id":i` and the `}` or `,` that joins them. No row is serialised
+ * again.
  *
  * The halves hold exactly the row's members (each column is in one of them, its value written as
  * the row writes it), except in a row with a `toJSON`: `JSON.stringify` writes what that returns.
@@ -168,50 +190,68 @@ const ROW_OPEN = `{"${PROTOCOL.rowId}":`;
  * occurs more often than once a row is not read.
  *
  * @param table - the table, every row of which the result holds, in order (no filter)
- * @param text - the result's JSON; read in place, since a large JSON text is made in pieces that
- *   the first read joins (a copy that the text's writer would make otherwise)
+ * @param text - the result's JSON, which the rows' plain JSON is sliced from; read in place, since
+ *   a large JSON text is made in pieces that the first read joins (a copy that the answer's own
+ *   serialisation would make otherwise)
  * @param abstract - where the abstract's JSON array is in `text`
  * @param body - where the body's
- * @returns the lengths, or `undefined` when they cannot be read exactly so
+ * @returns the rows, or `undefined` when they cannot be read exactly so
  */
-export function syncRowLengths(
+export function syncRows(
   table: Table,
   text: string,
   abstract: TextSpan,
   body: TextSpan,
-): Uint32Array | undefined {
+): SyncRows | undefined {
   const count = table.rows.length;
   for (const row of table.rows)
     if (typeof (row as { toJSON?: unknown }).toJSON === 'function') return undefined;
-  const lengths = rowLengthsIn(text, abstract, count);
-  const bodyLengths = lengths && rowLengthsIn(text, body, count);
-  if (!lengths || !bodyLengths) return undefined;
+  const abstractStarts = rowStartsIn(text, abstract, count);
+  const bodyStarts = abstractStarts && rowStartsIn(text, body, count);
+  if (!abstractStarts || !bodyStarts) return undefined;
+  // Row `k` of an array runs from its start to the comma before the next one, or to the `]`.
+  const length = (starts: Uint32Array, k: number) =>
+    (starts[k + 1] as number) - 1 - (starts[k] as number);
+  const rowLengths = new Uint32Array(count);
   for (let i = 0; i < count; i++) {
     // `{"_row_id":i` once, and one of the `}` ending the abstract half or the `,` after an id.
     const joint = ROW_OPEN.length + String(i).length + 1;
-    lengths[i] = (lengths[i] as number) + (bodyLengths[i] as number) - joint;
+    rowLengths[i] = length(abstractStarts, i) + length(bodyStarts, i) - joint;
   }
-  return lengths;
+  // Row `i`'s members in a half: what follows `{"_row_id":i,`, less the closing `}`.
+  const members = (starts: Uint32Array, i: number) => {
+    const start = (starts[i] as number) + ROW_OPEN.length + String(i).length + 1;
+    const end = (starts[i] as number) + length(starts, i) - 1;
+    return end > start ? text.slice(start, end) : '';
+  };
+  return {
+    rowLengths,
+    plainRow: (i) => {
+      const first = members(abstractStarts, i);
+      const second = members(bodyStarts, i);
+      if (first === '' || second === '') return `{${first}${second}}`;
+      return `{${first},${second}}`;
+    },
+  };
 }
 
 /**
- * The lengths of the `count` rows of the compact JSON array at `span` in `text`, whose rows each
- * start with `{"_row_id":`, or `undefined` when that does not occur there exactly `count` times.
+ * Where each of the `count` rows of the compact JSON array at `span` in `text` starts, rows that
+ * each start with `{"_row_id":`, and then the array's end (`span.end`, one past its `]`), or
+ * `undefined` when that does not occur there exactly `count` times.
  */
-function rowLengthsIn(text: string, span: TextSpan, count: number): Uint32Array | undefined {
-  const lengths = new Uint32Array(count);
+function rowStartsIn(text: string, span: TextSpan, count: number): Uint32Array | undefined {
+  const starts = new Uint32Array(count + 1);
   const within = (at: number) => at >= 0 && at < span.end;
   let at = text.indexOf(ROW_OPEN, span.start);
   for (let i = 0; i < count; i++) {
     if (!within(at)) return undefined;
-    const next = text.indexOf(ROW_OPEN, at + ROW_OPEN.length);
-    const last = i === count - 1;
-    if (last === within(next)) return undefined;
-    // A row ends at the comma before the next one, the last at the array's `]`.
-    lengths[i] = (last ? span.end - 1 : next - 1) - at;
-    at = next;
+    starts[i] = at;
+    at = text.indexOf(ROW_OPEN, at + ROW_OPEN.length);
   }
-  return within(at) ? undefined : lengths;
+  if (within(at)) return undefined;
+  starts[count] = span.end;
+  return starts;
 }
 
 /**

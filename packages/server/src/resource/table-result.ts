@@ -17,7 +17,7 @@ import { errorResult, textResult } from '../tool-result.js';
 import { assertKnownColumns } from './abstract-domains.js';
 import { callEncoding } from './abstract-encoding.js';
 import { bodyRows, splitColumns } from './column-split.js';
-import { plainResultTokens, syncRowLengths } from './plain-tokens.js';
+import { plainResultTokens, syncRows } from './plain-tokens.js';
 import {
   buildAsyncResult,
   buildSyncResult,
@@ -139,6 +139,9 @@ export async function buildTableResult(
     assertWithinBudget(budgetTokens(json.withBody('[]')), budget, 'sync');
     result.body = bodyRows(table, split.bodyDomains, split.abstract);
     const body = stringifyJson(result.body, 'The S2SP result');
+    // Joined from its parts, as serialising the whole result would make it: JSON.stringify's own
+    // text is a chain of parts too, which the first read (the receipt's) copies into one string
+    // once; a text read flat serialises as fast as a text made flat.
     const text = json.withBody(body);
     // UTF-8 takes 1 to 3 bytes a UTF-16 unit: a text within a third of the cap is within it
     // without being encoded (a copy of the whole result, on every call).
@@ -150,13 +153,12 @@ export async function buildTableResult(
         `This sync-mode result is ${bytes} bytes, over the ${runtime.maxSyncBytes} the agent can carry. ${callWithoutSyncMode}`,
       );
     }
-    // The plain length from the rows' halves in the text, unless a filter left rows out.
-    const plainTokens = (): number => {
-      const rowLengths = filter
-        ? undefined
-        : syncRowLengths(table, text, json.abstract, json.bodySpan(body.length));
-      return plainResultTokens(table, rowLengths && { rowLengths });
-    };
+    // The plain rows from their halves in the text, unless a filter left rows out.
+    const plainTokens = (): number =>
+      plainResultTokens(
+        table,
+        filter ? undefined : syncRows(table, text, json.abstract, json.bodySpan(body.length)),
+      );
     const receipt = savingsReceipt(
       table,
       result,

@@ -33,6 +33,36 @@ describe('estimateTokens', () => {
     expect(estimateTokens('a 1')).toBe(3);
   });
 
+  it('reads a text to its end and no further, however its characters are read', () => {
+    // Short texts, long ASCII ones (read from their bytes) and long others (unit by unit), each
+    // ending in a piece whose scan looks past the last character (a contraction, a word, digits),
+    // each read just after a longer text whose characters lie beyond its end in the scratch.
+    const pad = 'x'.repeat(70);
+    const cases: [string, number, number, number][] = [
+      ["it'", 2, 19, 20],
+      ["it's", 1, 18, 19],
+      ["IT'LL", 2, 18, 19],
+      ["they'r", 2, 19, 20],
+      ['a 1', 3, 20, 21],
+      ['12345', 2, 20, 21],
+      [' word', 1, 19, 20],
+      ['!!!!!/', 2, 19, 20],
+      ['\n\n ', 2, 19, 20],
+      ['é', 1, 18, 19],
+      ['x😀', 2, 20, 20],
+      ["x'", 2, 19, 20],
+    ];
+    for (const [end, short, ascii, other] of cases) {
+      for (const beyond of ['s', 'll', '9', 'abc', '/']) {
+        const counts = [end, `${pad} ${end}`, `é${pad} ${end}`].map((text) => {
+          estimateTokens(`${text}${beyond}${'y'.repeat(200)}`);
+          return estimateTokens(text);
+        });
+        expect(counts).toEqual([short, ascii, other]);
+      }
+    }
+  });
+
   it('charges non-ASCII letters by their UTF-8 length, and long whitespace runs', () => {
     expect(estimateTokens('日本語のテキスト')).toBe(count('日本語のテキスト'));
     expect(estimateTokens(' '.repeat(1000))).toBeGreaterThan(1);
