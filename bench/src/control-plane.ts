@@ -43,9 +43,11 @@ const ERAS: [string, (url: URL) => Promise<EraClient>][] = [
 ];
 
 /**
- * The calls compared: the plain tool call, S2SP's two modes, and a tool that returns the sync
- * call's answer as it is (pre-rendered, no S2SP): the least a call carrying those bytes costs
- * (PROTOCOL §2 sends the sync object twice, as the text and as `structuredContent`).
+ * The calls compared: the plain tool call, S2SP's two modes, and two tools that return the sync
+ * call's answer without S2SP: as it is (pre-rendered), the least a call carrying those bytes costs
+ * (PROTOCOL §2 sends the sync object twice, as the text and as `structuredContent`), and with its
+ * text written on every call (`JSON.stringify` of the object it holds), the least any server
+ * answering a sync call from rows it has just been given does.
  */
 const CALLS = [
   ['plain (no abstract_domains)', 'get_rows', {}],
@@ -56,9 +58,11 @@ const CALLS = [
     { abstract_domains: 'event,severity', mode: 'sync' },
   ],
   ["the sync call's answer, pre-rendered (no S2SP)", 'sync_answer', {}],
+  ["the sync call's answer, its text written per call (no S2SP)", 'sync_answer_written', {}],
 ] as const;
 const SYNC = 2;
 const SYNC_ANSWER = 3;
+const SYNC_WRITTEN = 4;
 
 /** What one call kind collected over the blocks: latencies, wall and CPU time. */
 interface Collected {
@@ -72,7 +76,7 @@ interface Collected {
  * as the same call with and without `abstract_domains`, at 1 and 16 concurrent clients, for a
  * client of each protocol era.
  *
- * The four calls take turns in blocks (every client makes a few calls of one kind, then of the
+ * The five calls take turns in blocks (every client makes a few calls of one kind, then of the
  * next, in a rotating order) after a warm-up block of each, so that JIT warm-up, the heap the
  * async results fill and the machine's load fall on all of them alike. A block runs one kind of call
  * alone, so the process's CPU time over it (server and clients, one process) is that call's.
@@ -89,15 +93,28 @@ export async function controlPlaneBenchmark(quick: boolean): Promise<BenchRow[]>
     maxEntriesPerClient: 1_000_000,
   });
   server.resourceTool('get_rows', { description: 'rows' }, () => rows);
-  // One sync answer, taken before the blocks, returned as it is by `sync_answer`.
+  // One sync answer, taken before the blocks, returned as it is by `sync_answer`, and with its
+  // text written anew on each call by `sync_answer_written`.
   let syncAnswer: Record<string, unknown> = { content: [] };
-  server.use((mcp) =>
+  server.use((mcp) => {
     mcp.registerTool(
       'sync_answer',
       { description: 'a recorded answer' },
       () => syncAnswer as never,
-    ),
-  );
+    );
+    mcp.registerTool(
+      'sync_answer_written',
+      { description: 'a recorded answer, its text written per call' },
+      () =>
+        ({
+          ...syncAnswer,
+          content: [
+            { type: 'text', text: JSON.stringify(syncAnswer.structuredContent) },
+            ...(syncAnswer.content as unknown[]).slice(1),
+          ],
+        }) as never,
+    );
+  });
   const listening = await server.listen();
   const out: BenchRow[] = [];
   try {
@@ -151,6 +168,9 @@ export async function controlPlaneBenchmark(quick: boolean): Promise<BenchRow[]>
         const answer = collected[SYNC_ANSWER] as Collected;
         const answerP50 = latency(answer.samples).p50;
         const answerCpu = answer.cpuUs / answer.samples.length;
+        const written = collected[SYNC_WRITTEN] as Collected;
+        const writtenP50 = latency(written.samples).p50;
+        const writtenCpu = written.cpuUs / written.samples.length;
         CALLS.forEach(([label], kind) => {
           const { samples, seconds, cpuUs } = collected[kind] as Collected;
           const { p50, p99 } = latency(samples);
@@ -160,12 +180,14 @@ export async function controlPlaneBenchmark(quick: boolean): Promise<BenchRow[]>
               ? {
                   'vs same answer p50': `${round(p50 / answerP50)}×`,
                   'vs same answer CPU': `${round(cpu / answerCpu)}×`,
+                  'vs same answer, text written p50': `${round(p50 / writtenP50)}×`,
+                  'vs same answer, text written CPU': `${round(cpu / writtenCpu)}×`,
                 }
               : {};
           out.push({
             section: SECTION,
             name: `${era}, ${rows.length} rows, ${clients} client${clients > 1 ? 's' : ''}: ${label}`,
-            how: 'server and SDK clients in the orchestrator process, the four calls in turns (ratios between them only)',
+            how: 'server and SDK clients in the orchestrator process, the five calls in turns (ratios between them only)',
             values: {
               'calls/s': round(samples.length / seconds),
               'p50 ms': round(p50),
