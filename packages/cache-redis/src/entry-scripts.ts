@@ -95,9 +95,11 @@ export const TAKE_TOO_MANY = -2;
 /**
  * Most blocks an entry may have for a {@link TAKE} of rows to let it go itself (offsets removed,
  * blocks expiring); a larger entry's are left to {@link EXPIRE_BLOCKS}, sent by the taker after the
- * answer.
+ * answer. Each block costs the script ~2.5 µs of Redis time on the answer's path; the command of
+ * its own costs the taker ~50 µs of CPU off that path, which delays the next request by ~20 µs on
+ * a busy 2-core machine: about even at 8 (10 rows of 10,000, 12 blocks: 700 against 717 µs).
  */
-export const TAKE_EXPIRES_BLOCKS = 16;
+export const TAKE_EXPIRES_BLOCKS = 8;
 
 /** First element of a {@link TAKE} answer whose rows follow in it. */
 export const TAKE_INLINE = 1;
