@@ -8,7 +8,14 @@
 
 import { S2SPError } from '@s2sp/core';
 import { chunksOf, type TakenRows, type TakeRetry, tooManyRowIds } from '@s2sp/core/store';
-import { EXPIRE_BLOCKS, TAKE, TAKE_CLAIMED, TAKE_LATE, TAKE_TOO_MANY } from './entry-scripts.js';
+import {
+  EXPIRE_BLOCKS,
+  TAKE,
+  TAKE_CLAIMED,
+  TAKE_EXPIRES_BLOCKS,
+  TAKE_LATE,
+  TAKE_TOO_MANY,
+} from './entry-scripts.js';
 import { blockKey, offsetsKey } from './key-layout.js';
 import { runScript } from './lua-script.js';
 import type { RedisClock } from './redis-clock.js';
@@ -283,8 +290,9 @@ export async function takeEntry(options: TakeEntryOptions): Promise<Taken | unde
   if (!Array.isArray(reply) || reply.length < 7) throw corrupt('an unexpected reply to a take');
   const meta = parseMeta(reply);
   const base = { columns: meta.columns, tableRows: meta.tableRows };
-  // The script removed only the metadata (see TAKE): the rest goes now, off the answer's path.
-  if (!options.retry && rowIds) expireBlocks(options, meta.blocks);
+  // The script let a small entry go itself; a larger one's rest goes now, off the answer's path.
+  if (!options.retry && rowIds && meta.blocks > TAKE_EXPIRES_BLOCKS)
+    expireBlocks(options, meta.blocks);
   if (rowIds) {
     const slots = reply.slice(7).map(bytes);
     if (slots.length !== rowIds.length) throw corrupt('an unexpected reply to a take');

@@ -6,6 +6,7 @@ import {
   PUT_BLOCKS,
   TAKE,
   TAKE_CLAIMED,
+  TAKE_EXPIRES_BLOCKS,
   TAKE_INLINE,
   TAKE_LATE,
   TAKE_TOO_MANY,
@@ -87,9 +88,9 @@ const take = (key: string, args: string[], hold = '60000') =>
   ) as Promise<unknown[] | number | null>;
 
 /**
- * After a take of rows: the metadata is gone at once, and nothing else was touched (no expiry
- * delays the answer); EXPIRE_BLOCKS (what the store sends next) makes the offsets and every block
- * go within milliseconds.
+ * After a take of rows from an entry of more than TAKE_EXPIRES_BLOCKS blocks: the metadata is gone
+ * at once, and nothing else was touched (no expiry delays the answer); EXPIRE_BLOCKS (what the
+ * store sends next) makes the offsets and every block go within milliseconds.
  */
 async function expectGoneAfterExpiry(key: string, blocks: number): Promise<void> {
   expect(await client.exists(key)).toBe(0);
@@ -142,6 +143,29 @@ describe('PUT_BLOCKS and TAKE', () => {
     expect(texts(reply.slice(7))).toEqual([rows[3], null, null, rows[3]]);
     await expectGoneAfterExpiry(key, e.blocks.length);
     expect(await take(key, ['0', 'all'])).toBeNull();
+  });
+
+  it('lets an entry of a few blocks go in the take of its rows itself, and leaves a larger one to EXPIRE_BLOCKS', async () => {
+    const many = Array.from({ length: 40 }, (_, i) => JSON.stringify({ _row_id: i }));
+    for (const blocks of [TAKE_EXPIRES_BLOCKS, TAKE_EXPIRES_BLOCKS + 1]) {
+      const key = freshKey();
+      const e = entry(many, Math.ceil(Buffer.byteLength(many.join(',')) / blocks));
+      expect(e.blocks).toHaveLength(blocks);
+      await put(key, e);
+      const reply = (await take(key, ['0', 'some', '39', '0'])) as unknown[];
+      expect(texts(reply.slice(7))).toEqual([many[39], many[0]]);
+      if (blocks > TAKE_EXPIRES_BLOCKS) {
+        await expectGoneAfterExpiry(key, blocks);
+        continue;
+      }
+      // Metadata and offsets gone with the take, every block expiring within a millisecond.
+      expect(await client.exists([key, `${key}:o`])).toBe(0);
+      for (let i = 0; i < blocks; i++)
+        expect(await client.pTTL(`${key}:${i}`)).toBeLessThanOrEqual(1);
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      expect(await client.keys(`${key}*`)).toEqual([]);
+      expect(await take(key, ['0', 'some', '0'])).toBeNull();
+    }
   });
 
   it('claims a whole table, however small: removes its metadata, keeps its blocks for the reader for the hold time', async () => {

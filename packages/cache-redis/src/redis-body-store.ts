@@ -126,8 +126,15 @@ export function createRedisBodyStore(options: RedisBodyStoreOptions): RedisBodyS
   const assertOpen = () => {
     if (closed) throw new S2SPError('invalid_config', 'This Redis body store has been closed.');
   };
+  // Once the first connection attempt has settled there is nothing to wait for: operations then
+  // skip the wait, which cost every take a timer and three promises.
+  let startSettled = owned === undefined;
+  owned?.started.then(() => {
+    startSettled = true;
+  });
   const started = async () => {
-    if (owned) await withTimeout(owned.started, config.connectTimeoutMs).catch(() => {});
+    if (owned && !startSettled)
+      await withTimeout(owned.started, config.connectTimeoutMs).catch(() => {});
   };
 
   const policy = createPolicyGuard({

@@ -257,29 +257,43 @@ describe.each([
   );
 });
 
-describe('a claimed large table', () => {
-  const commandCalls = async (): Promise<Record<string, number>> => {
-    const info = await admin.info('commandstats');
-    return Object.fromEntries(
-      [...info.matchAll(/cmdstat_(\w+):calls=(\d+)/g)].map((m) => [m[1], Number(m[2])]),
-    );
-  };
+/** How many times Redis ran each command since the last `CONFIG RESETSTAT`. */
+async function commandCalls(): Promise<Record<string, number>> {
+  const info = await admin.info('commandstats');
+  return Object.fromEntries(
+    [...info.matchAll(/cmdstat_(\w+):calls=(\d+)/g)].map((m) => [m[1], Number(m[2])]),
+  );
+}
 
-  /** Runs `test` on a store with a prefix of its own, then expects every key under it gone. */
-  async function leavesNoKey(test: (store: RedisBodyStore, prefix: string) => Promise<void>) {
-    const prefix = uniquePrefix();
-    const store = createRedisBodyStore({ url: redis.url, keyPrefix: prefix, logger: quietLogger });
-    try {
-      await test(store, prefix);
-      await eventually(
-        'the blocks are removed',
-        async () => (await keysUnder(prefix)).length === 0,
-      );
-    } finally {
-      await store.close();
-    }
+/** Runs `test` on a store with a prefix of its own, then expects every key under it gone. */
+async function leavesNoKey(test: (store: RedisBodyStore, prefix: string) => Promise<void>) {
+  const prefix = uniquePrefix();
+  const store = createRedisBodyStore({ url: redis.url, keyPrefix: prefix, logger: quietLogger });
+  try {
+    await test(store, prefix);
+    await eventually('the blocks are removed', async () => (await keysUnder(prefix)).length === 0);
+  } finally {
+    await store.close();
   }
+}
 
+describe('a take of rows', () => {
+  it('gives its rows and lets a small table go in one script, with no command after it', () =>
+    leavesNoKey(async (store, prefix) => {
+      const key = await tokenStorageKey(generateToken());
+      const table = wideTable(3000); // ~2.9 MB: 3 blocks
+      await store.put(key, table, { ttlMs: 60_000 });
+      await admin.configResetStat();
+      const taken = await store.take(key, [0, 2999]);
+      expect((await readTaken(taken))?.rows).toEqual([table.rows[0], table.rows[2999]]);
+      await new Promise((resolve) => setTimeout(resolve, 50)); // nothing is sent after this
+      expect((await commandCalls()).evalsha).toBe(1);
+      expect(await keysUnder(prefix)).toEqual([]);
+      expect(await store.take(key, [0])).toBeUndefined();
+    }));
+});
+
+describe('a claimed large table', () => {
   it('is read in the round trip of its claim: one MGET of offsets and blocks, no GET', () =>
     leavesNoKey(async (store) => {
       const key = await tokenStorageKey(generateToken());
