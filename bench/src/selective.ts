@@ -5,12 +5,16 @@ import { round } from './stats.js';
 
 const SECTION = '3. Selective fetch: 10 rows from tables of growing size';
 
-/** p50 targets of a 10-row fetch, ms (below the Python reference's at every size). */
 /** Requests that warm each server process up before the first size is measured. */
 const WARM_UP = 1000;
 const WARM_UP_BATCH = 200;
 
+/** p50 targets of a 10-row fetch, ms. */
 const P50_TARGET: Partial<Record<ServerKind, number>> = { memory: 1.0, redis: 1.5 };
+/** The Redis store's p50 at most this many times the reference's at 1,000 rows (issue 41). */
+const REDIS_NEAR_REFERENCE = 1.25;
+/** The Redis store's p50 at most this many times the raw-Redis floor's, at every size (issue 41). */
+const REDIS_OVER_RAW = 2;
 
 const NAME: Record<ServerKind, string> = {
   floor: 'floor, bare node:http',
@@ -41,7 +45,9 @@ const FRESH_ROWS_MAX = 10_000;
  * Fetches 10 rows (spread over the table) from tables of 1k, 10k and 100k rows through the real
  * data plane, one request at a time, a fresh token each time; server and client in processes of
  * their own. The cost must follow what is fetched, not what is cached: p50(100k) / p50(1k) ≤ 3,
- * and the p50 stays under the targets (memory ≤ 1.0 ms, Redis ≤ 1.5 ms).
+ * and the p50 stays under the targets (memory ≤ 1.0 ms, Redis ≤ 1.5 ms). Issue 41: the memory
+ * store ahead of the Python reference at every size, the Redis store within 1.25× of it at 1,000
+ * rows and ahead from 10,000, and within 2× of the raw-Redis floor at every size.
  */
 export async function selectiveFetchBenchmark(
   lab: Lab,
@@ -126,13 +132,16 @@ export async function selectiveFetchBenchmark(
       for (const kind of kinds) {
         if (kind !== 'memory' && kind !== 'redis') continue;
         const mine = p50.get(`${kind}:${size}`) ?? Number.NaN;
+        // Issue 41: the memory store ahead at every size; the Redis store, which pays a hop the
+        // reference's in-process list does not, within 1.25× at 1,000 rows and ahead from 10,000.
+        const within = kind === 'redis' && size < 10_000 ? REDIS_NEAR_REFERENCE : undefined;
         out.push({
           section: SECTION,
           name: `${kind} store vs the Python reference, table of ${size.toLocaleString('en-US')} rows`,
           how: 'the p50s above, same run',
           values: { ratio: round(mine / reference) },
-          target: 'p50 < the reference’s',
-          met: mine < reference,
+          target: within ? `p50 ≤ ${within}× the reference’s` : 'p50 < the reference’s',
+          met: within ? mine <= within * reference : mine < reference,
         });
       }
       // The reference as real use runs it: no target (the issue measured the shared rows), but
@@ -167,6 +176,10 @@ export async function selectiveFetchBenchmark(
         name: `redis store vs the raw Redis floor, table of ${size.toLocaleString('en-US')} rows`,
         how: 'the p50s above, same run: what the S2SP data plane adds to one Redis round trip',
         values: { ratio: round(redisStore / rawRedis) },
+        ...(!quick && {
+          target: `ratio ≤ ${REDIS_OVER_RAW}`,
+          met: redisStore / rawRedis <= REDIS_OVER_RAW,
+        }),
       });
     await Promise.all([...lab.servers.values()].map((s) => s.process.call({ op: 'reset' })));
   }
