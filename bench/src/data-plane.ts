@@ -281,9 +281,18 @@ async function pairedShares(
     for (const [concurrency, bound] of pairing.bound) {
       if (!plan.concurrency.includes(concurrency)) continue;
       const requests = plan.requests(concurrency);
-      const once = async (k: ServerKind, fresh?: boolean) =>
-        (await repeatLoad(lab, k, { concurrency, requests, ...(fresh && { fresh }) }, 1, bodyBytes))
-          .mbps;
+      const once = async (k: ServerKind, fresh?: boolean) => {
+        const { mbps } = await repeatLoad(
+          lab,
+          k,
+          { concurrency, requests, ...(fresh && { fresh }) },
+          1,
+          bodyBytes,
+        );
+        // Side by side, one server's leftovers in a shared Redis would fall on the other's block.
+        await lab.servers.get(k)?.process.call({ op: 'settle' });
+        return mbps;
+      };
       const shares: number[] = [];
       for (let i = 0; i < blocks; i++) {
         // Swapped every block: a machine that slows down during a block favours neither side.
