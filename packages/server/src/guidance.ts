@@ -12,6 +12,7 @@
  */
 import { ROW_FILTER_OPERATORS } from '@s2sp/core';
 import { compactAbstractReading } from '@s2sp/core/advice';
+import type { AbstractEncoding } from './resource/table-pages.js';
 
 // The operator list the model reads comes from the grammar's one table.
 const FILTER_OPERATOR_NAMES = Object.keys(ROW_FILTER_OPERATORS).join(', ');
@@ -35,7 +36,7 @@ export function describeTtl(ttlMs: number): string {
  * @param ttlMs - the `resource_url` lifetime
  * @param encoding - how results write the abstract; the compact form gets one sentence more
  */
-export function s2spInstructions(ttlMs: number, encoding: 'json' | 'compact' = 'json'): string {
+export function s2spInstructions(ttlMs: number, encoding: AbstractEncoding = 'json'): string {
   return (
     'S2SP tables: a tool marked "S2SP table" takes abstract_domains, the FEW columns you need to filter or reason on; ' +
     'it returns those columns with a _row_id per row, and a resource_url that holds the full rows. ' +

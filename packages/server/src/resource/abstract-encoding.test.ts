@@ -1,5 +1,6 @@
+import { PROTOCOL } from '@s2sp/core';
 import { describe, expect, it } from 'vitest';
-import { ABSTRACT_ENCODING_META, callEncoding } from './abstract-encoding.js';
+import { callEncoding } from './abstract-encoding.js';
 
 describe('callEncoding', () => {
   it('keeps the server default when the host declares nothing', () => {
@@ -9,13 +10,13 @@ describe('callEncoding', () => {
   });
 
   it('follows the encoding the host declares, either way', () => {
-    expect(callEncoding('json', { [ABSTRACT_ENCODING_META]: 'compact' })).toBe('compact');
-    expect(callEncoding('compact', { [ABSTRACT_ENCODING_META]: 'json' })).toBe('json');
+    expect(callEncoding('json', { [PROTOCOL.abstractEncodingMeta]: 'compact' })).toBe('compact');
+    expect(callEncoding('compact', { [PROTOCOL.abstractEncodingMeta]: 'json' })).toBe('json');
   });
 
   it('ignores a value it does not know', () => {
-    expect(callEncoding('json', { [ABSTRACT_ENCODING_META]: 'COMPACT' })).toBe('json');
-    expect(callEncoding('json', { [ABSTRACT_ENCODING_META]: ['compact'] })).toBe('json');
-    expect(callEncoding('compact', { [ABSTRACT_ENCODING_META]: 'arrow' })).toBe('compact');
+    expect(callEncoding('json', { [PROTOCOL.abstractEncodingMeta]: 'COMPACT' })).toBe('json');
+    expect(callEncoding('json', { [PROTOCOL.abstractEncodingMeta]: ['compact'] })).toBe('json');
+    expect(callEncoding('compact', { [PROTOCOL.abstractEncodingMeta]: 'arrow' })).toBe('compact');
   });
 });

@@ -9,12 +9,6 @@ import { PROTOCOL } from '@s2sp/core';
 import type { AbstractEncoding } from './table-pages.js';
 
 /**
- * The request `_meta` key by which a host declares the encoding it reads: `"compact"` (it reads,
- * or expands, the compact rows) or `"json"` (PROTOCOL §2 only). Any other value is ignored.
- */
-export const ABSTRACT_ENCODING_META = PROTOCOL.abstractEncodingMeta;
-
-/**
  * The encoding for one call's result text.
  *
  * @param serverDefault - the server's `abstractEncoding` option
@@ -25,7 +19,7 @@ export function callEncoding(
   serverDefault: AbstractEncoding,
   meta: Readonly<Record<string, unknown>> | undefined,
 ): AbstractEncoding {
-  const asked = meta?.[ABSTRACT_ENCODING_META];
+  const asked = meta?.[PROTOCOL.abstractEncodingMeta];
   // A value this server does not know is ignored, as readers ignore unknown members (§7).
-  return asked === 'compact' || asked === 'json' ? asked : serverDefault;
+  return PROTOCOL.abstractEncodings.find((known) => known === asked) ?? serverDefault;
 }

@@ -14,7 +14,7 @@ import { budgetTokens } from './token-estimate.js';
 const ROW_ID = PROTOCOL.rowId;
 
 /** How the abstract is written for the model (PROTOCOL §7, compact encoding). */
-export type AbstractEncoding = 'json' | 'compact';
+export type AbstractEncoding = (typeof PROTOCOL.abstractEncodings)[number];
 
 /** The members of a result that every page repeats. */
 export interface ResultHead {

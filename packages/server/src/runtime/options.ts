@@ -176,7 +176,7 @@ export const S2SPOptionsSchema = z.object({
     description: 'Token budget of a resource tool’s response; larger abstracts are paged.',
   }),
   abstractEncoding: z
-    .enum(['json', 'compact'])
+    .enum(PROTOCOL.abstractEncodings)
     .default('json')
     .describe('`"compact"`: a header row plus value rows in the text the model reads.'),
   toolGuidance: z
