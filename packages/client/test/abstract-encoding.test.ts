@@ -277,6 +277,10 @@ describe('the framework adapters declare the encoding', () => {
         'event',
         'severity',
       ]);
+      // A sync call's body reaches the model neither as the result nor as the text it is shown.
+      const sync = await execute({ ...ALERTS.arguments, mode: 'sync' });
+      expect(JSON.stringify(sync)).not.toContain(BODY_MARKER);
+      expect(JSON.stringify(toModel(sync))).not.toContain(BODY_MARKER);
       // Without the option the tool has no toModelOutput of ours, and the server's default holds.
       expect(plain.alerts_get_alerts?.toModelOutput).toBeUndefined();
     } finally {
