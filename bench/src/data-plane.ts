@@ -1,12 +1,15 @@
 import { generateRows } from '@s2sp/test-utils';
-import { type Lab, loadAverage, type ServerKind } from './lab.js';
+import type { Lab, ServerKind } from './lab.js';
 import { formatRate, type Repeated, repeatLoad, share } from './measure.js';
+import { pairedAt, pairedShares } from './paired-shares.js';
 import type { BenchRow } from './report.js';
 import { median, round } from './stats.js';
 
-const SECTION = '2. Data-plane throughput: redeem a whole table (~1.2 KB rows) over loopback';
+export const SECTION =
+  '2. Data-plane throughput: redeem a whole table (~1.2 KB rows) over loopback';
 
-interface Plan {
+/** The table size measured, at which concurrencies, and how many requests a run sends. */
+export interface Plan {
   readonly size: number;
   readonly concurrency: readonly number[];
   readonly requests: (concurrency: number) => number;
@@ -31,52 +34,6 @@ function plans(quick: boolean): Plan[] {
  */
 const WARM_UP = 400;
 const WARM_UP_BATCH = 100;
-
-/** The memory store's share of the floor at one request at a time (issue 41), at these sizes. */
-const NEAR_FLOOR = 0.9;
-const NEAR_FLOOR_SIZES = new Set([1000, 10_000]);
-
-/**
- * The shares issue 41 sets targets on, judged in alternated blocks rather than from the runs above:
- * a floor measured a minute before the store moves by ±20% on this machine, more than the margin
- * being judged (the runs above put the memory store at 79–116% of its floor across invocations).
- * Each block runs the store and what it is judged against back to back (the order swapped every
- * block, so a drift favours neither), and the share is the median of the blocks' shares.
- */
-interface Pairing {
-  readonly kind: 'memory' | 'redis';
-  readonly against: { readonly kind: ServerKind; readonly fresh?: boolean };
-  readonly name: string;
-  readonly sizes: ReadonlySet<number>;
-  /** The target at each concurrency judged. */
-  readonly bound: ReadonlyMap<number, number>;
-}
-
-const PAIRINGS: readonly Pairing[] = [
-  {
-    kind: 'memory',
-    against: { kind: 'floor' },
-    name: 'memory store vs the floor',
-    sizes: NEAR_FLOOR_SIZES,
-    bound: new Map([[1, NEAR_FLOOR]]),
-  },
-  {
-    // Raw Redis reading what a redemption reads: a value written once and never read before (one
-    // hot key stays in the CPU's caches: Redis serves it ~2× faster).
-    kind: 'redis',
-    against: { kind: 'raw-redis', fresh: true },
-    name: 'redis store vs raw Redis (fresh keys)',
-    sizes: NEAR_FLOOR_SIZES,
-    bound: new Map([
-      [1, 0.9],
-      [16, 0.9],
-      [64, 0.85],
-    ]),
-  },
-];
-
-/** Alternated blocks a paired share is the median of (issue 41: medians of five runs or more). */
-const PAIRED_BLOCKS = 7;
 
 const HOW: Record<ServerKind, string> = {
   floor: 'server process (bare node:http, pre-rendered bytes) + client process',
@@ -130,7 +87,7 @@ function values(r: Repeated, size: number, bodyBytes: number): Record<string, nu
  * 10k rows (issue 41), ≥ 60% at 10k and 100k rows otherwise; Redis store ≥ 50% of the floor there,
  * and ≥ 90% of raw Redis (≥ 85% at 64 at once) at every size and concurrency — raw Redis reading
  * fresh keys, as redemptions do (the one-key figure is reported beside it). Issue 41's shares at
- * 1k and 10k rows are judged in alternated blocks ({@link PAIRINGS}).
+ * 1k and 10k rows are judged in alternated blocks (`paired-shares.ts`).
  */
 export async function dataPlaneBenchmark(
   lab: Lab,
@@ -207,7 +164,7 @@ export async function dataPlaneBenchmark(
           if (ofFloor.harnessError) {
             note = `${round(ofFloor.ratio * 100)}% of the floor: the floor run was slower than this one, so this share measures the machine's noise, not the server`;
           }
-          // Where a pairing judges this share (PAIRINGS, below), its row carries the target.
+          // Where a pairing judges this share (`paired-shares.ts`), its row carries the target.
           if (judged && !pairedAt(kind, 'floor', plan.size, concurrency)) {
             const bound = kind === 'memory' ? 0.6 : 0.5;
             target = `≥ ${bound * 100}% of floor`;
@@ -240,86 +197,8 @@ export async function dataPlaneBenchmark(
         });
       }
     }
-    if (!quick) out.push(...(await pairedShares(lab, plan, label, bodyBytes, runs)));
+    if (!quick) out.push(...(await pairedShares(SECTION, lab, plan, label, bodyBytes, runs)));
     await Promise.all([...lab.servers.values()].map((s) => s.process.call({ op: 'reset' })));
-  }
-  return out;
-}
-
-/** The pairing that judges `kind` against `against` at this size and concurrency, if any. */
-function pairedAt(
-  kind: ServerKind,
-  against: ServerKind,
-  size: number,
-  concurrency: number,
-): Pairing | undefined {
-  return PAIRINGS.find(
-    (p) =>
-      p.kind === kind &&
-      p.against.kind === against &&
-      p.sizes.has(size) &&
-      p.bound.has(concurrency),
-  );
-}
-
-/**
- * The shares issue 41 judges, each the median of {@link PAIRED_BLOCKS} alternated blocks (at least
- * `runs`) of the store and what it is judged against (see {@link PAIRINGS}).
- */
-async function pairedShares(
-  lab: Lab,
-  plan: Plan,
-  label: string,
-  bodyBytes: number,
-  runs: number,
-): Promise<BenchRow[]> {
-  const out: BenchRow[] = [];
-  const blocks = Math.max(PAIRED_BLOCKS, runs);
-  for (const pairing of PAIRINGS) {
-    const { kind, against } = pairing;
-    if (!pairing.sizes.has(plan.size) || !lab.servers.has(kind) || !lab.servers.has(against.kind))
-      continue;
-    for (const [concurrency, bound] of pairing.bound) {
-      if (!plan.concurrency.includes(concurrency)) continue;
-      const requests = plan.requests(concurrency);
-      const once = async (k: ServerKind, fresh?: boolean) => {
-        const { mbps } = await repeatLoad(
-          lab,
-          k,
-          { concurrency, requests, ...(fresh && { fresh }) },
-          1,
-          bodyBytes,
-        );
-        // Side by side, one server's leftovers in a shared Redis would fall on the other's block.
-        await lab.servers.get(k)?.process.call({ op: 'settle' });
-        return mbps;
-      };
-      const shares: number[] = [];
-      for (let i = 0; i < blocks; i++) {
-        // Swapped every block: a machine that slows down during a block favours neither side.
-        const [mine, theirs] =
-          i % 2 === 0
-            ? [await once(kind), await once(against.kind, against.fresh)]
-            : await once(against.kind, against.fresh).then(async (t) => [await once(kind), t]);
-        shares.push((mine as number) / (theirs as number));
-      }
-      const judged = median(shares);
-      out.push({
-        section: SECTION,
-        name: `${label}: ${pairing.name}, c=${concurrency}, paired`,
-        how: `${blocks} alternated blocks of ${requests} requests each: ${kind === 'memory' ? 'the data plane (memory store)' : 'the data plane (Redis store)'} and ${against.kind === 'floor' ? 'the bare node:http floor' : 'node:http + a node-redis GET of a fresh key'} back to back, the order swapped every block; the median of the blocks' shares (min–max)`,
-        values: {
-          share: `${Math.round(judged * 100)}% (${Math.round(Math.min(...shares) * 100)}–${Math.round(Math.max(...shares) * 100)}%)`,
-          load: loadAverage(),
-        },
-        target: `≥ ${Math.round(bound * 100)}% of ${against.kind === 'floor' ? 'floor' : 'raw Redis (fresh keys)'}`,
-        met: judged >= bound,
-        ...(against.kind === 'floor' &&
-          judged > 1 && {
-            note: `the median block put the store above its floor: the floor is not a floor on this machine at this size (a harness limit, not a result)`,
-          }),
-      });
-    }
   }
   return out;
 }
