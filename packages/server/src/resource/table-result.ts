@@ -17,7 +17,7 @@ import { errorResult, textResult } from '../tool-result.js';
 import { assertKnownColumns } from './abstract-domains.js';
 import { callEncoding } from './abstract-encoding.js';
 import { bodyRows, splitColumns } from './column-split.js';
-import { plainResultTokens, syncRows } from './plain-tokens.js';
+import { plainResultTokens } from './plain-tokens.js';
 import {
   buildAsyncResult,
   buildSyncResult,
@@ -27,6 +27,7 @@ import {
 } from './s2sp-result.js';
 import { modelTextOf, savingsReceipt, withReceipt } from './savings-receipt.js';
 import { stringifyJson } from './stringify-json.js';
+import { syncRows } from './sync-rows.js';
 import { prepareTable, type RowJson, type SerializedTable, serializeTable } from './table.js';
 import {
   abstractCosts,
