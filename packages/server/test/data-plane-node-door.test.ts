@@ -6,7 +6,7 @@ import { createServer, type Server, type ServerResponse } from 'node:http';
 import { type AddressInfo, connect } from 'node:net';
 import { serve } from '@hono/node-server';
 import { generateToken, tokenStorageKey } from '@s2sp/core';
-import { createMemoryStore } from '@s2sp/core/store';
+import { type BodyStore, createMemoryStore } from '@s2sp/core/store';
 import { sleep } from '@s2sp/test-utils';
 import { Hono } from 'hono';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -450,6 +450,56 @@ describe('which door', () => {
       expect(await doorOf({ address: () => ({ port }) }, await largeIn(server.store))).toBe('hono');
     } finally {
       await server.close();
+    }
+  });
+});
+
+describe('the bytes of a redeemed table', () => {
+  it('go back to the store once the Node door has written its answer, and never through Hono', async () => {
+    const inner = createMemoryStore();
+    const released: string[] = [];
+    // The memory store, with every take's release counted.
+    const counting: BodyStore = {
+      ...inner,
+      async take(key, rowIds, options) {
+        const taken = await inner.take(key, rowIds, options);
+        return (
+          taken && {
+            ...taken,
+            release: () => {
+              released.push(key);
+              taken.release?.();
+            },
+          }
+        );
+      },
+    };
+    const own = createDataPlaneApp({ store: counting });
+    const servers = {
+      node: createServer(toNodeHandler(own)).listen(0, '127.0.0.1'),
+      hono: serve({ fetch: own.fetch, port: 0, hostname: '127.0.0.1' }) as Server,
+    };
+    await Promise.all(Object.values(servers).map(listening));
+    try {
+      for (const [door, server] of Object.entries(servers)) {
+        for (const body of ['{}', '{"row_ids":[1,3]}']) {
+          const token = await largeIn(inner);
+          const before = released.length;
+          const answer = await exchange(server, {
+            path: `/s2sp/data/${token}`,
+            headers: [JSON_TYPE],
+            body,
+          });
+          expect(answer.toString('latin1')).toMatch(/^HTTP\/1\.1 200 /);
+          await sleep(20);
+          expect([door, released.length - before]).toEqual([door, door === 'node' ? 1 : 0]);
+        }
+      }
+    } finally {
+      await Promise.all(
+        Object.values(servers).map((s) => new Promise((resolve) => s.close(resolve))),
+      );
+      await inner.close();
     }
   });
 });

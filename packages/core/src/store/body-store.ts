@@ -22,8 +22,14 @@ export interface StoredTable {
    * for rows handed over as bytes or as slices of a text). A store encodes with
    * `encodeRows(table)`, which calls it, once: it may hand over the caller's own buffer, after
    * which `rows` can no longer be read. Absent for a table of plain strings.
+   *
+   * @param allocate - where to write the bytes when they are copied (the store's reusable
+   *   buffers); an encoding that hands over bytes it already holds ignores it
    */
-  readonly encode?: () => { readonly joined: Uint8Array; readonly ends: Uint32Array };
+  readonly encode?: (allocate?: (size: number) => Uint8Array) => {
+    readonly joined: Uint8Array;
+    readonly ends: Uint32Array;
+  };
 }
 
 /**
@@ -67,6 +73,14 @@ export interface TakenRows {
    * by the take either way.
    */
   readonly chunks: AsyncIterable<Uint8Array>;
+  /**
+   * Lets the store reuse the bytes of `chunks` for a later entry. Call it once nothing reads them
+   * any more (the data plane calls it when its response has been written out), at most once, and
+   * never for bytes still in use. Optional both ways: a store need not offer it, and a taker that
+   * does not call it (one writing to a web `Response`, which never says when its bytes are sent)
+   * leaves them to the garbage collector, which is always safe.
+   */
+  readonly release?: () => void;
 }
 
 /** Store-wide counters, for resources such as `weather://cache` and for tests. Never tokens. */

@@ -44,6 +44,41 @@ describe('encodeRows of a stored table', () => {
 
   it('writes a row given as its id prefix and a tail apart, byte for byte the joined row', () => {
     const rows = ['{"_row_id":0,"a":"é"}', '{"_row_id":1}'];
-    expect(encodeRows(rows, ['"a":"é"}', undefined])).toEqual(encodeRows(rows));
+    expect(encodeRows(rows, { tails: ['"a":"é"}', undefined] })).toEqual(encodeRows(rows));
+  });
+
+  it('writes into the buffer `allocate` gives, and hands it to a table that encodes itself', () => {
+    const rows = ['{"_row_id":0,"a":1}', '{"_row_id":1}'];
+    const sizes: number[] = [];
+    const backing = new Uint8Array(64);
+    const allocate = (size: number) => {
+      sizes.push(size);
+      return backing.subarray(0, size);
+    };
+    const { joined } = encodeRows(rows, { allocate });
+    expect(sizes).toEqual([rows.join(',').length]);
+    expect(joined.buffer).toBe(backing.buffer);
+    expect(new TextDecoder().decode(joined)).toBe(rows.join(','));
+    let given: unknown;
+    const own = { joined: new Uint8Array([1]), ends: Uint32Array.of(1) };
+    const encode = (a?: (size: number) => Uint8Array) => {
+      given = a;
+      return own;
+    };
+    encodeRows({ columns: ['a'], rows, encode }, { allocate });
+    expect(given).toBe(allocate);
+  });
+
+  it('asks `allocate` again for the exact size when the rows outgrow its first buffer (non-ASCII)', () => {
+    const rows = ['{"_row_id":0,"a":"ééé"}'];
+    const sizes: number[] = [];
+    const { joined } = encodeRows(rows, {
+      allocate: (size) => {
+        sizes.push(size);
+        return new Uint8Array(size);
+      },
+    });
+    expect(sizes).toEqual([rows[0]?.length, new TextEncoder().encode(rows[0]).byteLength]);
+    expect(new TextDecoder().decode(joined)).toBe(rows[0]);
   });
 });

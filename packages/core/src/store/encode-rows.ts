@@ -22,23 +22,29 @@ const encoder = new TextEncoder();
  * then taken as it is, without a copy.
  *
  * @param source - a stored table, or rows
- * @param tails - for rows joined from their `{"_row_id":i,` and a slice of a larger text (row
- *   `i` is that prefix followed by `tails[i]` where it is set): the slices. The two parts are
- *   encoded apart, because encoding the joined row would make the engine flatten it, a copy of
- *   every row held as long as the rows are. `@s2sp/server`'s `serializeTable` passes them.
+ * @param options - `tails`: for rows joined from their `{"_row_id":i,` and a slice of a larger
+ *   text (row `i` is that prefix followed by `tails[i]` where it is set), the slices. The two
+ *   parts are encoded apart, because encoding the joined row would make the engine flatten it, a
+ *   copy of every row held as long as the rows are; `@s2sp/server`'s `serializeTable` passes them.
+ *   `allocate`: where the joined bytes are written (a store's pool of reusable buffers; the
+ *   memory store passes one), also handed to the table's own {@link StoredTable.encode}.
  */
 export function encodeRows(
   source: StoredTable | readonly (string | Uint8Array)[],
-  tails?: readonly (string | undefined)[],
+  options: {
+    readonly tails?: readonly (string | undefined)[];
+    readonly allocate?: (size: number) => Uint8Array;
+  } = {},
 ): {
   joined: Uint8Array;
   ends: Uint32Array;
 } {
-  if (!isRowList(source) && source.encode) return source.encode();
+  const { tails, allocate } = options;
+  if (!isRowList(source) && source.encode) return source.encode(allocate);
   const rows = isRowList(source) ? source : source.rows;
   let estimate = Math.max(0, rows.length - 1);
   for (const row of rows) estimate += row.length;
-  let buffer = new Uint8Array(estimate);
+  let buffer = allocate ? allocate(estimate) : new Uint8Array(estimate);
   let grown = false;
   let position = 0;
   const ends = new Uint32Array(rows.length);
@@ -79,7 +85,11 @@ export function encodeRows(
     }
     ends[i] = position;
   });
-  return { joined: grown ? buffer.slice(0, position) : buffer.subarray(0, position), ends };
+  if (!grown) return { joined: buffer.subarray(0, position), ends };
+  // Grown (non-ASCII rows): the bytes move to a buffer of their exact size, from `allocate` too.
+  const joined = allocate ? allocate(position) : new Uint8Array(position);
+  joined.set(buffer.subarray(0, position));
+  return { joined, ends };
 }
 
 function isRowList(

@@ -3,6 +3,7 @@ import { S2SPError } from '../errors.js';
 import { describeBodyStoreContract } from '../testing/body-store-contract.js';
 import { makeStoredTable } from '../testing/make-stored-table.js';
 import { readTaken } from '../testing/read-taken.js';
+import type { BodyStore } from './body-store.js';
 import { createMemoryStore } from './memory-store.js';
 
 describeBodyStoreContract('memory', async () => createMemoryStore(), {
@@ -107,6 +108,83 @@ describe('createMemoryStore take', () => {
     expect(pieces).toHaveLength(1);
     expect(pieces[0]?.byteLength).toBe(taken?.byteLength);
     expect(pieces[0]?.buffer.byteLength).toBe(pieces[0]?.byteLength);
+    await store.close();
+  });
+});
+
+describe('createMemoryStore reusing the bytes of released takes', () => {
+  /** A table of `n` ASCII rows of ~1 KB each (pooled from 64 KiB). */
+  const bigTable = (n: number, fill: string) => ({
+    columns: ['v'],
+    rows: Array.from({ length: n }, (_, i) => JSON.stringify({ _row_id: i, v: fill.repeat(1000) })),
+  });
+  const bufferOf = async (taken: Awaited<ReturnType<BodyStore['take']>>) => {
+    const pieces: Uint8Array[] = [];
+    for await (const piece of taken?.chunks ?? []) pieces.push(piece);
+    return pieces[0]?.buffer;
+  };
+
+  it('encodes a later table into the buffer of a released take, its rows intact', async () => {
+    const store = createMemoryStore();
+    await store.put('a', bigTable(100, 'a'), { ttlMs: 60_000 });
+    const first = await store.take('a');
+    const firstBuffer = await bufferOf(first);
+    first?.release?.();
+    first?.release?.(); // a second call changes nothing
+    const table = bigTable(99, 'b');
+    await store.put('b', table, { ttlMs: 60_000 });
+    await store.put('c', bigTable(99, 'c'), { ttlMs: 60_000 });
+    const second = await store.take('b');
+    expect(second?.release).toBeTypeOf('function');
+    const read = await readTaken(second);
+    expect(read?.rows).toEqual(table.rows);
+    // Only one buffer came back, so the third table has one of its own.
+    const third = await store.take('c');
+    const thirdBuffer = await bufferOf(third);
+    expect(thirdBuffer).not.toBe(firstBuffer);
+    await store.close();
+  });
+
+  it('reuses a released buffer for the next table (same buffer), and never one still taken', async () => {
+    const store = createMemoryStore();
+    await store.put('a', bigTable(100, 'a'), { ttlMs: 60_000 });
+    const held = await store.take('a');
+    const heldBuffer = await bufferOf(held);
+    await store.put('b', bigTable(100, 'b'), { ttlMs: 60_000 });
+    const unreleased = await bufferOf(await store.take('b'));
+    expect(unreleased).not.toBe(heldBuffer);
+    held?.release?.();
+    await store.put('c', bigTable(100, 'c'), { ttlMs: 60_000 });
+    expect(await bufferOf(await store.take('c'))).toBe(heldBuffer);
+    await store.close();
+  });
+
+  it('reuses the bytes of an entry that expired untaken, but not of one a repeatable take won', async () => {
+    vi.useFakeTimers();
+    const store = createMemoryStore();
+    await store.put('gone', bigTable(100, 'a'), { ttlMs: 1000 });
+    await store.put('repeat', bigTable(100, 'r'), { ttlMs: 5000 });
+    const won = await store.take('repeat', undefined, { retry: { key: 'k', graceMs: 1000 } });
+    vi.advanceTimersByTime(1001);
+    // The entry that expired untaken gave its buffer back; the repeatable one's copies may still
+    // be read, and the next two tables must not share its memory.
+    await store.put('x', bigTable(100, 'x'), { ttlMs: 60_000 });
+    await store.put('y', bigTable(100, 'y'), { ttlMs: 60_000 });
+    vi.useRealTimers();
+    const read = await readTaken(won);
+    expect(read?.rows).toEqual(bigTable(100, 'r').rows);
+    expect((await readTaken(await store.take('x')))?.rows).toEqual(bigTable(100, 'x').rows);
+    expect((await readTaken(await store.take('y')))?.rows).toEqual(bigTable(100, 'y').rows);
+    await store.close();
+  });
+
+  it('keeps an entry intact when a put beside it is refused (store_full) and its buffer goes back', async () => {
+    const store = createMemoryStore({ maxBytes: 150_000 });
+    await store.put('a', bigTable(100, 'a'), { ttlMs: 60_000 });
+    const refused = await store.put('b', bigTable(100, 'b'), { ttlMs: 60_000 }).catch((e) => e);
+    expect((refused as S2SPError).code).toBe('store_full');
+    const taken = await store.take('a');
+    expect((await readTaken(taken))?.rows).toEqual(bigTable(100, 'a').rows);
     await store.close();
   });
 });

@@ -12,6 +12,7 @@ import type {
   TakeOptions,
   TakeRetry,
 } from './body-store.js';
+import { createBytePool } from './byte-pool.js';
 import { encodeRows } from './encode-rows.js';
 import { assertValidTtl, chargedEntryBytes, storeFullError, tooManyRowIds } from './store-rules.js';
 import { selectRows } from './taken-rows.js';
@@ -91,6 +92,8 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): BodyStore {
   let charged = 0;
   let rows = 0;
   let closed = false;
+  // Buffers kept for reuse stay within the budget, with the live entries.
+  const pool = createBytePool({ maxFreeBytes: () => maxBytes - charged });
 
   const remove = (key: string): Entry | undefined => {
     const entry = entries.get(key);
@@ -103,8 +106,15 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): BodyStore {
     return entry;
   };
 
+  // An entry that goes without a take (expired, replaced) was never handed out: its bytes are
+  // free. One a repeatable take won is not: the taker reads it by copies made as it goes.
+  const drop = (key: string) => {
+    const entry = remove(key);
+    if (entry && entry.retryKey === undefined) pool.give(entry.joined);
+  };
+
   const arm = (key: string, ms: number) => {
-    const timer = setTimeout(() => remove(key), ms);
+    const timer = setTimeout(() => drop(key), ms);
     // unref is Node/Bun/Deno only; in browsers there is no process to keep alive.
     (timer as { unref?: () => void }).unref?.();
     return timer;
@@ -148,18 +158,20 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): BodyStore {
     async put(key: string, table: StoredTable, { ttlMs }: PutOptions): Promise<void> {
       if (closed) throw new S2SPError('invalid_config', 'This memory store has been closed.');
       assertValidTtl(ttlMs);
-      remove(key);
-      const { joined, ends } = encodeRows(table);
+      drop(key);
+      const { joined, ends } = encodeRows(table, { allocate: pool.allocate });
       let size = joined.byteLength;
       for (const column of table.columns) size += column.length;
       const cost = chargedEntryBytes(size, ends.length);
       if (entries.size >= maxEntries) {
+        pool.give(joined);
         throw new S2SPError(
           'store_full',
           `The S2SP cache already holds ${entries.size} results (its limit). ${waitForExpiry('maxEntries')}`,
         );
       }
       if (charged + cost > maxBytes) {
+        pool.give(joined);
         throw storeFullError(charged, maxBytes, cost);
       }
       const timer = arm(key, ttlMs);
@@ -189,9 +201,22 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): BodyStore {
       if (live && rowIds && rowIds.length > live.ends.length && Date.now() < live.expiresAt)
         throw tooManyRowIds(rowIds.length, live.ends.length);
       const entry = remove(key);
-      if (!entry || Date.now() >= entry.expiresAt) return undefined;
-      // The entry is gone, so its bytes are the taker's (who may change them in place).
-      return selectRows(entry, rowIds);
+      if (!entry) return undefined;
+      if (Date.now() >= entry.expiresAt) {
+        pool.give(entry.joined);
+        return undefined;
+      }
+      // The entry is gone, so its bytes are the taker's (who may change them in place), until
+      // the taker says it is done with them.
+      let released = false;
+      return {
+        ...selectRows(entry, rowIds),
+        release: () => {
+          if (released) return;
+          released = true;
+          pool.give(entry.joined);
+        },
+      };
     },
 
     async stats(): Promise<BodyStoreStats> {
@@ -201,6 +226,7 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): BodyStore {
     async close(): Promise<void> {
       closed = true;
       for (const key of [...entries.keys()]) remove(key);
+      pool.clear();
     },
   };
 }

@@ -92,6 +92,22 @@ export function describeBodyStoreContract(
       expect(read?.byteLength).toBe(utf8Length(table.rows.join(',')));
     });
 
+    it('serves later entries intact after a take’s bytes are released (twice, even)', async () => {
+      const rows = (fill: string) =>
+        Array.from({ length: 80 }, (_, i) => JSON.stringify({ _row_id: i, v: fill.repeat(1024) }));
+      const first = await freshKey();
+      await store.put(first, { columns: ['v'], rows: rows('a') }, { ttlMs: 60_000 });
+      const taken = await store.take(first);
+      expect((await readTaken(taken))?.rows).toEqual(rows('a'));
+      taken?.release?.();
+      taken?.release?.();
+      const keys = [await freshKey(), await freshKey()];
+      for (const [i, key] of keys.entries())
+        await store.put(key, { columns: ['v'], rows: rows(String(i)) }, { ttlMs: 60_000 });
+      for (const [i, key] of keys.entries())
+        expect((await readTaken(await store.take(key)))?.rows).toEqual(rows(String(i)));
+    });
+
     it('returns only the requested rows, in ascending order, and lists the ids the table lacks', async () => {
       const key = await freshKey();
       const table = makeStoredTable(10);

@@ -112,14 +112,17 @@ function sortedHeaders(headers: Record<string, string>): OutgoingHttpHeaders {
 
 /**
  * Writes a 200: the head and what the store has at hand corked, so they leave in one `writev`;
- * the rest of a body the store streams (returned) one piece at a time, waiting for `drain`.
+ * the rest of a body the store streams (returned) one piece at a time, waiting for `drain`. Once
+ * all of it has been handed to the system (`finish`), the store may reuse the bytes; a response
+ * cut short never gives them back, as its writes may still hold them.
  */
 async function send(
   response: ServerResponse,
-  { headers, rendered }: Redemption,
+  { headers, rendered, release }: Redemption,
   logger: Logger,
 ): Promise<{ readonly rest?: Promise<void> }> {
   const { ready, done, rest } = await takeReady(rendered.chunks, logger);
+  if (release) response.once('finish', release);
   response.writeHead(200, sortedHeaders(headers));
   response.cork();
   for (const piece of ready) response.write(piece);

@@ -254,7 +254,11 @@ export async function pageAsyncResult(
     // budget and the client's quota until the TTL.
     for (const key of written) {
       slots?.release(key);
-      await store.take(key).catch(() => undefined);
+      // Taken only to go: nothing reads its bytes, so the store may reuse them at once.
+      await store.take(key).then(
+        (taken) => taken?.release?.(),
+        () => undefined,
+      );
     }
     throw error;
   }
@@ -318,6 +322,8 @@ export async function readPage(
   }
   // A page entry holds one row, so the joined bytes are that row.
   const text = new TextDecoder().decode(await collectBytes(taken.chunks));
+  // The text is a copy: the page's bytes may go back to the store.
+  taken.release?.();
   const stored = parseJsonText(
     text,
     () => new S2SPError('internal', 'A cached page could not be read.'),

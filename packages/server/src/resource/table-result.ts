@@ -243,7 +243,10 @@ export async function buildTableResult(
   } catch (error) {
     // A page the store refused (full, or down): the result is not returned, so nothing may stay
     // behind counting against the budget and the client's quota until the TTL.
-    await runtime.store.take(key).catch(() => undefined);
+    await runtime.store.take(key).then(
+      (taken) => taken?.release?.(),
+      () => undefined,
+    );
     runtime.quota?.release(key);
     throw error;
   }

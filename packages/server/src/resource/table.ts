@@ -162,6 +162,6 @@ export function serializeTable(table: Table, json?: RowJson): SerializedTable {
     columns: table.columns,
     rows,
     rowLengths: lengthsOf(rows),
-    encode: () => encodeRows(rows, tails),
+    encode: (allocate) => encodeRows(rows, { tails, allocate }),
   };
 }
