@@ -102,6 +102,8 @@ interface NativeHashes {
   createHash(algorithm: 'sha256'): {
     update(data: string, encoding: 'utf8'): { digest(encoding: 'hex'): string };
   };
+  /** One-shot (Node 20.12+, 21.7+): no hash object, a third of `createHash`'s time on a token. */
+  hash?(algorithm: 'sha256', data: string, encoding: 'hex'): string;
 }
 
 // A data plane hashes every token it is sent. Node (20.16+), Bun and Deno hand out their native
@@ -112,6 +114,7 @@ interface NativeHashes {
 const nativeCrypto = (
   globalThis as { process?: { getBuiltinModule?: (id: string) => unknown } }
 ).process?.getBuiltinModule?.('node:crypto') as NativeHashes | undefined;
+const nativeOneShot = nativeCrypto?.hash?.bind(nativeCrypto);
 
 /**
  * SHA-256 of the UTF-8 bytes of `text`, as 64 lowercase hex characters, synchronously: the
@@ -124,6 +127,7 @@ const nativeCrypto = (
  * ```
  */
 export function sha256Hex(text: string): string {
+  if (nativeOneShot) return nativeOneShot('sha256', text, 'hex');
   if (nativeCrypto) return nativeCrypto.createHash('sha256').update(text, 'utf8').digest('hex');
   return hexOf(sha256(encoder.encode(text)));
 }

@@ -60,14 +60,23 @@ export function nodeFrontDoor(app: Pick<Hono, 'fetch'>): NodeFrontDoor {
   };
 }
 
-/** Node's request headers as Fetch's `Headers` read them: repeated ones joined by `, `. */
+/**
+ * Node's request headers as Fetch's `Headers` read them: repeated ones joined by `, `. Read from
+ * the raw lines: `request.headers` would build an object of every header on first use, and Node
+ * keeps only the first of some repeated ones (Content-Type among them), where `Headers` joins.
+ */
 function headerGetter(request: IncomingMessage): HeaderGetter {
+  const raw = request.rawHeaders;
   return (name) => {
-    const value = request.headers[name];
-    // Node keeps only the first of some repeated headers (Content-Type among them); Headers joins.
-    if (typeof value === 'string' && name === 'content-type')
-      return request.headersDistinct[name]?.join(', ');
-    return Array.isArray(value) ? value.join(', ') : value;
+    const wanted = name.toLowerCase();
+    let value: string | undefined;
+    for (let i = 0; i < raw.length; i += 2) {
+      const line = raw[i] as string;
+      if (line.length !== wanted.length || line.toLowerCase() !== wanted) continue;
+      const next = raw[i + 1] as string;
+      value = value === undefined ? next : `${value}, ${next}`;
+    }
+    return value;
   };
 }
 

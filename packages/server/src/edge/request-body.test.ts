@@ -1,4 +1,4 @@
-import { request } from 'node:http';
+import { Agent, createServer, request } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { serve } from '@hono/node-server';
 import { generateToken, tokenStorageKey } from '@s2sp/core';
@@ -6,6 +6,7 @@ import { createMemoryStore } from '@s2sp/core/store';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDataPlaneApp } from '../data-plane/data-plane.js';
 import { prepareTable, serializeTable } from '../resource/table.js';
+import { readNode } from './request-body.js';
 
 // The Node fast path of readRequestBody runs only under @hono/node-server, on a real socket.
 const store = createMemoryStore();
@@ -107,5 +108,89 @@ describe('readRequestBody on @hono/node-server', () => {
       req.end(Buffer.from([0x7b, 0xff, 0x7d]));
     });
     expect(answer).toBe(400);
+  });
+});
+
+describe('readNode on a Node request', () => {
+  /** A server that reads each body with readNode after a turn of the microtask queue. */
+  async function reading(): Promise<{
+    port: number;
+    seen: { body: string; ended: boolean }[];
+    close: () => Promise<void>;
+  }> {
+    const seen: { body: string; ended: boolean }[] = [];
+    const server = createServer(async (req, res) => {
+      let ended = false;
+      req.once('end', () => {
+        ended = true;
+      });
+      await null;
+      const bytes = await readNode(req, 1000, 1000);
+      await new Promise((resolve) => setImmediate(resolve));
+      seen.push({ body: bytes ? Buffer.from(bytes).toString() : '(over)', ended });
+      res.end('ok');
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    return {
+      port: (server.address() as AddressInfo).port,
+      seen,
+      close: () => new Promise((resolve) => server.close(() => resolve())),
+    };
+  }
+
+  function send(port: number, agent: Agent, chunks: string[], gapMs = 0): Promise<number> {
+    return new Promise((resolve, reject) => {
+      const req = request(
+        {
+          host: '127.0.0.1',
+          port,
+          agent,
+          method: 'POST',
+          path: '/',
+          headers: { 'content-length': Buffer.byteLength(chunks.join('')) },
+        },
+        (res) => {
+          res.resume();
+          res.on('end', () => resolve(res.statusCode ?? 0));
+        },
+      );
+      req.on('error', reject);
+      const write = async () => {
+        for (const chunk of chunks) {
+          req.write(chunk);
+          if (gapMs > 0) await new Promise((r) => setTimeout(r, gapMs));
+        }
+        req.end();
+      };
+      void write();
+    });
+  }
+
+  it('takes a body that is all here at once, lets the request end, and serves the next on the connection', async () => {
+    const { port, seen, close } = await reading();
+    const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+    try {
+      expect(await send(port, agent, ['{"row_ids":[1,2]}'])).toBe(200);
+      expect(await send(port, agent, ['{}'])).toBe(200);
+      expect(seen).toEqual([
+        { body: '{"row_ids":[1,2]}', ended: true },
+        { body: '{}', ended: true },
+      ]);
+    } finally {
+      agent.destroy();
+      await close();
+    }
+  });
+
+  it('waits for a body that arrives in pieces', async () => {
+    const { port, seen, close } = await reading();
+    const agent = new Agent({ keepAlive: false });
+    try {
+      expect(await send(port, agent, ['{"row_', 'ids":[', '7]}'], 20)).toBe(200);
+      expect(seen).toEqual([{ body: '{"row_ids":[7]}', ended: true }]);
+    } finally {
+      agent.destroy();
+      await close();
+    }
   });
 });

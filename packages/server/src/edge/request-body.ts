@@ -17,7 +17,8 @@ function timeoutError(timeoutMs: number): S2SPError {
 type NodeIncoming = Pick<
   IncomingMessage,
   'headers' | 'on' | 'off' | 'pause' | 'readableDidRead' | 'readableEnded'
->;
+> &
+  Partial<Pick<IncomingMessage, 'read' | 'readableFlowing' | 'readableLength' | 'resume'>>;
 
 function nodeIncoming(env: unknown): NodeIncoming | undefined {
   const incoming = (env as { incoming?: unknown } | undefined)?.incoming as
@@ -48,6 +49,24 @@ export function readNode(
 ): Promise<Uint8Array | undefined> {
   const declared = Number(incoming.headers['content-length']);
   if (Number.isFinite(declared) && declared > maxBytes) return Promise.resolve(undefined);
+  // All of the declared body is here already: a small body comes in its headers' packet, and
+  // Node's parser has buffered it by the time the handler asks. Taken at once, without a timer,
+  // listeners and a wait for the `end` event (a tenth of a small redemption's time on the server);
+  // `resume` lets the stream end as usual.
+  if (
+    declared > 0 &&
+    incoming.readableLength === declared &&
+    incoming.readableFlowing !== true &&
+    incoming.read &&
+    incoming.resume
+  ) {
+    const body = incoming.read() as Buffer | null;
+    incoming.resume();
+    if (body && body.byteLength === declared) return Promise.resolve(body);
+    return Promise.reject(
+      new S2SPError('internal', 'The request body could not be read. Send the request again.'),
+    );
+  }
   return new Promise((resolve, reject) => {
     const chunks: Uint8Array[] = [];
     let size = 0;
