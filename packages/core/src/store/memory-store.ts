@@ -25,7 +25,7 @@ export const MemoryStoreOptionsSchema = z.object({
   maxBytes: byteSize()
     .default(256 * 1024 * 1024)
     .describe(
-      'Budget for live entries: their UTF-8 rows plus 1 KiB per entry and 4 bytes per row. A full store refuses puts with store_full; live entries are never evicted.',
+      'Budget for live entries: their UTF-8 rows plus 1 KiB per entry and 4 bytes per row. A full store refuses puts with store_full; live entries are never evicted. Buffers of redeemed tables kept for reuse fit in what live entries leave.',
     ),
   maxEntries: positiveInteger().default(100_000).describe('Most live entries.'),
 } satisfies Record<keyof MemoryStoreOptions, z.ZodType>);
@@ -35,7 +35,9 @@ export interface MemoryStoreOptions {
   /**
    * Budget for live entries, in bytes: their serialised rows (UTF-8) plus 1 KiB per entry and 4
    * bytes per row of bookkeeping ({@link chargedEntryBytes}). A `put` that would exceed it fails
-   * with `store_full`; live entries are never evicted. Default 256 MiB.
+   * with `store_full`; live entries are never evicted. The buffers of redeemed tables the store
+   * keeps for reuse (see `TakenRows.release`) fit in what the live entries leave of it, and go
+   * after 30 s without reuse. Default 256 MiB.
    */
   readonly maxBytes?: number;
   /** Maximum number of live entries. Default 100 000. */
