@@ -7,7 +7,6 @@
  */
 
 import { PROTOCOL } from '@s2sp/core';
-import type { BodyStore } from '@s2sp/core/store';
 import {
   createS2SP,
   type Logger,
