@@ -24,7 +24,8 @@ export interface StoredTable {
    * which `rows` can no longer be read. Absent for a table of plain strings.
    *
    * @param allocate - where to write the bytes when they are copied (the store's reusable
-   *   buffers); an encoding that hands over bytes it already holds ignores it
+   *   buffers, which it may hand out again once the table is redeemed: keep no reference to
+   *   them); an encoding that hands over bytes it already holds ignores it
    */
   readonly encode?: (allocate?: (size: number) => Uint8Array) => {
     readonly joined: Uint8Array;

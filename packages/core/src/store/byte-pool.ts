@@ -3,11 +3,11 @@
  * allocated when its tool call caches it and dropped right after its one redemption; at the rate
  * a server mints them, each a megabyte or more of memory outside the JavaScript heap, the engine
  * answers that churn with a full collection every few dozen tables (the bench's memory store spent
- * a sixth of its whole-table time in them). Reusing the buffers takes the churn away.
+ * about a seventh of its whole-table time in them). Reusing the buffers takes the churn away.
  *
  * The rule that keeps it safe: a buffer is given back only by whoever knows that nothing reads it
- * any more (the data plane, once its response has been written out). A buffer given back twice or
- * not made here is ignored, and the bytes a reused buffer held beyond its new length are zeroed,
+ * any more (the data plane, once its response has been written out). A buffer not made here, or
+ * given back while it is free already, is ignored, and the bytes a reused buffer held beyond its new length are zeroed,
  * so a view never shows another table's rows.
  *
  * @module
@@ -33,8 +33,8 @@ export interface BytePool {
   readonly allocate: ByteAllocator;
   /**
    * Gives back the buffer under `bytes` (a view of one {@link allocate} returned) for reuse. Call
-   * it only when nothing reads those bytes any more; ignored for a buffer made elsewhere or
-   * already given back.
+   * it only when nothing reads those bytes any more; ignored for a buffer made elsewhere or one
+   * that is free already.
    */
   give(bytes: Uint8Array): void;
   /** Drops every free buffer. */
@@ -62,7 +62,8 @@ export function sizeClass(size: number): number {
 
 /**
  * Creates a {@link BytePool}. Sizes under {@link POOLED_MIN_BYTES} or over {@link POOLED_MAX_BYTES}
- * are allocated plainly and never kept; free buffers never add up to more than `maxFreeBytes()`, and go when the pool is idle.
+ * are allocated plainly and never kept; free buffers never add up to more than `maxFreeBytes()`,
+ * and go when the pool is idle.
  */
 export function createBytePool({ maxFreeBytes, idleMs = 30_000 }: BytePoolOptions): BytePool {
   const free = new Map<number, ArrayBuffer[]>();
