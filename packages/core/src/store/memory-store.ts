@@ -216,7 +216,8 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): BodyStore {
         release: () => {
           if (released) return;
           released = true;
-          pool.give(entry.joined);
+          // A closed store keeps nothing for later.
+          if (!closed) pool.give(entry.joined);
         },
       };
     },
