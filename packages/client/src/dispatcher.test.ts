@@ -56,6 +56,42 @@ describe('S2SPDispatcher.onToolResult', () => {
     expect(result.structuredContent.body).toHaveLength(2);
   });
 
+  it('shows the model the same text when the body is in structuredContent only (§7.11)', () => {
+    const { body: _body, ...bodyless } = syncObject;
+    const both = {
+      content: [{ type: 'text', text: JSON.stringify(syncObject) }],
+      structuredContent: syncObject,
+    };
+    const declared = { ...both, content: [{ type: 'text', text: JSON.stringify(bodyless) }] };
+    type Out = { content: { text: string }[]; structuredContent: Record<string, unknown> };
+    const dispatcher = new S2SPDispatcher();
+    const expected = dispatcher.onToolResult('get_alerts', both) as Out;
+    const out = dispatcher.onToolResult('get_alerts', declared) as Out;
+    const handle = out.structuredContent.resource_url as string;
+    expect(handle).toMatch(/^ddi:\/\//);
+    expect(handle).not.toBe(expected.structuredContent.resource_url);
+    // Byte for byte what the §2 result becomes, but for the handle.
+    const withHandle = (text: string) =>
+      text.replace(handle, String(expected.structuredContent.resource_url));
+    expect(withHandle(out.content[0]!.text)).toBe(expected.content[0]!.text);
+    expect(JSON.parse(out.content[0]!.text).resource_url).toBe(handle);
+    expect(dispatcher.buffer.take(handle)).toEqual(syncObject.body);
+  });
+
+  it('leaves a bodyless text alone without a sync structuredContent to take the body from', () => {
+    const { body: _body, ...bodyless } = syncObject;
+    const text = JSON.stringify(bodyless);
+    const dispatcher = new S2SPDispatcher();
+    for (const result of [
+      text,
+      { content: [{ type: 'text', text }] },
+      { content: [{ type: 'text', text }], structuredContent: bodyless },
+      { content: [{ type: 'text', text }], structuredContent: asyncObject },
+    ])
+      expect(dispatcher.onToolResult('t', result)).toEqual(result);
+    expect(dispatcher.pending).toBe(0);
+  });
+
   it('rewrites a sync object passed already parsed', () => {
     const dispatcher = new S2SPDispatcher();
     const out = dispatcher.onToolResult('t', syncObject) as Record<string, unknown>;

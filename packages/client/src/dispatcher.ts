@@ -52,6 +52,15 @@ function isSyncResult(value: unknown): value is SyncResult {
 }
 
 /**
+ * Whether `value` is an S2SP result with neither a body nor a `resource_url`: the text of a sync
+ * result whose body is in `structuredContent` only (§7.11).
+ */
+function isBodyless(value: unknown): value is S2SPResult {
+  const parsed = S2SPResultSchema.safeParse(value);
+  return parsed.success && parsed.data.body === undefined && parsed.data.resource_url === undefined;
+}
+
+/**
  * The value of JSON text that opens with one of `opens` (after white space), else `undefined`.
  * The dispatcher rewrites only what it can read and passes everything else on untouched, so a
  * parse failure is no error here; the opening check spares parsing prose.
@@ -149,15 +158,24 @@ export class S2SPDispatcher {
       const { body: _body, ...rest } = object;
       return { ...rest, resource_url: handle };
     };
+    // A host that declared it reads the body from structuredContent (§7.11) gets a text that is
+    // that result without its body: the model reads it with the handle, as it reads a stripped one.
+    let structured: SyncResult | undefined;
     const rewriteText = (text: string): string => {
       const json = readJson(text, '{');
-      return isSyncResult(json) ? JSON.stringify(strip(json)) : text;
+      if (isSyncResult(json)) return JSON.stringify(strip(json));
+      if (structured && isBodyless(json)) {
+        const { resource_url: handle } = strip(structured);
+        return JSON.stringify({ ...json, resource_url: handle });
+      }
+      return text;
     };
 
     if (typeof result === 'string') return rewriteText(result) as T;
     if (!isPlainObject(result)) return result;
     if (isSyncResult(result)) return strip(result) as T;
     if (!Array.isArray(result.content) || result.isError === true) return result;
+    if (isSyncResult(result.structuredContent)) structured = result.structuredContent;
 
     const content = result.content.map((block: unknown) =>
       isPlainObject(block) && block.type === 'text' && typeof block.text === 'string'
@@ -165,8 +183,7 @@ export class S2SPDispatcher {
         : block,
     );
     const out: Record<string, unknown> = { ...result, content };
-    if (isSyncResult(result.structuredContent))
-      out.structuredContent = strip(result.structuredContent);
+    if (structured) out.structuredContent = strip(structured);
     return out as T;
   }
 

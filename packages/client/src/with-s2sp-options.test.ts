@@ -53,4 +53,21 @@ describe('adapterSetup', () => {
     });
     expect(adapterSetup({}, hooksOnly).declared).toBeUndefined();
   });
+
+  it('declares where it reads a sync body under the §7.11 _meta key, beside the encoding', () => {
+    expect(adapterSetup({ syncBody: 'structured' }, ADAPTER).declared).toEqual({
+      [PROTOCOL.syncBodyMeta]: 'structured',
+    });
+    expect(
+      adapterSetup({ syncBody: 'both', abstractEncoding: 'compact' }, ADAPTER).declared,
+    ).toEqual({ [PROTOCOL.syncBodyMeta]: 'both', [PROTOCOL.abstractEncodingMeta]: 'compact' });
+  });
+
+  it('refuses an unknown sync body place, and any where the framework cannot send it', () => {
+    const refused = { code: 'invalid_config', data: { option: 'syncBody' } };
+    expect(errorOf({ syncBody: 'text' })).toEqual(refused);
+    expect(errorOf({ syncBody: true })).toEqual(refused);
+    const hooksOnly = { ...ADAPTER, cannotDeclare: 'its hooks cannot set _meta' };
+    expect(errorOf({ syncBody: 'structured' }, hooksOnly)).toEqual(refused);
+  });
 });

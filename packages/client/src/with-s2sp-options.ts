@@ -20,6 +20,14 @@ export interface WithS2SPOptions {
    * nothing declared, the server's default (requests stay as they were).
    */
   readonly abstractEncoding?: (typeof PROTOCOL.abstractEncodings)[number];
+  /**
+   * Where your adapter reads a sync result's body, declared on every tool call (PROTOCOL §7.11):
+   * `"structured"` has a server that implements it leave the body out of the result's text and
+   * send it in `structuredContent` only, so the rows cross the wire once instead of twice; the
+   * model reads the same text either way. `"both"` asks for §2 explicitly. Default: nothing
+   * declared (requests stay as they were).
+   */
+  readonly syncBody?: (typeof PROTOCOL.syncBodyPlaces)[number];
 }
 
 /** The options of every `withS2SP`: their rules. */
@@ -30,7 +38,19 @@ const WithS2SPOptionsSchema = z.object({
     .enum(PROTOCOL.abstractEncodings)
     .optional()
     .describe('The encoding declared on every tool call; default: none (the server’s).'),
+  syncBody: z
+    .enum(PROTOCOL.syncBodyPlaces)
+    .optional()
+    .describe('Where a sync body is read, declared on every tool call; default: none (both).'),
 } satisfies Record<keyof WithS2SPOptions, z.ZodType>);
+
+/** What happens without each declaring option, for an adapter that cannot declare it. */
+const UNDECLARED = {
+  abstractEncoding:
+    "Leave the option out (the server's default encoding applies), or set the server's own abstractEncoding.",
+  syncBody:
+    'Leave the option out: sync results then carry their body in the text too (PROTOCOL §2), which this adapter reads.',
+} as const;
 
 /** An adapter's options, checked and resolved. */
 export interface AdapterSetup {
@@ -47,7 +67,8 @@ export interface AdapterSetup {
  *
  * @param options - the options the application passed
  * @param adapter - the adapter's subpath (`@s2sp/client/ai-sdk`), named in errors, and, for a
- *   framework that gives it no way to set a call's `_meta`, why (`abstractEncoding` is then refused)
+ *   framework that gives it no way to set a call's `_meta`, why (`abstractEncoding` and `syncBody`
+ *   are then refused)
  * @throws S2SPError `invalid_config` (with `data.option`) for an option it cannot take
  */
 export function adapterSetup(
@@ -55,22 +76,25 @@ export function adapterSetup(
   adapter: { readonly name: string; readonly cannotDeclare?: string },
 ): AdapterSetup {
   const factory = `withS2SP (${adapter.name})`;
-  const { dispatcher, abstractEncoding } = parseOptions(WithS2SPOptionsSchema, options, {
+  const { dispatcher, abstractEncoding, syncBody } = parseOptions(WithS2SPOptionsSchema, options, {
     factory,
   });
-  if (abstractEncoding !== undefined && adapter.cannotDeclare !== undefined) {
-    throw new S2SPError(
-      'invalid_config',
-      `${factory} cannot declare abstractEncoding: ${adapter.cannotDeclare}. Leave the option out (the server's default encoding applies), or set the server's own abstractEncoding.`,
-      { data: { option: 'abstractEncoding' } },
-    );
+  const declared = {
+    ...(abstractEncoding !== undefined && { [PROTOCOL.abstractEncodingMeta]: abstractEncoding }),
+    ...(syncBody !== undefined && { [PROTOCOL.syncBodyMeta]: syncBody }),
+  };
+  if (adapter.cannotDeclare !== undefined) {
+    const option = abstractEncoding !== undefined ? 'abstractEncoding' : 'syncBody';
+    if (Object.keys(declared).length > 0)
+      throw new S2SPError(
+        'invalid_config',
+        `${factory} cannot declare ${option}: ${adapter.cannotDeclare}. ${UNDECLARED[option]}`,
+        { data: { option } },
+      );
   }
   return {
     dispatcher: dispatcher ?? new S2SPDispatcher(),
-    declared:
-      abstractEncoding === undefined
-        ? undefined
-        : { [PROTOCOL.abstractEncodingMeta]: abstractEncoding },
+    declared: Object.keys(declared).length === 0 ? undefined : declared,
     compact: abstractEncoding === 'compact',
   };
 }

@@ -72,6 +72,17 @@ export const PROTOCOL = Object.freeze({
    */
   abstractEncodings: Object.freeze(['json', 'compact'] as const),
   /**
+   * The `tools/call` request `_meta` key by which a host declares where it reads a sync result's
+   * body (§7.11): one of {@link PROTOCOL.syncBodyPlaces}. A server ignores any other value.
+   */
+  syncBodyMeta: 'io.github.s2sp/sync-body',
+  /**
+   * Where a sync result carries its body (§7.11): `both` (§2: in the text and in
+   * `structuredContent`) and `structured` (in `structuredContent` only; the text is the result
+   * without `body`, what the model reads).
+   */
+  syncBodyPlaces: Object.freeze(['both', 'structured'] as const),
+  /**
    * Request header of a retry-safe redemption (§7 extension, see `packages/core/PROTOCOL.md`
    * §7.10): a random value of at least 128 bits the consumer chooses, so that for a short grace
    * window it, and only it, can redeem the same token with the same request again after a dropped

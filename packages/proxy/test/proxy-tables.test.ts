@@ -1,5 +1,5 @@
 import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
-import { S2SPResultSchema } from '@s2sp/core';
+import { PROTOCOL, S2SPResultSchema } from '@s2sp/core';
 import { describe, expect, it } from 'vitest';
 import { httpClient, startProxy, stdioClient, TABLE_SERVER } from './support.js';
 
@@ -152,6 +152,33 @@ describe('table tools through the proxy', () => {
     expect(result.abstract.map((r) => r.state)).toEqual(['TX', 'MA', 'IL']);
     expect(result.body?.[2]).toEqual({ _row_id: 2, id: 3, city: 'Chicago', population: 2746388 });
     expect(result.resource_url).toBeUndefined();
+  });
+
+  it('answers what the host declares in _meta: the compact encoding, the sync body once', async () => {
+    await using running = await startProxy({ upstream: TABLE_SERVER });
+    await using agent = await httpClient(running.listener.mcpUrl);
+    const sync = { abstract_domains: 'state', mode: 'sync' };
+    const both = await agent.client.callTool({ name: 'wrapped', arguments: sync });
+    const once = await agent.client.callTool({
+      name: 'wrapped',
+      arguments: sync,
+      _meta: { [PROTOCOL.syncBodyMeta]: 'structured' },
+    });
+    expect(once.structuredContent).toEqual(both.structuredContent);
+    const { body, ...read } = S2SPResultSchema.parse(both.structuredContent);
+    expect(body).toHaveLength(3);
+    expect(JSON.parse((once.content as { text: string }[])[0]?.text ?? '')).toEqual(read);
+    expect(JSON.parse((both.content as { text: string }[])[0]?.text ?? '')).toEqual({
+      ...read,
+      body,
+    });
+    const compact = await agent.client.callTool({
+      name: 'wrapped',
+      arguments: { abstract_domains: 'state' },
+      _meta: { [PROTOCOL.abstractEncodingMeta]: 'compact' },
+    });
+    const text = JSON.parse((compact.content as { text: string }[])[0]?.text ?? '');
+    expect(text.abstract[0]).toEqual([PROTOCOL.rowId, 'state']);
   });
 
   it('explains a non-table result, an unknown column and a bad abstract_domains', async () => {

@@ -184,6 +184,10 @@ async function callToolNow(
   }
   const resultContext = {
     toolName: name,
+    // What the host declares in the call's `_meta` (the encoding its model reads, §7.5; where it
+    // reads a sync body, §7.11) applies to the proxy's answer as to any S2SP server's; nothing
+    // else of the call is read from here (the proxy's own settings say where it is reached).
+    call: { _meta: params._meta },
     knownColumns: info.declaredColumns,
     // Each downstream client (authenticated id, else its address) gets its own share of
     // maxEntriesPerClient: one caller paging large tables cannot use up everyone's room.

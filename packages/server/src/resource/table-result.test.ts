@@ -1,4 +1,4 @@
-import { parseResourceUrl, S2SPResultSchema, tokenStorageKey } from '@s2sp/core';
+import { PROTOCOL, parseResourceUrl, S2SPResultSchema, tokenStorageKey } from '@s2sp/core';
 import {
   type BodyStore,
   collectBytes,
@@ -233,6 +233,7 @@ describe('a sync-mode result', () => {
   const sync = async (
     options: { tokenBudget?: number; maxSyncBytes?: number },
     filter?: { event: string },
+    meta?: Record<string, unknown>,
   ) => {
     const s2sp = createS2SP({
       publicUrl: 'http://127.0.0.1:3001',
@@ -240,11 +241,11 @@ describe('a sync-mode result', () => {
       ...options,
     });
     try {
-      return await s2sp.resourceResult(rows(), {
-        abstract_domains: 'event,severity',
-        mode: 'sync',
-        ...(filter && { filter }),
-      });
+      return await s2sp.resourceResult(
+        rows(),
+        { abstract_domains: 'event,severity', mode: 'sync', ...(filter && { filter }) },
+        meta && { call: { _meta: meta } },
+      );
     } finally {
       await s2sp.close();
     }
@@ -255,6 +256,31 @@ describe('a sync-mode result', () => {
       const result = await sync({}, filter);
       expect(JSON.stringify(result)).toBe(JSON.stringify(reference(filter)));
     }
+  });
+
+  it('leaves the body out of the text for a host that reads structuredContent (§7.11)', async () => {
+    for (const filter of [undefined, { event: 'Heat Advisory' }]) {
+      const expected = reference(filter);
+      const { body: _body, ...read } = expected.structuredContent as Record<string, unknown>;
+      const result = await sync({}, filter, { [PROTOCOL.syncBodyMeta]: 'structured' });
+      // The text is what the model reads; structuredContent and the receipt are as in §2.
+      expect(JSON.stringify(result)).toBe(
+        JSON.stringify({ ...expected, content: [{ type: 'text', text: JSON.stringify(read) }] }),
+      );
+    }
+    // Any other value is ignored: the §2 result.
+    for (const value of ['both', 'STRUCTURED', true]) {
+      const result = await sync({}, undefined, { [PROTOCOL.syncBodyMeta]: value });
+      expect(JSON.stringify(result)).toBe(JSON.stringify(reference()));
+    }
+  });
+
+  it('refuses a declared sync result over maxSyncBytes as it refuses the §2 one', async () => {
+    const bytes = encoder.encode(JSON.stringify(reference().structuredContent)).byteLength;
+    const declared = { [PROTOCOL.syncBodyMeta]: 'structured' };
+    expect((await sync({ maxSyncBytes: bytes }, undefined, declared)).isError).toBeUndefined();
+    const refused = await sync({ maxSyncBytes: bytes - 1 }, undefined, declared);
+    expect(refused._meta?.['s2sp/error-code']).toBe('payload_too_large');
   });
 
   it("counts a table over the receipt's bound as serialising every row counts it", async () => {

@@ -15,7 +15,7 @@ import type { CallToolResult } from '../mcp-sdk.js';
 import type { ResolvedOptions } from '../runtime/options.js';
 import { errorResult, textResult } from '../tool-result.js';
 import { assertKnownColumns } from './abstract-domains.js';
-import { callEncoding } from './abstract-encoding.js';
+import { callEncoding, callSyncBody } from './call-declarations.js';
 import { bodyRows, splitColumns } from './column-split.js';
 import { plainResultTokens } from './plain-tokens.js';
 import {
@@ -156,10 +156,7 @@ export async function buildTableResult(
     }
     // The plain rows from their halves in the text, unless a filter left rows out.
     const plainTokens = (): number =>
-      plainResultTokens(
-        table,
-        filter ? undefined : syncRows(table, text, json.abstract, json.bodySpan(body.length)),
-      );
+      plainResultTokens(table, filter ? undefined : syncRows(table, json.abstract, body));
     const receipt = savingsReceipt(
       table,
       result,
@@ -167,7 +164,14 @@ export async function buildTableResult(
       json.withoutBody,
       context.plainTokens ?? plainTokens(),
     );
-    return withReceipt({ content: [{ type: 'text', text }], structuredContent: result }, receipt);
+    // A host that reads the body from structuredContent (§7.11) gets a text without it: the
+    // object its model reads, so the rows cross the wire once instead of twice.
+    const place = callSyncBody(readToolCall(context.call).meta);
+    const shown = place === 'structured' ? json.withoutBody : text;
+    return withReceipt(
+      { content: [{ type: 'text', text: shown }], structuredContent: result },
+      receipt,
+    );
   }
   if (table.rows.length === 0) {
     // Nothing to fetch: no cache entry and no resource_url, the empty body inline (as in sync
