@@ -4,7 +4,7 @@ import { connectSdkClient, expectedRevision, runTitle, SDK_CLIENT_RUNS } from '@
 import { describe, expect, expectTypeOf, it } from 'vitest';
 import { S2SPDispatcher } from '../src/dispatcher.js';
 import { withS2SP } from '../src/mcp-sdk.js';
-import { BODY_MARKER, expectedRows, startPipeline } from './pipeline.js';
+import { BODY_MARKER, expectedRows, startPipeline, summariseFloods } from './pipeline.js';
 
 type Result = {
   content: { type: string; text: string }[];
@@ -35,19 +35,10 @@ describe.each(SDK_CLIENT_RUNS.map((run) => [runTitle(run), run] as const))(
           arguments: { abstract_domains: 'event', mode: 'sync' },
         })) as Result;
         expect(JSON.stringify(seen)).not.toContain(BODY_MARKER);
-        const object = JSON.parse(seen.content[0]?.text ?? '') as {
-          resource_url: string;
-          abstract: { _row_id: number; event: string }[];
-        };
+        expect(dispatcher.pending).toBe(1);
+        const { object, floods, done } = await summariseFloods(consumer, seen.content[0]?.text);
         expect(object.resource_url).toMatch(/^ddi:\/\//);
         expect(seen.structuredContent?.resource_url).toBe(object.resource_url);
-        expect(dispatcher.pending).toBe(1);
-
-        const floods = object.abstract.filter((row) => row.event === 'Flood Warning');
-        const done = (await consumer.callTool({
-          name: 'summarise_alerts',
-          arguments: { abstract_data: JSON.stringify(floods), resource_url: object.resource_url },
-        })) as Result;
         expect(done.content[0]?.text).toBe(`summarised ${floods.length} alerts`);
         expect(pipeline.received[0]).toEqual(expectedRows(floods.map((row) => row._row_id)));
         expect(dispatcher.pending).toBe(0);

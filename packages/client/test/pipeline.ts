@@ -61,3 +61,30 @@ export function bodyValues(ids: readonly number[]): string[] {
     return row ? [row.description, row.instruction, ...row.geocode.UGC] : [];
   });
 }
+
+/** What a model reads of a sync result once the dispatcher has rewritten it. */
+export interface ModelView {
+  readonly resource_url: string;
+  readonly abstract: { _row_id: number; event: string }[];
+}
+
+/**
+ * Does what a model does with a sync result's text: keeps the flood warnings of its abstract and
+ * passes them, with the result's `resource_url` (a handle), to `summarise_alerts`.
+ *
+ * @param consumer - a client of the consumer server, wrapped by an adapter
+ * @param text - the rewritten result's text
+ * @returns what the model read, the rows it kept and the consumer's answer
+ */
+export async function summariseFloods(
+  consumer: { callTool(params: { name: string; arguments: Record<string, unknown> }): unknown },
+  text: string | undefined,
+) {
+  const object = JSON.parse(text ?? '') as ModelView;
+  const floods = object.abstract.filter((row) => row.event === 'Flood Warning');
+  const done = (await consumer.callTool({
+    name: 'summarise_alerts',
+    arguments: { abstract_data: JSON.stringify(floods), resource_url: object.resource_url },
+  })) as { content: { type: string; text: string }[]; isError?: boolean };
+  return { object, floods, done };
+}

@@ -16,7 +16,7 @@ import * as langchain from '../src/langchain.js';
 import * as mastra from '../src/mastra.js';
 import { withS2SP } from '../src/mcp-sdk.js';
 import * as openaiAgents from '../src/openai-agents.js';
-import { BODY_MARKER, expectedRows, startPipeline, TABLE } from './pipeline.js';
+import { BODY_MARKER, expectedRows, startPipeline, summariseFloods, TABLE } from './pipeline.js';
 
 type Result = {
   content: { type: string; text: string }[];
@@ -87,18 +87,9 @@ describe.each(SDK_CLIENT_RUNS.map((run) => [runTitle(run), run] as const))(
 
         expect(JSON.stringify(seen)).not.toContain(BODY_MARKER);
         expect(modelText(seen)).toBe(modelText(before));
-        const object = JSON.parse(seen.content[0]?.text ?? '') as {
-          resource_url: string;
-          abstract: { _row_id: number; event: string }[];
-        };
-        expect(seen.structuredContent?.resource_url).toBe(object.resource_url);
         expect(dispatcher.pending).toBe(1);
-
-        const floods = object.abstract.filter((row) => row.event === 'Flood Warning');
-        const done = (await consumer.callTool({
-          name: 'summarise_alerts',
-          arguments: { abstract_data: JSON.stringify(floods), resource_url: object.resource_url },
-        })) as Result;
+        const { object, floods, done } = await summariseFloods(consumer, seen.content[0]?.text);
+        expect(seen.structuredContent?.resource_url).toBe(object.resource_url);
         expect(done.content[0]?.text).toBe(`summarised ${floods.length} alerts`);
         expect(pipeline.received).toEqual([expectedRows(floods.map((row) => row._row_id))]);
       } finally {
