@@ -56,7 +56,10 @@ describe('syncResultJson', () => {
       const rows = JSON.stringify(body);
       const text = json.withBody(rows);
       expect(text).toBe(JSON.stringify({ ...result, body }));
-      expect(json.abstract).toBe(JSON.stringify(abstract));
+      const span = json.bodySpan(rows.length);
+      expect(text.slice(span.start, span.end)).toBe(rows);
+      for (const made of [text, json.withoutBody])
+        expect(made.slice(json.abstract.start, json.abstract.end)).toBe(JSON.stringify(abstract));
     }
   });
 });

@@ -65,16 +65,24 @@ export function buildSyncResult(split: ColumnSplit, body: RowWithId[]): S2SPResu
   };
 }
 
+/** Where a part is in a text: from `start` to just before `end`. */
+export interface TextSpan {
+  readonly start: number;
+  readonly end: number;
+}
+
 /**
  * The compact JSON of a sync-mode result, from the JSON of its parts: the abstract is serialised
  * once, when the result is measured against the budget (before its body is made), and the body
  * once, for the text; the text without the body, what the model reads, is the same parts less one.
  */
 export interface SyncResultJson {
-  /** The JSON of the result's `abstract`, as each text made here holds it. */
-  readonly abstract: string;
+  /** Where the JSON of the result's `abstract` is, in each text made here. */
+  readonly abstract: TextSpan;
   /** `serializeS2SPResult(result)` with `body` as this JSON. */
   withBody(body: string): string;
+  /** Where a body JSON of `length` characters is in the text `withBody` makes with it. */
+  bodySpan(length: number): TextSpan;
   /** `serializeS2SPResult(result)` without its `body`. */
   readonly withoutBody: string;
 }
@@ -99,8 +107,12 @@ export function syncResultJson(result: S2SPResult): SyncResultJson {
   const head = `${frame.slice(0, start)}${abstract}`;
   const tail = frame.slice(at + SYNC_ROWS.length);
   return {
-    abstract,
+    abstract: { start, end: head.length },
     withBody: (body) => `${head}${BODY}${body}${tail}`,
+    bodySpan: (length) => ({
+      start: head.length + BODY.length,
+      end: head.length + BODY.length + length,
+    }),
     withoutBody: head + tail,
   };
 }

@@ -156,7 +156,10 @@ export async function buildTableResult(
     }
     // The plain rows from their halves in the text, unless a filter left rows out.
     const plainTokens = (): number =>
-      plainResultTokens(table, filter ? undefined : syncRows(table, json.abstract, body));
+      plainResultTokens(
+        table,
+        filter ? undefined : syncRows(table, text, json.abstract, json.bodySpan(body.length)),
+      );
     const receipt = savingsReceipt(
       table,
       result,

@@ -1,6 +1,6 @@
 /**
- * A sync result's rows read back from its JSON (`syncRows`), made as `buildTableResult` makes it:
- * for the tests of the reading and of the receipt that counts from it.
+ * A sync result's rows read back from its text (`syncRows`), the text made as `buildTableResult`
+ * makes it: for the tests of the reading and of the receipt that counts from it.
  */
 
 import { bodyRows, splitColumns } from '../column-split.js';
@@ -9,7 +9,7 @@ import { syncRows } from '../sync-rows.js';
 import { prepareTable } from '../table.js';
 
 /**
- * `syncRows` of `rows`, from the JSON of a sync result of every row.
+ * `syncRows` of `rows`, from the text of a sync result of every row.
  *
  * @param rows - the tool's rows
  * @param domains - the abstract's columns (default: the first two)
@@ -19,5 +19,5 @@ export function syncRowsOf(rows: readonly object[], domains?: readonly string[])
   const split = splitColumns(table, domains ?? table.columns.slice(0, 2));
   const json = syncResultJson(buildSyncResult(split, []));
   const body = JSON.stringify(bodyRows(table, split.bodyDomains));
-  return syncRows(table, json.abstract, body);
+  return syncRows(table, json.withBody(body), json.abstract, json.bodySpan(body.length));
 }
