@@ -217,7 +217,10 @@ export async function runAgent(
 
     const runFlow = async (mode: 'async' | 'sync'): Promise<FlowReport> => {
       const dispatcher = new S2SPDispatcher();
-      const resource = mode === 'sync' ? withS2SP(weather, { dispatcher }) : weather;
+      // The adapter reads a sync body from structuredContent, so it asks for the rows once on the
+      // wire (PROTOCOL §7.11); the model reads the same text either way.
+      const resource =
+        mode === 'sync' ? withS2SP(weather, { dispatcher, syncBody: 'structured' }) : weather;
       const consumer = mode === 'sync' ? withS2SP(charts, { dispatcher }) : charts;
       const flowMark = start();
       say(
