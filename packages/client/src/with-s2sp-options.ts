@@ -83,14 +83,18 @@ export function adapterSetup(
     ...(abstractEncoding !== undefined && { [PROTOCOL.abstractEncodingMeta]: abstractEncoding }),
     ...(syncBody !== undefined && { [PROTOCOL.syncBodyMeta]: syncBody }),
   };
-  if (adapter.cannotDeclare !== undefined) {
-    const option = abstractEncoding !== undefined ? 'abstractEncoding' : 'syncBody';
-    if (Object.keys(declared).length > 0)
-      throw new S2SPError(
-        'invalid_config',
-        `${factory} cannot declare ${option}: ${adapter.cannotDeclare}. ${UNDECLARED[option]}`,
-        { data: { option } },
-      );
+  // The first declaring option given, for an adapter that can declare none.
+  const given = { abstractEncoding, syncBody };
+  const refused =
+    adapter.cannotDeclare === undefined
+      ? undefined
+      : (['abstractEncoding', 'syncBody'] as const).find((option) => given[option] !== undefined);
+  if (refused !== undefined) {
+    throw new S2SPError(
+      'invalid_config',
+      `${factory} cannot declare ${refused}: ${adapter.cannotDeclare}. ${UNDECLARED[refused]}`,
+      { data: { option: refused } },
+    );
   }
   return {
     dispatcher: dispatcher ?? new S2SPDispatcher(),
