@@ -1,5 +1,5 @@
 import { generateRows } from '@s2sp/test-utils';
-import type { Lab, ServerKind } from './lab.js';
+import { type Lab, REDIS_STORES, type ServerKind, STORE_NAME, STORES } from './lab.js';
 import { formatRate, type Repeated, repeatLoad, share } from './measure.js';
 import { pairedAt, pairedShares } from './paired-shares.js';
 import type { BenchRow } from './report.js';
@@ -40,7 +40,10 @@ const HOW: Record<ServerKind, string> = {
   'raw-redis':
     'server process (node:http, node-redis GET of the body as a Buffer) + client process + redis-server',
   memory: 'server process (data plane, memory store) + client process',
-  redis: 'server process (data plane, Redis store) + client process + redis-server',
+  redis:
+    'server process (data plane, Redis store, redeeming the tables it wrote: its near cache) + client process + redis-server',
+  'redis-peer':
+    "server process (data plane, Redis store, redeeming tables another replica's store wrote: read from Redis) + client process + redis-server",
   python: 'server process (the Python reference: Starlette on uvicorn) + client process',
   'python-fresh':
     'server process (the Python reference: Starlette on uvicorn; rows of its own per token) + client process',
@@ -60,6 +63,7 @@ const MEASURED: readonly { kind: ServerKind; fresh?: boolean }[] = [
   { kind: 'python' },
   { kind: 'memory' },
   { kind: 'redis' },
+  { kind: 'redis-peer' },
 ];
 
 /**
@@ -146,10 +150,10 @@ export async function dataPlaneBenchmark(
           kind === 'python' ? undefined : bodyBytes,
         );
         const row: Record<string, number | string> = values(r, plan.size, bodyBytes);
-        const name = `${label}: ${kind === 'floor' ? (fresh ? 'floor, bare node:http, a fresh copy per request' : 'floor, bare node:http') : kind === 'raw-redis' ? (fresh ? 'raw Redis, node-redis GET of a fresh key per request' : 'raw Redis, node-redis GET') : kind === 'python' ? 'Python reference' : `${kind} store`}, c=${concurrency}`;
+        const name = `${label}: ${kind === 'floor' ? (fresh ? 'floor, bare node:http, a fresh copy per request' : 'floor, bare node:http') : kind === 'raw-redis' ? (fresh ? 'raw Redis, node-redis GET of a fresh key per request' : 'raw Redis, node-redis GET') : kind === 'python' ? 'Python reference' : STORE_NAME[kind]}, c=${concurrency}`;
         if (kind === 'floor') (fresh ? floorFresh : floor).set(concurrency, r.mbps);
         if (kind === 'python') reference.set(concurrency, r.mbps);
-        if ((kind === 'memory' || kind === 'redis') && reference.has(concurrency))
+        if (STORES.has(kind) && reference.has(concurrency))
           row['× reference'] = round(r.mbps / (reference.get(concurrency) as number));
         if (kind === 'raw-redis') (fresh ? rawFresh : raw).set(concurrency, r.mbps);
         let target: string | undefined;
@@ -160,7 +164,7 @@ export async function dataPlaneBenchmark(
           row['vs floor'] = ofFloor.text;
           if (kind === 'memory' && floorFresh.has(concurrency))
             row['vs floor, fresh copies'] = share(r.mbps, floorFresh.get(concurrency)).text;
-          const judged = plan.size >= 10_000 && (kind === 'memory' || kind === 'redis');
+          const judged = plan.size >= 10_000 && STORES.has(kind);
           if (ofFloor.harnessError) {
             note = `${round(ofFloor.ratio * 100)}% of the floor: the floor run was slower than this one, so this share measures the machine's noise, not the server`;
           }
@@ -171,11 +175,11 @@ export async function dataPlaneBenchmark(
             // Above the floor is the machine's noise (noted), and above any bound below 100%.
             met = ofFloor.ratio >= bound;
           }
-          if (kind === 'redis' && raw.has(concurrency)) {
+          if (REDIS_STORES.has(kind) && raw.has(concurrency)) {
             const ofRaw = share(r.mbps, raw.get(concurrency), false);
             row['vs raw Redis'] = ofRaw.text;
           }
-          if (kind === 'redis' && rawFresh.has(concurrency)) {
+          if (REDIS_STORES.has(kind) && rawFresh.has(concurrency)) {
             const ofRaw = share(r.mbps, rawFresh.get(concurrency), false);
             row['vs raw Redis, fresh keys'] = ofRaw.text;
             if (!pairedAt(kind, 'raw-redis', plan.size, concurrency)) {
@@ -190,7 +194,7 @@ export async function dataPlaneBenchmark(
         out.push({
           section: SECTION,
           name,
-          how: `${HOW[kind]}; ${quick ? '' : `${WARM_UP} warm-up requests before the first size, then `}${plan.requests(concurrency)} requests${kind === 'memory' || kind === 'redis' || kind === 'python' ? ', a fresh token each' : fresh ? ', a fresh copy of the body each (written first, not timed)' : ''}; ${runs} run${runs > 1 ? 's' : ''}`,
+          how: `${HOW[kind]}; ${quick ? '' : `${WARM_UP} warm-up requests before the first size, then `}${plan.requests(concurrency)} requests${STORES.has(kind) || kind === 'python' ? ', a fresh token each' : fresh ? ', a fresh copy of the body each (written first, not timed)' : ''}; ${runs} run${runs > 1 ? 's' : ''}`,
           values: row,
           ...(target && { target, met }),
           ...(note && { note }),

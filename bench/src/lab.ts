@@ -3,7 +3,32 @@ import { type ChildHandle, startChild } from './child.js';
 import type { LoadResult } from './http-load.js';
 
 /** Which server a measurement is made against. */
-export type ServerKind = 'floor' | 'raw-redis' | 'memory' | 'redis' | 'python' | 'python-fresh';
+/**
+ * The servers a lab can run. `redis` redeems tables it wrote itself (served from its near cache);
+ * `redis-peer` redeems tables another replica wrote (read from Redis), as a replica behind a load
+ * balancer mostly does.
+ */
+export type ServerKind =
+  | 'floor'
+  | 'raw-redis'
+  | 'memory'
+  | 'redis'
+  | 'redis-peer'
+  | 'python'
+  | 'python-fresh';
+
+/** The Redis store's two kinds (see {@link ServerKind}). */
+export const REDIS_STORES: ReadonlySet<ServerKind> = new Set(['redis', 'redis-peer']);
+
+/** The data planes over a store, which the targets judge: the memory store and both Redis kinds. */
+export const STORES: ReadonlySet<ServerKind> = new Set(['memory', ...REDIS_STORES]);
+
+/** How a store kind's rows are named. */
+export const STORE_NAME: Readonly<Partial<Record<ServerKind, string>>> = {
+  memory: 'memory store',
+  redis: 'redis store, tables it wrote (near cache)',
+  'redis-peer': 'redis store, tables another replica wrote',
+};
 
 /** A server process of the lab. */
 export interface LabServer {

@@ -9,7 +9,7 @@
  */
 
 import type { Plan } from './data-plane.js';
-import { type Lab, loadAverage, type ServerKind } from './lab.js';
+import { type Lab, loadAverage, type ServerKind, STORE_NAME } from './lab.js';
 import { repeatLoad } from './measure.js';
 import type { BenchRow } from './report.js';
 import { median } from './stats.js';
@@ -20,13 +20,20 @@ const NEAR_FLOOR_SIZES = new Set([1000, 10_000]);
 
 /** A share issue 41 sets targets on: a store, what it is judged against, where and how high. */
 interface Pairing {
-  readonly kind: 'memory' | 'redis';
+  readonly kind: 'memory' | 'redis' | 'redis-peer';
   readonly against: { readonly kind: ServerKind; readonly fresh?: boolean };
   readonly name: string;
   readonly sizes: ReadonlySet<number>;
   /** The target at each concurrency judged. */
   readonly bound: ReadonlyMap<number, number>;
 }
+
+/** The Redis store's targets against raw Redis at each concurrency judged. */
+const OF_RAW_REDIS: ReadonlyMap<number, number> = new Map([
+  [1, 0.9],
+  [16, 0.9],
+  [64, 0.85],
+]);
 
 const PAIRINGS: readonly Pairing[] = [
   {
@@ -36,19 +43,16 @@ const PAIRINGS: readonly Pairing[] = [
     sizes: NEAR_FLOOR_SIZES,
     bound: new Map([[1, NEAR_FLOOR]]),
   },
-  {
-    // Raw Redis reading what a redemption reads: a value written once and never read before (one
-    // hot key stays in the CPU's caches: Redis serves it ~2× faster).
-    kind: 'redis',
-    against: { kind: 'raw-redis', fresh: true },
-    name: 'redis store vs raw Redis (fresh keys)',
+  // Raw Redis reading what a redemption reads: a value written once and never read before (one
+  // hot key stays in the CPU's caches: Redis serves it ~2× faster). Both ways a Redis store
+  // redeems: the tables it wrote (near cache), and another replica's (read from Redis).
+  ...(['redis', 'redis-peer'] as const).map((kind) => ({
+    kind,
+    against: { kind: 'raw-redis', fresh: true } as const,
+    name: `${STORE_NAME[kind]} vs raw Redis (fresh keys)`,
     sizes: NEAR_FLOOR_SIZES,
-    bound: new Map([
-      [1, 0.9],
-      [16, 0.9],
-      [64, 0.85],
-    ]),
-  },
+    bound: OF_RAW_REDIS,
+  })),
 ];
 
 /** Alternated blocks a paired share is the median of (issue 41: medians of five runs or more). */
@@ -116,7 +120,7 @@ export async function pairedShares(
       out.push({
         section,
         name: `${label}: ${pairing.name}, c=${concurrency}, paired`,
-        how: `${blocks} alternated blocks of ${requests} requests each: ${kind === 'memory' ? 'the data plane (memory store)' : 'the data plane (Redis store)'} and ${against.kind === 'floor' ? 'the bare node:http floor' : 'node:http + a node-redis GET of a fresh key'} back to back, the order swapped every block; the median of the blocks' shares (min–max)`,
+        how: `${blocks} alternated blocks of ${requests} requests each: the data plane (${STORE_NAME[kind]}) and ${against.kind === 'floor' ? 'the bare node:http floor' : 'node:http + a node-redis GET of a fresh key'} back to back, the order swapped every block; the median of the blocks' shares (min–max)`,
         values: {
           share: `${Math.round(judged * 100)}% (${Math.round(Math.min(...shares) * 100)}–${Math.round(Math.max(...shares) * 100)}%)`,
           load: loadAverage(),

@@ -75,7 +75,7 @@ async function main(): Promise<void> {
       'Redis rows are missing: redis-server was not found on PATH (apt-get install redis-server, or set REDIS_URL).',
     );
   const kinds: ServerKind[] = redis
-    ? ['floor', 'raw-redis', 'memory', 'redis']
+    ? ['floor', 'raw-redis', 'memory', 'redis', 'redis-peer']
     : ['floor', 'memory'];
   const needLab = wanted('data-plane') || wanted('selective') || wanted('streaming');
   // The Python reference, side by side in sections 2 and 3, when it is here (never in CI).

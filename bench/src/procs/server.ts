@@ -2,7 +2,8 @@
  * One server under test, in its own process: `floor` (a bare node:http server sending the
  * pre-rendered response), `raw-redis` (node:http answering with a node-redis GET of those same
  * bytes, as a Buffer), or the real S2SP data plane over the `memory` or `redis` store, served by
- * `toNodeHandler` (its Node front door).
+ * `toNodeHandler` (its Node front door); `redis-peer` is the Redis store redeeming tables that
+ * another replica's store wrote.
  *
  * Requests from the parent: `prepare` (build the table of a size, deterministic), `prepare-answer`
  * (the floors answer a selective fetch instead of the whole table), `mint` (cache it under fresh
@@ -31,15 +32,21 @@ const [kind, redisUrl = ''] = process.argv.slice(2);
 let table: StoredTable | undefined;
 let body: Uint8Array = new Uint8Array(0);
 
+const overRedis = kind === 'redis' || kind === 'redis-peer';
+const redisStore = (nearCacheBytes?: number) =>
+  createRedisBodyStore({
+    url: redisUrl,
+    keyPrefix: `bench${process.pid}:`,
+    commandTimeoutMs: 60_000,
+    evictionPolicyCheck: 'off',
+    ...(nearCacheBytes !== undefined && { nearCacheBytes }),
+  });
 const makeStore = (): BodyStore =>
-  kind === 'redis'
-    ? createRedisBodyStore({
-        url: redisUrl,
-        keyPrefix: `bench${process.pid}:`,
-        commandTimeoutMs: 60_000,
-        evictionPolicyCheck: 'off',
-      })
-    : createMemoryStore({ maxBytes: 16 * 1024 ** 3, maxEntries: 1_000_000 });
+  overRedis ? redisStore() : createMemoryStore({ maxBytes: 16 * 1024 ** 3, maxEntries: 1_000_000 });
+// `redis-peer`: the tables are written by another replica's store (same Redis and prefix), so
+// the data plane's store has no near copy and reads them from Redis. Without a near cache of its
+// own: in a deployment that replica is another process, whose memory this one does not pay for.
+const peer = kind === 'redis-peer' ? redisStore(0) : undefined;
 
 let store: BodyStore | undefined;
 const redis =
@@ -118,8 +125,7 @@ async function start(): Promise<number> {
 // Redis's own time (`INFO commandstats`, every command but the bench's own) since the last
 // `redis-time`, minus what minting spent: what the requests cost Redis, a figure the machine's
 // load moves far less than a latency. Read and reset with `redis-time`.
-const admin =
-  kind === 'redis' || kind === 'raw-redis' ? createClient({ url: redisUrl }) : undefined;
+const admin = overRedis || kind === 'raw-redis' ? createClient({ url: redisUrl }) : undefined;
 admin?.on('error', () => {}); // Redis stopping before this process must not crash it
 const redisTime = { usec: 0, mintUsec: 0 };
 
@@ -167,8 +173,9 @@ async function mint(count: number): Promise<unknown> {
   if (kind === 'floor' || redis) return mintFreshCopies(count);
   if (!store || !table) throw new Error('mint needs a data-plane server and a prepared table');
   const tokens = Array.from({ length: count }, generateToken);
+  const writer = peer ?? store;
   for (const token of tokens)
-    await store.put(await tokenStorageKey(token), table, { ttlMs: 600_000 });
+    await writer.put(await tokenStorageKey(token), table, { ttlMs: 600_000 });
   return tokens;
 }
 

@@ -9,7 +9,13 @@ import type { StoredTable } from '@s2sp/core/store';
 import { PUT_BLOCKS } from './entry-scripts.js';
 import { runScript } from './lua-script.js';
 import type { RedisConnection } from './redis-connection.js';
-import { BLOCK_BYTES, type BlockChunk, chunkBlocks, encodeEntry } from './row-blocks.js';
+import {
+  BLOCK_BYTES,
+  type BlockChunk,
+  chunkBlocks,
+  type EncodedEntry,
+  encodeEntry,
+} from './row-blocks.js';
 import { withTimeout } from './store-errors.js';
 
 /** A put gets one command timeout per this many characters. */
@@ -27,15 +33,23 @@ export interface WriteEntryOptions {
   readonly size: number;
   readonly ttlMs: number;
   readonly commandTimeoutMs: number;
+  /** Where the joined rows are written (the store's pool of reusable buffers). */
+  readonly allocate?: (size: number) => Uint8Array;
 }
 
 /**
  * Writes a table as a new entry. On failure the half-written keys are removed (best effort; they
  * are invisible anyway and expire after their hold time).
+ *
+ * @returns the table's encoding, which the blocks were cut from (for the near cache): nothing
+ *   sent reads it once this resolves, as Redis has answered every command. After a failure a
+ *   command given up on may still be sent, so its bytes are never reused then.
  */
-export async function writeEntry(options: WriteEntryOptions): Promise<void> {
-  const { connection, redisKey, table, size, ttlMs, commandTimeoutMs } = options;
-  const { blocks, offsets, byteLength } = encodeEntry(table);
+export async function writeEntry(
+  options: WriteEntryOptions,
+): Promise<Pick<EncodedEntry, 'joined' | 'ends'>> {
+  const { connection, redisKey, table, size, ttlMs, commandTimeoutMs, allocate } = options;
+  const { blocks, offsets, byteLength, joined, ends } = encodeEntry(table, allocate);
   const chunks = chunkBlocks(blocks);
   const putTimeoutMs = commandTimeoutMs * Math.max(1, Math.ceil(size / CHARS_PER_TIMEOUT));
   const giveUpAt = Date.now() + putTimeoutMs;
@@ -69,11 +83,12 @@ export async function writeEntry(options: WriteEntryOptions): Promise<void> {
     );
   const [head, ...rest] = chunks;
   const tail = rest.pop();
-  if (!head) return;
+  const encoding = { joined, ends };
+  if (!head) return encoding;
   try {
     if (!tail) {
       await send(head, true, true);
-      return;
+      return encoding;
     }
     // The first chunk clears the key before anything else lands; the middle ones go out
     // together (pipelined on one connection, in any order); the last one, which checks that
@@ -83,6 +98,7 @@ export async function writeEntry(options: WriteEntryOptions): Promise<void> {
     const failed = middle.find((outcome) => outcome.status === 'rejected');
     if (failed) throw failed.reason;
     await send(tail, false, true);
+    return encoding;
   } catch (error) {
     const keys = [redisKey, `${redisKey}:o`, ...blocks.map((_, i) => `${redisKey}:${i}`)];
     connection.send(['UNLINK', ...keys], redisKey).catch(() => {});

@@ -11,12 +11,15 @@ import {
   type BodyStoreStats,
   chargedEntryBytes,
   collectBytes,
+  createBytePool,
   type PutOptions,
   type StoredTable,
   selectRows,
   storedTableSize,
   type TakenRows,
   type TakeOptions,
+  type TakeRetry,
+  tooManyRowIds,
 } from '@s2sp/core/store';
 import { type ByteBudget, createByteBudget } from './byte-budget.js';
 import { takeEntry } from './entry-reader.js';
@@ -24,6 +27,7 @@ import { scanNode, sumStats } from './entry-scan.js';
 import { writeEntry } from './entry-writer.js';
 import type { EvictionPolicyReport } from './eviction-policy.js';
 import { assertValidStorageKey, entryKey } from './key-layout.js';
+import { createNearCache, type NearEntry } from './near-cache.js';
 import { createOwnedClient, type OwnedClient } from './owned-client.js';
 import { createPolicyGuard, errorLabel } from './policy-guard.js';
 import { type OwnerMarker, startOwnerMarker } from './prefix-owner.js';
@@ -63,6 +67,10 @@ const SCRIPT_ROW_IDS = 1000;
  *   when the client knows it is disconnected) with `S2SPError` code `unavailable`, and service
  *   resumes by itself when Redis is back. A take that failed never consumes its entry later.
  * - Redis answering OOM (`maxmemory` with `noeviction`) becomes `store_full`.
+ * - Each replica keeps the tables it wrote, for their TTL, in a near cache of its own
+ *   (`nearCacheBytes`, 64 MiB by default): a redemption that reaches the replica that minted its
+ *   table is claimed in Redis without reading the rows, which come from this process, as the
+ *   memory store's do.
  *
  * Run Redis with `maxmemory-policy noeviction`: see {@link RedisBodyStore.checkEvictionPolicy}.
  *
@@ -94,6 +102,14 @@ export function createRedisBodyStore(options: RedisBodyStoreOptions): RedisBodyS
   if (!client)
     throw new S2SPError('invalid_config', 'createRedisBodyStore needs a url or a client.');
   const connection = wrapClient(client, commandTimeoutMs);
+  // The near cache's tables are written into reusable buffers, within its budget with them: at
+  // the rate a server mints tables, fresh buffers of a megabyte or more each make the engine
+  // collect its whole heap every few dozen (see createBytePool).
+  const pool = createBytePool({ maxFreeBytes: () => config.nearCacheBytes - near.bytes });
+  const near = createNearCache({
+    maxBytes: config.nearCacheBytes,
+    onDrop: (entry) => pool.give(entry.joined),
+  });
   const clock = new RedisClock(() => withTimeout(connection.send(['TIME']), commandTimeoutMs));
   const budget: ByteBudget | undefined =
     config.maxBytes === undefined
@@ -161,6 +177,59 @@ export function createRedisBodyStore(options: RedisBodyStoreOptions): RedisBodyS
       .then(() => (closed ? undefined : marker.claim()))
       .catch(() => {});
 
+  // The entry is already gone; a release that fails only delays the budget until expiry. A
+  // repeatable take's entry stays for its grace window, and so does its reservation.
+  const settleBudget = async (key: string, bytes: number, rows: number, retry?: TakeRetry) => {
+    if (!budget) return;
+    const charged = chargedEntryBytes(bytes, rows);
+    await (retry ? budget.hold(key, charged, retry.graceMs) : budget.release(key, charged)).catch(
+      () => {},
+    );
+  };
+
+  // A take of a table kept near: the claim is a take of no rows (the same script, so the same
+  // single use, deadline and expiry), the rows are cut from the copy here.
+  const takeKept = async (
+    key: string,
+    kept: NearEntry,
+    rowIds: readonly number[] | undefined,
+  ): Promise<TakenRows | undefined> => {
+    if (rowIds && rowIds.length > kept.ends.length) {
+      near.restore(key, kept);
+      throw tooManyRowIds(rowIds.length, kept.ends.length);
+    }
+    let claimed: Awaited<ReturnType<typeof takeEntry>>;
+    try {
+      claimed = await takeEntry({
+        connection,
+        clock,
+        redisKey: entryKey(keyPrefix, key),
+        rowIds: [],
+        commandTimeoutMs,
+      });
+    } catch (error) {
+      // A take that failed never consumed the entry: a retry may still find it here.
+      near.restore(key, kept);
+      throw toStoreError(error, 'take');
+    }
+    // Taken by another replica, or expired: the copy goes with it.
+    if (!claimed) {
+      pool.give(kept.joined);
+      return undefined;
+    }
+    await settleBudget(key, claimed.bytes, claimed.result.tableRows);
+    // The bytes are the taker's now (it may change them in place) until it says it is done.
+    let released = false;
+    return {
+      ...selectRows(kept, rowIds),
+      release: () => {
+        if (released) return;
+        released = true;
+        if (!closed) pool.give(kept.joined);
+      },
+    };
+  };
+
   return {
     clientKind: connection.kind,
 
@@ -175,19 +244,25 @@ export function createRedisBodyStore(options: RedisBodyStoreOptions): RedisBodyS
         // The budget counts each entry's keys and offsets too, so empty results are not free.
         const cost = chargedEntryBytes(size, table.rows.length);
         if (budget) await budget.reserve(key, cost, ttlMs);
+        let encoded: Awaited<ReturnType<typeof writeEntry>>;
         try {
-          await writeEntry({
+          encoded = await writeEntry({
             connection,
             redisKey: entryKey(keyPrefix, key),
             table,
             size,
             ttlMs,
             commandTimeoutMs,
+            ...(config.nearCacheBytes > 0 && { allocate: pool.allocate }),
           });
         } catch (error) {
           budget?.release(key, cost).catch(() => {});
           throw error;
         }
+        // Kept from after the write: it expires a moment after the Redis entry, which a take
+        // claims first, so an expired entry is never served from here.
+        const kept = { columns: table.columns, ...encoded, expiresAt: Date.now() + ttlMs };
+        if (!near.keep(key, kept)) pool.give(kept.joined);
       } catch (error) {
         throw toStoreError(error, 'put');
       }
@@ -206,6 +281,11 @@ export function createRedisBodyStore(options: RedisBodyStoreOptions): RedisBodyS
         assertValidStorageKey(retry.key);
       }
       await started();
+      // A table this replica wrote: claimed in Redis without reading its rows. A repeatable take
+      // reads Redis, which keeps the entry for its repeats, and the copy here goes.
+      const kept = near.remove(key);
+      if (kept && !retry) return takeKept(key, kept, rowIds);
+      if (kept) pool.give(kept.joined);
       try {
         // Many ids: claim the whole entry and cut the rows here. The script's work then follows
         // the table's blocks, not the ids (each id costs Redis ~14 µs inside the script).
@@ -220,15 +300,7 @@ export function createRedisBodyStore(options: RedisBodyStoreOptions): RedisBodyS
           ...(retry && { retry }),
         });
         if (!taken) return undefined;
-        // The entry is already gone; a release that fails only delays the budget until expiry.
-        // A repeatable take's entry stays for its grace window, and so does its reservation.
-        if (budget) {
-          const charged = chargedEntryBytes(taken.bytes, taken.result.tableRows);
-          await (retry
-            ? budget.hold(key, charged, retry.graceMs)
-            : budget.release(key, charged)
-          ).catch(() => {});
-        }
+        await settleBudget(key, taken.bytes, taken.result.tableRows, retry);
         if (!many) return taken.result;
         // The whole table is read into one buffer here, then cut like the memory store cuts.
         const { columns, ends, chunks } = taken.result;
@@ -260,6 +332,8 @@ export function createRedisBodyStore(options: RedisBodyStoreOptions): RedisBodyS
     async close(): Promise<void> {
       if (closed) return;
       closed = true;
+      near.clear();
+      pool.clear();
       marker?.stop();
       if (owned) await owned.close();
       unwatch();

@@ -65,6 +65,7 @@ describe('a take through a node-redis client', () => {
       keyPrefix: uniquePrefix(),
       logger: quietLogger,
       evictionPolicyCheck: 'off',
+      nearCacheBytes: 0,
     });
     try {
       const table = makeStoredTable(30);

@@ -18,7 +18,13 @@ describe('encodeEntry', () => {
   });
 
   it('encodes an empty table as no blocks and no offsets', () => {
-    expect(encodeEntry([])).toEqual({ blocks: [], offsets: Buffer.alloc(0), byteLength: 0 });
+    expect(encodeEntry([])).toEqual({
+      blocks: [],
+      offsets: Buffer.alloc(0),
+      byteLength: 0,
+      joined: new Uint8Array(0),
+      ends: new Uint32Array(0),
+    });
   });
 });
 

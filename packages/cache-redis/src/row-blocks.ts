@@ -28,6 +28,10 @@ export interface EncodedEntry {
   readonly offsets: Buffer;
   /** Length of the joined rows, in bytes. */
   readonly byteLength: number;
+  /** The joined rows the blocks are views of (`encodeRows`' layout). */
+  readonly joined: Uint8Array;
+  /** Where each row ends (exclusive) in `joined`; `offsets` holds the same numbers. */
+  readonly ends: Uint32Array;
 }
 
 /** Consecutive blocks written by one script call. */
@@ -46,9 +50,14 @@ function asBuffer(bytes: Uint8Array): Buffer {
 /**
  * Encodes rows into blocks and offsets. The blocks are views of one buffer (nothing is copied
  * after the encoding), and on little-endian machines so are the offsets.
+ *
+ * @param allocate - where the joined rows are written (the store's pool of reusable buffers)
  */
-export function encodeEntry(rows: StoredTable | readonly string[]): EncodedEntry {
-  const { joined, ends } = encodeRows(rows);
+export function encodeEntry(
+  rows: StoredTable | readonly string[],
+  allocate?: (size: number) => Uint8Array,
+): EncodedEntry {
+  const { joined, ends } = encodeRows(rows, allocate ? { allocate } : {});
   const blocks: Buffer[] = [];
   for (let at = 0; at < joined.byteLength; at += BLOCK_BYTES)
     blocks.push(asBuffer(joined.subarray(at, at + BLOCK_BYTES)));
@@ -61,7 +70,7 @@ export function encodeEntry(rows: StoredTable | readonly string[]): EncodedEntry
       offsets.writeUInt32LE(end, i * 4);
     });
   }
-  return { blocks, offsets, byteLength: joined.byteLength };
+  return { blocks, offsets, byteLength: joined.byteLength, joined, ends };
 }
 
 /**

@@ -117,6 +117,18 @@ describe('createRedisBodyStore options', () => {
     }
   });
 
+  it('takes a nearCacheBytes of 0 (none) or more, 64 MiB by default, and refuses the rest', () => {
+    expect(resolveStoreOptions({ url: 'redis://localhost' }).nearCacheBytes).toBe(64 * 1024 ** 2);
+    expect(
+      resolveStoreOptions({ url: 'redis://localhost', nearCacheBytes: 0 }).nearCacheBytes,
+    ).toBe(0);
+    for (const nearCacheBytes of [-1, 1.5, Number.NaN, '1000', Number.POSITIVE_INFINITY]) {
+      const error = configError({ url: 'redis://localhost', nearCacheBytes });
+      expect(error.code).toBe('invalid_config');
+      expect(error.data).toEqual({ option: 'nearCacheBytes' });
+    }
+  });
+
   it('refuses timeouts that are not whole milliseconds from 1 to 600000', () => {
     for (const name of ['commandTimeoutMs', 'connectTimeoutMs']) {
       for (const value of [0, -1, 2.5, 600_001, '100']) {

@@ -55,6 +55,14 @@ export interface RedisBodyStoreOptions {
    */
   readonly maxBytes?: number;
   /**
+   * Bytes of this replica's near cache: the tables it has just written, kept encoded in its own
+   * memory for their TTL (oldest dropped first when full; a table larger than the cache is not
+   * kept), so that a redemption reaching the replica that minted its table is claimed in Redis
+   * without reading its rows there. Single use and expiry are still decided by Redis. `0` turns it
+   * off. Default 64 MiB.
+   */
+  readonly nearCacheBytes?: number;
+  /**
    * How long any one Redis call may take before the operation fails with `unavailable`, in ms.
    * Default 5000. A put of a very large table gets one such period per 16 MiB.
    */
@@ -117,6 +125,11 @@ export const RedisBodyStoreOptionsSchema = z
       description:
         'budget for the rows of live entries, in JSON characters, shared by every store on the prefix',
     }),
+    nearCacheBytes: byteSize({ min: 0 })
+      .default(64 * 1024 * 1024)
+      .describe(
+        "this replica's copies of the tables it wrote, for redemptions that reach it (`0`: none)",
+      ),
     commandTimeoutMs: milliseconds({ max: MAX_TIMEOUT_MS })
       .default(5000)
       .describe(

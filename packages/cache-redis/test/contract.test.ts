@@ -7,7 +7,8 @@ import { createRedisBodyStore } from '../src/index.js';
 import { quietLogger, uniquePrefix } from './helpers.js';
 
 // The shared BodyStore contract, unchanged, against real Redis servers through every kind of
-// client the store accepts. Each store gets its own key prefix, so stats() sees only its entries.
+// client the store accepts, with the near cache (the default) and without it. Each store gets its
+// own key prefix, so stats() sees only its entries.
 
 let redis: RedisTestServer;
 let cluster: Awaited<ReturnType<typeof startRedisCluster>>;
@@ -70,14 +71,25 @@ describeBodyStoreContract(
   },
 );
 
-describeBodyStoreContract('Redis, a user-supplied node-redis client', async () =>
-  createRedisBodyStore({ client: nodeRedis, keyPrefix: uniquePrefix(), logger: quietLogger }),
+// The two node-redis runs keep no near copies, so that every take reads its rows from Redis.
+describeBodyStoreContract('Redis, a user-supplied node-redis client, no near cache', async () =>
+  createRedisBodyStore({
+    client: nodeRedis,
+    keyPrefix: uniquePrefix(),
+    logger: quietLogger,
+    nearCacheBytes: 0,
+  }),
 );
 
 describeBodyStoreContract(
-  'Redis Cluster of 3 masters, node-redis createCluster',
+  'Redis Cluster of 3 masters, node-redis createCluster, no near cache',
   async () =>
-    createRedisBodyStore({ client: nodeCluster, keyPrefix: uniquePrefix(), logger: quietLogger }),
+    createRedisBodyStore({
+      client: nodeCluster,
+      keyPrefix: uniquePrefix(),
+      logger: quietLogger,
+      nearCacheBytes: 0,
+    }),
   {
     makeBoundedStore: async (maxBytes) =>
       createRedisBodyStore({
@@ -85,6 +97,7 @@ describeBodyStoreContract(
         keyPrefix: uniquePrefix(),
         maxBytes,
         logger: quietLogger,
+        nearCacheBytes: 0,
       }),
   },
 );

@@ -123,7 +123,13 @@ describe('storage layout', () => {
 describe.each([
   [
     'one node (url)',
-    () => createRedisBodyStore({ url: redis.url, keyPrefix: uniquePrefix(), logger: quietLogger }),
+    () =>
+      createRedisBodyStore({
+        url: redis.url,
+        keyPrefix: uniquePrefix(),
+        logger: quietLogger,
+        nearCacheBytes: 0,
+      }),
   ],
   [
     'a 3-master cluster',
@@ -132,6 +138,7 @@ describe.each([
         client: clusterClient,
         keyPrefix: uniquePrefix(),
         logger: quietLogger,
+        nearCacheBytes: 0,
       }),
   ],
 ])('large tables on %s', (_name, makeStore) => {
@@ -265,10 +272,18 @@ async function commandCalls(): Promise<Record<string, number>> {
   );
 }
 
-/** Runs `test` on a store with a prefix of its own, then expects every key under it gone. */
+/**
+ * Runs `test` on a store with a prefix of its own, then expects every key under it gone. The
+ * store keeps no near copies: its takes read Redis, which these tests are about.
+ */
 async function leavesNoKey(test: (store: RedisBodyStore, prefix: string) => Promise<void>) {
   const prefix = uniquePrefix();
-  const store = createRedisBodyStore({ url: redis.url, keyPrefix: prefix, logger: quietLogger });
+  const store = createRedisBodyStore({
+    url: redis.url,
+    keyPrefix: prefix,
+    logger: quietLogger,
+    nearCacheBytes: 0,
+  });
   try {
     await test(store, prefix);
     await eventually('the blocks are removed', async () => (await keysUnder(prefix)).length === 0);
@@ -331,6 +346,7 @@ describe('a claimed large table', () => {
       client: clusterClient,
       keyPrefix: prefix,
       logger: quietLogger,
+      nearCacheBytes: 0,
     });
     try {
       const key = await tokenStorageKey(generateToken());
@@ -439,6 +455,138 @@ describe('replicas sharing one Redis', () => {
       expect(S2SPError.isInstance(refused) && refused.code).toBe('store_full');
       expect((await store.take('e0'))?.tableRows).toBe(0);
       await store.put('again', { columns: [], rows: [] }, { ttlMs: 60_000 });
+    } finally {
+      await store.close();
+    }
+  });
+});
+
+describe('the near cache: a replica redeeming a table it wrote', () => {
+  /** Commands that read an entry's rows or blocks, since the last `CONFIG RESETSTAT`. */
+  const rowReads = async () => {
+    const calls = await commandCalls();
+    return (calls.getrange ?? 0) + (calls.get ?? 0) + (calls.mget ?? 0);
+  };
+  const newKey = () => tokenStorageKey(generateToken());
+  const storeOn = (
+    prefix: string,
+    more: { nearCacheBytes?: number; commandTimeoutMs?: number } = {},
+  ) => createRedisBodyStore({ url: redis.url, keyPrefix: prefix, logger: quietLogger, ...more });
+
+  it('claims the entry in Redis without reading its rows, which come from this process', async () => {
+    const prefix = uniquePrefix();
+    const store = storeOn(prefix);
+    try {
+      const table = wideTable(3000); // ~2.9 MB: 3 blocks
+      const [some, all] = [await newKey(), await newKey()];
+      for (const key of [some, all]) await store.put(key, table, { ttlMs: 60_000 });
+      await admin.configResetStat();
+      const picked = await readTaken(await store.take(some, [0, 7, 2999, 3000]));
+      expect(picked?.rows).toEqual([table.rows[0], table.rows[7], table.rows[2999]]);
+      expect(picked?.missing).toEqual([3000]);
+      expect(picked?.tableRows).toBe(3000);
+      expect((await readTaken(await store.take(all)))?.rows).toEqual(table.rows);
+      expect(await rowReads()).toBe(0);
+      expect((await commandCalls()).evalsha).toBe(2);
+      // Single use as before, and nothing left in Redis.
+      expect(await store.take(some, [0])).toBeUndefined();
+      expect(await store.take(all)).toBeUndefined();
+      await eventually('every key is gone', async () => (await keysUnder(prefix)).length === 0);
+    } finally {
+      await store.close();
+    }
+  });
+
+  it('gives an entry taken at another replica to nobody here, and one take of many at its own', async () => {
+    const prefix = uniquePrefix();
+    const [minter, other] = [storeOn(prefix), storeOn(prefix)];
+    try {
+      const table = makeStoredTable(50);
+      const first = await newKey();
+      await minter.put(first, table, { ttlMs: 60_000 });
+      expect((await readTaken(await other.take(first, [3])))?.rows).toEqual([table.rows[3]]);
+      expect(await minter.take(first, [3])).toBeUndefined();
+      expect(await minter.take(first)).toBeUndefined();
+
+      const second = await newKey();
+      await minter.put(second, table, { ttlMs: 60_000 });
+      const takes = await Promise.all(
+        Array.from({ length: 10 }, (_, i) => (i % 2 ? other : minter).take(second, [1])),
+      );
+      expect(takes.filter((taken) => taken !== undefined)).toHaveLength(1);
+    } finally {
+      await Promise.all([minter.close(), other.close()]);
+    }
+  });
+
+  it('keeps the newest tables within nearCacheBytes, and reads the rest from Redis', async () => {
+    const prefix = uniquePrefix();
+    const store = storeOn(prefix, { nearCacheBytes: 4 * 1024 * 1024 });
+    try {
+      const table = wideTable(3000); // ~2.9 MB: one fits, two do not
+      const [older, newer, large] = [await newKey(), await newKey(), await newKey()];
+      await store.put(older, table, { ttlMs: 60_000 });
+      await store.put(newer, table, { ttlMs: 60_000 });
+      await store.put(large, wideTable(5000), { ttlMs: 60_000 }); // ~4.8 MB: never kept
+      await admin.configResetStat();
+      expect((await readTaken(await store.take(newer, [1])))?.rows).toEqual([table.rows[1]]);
+      expect(await rowReads()).toBe(0);
+      expect((await readTaken(await store.take(older, [1])))?.rows).toEqual([table.rows[1]]);
+      expect(await rowReads()).toBeGreaterThan(0);
+      await admin.configResetStat();
+      expect((await readTaken(await store.take(large)))?.tableRows).toBe(5000);
+      expect(await rowReads()).toBeGreaterThan(0);
+    } finally {
+      await store.close();
+    }
+  });
+
+  it('keeps its copy through a take Redis did not answer in time, and refuses too many ids untouched', async () => {
+    const prefix = uniquePrefix();
+    const store = storeOn(prefix, { commandTimeoutMs: 200 });
+    try {
+      const table = makeStoredTable(20);
+      const key = await newKey();
+      await store.put(key, table, { ttlMs: 60_000 });
+      const tooMany = Array.from({ length: 21 }, (_, i) => i);
+      const refused = await store.take(key, tooMany).catch((error: unknown) => error);
+      expect(S2SPError.codeOf(refused)).toBe('invalid_request');
+      // Redis holds every client for 600 ms: the take gives up, and its late script changes nothing.
+      const pauser = createClient({ url: redis.url });
+      await pauser.connect();
+      await pauser.sendCommand(['CLIENT', 'PAUSE', '600', 'ALL']);
+      await pauser.close();
+      const late = await store.take(key, [2]).catch((error: unknown) => error);
+      expect(S2SPError.codeOf(late)).toBe('unavailable');
+      await new Promise((resolve) => setTimeout(resolve, 700));
+      await admin.configResetStat();
+      expect((await readTaken(await store.take(key, [2])))?.rows).toEqual([table.rows[2]]);
+      expect(await rowReads()).toBe(0);
+    } finally {
+      await store.close();
+    }
+  });
+
+  it('serves no copy past its TTL, and leaves a repeatable take to Redis', async () => {
+    const prefix = uniquePrefix();
+    const store = storeOn(prefix);
+    try {
+      const table = makeStoredTable(20);
+      const [short, repeated] = [await newKey(), await newKey()];
+      await store.put(short, table, { ttlMs: 150 });
+      await store.put(repeated, table, { ttlMs: 60_000 });
+      await new Promise((resolve) => setTimeout(resolve, 250));
+      expect(await store.take(short)).toBeUndefined();
+      const retry = { retry: { key: 'retry-1', graceMs: 5_000 } };
+      await admin.configResetStat();
+      expect((await readTaken(await store.take(repeated, [4], retry)))?.rows).toEqual([
+        table.rows[4],
+      ]);
+      expect((await readTaken(await store.take(repeated, [4], retry)))?.rows).toEqual([
+        table.rows[4],
+      ]);
+      expect(await rowReads()).toBeGreaterThan(0);
+      expect(await store.take(repeated, [4])).toBeUndefined();
     } finally {
       await store.close();
     }

@@ -42,7 +42,7 @@ describe("@s2sp/core's main entry", () => {
 const ENTRY_BUDGETS: Readonly<Record<string, number>> = {
   '@s2sp/core': 35,
   '@s2sp/core/advice': 14,
-  '@s2sp/core/store': 22,
+  '@s2sp/core/store': 23,
   '@s2sp/core/json': 6,
   '@s2sp/core/options': 12,
   '@s2sp/core/receipt': 2,
@@ -66,9 +66,9 @@ const ENTRY_BUDGETS: Readonly<Record<string, number>> = {
   '@s2sp/proxy': 11,
 };
 /** Core is for third parties: all its entries together. */
-const CORE_BUDGET = 115;
+const CORE_BUDGET = 116;
 /** The five packages together (the aim is 250). */
-const TOTAL_BUDGET = 296;
+const TOTAL_BUDGET = 297;
 
 describe('every entry point of the published packages', () => {
   const root = fileURLToPath(new URL('../../../', import.meta.url));

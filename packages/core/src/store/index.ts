@@ -4,7 +4,8 @@
  * store shares so that they agree: the TTL check, what an entry is charged against a byte budget,
  * the refusal of a take that asks for more rows than the table has, the row encoding the memory
  * store keeps, and how a take's answer is built ({@link selectRows}) and read
- * ({@link takenRowBytes}, {@link collectBytes}). Run `describeBodyStoreContract` from
+ * ({@link takenRowBytes}, {@link collectBytes}), and the pool of reusable buffers a store that
+ * holds tables encoded can keep them in ({@link createBytePool}). Run `describeBodyStoreContract` from
  * `@s2sp/core/testing` against your store. Also the one way a server filters a table's rows
  * ({@link filterRows}, with its bound on the work).
  *
@@ -23,6 +24,7 @@ export type {
   TakeOptions,
   TakeRetry,
 } from './body-store.js';
+export { createBytePool } from './byte-pool.js';
 export { collectBytes } from './bytes.js';
 export { encodeRows } from './encode-rows.js';
 export { chunksOf, heldPieces } from './held-chunks.js';
