@@ -248,18 +248,81 @@ function rowPieces(rows: readonly Buffer[]): {
 }
 
 /**
- * Takes the entry at `redisKey`: the requested rows, or all of them as blocks.
+ * Runs the take script (see TAKE) for `rowIds` (all rows when omitted), with the deadline that
+ * keeps a late one from consuming the entry.
  *
- * @returns the rows and the entry's size, or `undefined` when there is no such entry
+ * @param readFirst - the offsets and first blocks were asked for just before, on the same
+ *   connection: a table they hold whole may expire as soon as it is claimed
+ * @returns the script's reply, checked to be an entry's, or `undefined` when there is no entry
  * @throws RedisLateError when the script ran after its deadline (nothing was changed)
  */
-export async function takeEntry(options: TakeEntryOptions): Promise<Taken | undefined> {
+async function runTake(
+  options: TakeEntryOptions,
+  readFirst: boolean,
+): Promise<unknown[] | undefined> {
   const { connection, clock, redisKey, rowIds, commandTimeoutMs, selecting } = options;
   const giveUpAt = Date.now() + commandTimeoutMs;
   const deadline =
     clock.knownDeadline(giveUpAt, commandTimeoutMs) ??
     (await withTimeout(clock.deadline(giveUpAt, commandTimeoutMs), commandTimeoutMs));
   const which = rowIds ? 'some' : 'all';
+  const args = [
+    String(deadline),
+    options.retry ? `${which} ${options.retry.graceMs} ${options.retry.key}` : which,
+    readFirst ? `${CLAIM_HOLD_MS} ${READ_AHEAD}` : String(CLAIM_HOLD_MS),
+    ...(rowIds ?? []).map((id) => String(id)),
+    ...(selecting === undefined ? [] : [String(selecting)]),
+  ];
+  const reply = await withTimeout(
+    runScript(connection, TAKE, [redisKey], args, BUFFERS_LATE_IS_HARMLESS),
+    giveUpAt - Date.now(),
+    commandTimeoutMs,
+  );
+  if (reply === TAKE_LATE) throw new RedisLateError();
+  if (Array.isArray(reply) && Number(reply[0]) === TAKE_TOO_MANY)
+    throw tooManyRowIds(rowIds?.length ?? 0, Number(String(reply[1])));
+  if (reply === null || reply === undefined || reply === false) return undefined;
+  if (!Array.isArray(reply) || reply.length < 7) throw corrupt('an unexpected reply to a take');
+  return reply;
+}
+
+/** What {@link claimEntry} learns of the entry it claimed: what the budget gives back. */
+export interface Claimed {
+  readonly tableRows: number;
+  /** The entry's size in JSON characters, as it was charged. */
+  readonly bytes: number;
+}
+
+/**
+ * Claims the entry at `redisKey` without reading any of it: the take script asking for no rows,
+ * so the same single use, deadline and expiry as any take. For a caller that holds the rows
+ * itself (the near cache).
+ *
+ * @returns what the budget needs, or `undefined` when there is no entry (taken, expired)
+ * @throws RedisLateError when the script ran after its deadline (nothing was changed)
+ */
+export async function claimEntry(
+  options: Omit<TakeEntryOptions, 'rowIds' | 'selecting' | 'retry'>,
+): Promise<Claimed | undefined> {
+  const claim = { ...options, rowIds: [] };
+  const reply = await runTake(claim, false);
+  if (!reply) return undefined;
+  // The columns are not parsed: the caller has them.
+  const [tableRows, bytes, blocks] = reply.slice(2, 5).map((v) => Number(text(v)));
+  if (![tableRows, bytes, blocks].every((v) => Number.isSafeInteger(v)))
+    throw corrupt('an entry with unreadable metadata');
+  if ((blocks as number) > TAKE_EXPIRES_BLOCKS) expireBlocks(claim, blocks as number);
+  return { tableRows: tableRows as number, bytes: bytes as number };
+}
+
+/**
+ * Takes the entry at `redisKey`: the requested rows, or all of them as blocks.
+ *
+ * @returns the rows and the entry's size, or `undefined` when there is no entry
+ * @throws RedisLateError when the script ran after its deadline (nothing was changed)
+ */
+export async function takeEntry(options: TakeEntryOptions): Promise<Taken | undefined> {
+  const { connection, rowIds } = options;
   // A whole table: its offsets and first blocks are asked for in the same write as the claim, just
   // before it, so Redis answers all of it in one round trip (a second one used to cost as much as
   // the rest of a small table's take). Blocks never change once written, so reading them before
@@ -270,24 +333,8 @@ export async function takeEntry(options: TakeEntryOptions): Promise<Taken | unde
   // sent), the claim lets a table read whole expire at once: no further command removes it. A
   // cluster client routes each command through promises of its own, so its order is not relied on.
   const readFirst = ahead !== undefined && IN_ORDER.has(connection.kind);
-  const args = [
-    String(deadline),
-    options.retry ? `${which} ${options.retry.graceMs} ${options.retry.key}` : which,
-    readFirst ? `${CLAIM_HOLD_MS} ${READ_AHEAD}` : String(CLAIM_HOLD_MS),
-    ...(rowIds ?? []).map((id) => String(id)),
-    ...(selecting === undefined ? [] : [String(selecting)]),
-  ];
-  const claim = withTimeout(
-    runScript(connection, TAKE, [redisKey], args, BUFFERS_LATE_IS_HARMLESS),
-    giveUpAt - Date.now(),
-    commandTimeoutMs,
-  );
-  const reply = await claim;
-  if (reply === TAKE_LATE) throw new RedisLateError();
-  if (Array.isArray(reply) && Number(reply[0]) === TAKE_TOO_MANY)
-    throw tooManyRowIds(rowIds?.length ?? 0, Number(String(reply[1])));
-  if (reply === null || reply === undefined || reply === false) return undefined;
-  if (!Array.isArray(reply) || reply.length < 7) throw corrupt('an unexpected reply to a take');
+  const reply = await runTake(options, readFirst);
+  if (!reply) return undefined;
   const meta = parseMeta(reply);
   const base = { columns: meta.columns, tableRows: meta.tableRows };
   // The script let a small entry go itself; a larger one's rest goes now, off the answer's path.

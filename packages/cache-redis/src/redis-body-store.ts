@@ -22,7 +22,7 @@ import {
   tooManyRowIds,
 } from '@s2sp/core/store';
 import { type ByteBudget, createByteBudget } from './byte-budget.js';
-import { takeEntry } from './entry-reader.js';
+import { type Claimed, claimEntry, takeEntry } from './entry-reader.js';
 import { scanNode, sumStats } from './entry-scan.js';
 import { writeEntry } from './entry-writer.js';
 import type { EvictionPolicyReport } from './eviction-policy.js';
@@ -187,8 +187,8 @@ export function createRedisBodyStore(options: RedisBodyStoreOptions): RedisBodyS
     );
   };
 
-  // A take of a table kept near: the claim is a take of no rows (the same script, so the same
-  // single use, deadline and expiry), the rows are cut from the copy here.
+  // A take of a table kept near: the claim is a take of no rows (claimEntry: the same script, so
+  // the same single use, deadline and expiry), the rows are cut from the copy here.
   const takeKept = async (
     key: string,
     kept: NearEntry,
@@ -198,13 +198,12 @@ export function createRedisBodyStore(options: RedisBodyStoreOptions): RedisBodyS
       near.restore(key, kept);
       throw tooManyRowIds(rowIds.length, kept.ends.length);
     }
-    let claimed: Awaited<ReturnType<typeof takeEntry>>;
+    let claimed: Claimed | undefined;
     try {
-      claimed = await takeEntry({
+      claimed = await claimEntry({
         connection,
         clock,
         redisKey: entryKey(keyPrefix, key),
-        rowIds: [],
         commandTimeoutMs,
       });
     } catch (error) {
@@ -217,7 +216,7 @@ export function createRedisBodyStore(options: RedisBodyStoreOptions): RedisBodyS
       pool.give(kept.joined);
       return undefined;
     }
-    await settleBudget(key, claimed.bytes, claimed.result.tableRows);
+    await settleBudget(key, claimed.bytes, claimed.tableRows);
     // The bytes are the taker's now (it may change them in place) until it says it is done.
     let released = false;
     return {
