@@ -218,15 +218,9 @@ export function createRedisBodyStore(options: RedisBodyStoreOptions): RedisBodyS
     }
     await settleBudget(key, claimed.bytes, claimed.tableRows);
     // The bytes are the taker's now (it may change them in place) until it says it is done.
-    let released = false;
-    return {
-      ...selectRows(kept, rowIds),
-      release: () => {
-        if (released) return;
-        released = true;
-        if (!closed) pool.give(kept.joined);
-      },
-    };
+    return selectRows(kept, rowIds, () => {
+      if (!closed) pool.give(kept.joined);
+    });
   };
 
   return {

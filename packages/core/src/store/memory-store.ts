@@ -209,17 +209,10 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): BodyStore {
         return undefined;
       }
       // The entry is gone, so its bytes are the taker's (who may change them in place), until
-      // the taker says it is done with them.
-      let released = false;
-      return {
-        ...selectRows(entry, rowIds),
-        release: () => {
-          if (released) return;
-          released = true;
-          // A closed store keeps nothing for later.
-          if (!closed) pool.give(entry.joined);
-        },
-      };
+      // the taker says it is done with them. A closed store keeps nothing for later.
+      return selectRows(entry, rowIds, () => {
+        if (!closed) pool.give(entry.joined);
+      });
     },
 
     async stats(): Promise<BodyStoreStats> {

@@ -85,6 +85,15 @@ describe('selectRows', () => {
     expect(decode(again[1] as Uint8Array)).toBe(',');
   });
 
+  it('offers a release only when given one, and calls that at most once', () => {
+    expect(selectRows(table(), [0]).release).toBeUndefined();
+    let calls = 0;
+    const taken = selectRows(table(), undefined, () => calls++);
+    taken.release?.();
+    taken.release?.();
+    expect(calls).toBe(1);
+  });
+
   it('returns nothing but missing ids when the table has none of them', async () => {
     const taken = selectRows(table(), [7]);
     expect(taken.byteLength).toBe(0);

@@ -35,10 +35,27 @@ export interface JoinedTable {
  *
  * @param table - the encoded table
  * @param rowIds - distinct ids in ascending order (see {@link BodyStore.take}); omit for all rows
+ * @param release - for a store that reuses `joined` (see `createBytePool`): gives it back; the
+ *   answer's `TakenRows.release` calls it at most once, however often the taker calls that
  */
-export function selectRows(table: JoinedTable, rowIds?: readonly number[]): TakenRows {
+export function selectRows(
+  table: JoinedTable,
+  rowIds?: readonly number[],
+  release?: () => void,
+): TakenRows {
   const { columns, joined, ends } = table;
-  const base = { columns, tableRows: ends.length };
+  let released = false;
+  const base = {
+    columns,
+    tableRows: ends.length,
+    ...(release && {
+      release: () => {
+        if (released) return;
+        released = true;
+        release();
+      },
+    }),
+  };
   if (!rowIds)
     return {
       ...base,
