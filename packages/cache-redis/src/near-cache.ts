@@ -14,20 +14,16 @@
  * @module
  */
 
-import { chargedEntryBytes } from '@s2sp/core/store';
+import { chargedEntryBytes, type selectRows } from '@s2sp/core/store';
 
-/** A table kept near: its encoding (what `selectRows` cuts a take's answer from) and when its
- * Redis entry expires. */
-export interface NearEntry {
-  /** The table's columns (without `_row_id`). */
-  readonly columns: readonly string[];
-  /** Every row's UTF-8 JSON, joined by commas. */
-  readonly joined: Uint8Array;
-  /** Where each row ends (exclusive) in `joined`. */
-  readonly ends: Uint32Array;
+/**
+ * A table kept near: its encoding, as `selectRows` cuts a take's answer from it, and when its
+ * Redis entry expires.
+ */
+export type NearEntry = Parameters<typeof selectRows>[0] & {
   /** `Date.now()` after which the entry is dropped unused (its Redis entry has expired). */
   readonly expiresAt: number;
-}
+};
 
 /** Tables this replica wrote, for their TTL, within a byte budget (see the module's comment). */
 export interface NearCache {
@@ -38,7 +34,10 @@ export interface NearCache {
   keep(key: string, entry: NearEntry): boolean;
   /** Takes a table out of the cache (`undefined` when it is not there or has expired). */
   remove(key: string): NearEntry | undefined;
-  /** Puts back a table {@link remove} took out, unless it has expired meanwhile. */
+  /**
+   * Puts back a table {@link remove} took out; one that has expired meanwhile, or no longer fits,
+   * goes to `onDrop` instead.
+   */
   restore(key: string, entry: NearEntry): void;
   /** Bytes of the tables kept, charged as a store charges its entries. */
   readonly bytes: number;
