@@ -378,6 +378,9 @@ export async function takeEntry(options: TakeEntryOptions): Promise<Taken | unde
       missing: [],
       byteLength: meta.joinedBytes,
       ends,
+      // A generator even when the first read holds the whole table: handing its blocks over as
+      // held pieces, awaited here, made the engine run a full collection every ~30 ms
+      // (`--trace-gc`; server CPU 1.8 ms against 0.8 ms a take of 1,000 rows).
       chunks: readClaimed(options, meta, first, !options.retry && !expired),
     },
     bytes: meta.size,

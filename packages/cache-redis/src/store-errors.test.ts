@@ -110,6 +110,20 @@ describe('toStoreError', () => {
     expect(mapped.message).toContain('the operator can raise Redis maxmemory');
   });
 
+  it('maps what the engine throws (a bug, not Redis) to internal, never to unavailable', () => {
+    for (const error of [
+      new TypeError('rowIds.map is not a function'),
+      new RangeError('offset is out of bounds'),
+    ]) {
+      const mapped = toStoreError(error, 'take');
+      expect(mapped.code).toBe('internal');
+      expect(mapped.cause).toBe(error);
+      expect(mapped.message).toContain(error.name);
+    }
+    // A transport failure stays an outage.
+    expect(toStoreError(new Error('connect ECONNREFUSED'), 'take').code).toBe('unavailable');
+  });
+
   it('keeps S2SP errors as they are', () => {
     const original = new S2SPError('store_full', 'full');
     expect(toStoreError(original, 'put')).toBe(original);

@@ -104,8 +104,13 @@ export function outOfMemoryError(cause?: unknown): S2SPError {
   );
 }
 
+// What the engine itself throws (a wrong argument, a bug in the store or its caller): never an
+// outage, so never `unavailable`, whose advice to retry could only fail the same way again.
+const PROGRAM_ERRORS = [TypeError, RangeError, ReferenceError, SyntaxError];
+
 /**
  * Maps anything a Redis call threw to an `S2SPError`:
+ * - errors the engine throws (`TypeError`, `RangeError`, …: a bug, not Redis) → `internal`;
  * - `OOM` replies → `store_full`;
  * - transport failures, timeouts and transient replies (`LOADING`, `CLUSTERDOWN`, …) → `unavailable`;
  * - other error replies (`NOPERM`, an unknown command, a script error) → `internal`: these are
@@ -116,6 +121,13 @@ export function outOfMemoryError(cause?: unknown): S2SPError {
  */
 export function toStoreError(error: unknown, operation: StoreOperation): S2SPError {
   if (S2SPError.isInstance(error)) return error;
+  if (PROGRAM_ERRORS.some((type) => error instanceof type)) {
+    return new S2SPError(
+      'internal',
+      `The S2SP cache (Redis store) failed with a ${(error as Error).name}: a bug in the store or in the code that called it, not a Redis outage, so a retry fails the same way. The operator must check the server's log.`,
+      { cause: error },
+    );
+  }
   if (isOutOfMemoryError(error)) return outOfMemoryError(error);
   if (
     error instanceof Error &&

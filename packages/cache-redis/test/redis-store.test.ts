@@ -648,6 +648,28 @@ describe('clients supplied by the caller', () => {
   });
 });
 
+describe('a bug in the calling code', () => {
+  it('fails with internal, not unavailable, and leaves the entry for a correct take', async () => {
+    const store = createRedisBodyStore({
+      url: redis.url,
+      keyPrefix: uniquePrefix(),
+      nearCacheBytes: 0,
+      logger: quietLogger,
+    });
+    try {
+      await store.put('k', makeStoredTable(3), { ttlMs: 60_000 });
+      // Row ids that are not an array: the type system forbids it, JavaScript callers can do it.
+      const error = await store.take('k', '12' as never).catch((e: unknown) => e);
+      expect(S2SPError.isInstance(error) && error.code).toBe('internal');
+      expect((error as S2SPError).cause).toBeInstanceOf(TypeError);
+      const taken = await store.take('k', [2]);
+      expect(taken && (await readTaken(taken)).rows).toHaveLength(1);
+    } finally {
+      await store.close();
+    }
+  });
+});
+
 describe('takes with many row ids', () => {
   it('selects more than 1000 ids outside the script, in table order, and refuses more ids than rows untouched', async () => {
     const store = createRedisBodyStore({
