@@ -124,7 +124,7 @@ export function toStoreError(error: unknown, operation: StoreOperation): S2SPErr
   if (PROGRAM_ERRORS.some((type) => error instanceof type)) {
     return new S2SPError(
       'internal',
-      `The S2SP cache (Redis store) failed with a ${(error as Error).name}: a bug in the store or in the code that called it, not a Redis outage, so a retry fails the same way. The operator must check the server's log.`,
+      `The S2SP cache (Redis store) failed with a ${(error as Error).name}: a bug in the code that called the store or in the store itself, not a Redis outage, so a retry fails the same way. The error's cause is the original ${(error as Error).name}.`,
       { cause: error },
     );
   }
