@@ -55,11 +55,14 @@ const HOW: Record<ServerKind, string> = {
  * redemption's table is), the Python reference, then the
  * stores (each beside the reference's figure).
  */
-const MEASURED: readonly { kind: ServerKind; fresh?: boolean }[] = [
+const MEASURED: readonly { kind: ServerKind; fresh?: boolean; deleted?: boolean }[] = [
   { kind: 'floor' },
   { kind: 'floor', fresh: true },
   { kind: 'raw-redis' },
   { kind: 'raw-redis', fresh: true },
+  // Raw Redis deleting what it reads (GETDEL), as a single-use store must: Redis then frees each
+  // copy, which a plain GET never pays for.
+  { kind: 'raw-redis', fresh: true, deleted: true },
   { kind: 'python' },
   { kind: 'memory' },
   { kind: 'redis' },
@@ -125,11 +128,17 @@ export async function dataPlaneBenchmark(
 
     const measured = (kind: ServerKind, concurrency: number) =>
       has(kind) && (kind !== 'python' || (concurrency === 1 && plan.size <= REFERENCE_MAX_ROWS));
-    for (const { kind, fresh } of MEASURED) {
-      if (!measured(kind, 1) || quick || warmed.has(`${kind}:${fresh === true}`)) continue;
-      warmed.add(`${kind}:${fresh === true}`);
+    for (const { kind, fresh, deleted } of MEASURED) {
+      const warm = `${kind}:${fresh === true}:${deleted === true}`;
+      if (!measured(kind, 1) || quick || warmed.has(warm)) continue;
+      warmed.add(warm);
       for (let done = 0; done < WARM_UP; done += WARM_UP_BATCH)
-        await lab.load(kind, { concurrency: 1, requests: WARM_UP_BATCH, ...(fresh && { fresh }) });
+        await lab.load(kind, {
+          concurrency: 1,
+          requests: WARM_UP_BATCH,
+          ...(fresh && { fresh }),
+          ...(deleted && { deleted }),
+        });
     }
 
     const reference = new Map<number, number>();
@@ -137,25 +146,32 @@ export async function dataPlaneBenchmark(
     const floorFresh = new Map<number, number>();
     const raw = new Map<number, number>();
     const rawFresh = new Map<number, number>();
-    for (const { kind, fresh } of MEASURED) {
+    const rawDeleted = new Map<number, number>();
+    for (const { kind, fresh, deleted } of MEASURED) {
       for (const concurrency of plan.concurrency) {
         if (!measured(kind, concurrency)) continue;
         const r = await repeatLoad(
           lab,
           kind,
-          { concurrency, requests: plan.requests(concurrency), ...(fresh && { fresh }) },
+          {
+            concurrency,
+            requests: plan.requests(concurrency),
+            ...(fresh && { fresh }),
+            ...(deleted && { deleted }),
+          },
           runs,
           // The reference's envelope differs by a few bytes (PROTOCOL §3 leaves member order and
           // spacing free); its rate is counted on what it sent.
           kind === 'python' ? undefined : bodyBytes,
         );
         const row: Record<string, number | string> = values(r, plan.size, bodyBytes);
-        const name = `${label}: ${kind === 'floor' ? (fresh ? 'floor, bare node:http, a fresh copy per request' : 'floor, bare node:http') : kind === 'raw-redis' ? (fresh ? 'raw Redis, node-redis GET of a fresh key per request' : 'raw Redis, node-redis GET') : kind === 'python' ? 'Python reference' : STORE_NAME[kind]}, c=${concurrency}`;
+        const name = `${label}: ${kind === 'floor' ? (fresh ? 'floor, bare node:http, a fresh copy per request' : 'floor, bare node:http') : kind === 'raw-redis' ? (deleted ? 'raw Redis, node-redis GETDEL of a fresh key per request' : fresh ? 'raw Redis, node-redis GET of a fresh key per request' : 'raw Redis, node-redis GET') : kind === 'python' ? 'Python reference' : STORE_NAME[kind]}, c=${concurrency}`;
         if (kind === 'floor') (fresh ? floorFresh : floor).set(concurrency, r.mbps);
         if (kind === 'python') reference.set(concurrency, r.mbps);
         if (STORES.has(kind) && reference.has(concurrency))
           row['× reference'] = round(r.mbps / (reference.get(concurrency) as number));
-        if (kind === 'raw-redis') (fresh ? rawFresh : raw).set(concurrency, r.mbps);
+        if (kind === 'raw-redis')
+          (deleted ? rawDeleted : fresh ? rawFresh : raw).set(concurrency, r.mbps);
         let target: string | undefined;
         let met: boolean | undefined;
         let note: string | undefined;
@@ -179,6 +195,8 @@ export async function dataPlaneBenchmark(
             const ofRaw = share(r.mbps, raw.get(concurrency), false);
             row['vs raw Redis'] = ofRaw.text;
           }
+          if (REDIS_STORES.has(kind) && rawDeleted.has(concurrency))
+            row['vs raw Redis, GETDEL'] = share(r.mbps, rawDeleted.get(concurrency), false).text;
           if (REDIS_STORES.has(kind) && rawFresh.has(concurrency)) {
             const ofRaw = share(r.mbps, rawFresh.get(concurrency), false);
             row['vs raw Redis, fresh keys'] = ofRaw.text;
@@ -194,7 +212,7 @@ export async function dataPlaneBenchmark(
         out.push({
           section: SECTION,
           name,
-          how: `${HOW[kind]}; ${quick ? '' : `${WARM_UP} warm-up requests before the first size, then `}${plan.requests(concurrency)} requests${STORES.has(kind) || kind === 'python' ? ', a fresh token each' : fresh ? ', a fresh copy of the body each (written first, not timed)' : ''}; ${runs} run${runs > 1 ? 's' : ''}`,
+          how: `${HOW[kind]}; ${quick ? '' : `${WARM_UP} warm-up requests before the first size, then `}${plan.requests(concurrency)} requests${STORES.has(kind) || kind === 'python' ? ', a fresh token each' : fresh ? `, a fresh copy of the body each (written first, not timed${deleted ? '; read with GETDEL, which deletes it' : ''})` : ''}; ${runs} run${runs > 1 ? 's' : ''}`,
           values: row,
           ...(target && { target, met }),
           ...(note && { note }),

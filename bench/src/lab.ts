@@ -59,6 +59,11 @@ export interface Lab {
       accept?: string;
       /** The floors: send a fresh copy of the body per request (minted first, not timed). */
       fresh?: boolean;
+      /**
+       * Raw Redis: read each fresh copy with `GETDEL`, so it is deleted as it is read, as a
+       * single-use store deletes what it redeems (implies `fresh`).
+       */
+      deleted?: boolean;
     },
   ): Promise<LoadResult>;
   /** The load process, for requests other than `load`. */
@@ -102,11 +107,13 @@ export async function startLab(kinds: readonly ServerKind[], redisUrl?: string):
       async load(kind, options) {
         const s = server(kind);
         const dataPlane = kind !== 'floor' && kind !== 'raw-redis';
-        const fresh = (kind === 'raw-redis' || kind === 'floor') && options.fresh === true;
+        const deleted = kind === 'raw-redis' && options.deleted === true;
+        const fresh =
+          deleted || ((kind === 'raw-redis' || kind === 'floor') && options.fresh === true);
         const paths =
           dataPlane || fresh
             ? (await s.process.call<string[]>({ op: 'mint', count: options.requests })).map((id) =>
-                fresh ? `/fresh/${id}` : `/s2sp/data/${id}`,
+                deleted ? `/taken/${id}` : fresh ? `/fresh/${id}` : `/s2sp/data/${id}`,
               )
             : ['/floor'];
         return client.call<LoadResult>({

@@ -662,8 +662,7 @@ describe('a bug in the calling code', () => {
       const error = await store.take('k', '12' as never).catch((e: unknown) => e);
       expect(S2SPError.isInstance(error) && error.code).toBe('internal');
       expect((error as S2SPError).cause).toBeInstanceOf(TypeError);
-      const taken = await store.take('k', [2]);
-      expect(taken && (await readTaken(taken)).rows).toHaveLength(1);
+      expect((await readTaken(await store.take('k', [2])))?.rows).toHaveLength(1);
     } finally {
       await store.close();
     }
