@@ -108,7 +108,7 @@ export async function pairedShares(
     for (const [concurrency, bound] of pairing.bound) {
       if (!plan.concurrency.includes(concurrency)) continue;
       const requests = plan.requests(concurrency);
-      const once = async (k: ServerKind, how: Pairing['against'] | undefined = undefined) => {
+      const once = async (k: ServerKind, how?: Pairing['against']) => {
         const { mbps } = await repeatLoad(
           lab,
           k,

@@ -140,10 +140,16 @@ const admin = overRedis || kind === 'raw-redis' ? createClient({ url: redisUrl }
 admin?.on('error', () => {}); // Redis stopping before this process must not crash it
 const redisTime = { usec: 0, mintUsec: 0, cpuUs: 0, mintCpuUs: 0 };
 
+/** The admin client, connected on first use; none on servers that do not use Redis. */
+async function connectedAdmin(): Promise<typeof admin> {
+  if (admin && !admin.isOpen) await admin.connect();
+  return admin;
+}
+
 async function redisUsec(): Promise<number> {
-  if (!admin) return 0;
-  if (!admin.isOpen) await admin.connect();
-  const info = await admin.info('commandstats');
+  const redisAdmin = await connectedAdmin();
+  if (!redisAdmin) return 0;
+  const info = await redisAdmin.info('commandstats');
   let usec = 0;
   for (const [, name, spent] of info.matchAll(/cmdstat_([^:]+):calls=\d+,usec=(\d+)/g))
     if (!/^(info|config|client)/.test(name as string)) usec += Number(spent);
@@ -155,9 +161,9 @@ async function redisUsec(): Promise<number> {
 // command (a taken table's blocks expire and its active expiry frees them): up to ~65 µs per MiB
 // when hundreds of megabytes go at once.
 async function redisCpuUs(): Promise<number> {
-  if (!admin) return 0;
-  if (!admin.isOpen) await admin.connect();
-  const info = await admin.info('cpu');
+  const redisAdmin = await connectedAdmin();
+  if (!redisAdmin) return 0;
+  const info = await redisAdmin.info('cpu');
   const seconds = (name: string) => Number(info.match(new RegExp(`${name}:([0-9.]+)`))?.[1] ?? 0);
   return Math.round((seconds('used_cpu_sys') + seconds('used_cpu_user')) * 1e6);
 }
@@ -168,14 +174,14 @@ async function redisCpuUs(): Promise<number> {
  * holds still for 50 ms, or after 2 s.
  */
 async function settleRedis(): Promise<void> {
-  if (!admin) return;
-  if (!admin.isOpen) await admin.connect();
+  const redisAdmin = await connectedAdmin();
+  if (!redisAdmin) return;
   const until = Date.now() + 2000;
   let last = -1;
-  for (let keys = await admin.dbSize(); keys !== last && Date.now() < until; ) {
+  for (let keys = await redisAdmin.dbSize(); keys !== last && Date.now() < until; ) {
     last = keys;
     await new Promise((resolve) => setTimeout(resolve, 50));
-    keys = await admin.dbSize();
+    keys = await redisAdmin.dbSize();
   }
 }
 
