@@ -27,6 +27,7 @@ import { generateRows } from '@s2sp/test-utils';
 import { createClient, RESP_TYPES } from 'redis';
 import { serveParent } from '../child.js';
 import { type PythonReference, startPythonReference } from '../python-reference.js';
+import { createRedisMeter } from './redis-meter.js';
 
 const [kind, redisUrl = ''] = process.argv.slice(2);
 let table: StoredTable | undefined;
@@ -133,57 +134,8 @@ async function start(): Promise<number> {
   return listen(createServer(metered(toNodeHandler(createDataPlaneApp({ store })))));
 }
 
-// Redis's own time (`INFO commandstats`, every command but the bench's own) since the last
-// `redis-time`, minus what minting spent: what the requests cost Redis, a figure the machine's
-// load moves far less than a latency. Read and reset with `redis-time`.
-const admin = overRedis || kind === 'raw-redis' ? createClient({ url: redisUrl }) : undefined;
-admin?.on('error', () => {}); // Redis stopping before this process must not crash it
-const redisTime = { usec: 0, mintUsec: 0, cpuUs: 0, mintCpuUs: 0 };
-
-/** The admin client, connected on first use; none on servers that do not use Redis. */
-async function connectedAdmin(): Promise<typeof admin> {
-  if (admin && !admin.isOpen) await admin.connect();
-  return admin;
-}
-
-async function redisUsec(): Promise<number> {
-  const redisAdmin = await connectedAdmin();
-  if (!redisAdmin) return 0;
-  const info = await redisAdmin.info('commandstats');
-  let usec = 0;
-  for (const [, name, spent] of info.matchAll(/cmdstat_([^:]+):calls=\d+,usec=(\d+)/g))
-    if (!/^(info|config|client)/.test(name as string)) usec += Number(spent);
-  return usec;
-}
-
-// The Redis process's CPU time (`INFO cpu`, all its threads), µs: unlike its commands' time it
-// includes freeing what the takes deleted, which Redis does on its main thread, outside any
-// command (a taken table's blocks expire and its active expiry frees them): up to ~65 µs per MiB
-// when hundreds of megabytes go at once.
-async function redisCpuUs(): Promise<number> {
-  const redisAdmin = await connectedAdmin();
-  if (!redisAdmin) return 0;
-  const info = await redisAdmin.info('cpu');
-  const seconds = (name: string) => Number(info.match(new RegExp(`${name}:([0-9.]+)`))?.[1] ?? 0);
-  return Math.round((seconds('used_cpu_sys') + seconds('used_cpu_user')) * 1e6);
-}
-
-/**
- * Waits until Redis has freed what the last load left to expire (a taken table's blocks expire
- * within a millisecond, and Redis frees them over the next ~100 ms): done when its key count
- * holds still for 50 ms, or after 2 s.
- */
-async function settleRedis(): Promise<void> {
-  const redisAdmin = await connectedAdmin();
-  if (!redisAdmin) return;
-  const until = Date.now() + 2000;
-  let last = -1;
-  for (let keys = await redisAdmin.dbSize(); keys !== last && Date.now() < until; ) {
-    last = keys;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-    keys = await redisAdmin.dbSize();
-  }
-}
+// What the loads cost Redis (Redis-backed servers), read and reset with `redis-time`.
+const redisMeter = createRedisMeter(overRedis || kind === 'raw-redis' ? redisUrl : undefined);
 
 // Copies of the body under keys of their own, one per request of a load (raw-redis only).
 let rawCopies = 0;
@@ -276,39 +228,17 @@ serveParent(async (message) => {
       (globalThis as { gc?: () => void }).gc?.();
       return true;
     }
-    case 'mint': {
-      // What the last load left Redis to free is that load's cost, not minting's.
-      await settleRedis();
-      const before = await redisUsec();
-      const cpuBefore = await redisCpuUs();
-      try {
-        return await mint(message.count as number);
-      } finally {
-        redisTime.mintUsec += (await redisUsec()) - before;
-        redisTime.mintCpuUs += (await redisCpuUs()) - cpuBefore;
-        // Minting's garbage is left to the collector, as a server minting and redeeming at once
-        // leaves it: a gc() here took it out of the server-CPU figure but slowed the requests
-        // that followed (memory store p50 at 1,000 rows 0.27–0.34 ms against 0.20–0.22 without).
-      }
-    }
-    case 'settle': {
+    case 'mint':
+      // Minting's garbage is left to the collector, as a server minting and redeeming at once
+      // leaves it: a gc() here took it out of the server-CPU figure but slowed the requests that
+      // followed (memory store p50 at 1,000 rows 0.27–0.34 ms against 0.20–0.22 without).
+      return redisMeter.excluding(() => mint(message.count as number));
+    case 'settle':
       // The load measured next, another server's, must not pay for what this one left to free.
-      await settleRedis();
+      await redisMeter.settle();
       return true;
-    }
-    case 'redis-time': {
-      // Since the last `redis-time`, minting left out: the commands' own time, and the process's
-      // CPU once what the loads deleted has been freed.
-      await settleRedis();
-      const usec = await redisUsec();
-      const cpuUs = await redisCpuUs();
-      const spent = {
-        usec: usec - redisTime.usec - redisTime.mintUsec,
-        cpuUs: cpuUs - redisTime.cpuUs - redisTime.mintCpuUs,
-      };
-      Object.assign(redisTime, { usec, cpuUs, mintUsec: 0, mintCpuUs: 0 });
-      return spent;
-    }
+    case 'redis-time':
+      return redisMeter.read();
     case 'reset': {
       await dropFreshCopies();
       if (redis) await redis.del(RAW_KEY);
