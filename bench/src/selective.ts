@@ -47,6 +47,11 @@ const SERVER: Record<ServerKind, string> = {
  */
 const FRESH_ROWS_MAX = 10_000;
 
+/** Whether a server reads from Redis, whose time its rows also report. */
+function overRedis(kind: ServerKind): boolean {
+  return REDIS_STORES.has(kind) || kind === 'raw-redis';
+}
+
 /** What a server's runs at one size gave, summed over them where not a list. */
 interface Tally {
   /** Each run's p50, in round order. */
@@ -153,10 +158,9 @@ export async function selectiveFetchBenchmark(
         const kind = kinds[(lap + turn) % kinds.length] as ServerKind;
         const into = tally.get(kind) as Tally;
         const meter = lab.servers.get(kind)?.process;
-        const overRedis = REDIS_STORES.has(kind) || kind === 'raw-redis';
         // Read before the run to start the counts afresh, and after it (Redis settled first).
         await meter?.call({ op: 'cpu' });
-        if (overRedis) await meter?.call({ op: 'redis-time' });
+        if (overRedis(kind)) await meter?.call({ op: 'redis-time' });
         const r = await repeatLoad(lab, kind, { concurrency: 1, requests, body }, 1);
         // The server's CPU per request (Node servers only: the reference answers from a process
         // of its own), a figure that moves far less with the machine's load than a latency does.
@@ -165,7 +169,7 @@ export async function selectiveFetchBenchmark(
         // work against one GET's), and its process's CPU, which adds freeing what the takes
         // deleted: single use costs Redis that on top of the take. Reading it waits until Redis
         // has freed what this run left, which the next server's run must not pay for.
-        const redis = overRedis
+        const redis = overRedis(kind)
           ? await meter?.call<{ usec: number; cpuUs: number }>({ op: 'redis-time' })
           : undefined;
         into.p50s.push(r.p50);
@@ -182,7 +186,6 @@ export async function selectiveFetchBenchmark(
       rounds.set(`${kind}:${size}`, t.p50s);
       const perRequest = (us: number) => (t.requests > 0 ? round(us / t.requests) : undefined);
       const bound = P50_TARGET[kind];
-      const overRedis = REDIS_STORES.has(kind) || kind === 'raw-redis';
       out.push({
         section: SECTION,
         name: `${NAME[kind]}, table of ${size.toLocaleString('en-US')} rows`,
@@ -191,7 +194,7 @@ export async function selectiveFetchBenchmark(
           'p50 ms': round(p50),
           'p99 ms': round(t.p99),
           ...(t.requests > 0 && { 'server CPU µs': perRequest(t.cpuUs) }),
-          ...(overRedis &&
+          ...(overRedis(kind) &&
             t.requests > 0 && {
               'Redis µs': perRequest(t.usec),
               'Redis CPU µs': perRequest(t.redisCpuUs),
