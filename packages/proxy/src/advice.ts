@@ -37,6 +37,13 @@ export const callToolPlainly =
 export const nameTheTable =
   'Call the tool again with table set to one of these names (or a JSON Pointer such as /result/items), and abstract_domains naming columns of that array.';
 
+/**
+ * For a client the proxy has no upstream session for: every one is held by another client, and
+ * a session frees when its client ends or has been idle long enough.
+ */
+export const waitForUpstreamSession =
+  'Try again in a few minutes, when idle clients have let theirs go; if it persists, tell the user that the operator must raise --max-upstream-sessions (maxUpstreamSessions).';
+
 /** For a slow answer: the next try may be faster, a smaller one surely is. */
 export const retryOrAskForLess = 'Try again, or ask for less.';
 

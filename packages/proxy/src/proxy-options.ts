@@ -15,7 +15,7 @@ import {
   stringList,
 } from '@s2sp/core/options';
 import type { S2SPOptions } from '@s2sp/server';
-import { EdgeOptionsSchema, S2SPOptionsSchema } from '@s2sp/server/env';
+import { EdgeOptionsSchema, S2SPOptionsSchema, SwitchSchema } from '@s2sp/server/env';
 import { z } from 'zod';
 import type { S2SPProxyOptions } from './proxy-types.js';
 import { TABLE_FORMATS } from './tables/detect/text-formats.js';
@@ -124,6 +124,21 @@ export const S2SPProxyOptionsSchema = z.object({
       description:
         'The most bytes one upstream answer may have (a JSON body or SSE event over HTTP, a line on stdio); a larger one fails only its own request with `payload_too_large`, without restarting the upstream.',
     }),
+  sharedUpstream: SwitchSchema.default(false).meta({
+    flag: '--shared-upstream',
+    description:
+      'One upstream session for every client, instead of one per client: for an upstream that keeps no state per session. The upstream’s requests to a client that no call relates are then refused unless exactly one client is connected.',
+  }),
+  maxUpstreamSessions: positiveInteger().default(32).meta({
+    flag: '--max-upstream-sessions',
+    description:
+      'Upstream sessions open at once, one per client (a stdio upstream runs a process for each); a client beyond it is refused with `unavailable` until one closes.',
+  }),
+  upstreamIdleSeconds: positiveNumber().default(600).meta({
+    flag: '--upstream-idle',
+    description:
+      'A client without an MCP session of its own (2026-07-28) keeps its upstream session this long after its last request, in seconds; a 2025-era client’s closes with its MCP session.',
+  }),
   maxSessions: positiveInteger()
     .default(100)
     .describe(

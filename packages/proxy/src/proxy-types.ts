@@ -78,6 +78,24 @@ export interface S2SPProxyOptions
    * session idle the longest.
    */
   readonly maxSessions?: number;
+  /**
+   * One upstream session for every client, instead of one per client (the default). Only for an
+   * upstream that keeps no state per session: clients then share its state, and a request the
+   * upstream sends to a client that no call relates is refused unless exactly one client is
+   * connected. Default `false`.
+   */
+  readonly sharedUpstream?: boolean;
+  /**
+   * Upstream sessions open at once, one per client (a stdio upstream runs a process for each).
+   * A client beyond it is refused with `unavailable` until one closes. Default 32.
+   */
+  readonly maxUpstreamSessions?: number;
+  /**
+   * How long a client without an MCP session of its own (a 2026-07-28 client, known by its
+   * credential or address) keeps its upstream session after its last request, in seconds; a
+   * 2025-era client's closes with its MCP session. Default 600.
+   */
+  readonly upstreamIdleSeconds?: number;
   /** Where to log. Default: standard error at `info`. Never logs tokens. */
   readonly logger?: Logger;
   /** The upstream child's standard error. Default: copied to the proxy's standard error. */
@@ -119,8 +137,10 @@ export interface S2SPProxy {
   connect(transport: Transport): Promise<Server>;
   /** The Hono app: `/mcp`, `/s2sp/data/:token`, `/s2sp/health`. */
   readonly app: Hono;
-  /** How often the upstream was restarted after a crash. */
+  /** How often the upstream was restarted after a crash (every client's session counted). */
   upstreamRestarts(): number;
+  /** Upstream sessions open now: one per client, or the one shared session. */
+  upstreamSessions(): number;
   close(): Promise<void>;
   /**
    * The graceful {@link S2SPProxy.close}, for SIGTERM: the listeners drain first (running tool

@@ -6,7 +6,7 @@
 
 import { S2SPError } from '@s2sp/core';
 import { parseOptions } from '@s2sp/core/options';
-import { createClientConcurrencyLimit, createConsoleLogger } from '@s2sp/server';
+import { createClientConcurrencyLimit, createConsoleLogger, type ToolCall } from '@s2sp/server';
 import { createS2SPEdge } from '@s2sp/server/http';
 import { Hono } from 'hono';
 import { createClientKeys } from './client-keys.js';
@@ -17,18 +17,29 @@ import {
 } from './downstream/downstream-server.js';
 import { type McpSessions, mountMcpSessions } from './downstream/http-sessions.js';
 import { createInputRounds } from './downstream/input-rounds.js';
-import { createNotificationHub } from './downstream/notification-hub.js';
+import { createNotificationHub, listChanges } from './downstream/notification-hub.js';
 import { sessionRelayTarget } from './downstream/relay-target.js';
 import { createSubscriptions } from './downstream/subscriptions.js';
-import { type Server, StdioServerTransport, type Tool } from './mcp-sdk.js';
+import { type Notification, type Server, StdioServerTransport, type Tool } from './mcp-sdk.js';
 import { runtimeOptionsOf, S2SPProxyOptionsSchema } from './proxy-options.js';
 import type { ProxyListener, S2SPProxy, S2SPProxyOptions } from './proxy-types.js';
 import { createLearnedColumns } from './tables/learned-columns.js';
 import { createS2SPCall, S2SP_PARAMETERS, type S2SPCall } from './tables/s2sp-call.js';
 import { createTableTools, type DeclaredTool } from './tables/table-tools.js';
 import { createToolState } from './tables/tool-state.js';
-import { createUpstream } from './upstream/upstream.js';
+import type { RelayTarget } from './upstream/client-relay.js';
+import { createUpstream, type Upstream } from './upstream/upstream.js';
+import { createUpstreamPool } from './upstream/upstream-pool.js';
 import { PROXY_VERSION } from './version.js';
+
+/** A 2025-era downstream session, as the owner of an upstream session (its server once made). */
+interface SessionOwner {
+  readonly id: number;
+  server: Server | undefined;
+}
+
+/** Whose upstream session it is: a 2025-era session, or a 2026-07-28 client (its `clientKey`). */
+type Owner = SessionOwner | string;
 
 /**
  * Creates an S2SP proxy in front of an MCP server.
@@ -71,44 +82,6 @@ export function createS2SPProxy(input: S2SPProxyOptions): S2SPProxy {
     );
   };
 
-  const downstream = new Set<Server>();
-  // The client (clientKey) each session serves, once it has listed or called a tool.
-  const clientOf = new WeakMap<object, string>();
-  const hub = createNotificationHub({
-    // The HTTP endpoint (below) holds the 2026-07-28 clients' listen streams; the hub is made
-    // first, and nothing reaches it before the upstream starts.
-    listeners: (notification) => sessions.listeners(notification),
-    servers: () => downstream,
-    logger,
-    clientOf: (server) => clientOf.get(server),
-    setUpstreamLevel: (level) =>
-      upstream.request({ method: 'logging/setLevel', params: { level } }),
-  });
-  const upstream = createUpstream({
-    target: options.upstream,
-    logger,
-    clientInfo: { name: 's2sp-proxy', version: PROXY_VERSION },
-    requestTimeoutMs: options.timeoutSeconds * 1000,
-    maxResultBytes: options.maxUpstreamResultBytes,
-    restartDelayMs: options.restartDelayMs,
-    maxRestartDelayMs: 30_000,
-    onNotification: (notification, origin) => {
-      if (notification.method === 'notifications/tools/list_changed') forgetTools();
-      hub.relay(notification, origin, subscriptions);
-    },
-    soleClient: () => {
-      if (downstream.size !== 1) return undefined;
-      const [only] = downstream;
-      return only && sessionRelayTarget(only, clientOf.get(only) ?? 'the sole session');
-    },
-    onRestarted: () => {
-      forgetTools();
-      hub.restarted(upstream.capabilities());
-      void subscriptions.renew();
-    },
-    ...(options.onUpstreamStderr && { onStderr: options.onUpstreamStderr }),
-  });
-  const subscriptions = createSubscriptions(upstream);
   const learned = createLearnedColumns();
   // A static bearer token's holder is its token (a keyed hash), never its position in the list.
   const clientKeys = createClientKeys(input.auth?.bearerTokens ?? []);
@@ -135,11 +108,11 @@ export function createS2SPProxy(input: S2SPProxyOptions): S2SPProxy {
   // A call can come before any tools/list (or after the upstream's list changed): list once so
   // the registry knows each tool's own parameters and outputSchema.
   let listing: Promise<void> | undefined;
-  function forgetTools() {
+  const forgetTools = () => {
     listing = undefined;
     tables.forget();
-  }
-  async function learnTool(name: string) {
+  };
+  const learnTool = async (name: string, upstream: Upstream) => {
     if (tables.knows(name) || !upstream.capabilities().tools) return;
     listing ??= (async () => {
       let cursor: string | undefined;
@@ -160,40 +133,170 @@ export function createS2SPProxy(input: S2SPProxyOptions): S2SPProxy {
       logger.warn('upstream: tools/list failed', { error: (error as Error).message.slice(0, 200) });
     });
     await listing;
-  }
-  const context: DownstreamContext = {
-    upstream,
+  };
+
+  // The downstream sessions (2025 era), and the client (clientKey) each serves once it has listed
+  // or called a tool.
+  const downstream = new Set<Server>();
+  const clientOf = new WeakMap<object, string>();
+  const hub = createNotificationHub({
+    // The HTTP endpoint (below) holds the 2026-07-28 clients' listen streams; nothing reaches the
+    // hub before the upstream starts.
+    listeners: (notification, client) => sessions.listeners(notification, client),
+    servers: () => downstream,
+    logger,
+    clientOf: (server) => clientOf.get(server),
+    setUpstreamLevel: (level) => startup.request({ method: 'logging/setLevel', params: { level } }),
+  });
+  let restarts = 0;
+  const connection = {
+    target: options.upstream,
+    logger,
+    clientInfo: { name: 's2sp-proxy', version: PROXY_VERSION },
+    requestTimeoutMs: options.timeoutSeconds * 1000,
+    maxResultBytes: options.maxUpstreamResultBytes,
+    restartDelayMs: options.restartDelayMs,
+    maxRestartDelayMs: 30_000,
+    ...(options.onUpstreamStderr && { onStderr: options.onUpstreamStderr }),
+  };
+  const shared = options.sharedUpstream;
+
+  // The session the proxy opens at start, to learn what the upstream declares and lists. With
+  // sharedUpstream it is every client's; else it closes once it has listed the tools, and each
+  // client gets a session of its own (the pool below).
+  const startup = createUpstream({
+    ...connection,
+    onNotification: (notification, origin) => {
+      if (notification.method === 'notifications/tools/list_changed') forgetTools();
+      if (shared) hub.relay(notification, origin, subscriptions);
+    },
+    // Shared by every client, the session's requests that no call relates reach a client only
+    // while it is the one connected.
+    unrelated: () => {
+      if (!shared || downstream.size !== 1) return undefined;
+      const [only] = downstream;
+      return only && sessionRelayTarget(only, clientOf.get(only) ?? 'the sole session');
+    },
+    onRestarted: () => {
+      restarts++;
+      forgetTools();
+      if (!shared) return;
+      hub.restarted(startup.capabilities());
+      void subscriptions.renew();
+    },
+  });
+  const subscriptions = createSubscriptions(startup);
+
+  // Whose upstream session it is: a 2025-era downstream session, or a 2026-07-28 client.
+  let owners = 0;
+  const pool = createUpstreamPool<Owner>(
+    {
+      open: (owner) =>
+        createUpstream({
+          ...connection,
+          onNotification: (notification, origin) => toOwner(owner, notification, origin.session),
+          // Everything on this session is its owner's: a request no call relates goes to the
+          // newest call in flight, else to the owner's session (a 2026-07-28 client has none).
+          unrelated: (_method, newest) => newest ?? ownerTarget(owner),
+          onRestarted: () => {
+            restarts++;
+            forgetTools();
+            for (const notification of listChanges(startup.capabilities()))
+              toOwner(owner, notification, undefined);
+          },
+        }),
+      maxSessions: options.maxUpstreamSessions,
+      idleMs: options.upstreamIdleSeconds * 1000,
+      logger,
+    },
+    startup,
+  );
+  const ownerTarget = (owner: Owner): RelayTarget | undefined =>
+    typeof owner === 'string' || !owner.server
+      ? undefined
+      : sessionRelayTarget(owner.server, clientOf.get(owner.server) ?? `session ${owner.id}`);
+  /** What an owner's upstream session sends: to the request it came with, else to the owner. */
+  const toOwner = (owner: Owner, notification: Notification, caller: object | undefined) => {
+    if (notification.method === 'notifications/tools/list_changed') forgetTools();
+    if (typeof owner !== 'string') {
+      if (owner.server) hub.deliver(notification, owner.server);
+      return;
+    }
+    const broadcast =
+      notification.method.endsWith('/list_changed') ||
+      notification.method === 'notifications/resources/updated';
+    if (broadcast) sessions.listeners(notification, owner);
+    else if (caller) hub.deliver(notification, caller as Server);
+    else
+      logger.debug('upstream notification not relayed: no request of its client open', {
+        method: notification.method,
+      });
+  };
+  /** The upstream a downstream session or a 2026-07-28 client talks to. */
+  const upstreamOf = (owner: Owner): Upstream =>
+    shared ? startup : pool.lease(owner, { idleClose: typeof owner === 'string' });
+
+  const common = {
     callsPerClient: createClientConcurrencyLimit({
       concurrency: options.maxCallsPerClient,
-      what: 'tool calls of this client',
+      what: 'requests of this client',
     }),
     tables,
     s2sp,
     logger,
-    clientKey: (extra) => clientKeys.of(extra),
+    clientKey: (extra: ToolCall) => clientKeys.of(extra),
     maxTextLength: options.maxResultChars,
-    toolsChanged: (client) => {
+    toolsChanged: (client: string) => {
       hub.toolsChangedFor(client);
       state?.changed();
     },
-    seenClient: (server, client) => clientOf.set(server, client),
-    learnTool,
-    subscribe: (session, uri) => subscriptions.subscribe(session, uri),
-    unsubscribe: (session, uri) => subscriptions.unsubscribe(session, uri),
-    setLogLevel: (session, level) => hub.setLevel(session, level),
+    seenClient: (server: object, client: string) => clientOf.set(server, client),
     rounds: createInputRounds({ timeoutMs: options.timeoutSeconds * 1000 }),
   };
+  /** What the downstream server of one owner works with: its own upstream session. */
+  const contextOf = (upstream: Upstream): DownstreamContext => ({
+    ...common,
+    upstream,
+    learnTool: (name) => learnTool(name, upstream),
+    // Shared, the proxy keeps one table of who wants which URI and each session's log level;
+    // on a session of its own, a client's subscriptions and level are its session's.
+    subscribe: shared
+      ? (session, uri) => subscriptions.subscribe(session, uri)
+      : async (_session, uri) => {
+          await upstream.request({ method: 'resources/subscribe', params: { uri } });
+        },
+    unsubscribe: shared
+      ? (session, uri) => subscriptions.unsubscribe(session, uri)
+      : async (_session, uri) => {
+          await upstream.request({ method: 'resources/unsubscribe', params: { uri } });
+        },
+    setLogLevel: shared
+      ? (session, level) => hub.setLevel(session, level)
+      : async (session, level) => {
+          await upstream.request({ method: 'logging/setLevel', params: { level } });
+          hub.filterAt(session, level);
+        },
+  });
+  const serverInfo = () => startup.serverInfo() ?? { name: 's2sp-proxy', version: PROXY_VERSION };
 
+  const ownerOf = new WeakMap<Server, SessionOwner>();
+  const sessionClosed = (server: Server) => {
+    downstream.delete(server);
+    hub.closed(server);
+    void subscriptions.drop(server);
+    const owner = ownerOf.get(server);
+    if (owner && !shared) void pool.release(owner);
+  };
   const newServer = (): Server => {
-    const info = upstream.serverInfo() ?? { name: 's2sp-proxy', version: PROXY_VERSION };
-    const server = createDownstreamServer(context, info);
+    const owner: SessionOwner = { id: ++owners, server: undefined };
+    const server = createDownstreamServer(contextOf(upstreamOf(owner)), serverInfo());
+    owner.server = server;
+    ownerOf.set(server, owner);
     downstream.add(server);
     const previous = server.onclose;
     server.onclose = () => {
       previous?.();
-      downstream.delete(server);
-      hub.closed(server);
-      void subscriptions.drop(server);
+      sessionClosed(server);
     };
     return server;
   };
@@ -204,22 +307,25 @@ export function createS2SPProxy(input: S2SPProxyOptions): S2SPProxy {
   const sessions: McpSessions = mountMcpSessions(app, {
     path: '/mcp',
     createServer: newServer,
-    createModernServer: () =>
-      createModernDownstreamServer(
-        context,
-        upstream.serverInfo() ?? { name: 's2sp-proxy', version: PROXY_VERSION },
-      ),
-    onClosed: (server) => {
-      downstream.delete(server);
-      hub.closed(server);
-      void subscriptions.drop(server);
-    },
+    createModernServer: (client) =>
+      createModernDownstreamServer(contextOf(upstreamOf(client)), serverInfo()),
+    onClosed: sessionClosed,
     maxSessions: options.maxSessions,
     maxSessionsPerClient: options.maxSessionsPerClient,
     idleMs: 60 * 60 * 1000,
     edge,
   });
   const listeners: ProxyListener[] = [];
+  // Listed once at start, so a tool whose outputSchema cannot be combined with S2SP's is reported
+  // now rather than at its first use; without publicUrl, once listen() gives the data plane its
+  // address (listing describes tools with it). Then, unless it is every client's, the start-up
+  // session has done its work.
+  let learnedAtStart: Promise<void> | undefined;
+  const learnAtStart = () =>
+    (learnedAtStart ??= (async () => {
+      await learnTool('', startup);
+      if (!shared) await startup.close();
+    })());
 
   return {
     app,
@@ -229,13 +335,11 @@ export function createS2SPProxy(input: S2SPProxyOptions): S2SPProxy {
         Object.assign(remembered, loaded.declared);
         if (loaded.secret !== undefined) clientKeys.useSecret(loaded.secret);
       }
-      await upstream.start();
-      // Listed once at start, so a tool whose outputSchema cannot be combined with S2SP's is
-      // reported now rather than at its first use; without publicUrl, once listen() gives the
-      // data plane its address (listing describes tools with it).
-      if (seam) await learnTool('');
+      await startup.start();
+      if (seam) await learnAtStart();
     },
-    upstreamRestarts: () => upstream.restarts(),
+    upstreamRestarts: () => restarts,
+    upstreamSessions: () => (shared ? 1 : pool.size()),
 
     async listen({ port = 0, host = '127.0.0.1' } = {}) {
       const bound = await edge.listen(app, { port, host });
@@ -247,7 +351,7 @@ export function createS2SPProxy(input: S2SPProxyOptions): S2SPProxy {
         );
       }
       openSeam(publicUrl ?? bound.url);
-      await learnTool('');
+      await learnAtStart();
       const close = async () => {
         const index = listeners.indexOf(listener);
         if (index < 0) return;
@@ -290,11 +394,12 @@ export function createS2SPProxy(input: S2SPProxyOptions): S2SPProxy {
     },
 
     async close() {
-      context.rounds.close();
+      common.rounds.close();
       await sessions.close();
       await Promise.all([...downstream].map((server) => server.close().catch(() => {})));
       await Promise.all([...listeners].map((listener) => listener.close()));
-      await upstream.close();
+      await pool.close();
+      await startup.close();
       await seam?.close();
       await state?.flush();
     },

@@ -93,7 +93,7 @@ describe('per-client limits (auth id, else address; never the MCP session)', () 
     await new Promise((resolve) => setTimeout(resolve, 100));
     const refused = await call(first.client, 'plain');
     expect(code(refused)).toBe('unavailable');
-    expect(text(refused)).toContain('2 tool calls of this client are running');
+    expect(text(refused)).toContain('2 requests of this client are running');
     const other = await call(second.client, 'plain');
     expect(other.content[0]?.text).toBe('hello world; args={}');
     for (const result of await Promise.all(running2)) expect(result.isError).toBeFalsy();

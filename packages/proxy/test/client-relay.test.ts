@@ -8,20 +8,9 @@
  */
 import type { ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import {
-  Client as ClientV2,
-  StreamableHTTPClientTransport as HttpV2,
-} from '@modelcontextprotocol/client';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import {
-  type ClientCapabilities,
-  CreateMessageRequestSchema,
-  ElicitRequestSchema,
-  ListRootsRequestSchema,
-} from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { StdioUpstream, UpstreamTarget } from '../src/index.js';
+import { ALL, agentModern, agentV1, agentV2 } from './agents.js';
 import { httpFixture, type RunningProxy, startProxy, upstreamBin } from './support.js';
 
 const FIXTURE = fileURLToPath(new URL('./fixtures/relay-server.mjs', import.meta.url));
@@ -32,110 +21,6 @@ const EVERYTHING: StdioUpstream = {
   command: process.execPath,
   args: [upstreamBin('@modelcontextprotocol/server-everything', 'dist/index.js'), 'stdio'],
 };
-
-const ALL: ClientCapabilities = {
-  sampling: {},
-  elicitation: { form: {} },
-  roots: { listChanged: true },
-};
-
-/** A client's answers, each naming the client, and what it was asked. */
-function answers(name: string, asked: string[]) {
-  return {
-    sample: () => {
-      asked.push('sampling');
-      return {
-        model: name,
-        role: 'assistant' as const,
-        content: { type: 'text' as const, text: `${name} says hi` },
-      };
-    },
-    elicit: () => {
-      asked.push('elicitation');
-      return { action: 'accept' as const, content: { name } };
-    },
-    roots: () => {
-      asked.push('roots');
-      return { roots: [{ uri: `file:///${name}`, name }] };
-    },
-  };
-}
-
-interface Agent extends AsyncDisposable {
-  /** Calls a fixture tool and reads its `{ ok } | { error }` answer. */
-  call(tool: string, args?: Record<string, unknown>): Promise<Outcome>;
-  /** What the upstream asked this client, in order. */
-  readonly asked: string[];
-  readonly listTools: () => Promise<string[]>;
-  readonly raw: Client | ClientV2;
-}
-
-type Outcome = {
-  ok?: Record<string, unknown>;
-  error?: { code: number; data?: unknown };
-};
-
-/** An SDK v1 client declaring `capabilities`, answering as `name`. */
-async function agentV1(mcpUrl: string, name: string, capabilities: ClientCapabilities) {
-  const asked: string[] = [];
-  const client = new Client({ name, version: '1.0.0' }, { capabilities });
-  const answer = answers(name, asked);
-  if (capabilities.sampling) client.setRequestHandler(CreateMessageRequestSchema, answer.sample);
-  if (capabilities.elicitation) client.setRequestHandler(ElicitRequestSchema, answer.elicit);
-  if (capabilities.roots) client.setRequestHandler(ListRootsRequestSchema, answer.roots);
-  await client.connect(new StreamableHTTPClientTransport(new URL(mcpUrl)));
-  return agent(client, asked);
-}
-
-/** An SDK v2 client on the 2025 era (`initialize`), declaring `capabilities`. */
-function agentV2(mcpUrl: string, name: string, capabilities: ClientCapabilities) {
-  return agentV2On('legacy', mcpUrl, name, capabilities);
-}
-
-/** An SDK v2 client pinned to 2026-07-28 (no session: it declares `capabilities` per request). */
-function agentModern(mcpUrl: string, name: string, capabilities: ClientCapabilities) {
-  return agentV2On({ pin: '2026-07-28' }, mcpUrl, name, capabilities);
-}
-
-async function agentV2On(
-  mode: 'legacy' | { pin: string },
-  mcpUrl: string,
-  name: string,
-  capabilities: ClientCapabilities,
-) {
-  const asked: string[] = [];
-  const client = new ClientV2(
-    { name, version: '1.0.0' },
-    { capabilities: capabilities as never, versionNegotiation: { mode } },
-  );
-  const answer = answers(name, asked);
-  if (capabilities.sampling) client.setRequestHandler('sampling/createMessage', answer.sample);
-  if (capabilities.elicitation) client.setRequestHandler('elicitation/create', answer.elicit);
-  if (capabilities.roots) client.setRequestHandler('roots/list', answer.roots);
-  await client.connect(new HttpV2(new URL(mcpUrl)));
-  expect(client.getNegotiatedProtocolVersion()).toBe(mode === 'legacy' ? '2025-11-25' : mode.pin);
-  return agent(client, asked);
-}
-
-function agent(client: Client | ClientV2, asked: string[]): Agent {
-  return {
-    asked,
-    raw: client,
-    async call(tool, args = {}) {
-      const result = (await client.callTool({ name: tool, arguments: args })) as {
-        content: { type: string; text?: string }[];
-      };
-      return JSON.parse(result.content[0]?.text ?? 'null') as Outcome;
-    },
-    listTools: async () => (await client.listTools()).tools.map((tool) => tool.name),
-    // Ends the MCP session (DELETE), not only the connection: the proxy then counts it no more.
-    async [Symbol.asyncDispose]() {
-      const transport = client.transport as { terminateSession?: () => Promise<void> } | undefined;
-      await transport?.terminateSession?.().catch(() => {});
-      await client.close();
-    },
-  };
-}
 
 const MISSING = -32021;
 
@@ -171,14 +56,8 @@ describe.each([
       await using a = await make(running.listener.mcpUrl, 'alice', ALL);
       expect((await a.call('sample')).ok).toMatchObject({ model: 'alice' });
       expect((await a.call('elicit')).ok).toEqual({ action: 'accept', content: { name: 'alice' } });
+      // On stdio nothing relates it to the call, but the upstream session is this client's own.
       const roots = await a.call('roots');
-      if (kind === 'stdio' && make === agentModern) {
-        // On stdio nothing relates a roots/list to the call, and a 2026-07-28 client has no
-        // session to be the sole one: the upstream keeps its roots (client-relay.ts).
-        expect(roots.error?.code).toBe(-32600);
-        expect(a.asked).toEqual(['sampling', 'elicitation']);
-        return;
-      }
       expect(roots.ok).toEqual({ roots: [{ uri: 'file:///alice', name: 'alice' }] });
       expect(a.asked).toEqual(['sampling', 'elicitation', 'roots']);
     },
@@ -218,18 +97,13 @@ describe.each([
     expect((await a.call('other')).error?.code).toBe(-32601);
   });
 
-  it('relays a roots/list that no call relates only while its client is the sole one connected', async () => {
-    {
-      await using a = await agentV1(running.listener.mcpUrl, 'alice', ALL);
-      expect((await a.call('roots_alone')).ok).toEqual({
-        roots: [{ uri: 'file:///alice', name: 'alice' }],
-      });
-    }
-    // A second session: the proxy's session upstream is shared, no one client's roots stand for it.
+  it('relays a roots/list that no call relates to the client whose upstream session it came on', async () => {
     await using a = await agentV1(running.listener.mcpUrl, 'alice', ALL);
     await using b = await agentV1(running.listener.mcpUrl, 'bob', ALL);
-    expect((await a.call('roots_alone')).error?.code).toBe(-32600);
-    expect([a.asked, b.asked]).toEqual([[], []]);
+    expect((await a.call('roots_alone')).ok).toEqual({
+      roots: [{ uri: 'file:///alice', name: 'alice' }],
+    });
+    expect([a.asked, b.asked]).toEqual([['roots'], []]);
   });
 
   it('passes a client’s notifications/roots/list_changed on to the upstream', async () => {
@@ -260,16 +134,46 @@ describe.each([
       expect([a.asked, b.asked, c.asked]).toEqual([['sampling'], ['sampling'], ['sampling']]);
     });
   } else {
-    it('refuses what it cannot attribute: two clients with calls in flight, nothing relating it', async () => {
+    it('relays what nothing on the wire attributes to the client that owns the session', async () => {
       await using a = await agentV1(running.listener.mcpUrl, 'alice', ALL);
       await using b = await agentV1(running.listener.mcpUrl, 'bob', ALL);
       const waiting = a.call('wait', { ms: 500 });
-      await new Promise((resolve) => setTimeout(resolve, 100));
-      expect((await b.call('sample')).error?.code).toBe(-32600);
+      expect((await b.call('sample')).ok).toMatchObject({ model: 'bob' });
       await waiting;
-      expect([a.asked, b.asked]).toEqual([[], []]);
+      expect([a.asked, b.asked]).toEqual([[], ['sampling']]);
     });
   }
+});
+
+describe('s2sp-proxy relaying with sharedUpstream (one upstream session, stdio)', () => {
+  let running: RunningProxy;
+  beforeAll(async () => {
+    running = await startProxy({ upstream: STDIO, sharedUpstream: true });
+  });
+  afterAll(() => running?.proxy.close());
+
+  it('relays a roots/list that no call relates only while its client is the sole one connected', async () => {
+    {
+      await using a = await agentV1(running.listener.mcpUrl, 'alice', ALL);
+      expect((await a.call('roots_alone')).ok).toEqual({
+        roots: [{ uri: 'file:///alice', name: 'alice' }],
+      });
+    }
+    // A second session: the upstream session is shared, no one client's roots stand for it.
+    await using a = await agentV1(running.listener.mcpUrl, 'alice', ALL);
+    await using b = await agentV1(running.listener.mcpUrl, 'bob', ALL);
+    expect((await a.call('roots_alone')).error?.code).toBe(-32600);
+    expect([a.asked, b.asked]).toEqual([[], []]);
+  });
+
+  it('refuses what it cannot attribute: two clients connected, nothing relating it', async () => {
+    await using a = await agentV1(running.listener.mcpUrl, 'alice', ALL);
+    await using b = await agentV1(running.listener.mcpUrl, 'bob', ALL);
+    const waiting = a.call('wait', { ms: 500 });
+    expect((await b.call('sample')).error?.code).toBe(-32600);
+    await waiting;
+    expect([a.asked, b.asked]).toEqual([[], []]);
+  });
 });
 
 describe('s2sp-proxy in front of server-everything', () => {

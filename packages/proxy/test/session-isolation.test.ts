@@ -1,7 +1,9 @@
 /**
  * Sessions of one proxy cannot see each other's traffic: a log message the upstream
  * sends about a call reaches that call's session only, log levels are per session, progress goes
- * to the caller only, and a message that belongs to no call reaches no session. Two official SDK
+ * to the caller only. With an upstream session per client (the default), what the upstream sends
+ * on a session belongs to its client by construction, so a message that belongs to no call
+ * reaches that client; with `sharedUpstream`, it reaches no session (the operator's log). Two official SDK
  * clients on the proxy's Streamable HTTP endpoint; the fixture upstream
  * (test/fixtures/notify-server.mjs) on Streamable HTTP (where the proxy knows which request a
  * notification came with) and on stdio (where it does not).
@@ -69,9 +71,12 @@ const ALL = ['debug', 'info', 'warning', 'error'];
 const tagged = (tag: string, levels = ALL) => levels.map((level) => `${tag}:${level}`);
 
 describe.each([
-  ['Streamable HTTP', 'http'],
-  ['stdio', 'stdio'],
-] as const)('session isolation, upstream on %s', (_label, kind) => {
+  ['Streamable HTTP', 'http', 'per client'],
+  ['stdio', 'stdio', 'per client'],
+  ['Streamable HTTP', 'http', 'shared'],
+  ['stdio', 'stdio', 'shared'],
+] as const)('session isolation, upstream on %s, upstream sessions %s', (_label, kind, mode) => {
+  const shared = mode === 'shared';
   let upstream: UpstreamTarget = STDIO;
   let child: ChildProcess | undefined;
   beforeAll(async () => {
@@ -83,10 +88,9 @@ describe.each([
   afterAll(() => {
     child?.kill();
   });
-  // The HTTP fixture keeps one MCP session: one proxy per describe, started lazily.
   let running: RunningProxy | undefined;
   const proxy = async () => {
-    running ??= await startProxy({ upstream, detectTables: false });
+    running ??= await startProxy({ upstream, detectTables: false, sharedUpstream: shared });
     return running;
   };
   afterAll(async () => {
@@ -123,6 +127,12 @@ describe.each([
     await settle();
     expect(a.logs).toEqual(['A:error']);
     expect(b.logs).toEqual(tagged('B'));
+    if (!shared) {
+      // Each client's upstream session runs at the level its client asked for.
+      expect(await levelsSet(a)).toEqual(['error']);
+      expect(await levelsSet(b)).toEqual(['debug']);
+      return;
+    }
     // The upstream runs at the most verbose level an open session needs…
     expect((await levelsSet(a)).at(-1)).toBe('debug');
     // …and when B leaves, at A's.
@@ -133,12 +143,18 @@ describe.each([
     expect(a.logs).toEqual(['A:error', 'A2:error']);
   });
 
-  it('a message that belongs to no call goes to the operator log, not to any session', async () => {
+  it('a message that belongs to no call reaches its session’s client, or (shared) no session', async () => {
     const edge = await proxy();
     await using a = await watched(edge);
     await using b = await watched(edge);
     await a.client.setLoggingLevel('debug');
     await call(a, 'ambient', { tag: 'N' });
+    if (!shared) {
+      await expect.poll(() => a.logs.length).toBe(8);
+      expect(a.logs.every((data) => data.startsWith('N'))).toBe(true);
+      expect(b.logs).toEqual([]);
+      return;
+    }
     await expect
       .poll(() => edge.logs.filter((line) => line.includes('no session it belongs to')).length)
       .toBeGreaterThanOrEqual(8);
@@ -157,6 +173,7 @@ describe('session isolation: two calls in flight at once', () => {
       await using edge = await startProxy({
         upstream: { kind: 'http', url: started.url },
         detectTables: false,
+        sharedUpstream: true,
       });
       await using a = await watched(edge);
       await using b = await watched(edge);
@@ -173,8 +190,25 @@ describe('session isolation: two calls in flight at once', () => {
     }
   });
 
-  it('stdio: messages that cannot be told apart reach neither session', async () => {
+  it('stdio, a session per client: each session gets its own call’s messages, exactly', async () => {
     await using edge = await startProxy({ upstream: STDIO, detectTables: false });
+    await using a = await watched(edge);
+    await using b = await watched(edge);
+    await Promise.all([
+      call(a, 'log', { tag: 'A', ms: 100 }),
+      call(b, 'log', { tag: 'B', ms: 100 }),
+    ]);
+    await expect.poll(() => a.logs.length + b.logs.length).toBe(8);
+    expect(a.logs).toEqual(tagged('A'));
+    expect(b.logs).toEqual(tagged('B'));
+  });
+
+  it('stdio, shared: messages that cannot be told apart reach neither session', async () => {
+    await using edge = await startProxy({
+      upstream: STDIO,
+      detectTables: false,
+      sharedUpstream: true,
+    });
     await using a = await watched(edge);
     await using b = await watched(edge);
     const dropped = () =>

@@ -111,20 +111,26 @@ function downstreamHandlers(
   // What the upstream sends about this unit's requests comes back to it only.
   const own: ToolCallContext = { ...context, caller: server };
   const handlers: [Method, Handler][] = [];
+  // Every request that reaches the upstream counts against its client's limit, not only tool
+  // calls: one client's slow prompts or reads cannot take what the others need.
+  const limited = <T>(call: ToolCall, run: () => Promise<T>) =>
+    context.callsPerClient.run(context.clientKey(call), run);
   const forward = (method: Method) =>
     handlers.push([
       method,
-      (request, call) => context.upstream.request(request as never, forwardOptions(call, server)),
+      (request, call) =>
+        limited(call, () =>
+          context.upstream.request(request as never, forwardOptions(call, server)),
+        ),
     ]);
 
   if (caps.tools) {
     handlers.push([
       'tools/list',
       async (request, call) => {
-        const result = (await context.upstream.request(request as never, {
-          ...withSignal(call),
-          caller: server,
-        })) as ListToolsResult;
+        const result = (await limited(call, () =>
+          context.upstream.request(request as never, { ...withSignal(call), caller: server }),
+        )) as ListToolsResult;
         // Each client sees its own listing: what its results taught the proxy, nobody else's.
         const client = context.clientKey(call);
         context.seenClient(server, client);

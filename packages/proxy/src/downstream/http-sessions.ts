@@ -25,8 +25,8 @@ export interface McpSessionsOptions {
   readonly path: string;
   /** A new downstream server for a new session. */
   readonly createServer: () => Server;
-  /** A new downstream server for one 2026-07-28 request. */
-  readonly createModernServer: () => ModernServer;
+  /** A new downstream server for one 2026-07-28 request of `client` (its `clientKey`). */
+  readonly createModernServer: (client: string) => ModernServer;
   /** Called when a session ends, to drop its subscriptions. */
   readonly onClosed: (server: Server) => void;
   /**
@@ -50,6 +50,14 @@ export interface McpSessionsOptions {
   readonly edge: S2SPEdge;
 }
 
+type ModernMcp = ReturnType<typeof createModernMcp>;
+
+/**
+ * 2026-07-28 clients whose SDK entry (and listen streams) is kept; the one used least recently
+ * is let go beyond it (its next request opens a new one).
+ */
+const MAX_MODERN_CLIENTS = 1024;
+
 interface Session {
   readonly transport: WebStandardStreamableHTTPServerTransport;
   readonly server: Server;
@@ -68,9 +76,15 @@ export interface McpSessions {
   perClient(): Map<string, number>;
   /**
    * Tells the 2026-07-28 clients' `subscriptions/listen` streams of a list change or a resource
-   * update (SDK v2's per-request entry owns the streams; other notifications have no stream).
+   * update (SDK v2's per-request entry owns the streams; other notifications have no stream):
+   * one client's only, when `client` is given, else every client's.
    */
-  listeners(notification: { method: string; params?: Record<string, unknown> }): void;
+  listeners(
+    notification: { method: string; params?: Record<string, unknown> },
+    client?: string,
+  ): void;
+  /** Ends one 2026-07-28 client's listen streams (its upstream session closed). */
+  forgetClient(client: string): Promise<void>;
   /** Closes every session. */
   close(): Promise<void>;
 }
@@ -87,7 +101,31 @@ function jsonRpcError(c: Context, status: 400 | 404 | 503, message: string) {
  */
 export function mountMcpSessions(app: Hono, options: McpSessionsOptions): McpSessions {
   const sessions = new Map<string, Session>();
-  const modern = createModernMcp(options.edge, () => options.createModernServer());
+  // The 2026-07-28 leg, one SDK entry per client: its listen streams hear only what concerns that
+  // client (its own upstream session's news), and its requests reach its own upstream session.
+  const modern = new Map<string, ModernMcp>();
+  const modernFor = (client: string): ModernMcp => {
+    const found = modern.get(client);
+    if (found) {
+      // Most recently used last, so that the first is the one to let go when there are too many.
+      modern.delete(client);
+      modern.set(client, found);
+      return found;
+    }
+    if (modern.size >= MAX_MODERN_CLIENTS) {
+      const [oldest] = modern.keys();
+      if (oldest !== undefined) void forgetClient(oldest);
+    }
+    const created = createModernMcp(options.edge, () => options.createModernServer(client));
+    modern.set(client, created);
+    return created;
+  };
+  const forgetClient = async (client: string) => {
+    const entry = modern.get(client);
+    if (!entry) return;
+    modern.delete(client);
+    await entry.close().catch(() => {});
+  };
 
   const end = async (id: string) => {
     const session = sessions.get(id);
@@ -160,8 +198,6 @@ export function mountMcpSessions(app: Hono, options: McpSessionsOptions): McpSes
         'Bad request: no mcp-session-id header. Start with an initialize POST.',
       );
     }
-    const answered = await modern.answer(c, parsedBody);
-    if (answered) return answered;
     const client = clientKey({
       ...(authInfo && { authInfo }),
       requestInfo: {
@@ -170,6 +206,8 @@ export function mountMcpSessions(app: Hono, options: McpSessionsOptions): McpSes
         },
       },
     });
+    const answered = await modernFor(client).answer(c, parsedBody);
+    if (answered) return answered;
     const own = [...sessions].filter(([, session]) => session.client === client);
     if (own.length >= options.maxSessionsPerClient) {
       const oldest = idlest(own);
@@ -225,19 +263,27 @@ export function mountMcpSessions(app: Hono, options: McpSessionsOptions): McpSes
         counts.set(session.client, (counts.get(session.client) ?? 0) + 1);
       return counts;
     },
-    listeners(notification) {
+    listeners(notification, client) {
       const uri = notification.params?.uri;
-      if (notification.method === 'notifications/tools/list_changed') modern.notify.toolsChanged();
-      else if (notification.method === 'notifications/prompts/list_changed')
-        modern.notify.promptsChanged();
-      else if (notification.method === 'notifications/resources/list_changed')
-        modern.notify.resourcesChanged();
-      else if (notification.method === 'notifications/resources/updated' && typeof uri === 'string')
-        modern.notify.resourceUpdated(uri);
+      const targets =
+        client === undefined ? [...modern.values()] : [modern.get(client)].filter((m) => !!m);
+      for (const { notify } of targets) {
+        if (notification.method === 'notifications/tools/list_changed') notify.toolsChanged();
+        else if (notification.method === 'notifications/prompts/list_changed')
+          notify.promptsChanged();
+        else if (notification.method === 'notifications/resources/list_changed')
+          notify.resourcesChanged();
+        else if (
+          notification.method === 'notifications/resources/updated' &&
+          typeof uri === 'string'
+        )
+          notify.resourceUpdated(uri);
+      }
     },
+    forgetClient,
     async close() {
       clearInterval(sweep);
-      await modern.close();
+      await Promise.all([...modern.keys()].map(forgetClient));
       await Promise.all([...sessions.keys()].map(end));
     },
   };

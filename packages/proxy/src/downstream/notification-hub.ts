@@ -40,9 +40,10 @@ export interface NotificationHubOptions {
   readonly setUpstreamLevel: (level: LoggingLevel) => Promise<unknown>;
   /**
    * Also told of every list change the hub sends sessions (and every resource update), for the
-   * 2026-07-28 clients, which have no session: their `subscriptions/listen` streams take them.
+   * 2026-07-28 clients, which have no session: their `subscriptions/listen` streams take them —
+   * one client's only, when `client` is given.
    */
-  readonly listeners?: (notification: Notification) => void;
+  readonly listeners?: (notification: Notification, client?: string) => void;
 }
 
 /** The hub. */
@@ -58,10 +59,39 @@ export interface NotificationHub {
    * the most verbose one the open sessions need. Resolves when the upstream has it.
    */
   setLevel(session: Server, level: LoggingLevel): Promise<void>;
+  /**
+   * Records a session's level for what is delivered to it, without setting the shared
+   * upstream's: a session with an upstream session of its own sets that one's itself (and an
+   * upstream that ignores levels is filtered here all the same).
+   */
+  filterAt(session: Server, level: LoggingLevel): void;
   /** A session closed: its level no longer counts. */
   closed(session: Server): void;
   /** After an upstream restart: every list the upstream can change may have changed. */
   restarted(capabilities: ServerCapabilities): void;
+  /**
+   * Passes one notification to one session (what that session's own upstream session sent),
+   * below the level it asked for dropped.
+   */
+  deliver(notification: Notification, session: Server): void;
+}
+
+/**
+ * What a restarted upstream session may have changed: a list-change notification for every list
+ * it declares.
+ *
+ * @param capabilities - what the upstream declared
+ */
+export function listChanges(capabilities: ServerCapabilities): Notification[] {
+  return [
+    ...(capabilities.tools ? [{ method: 'notifications/tools/list_changed' }] : []),
+    ...(capabilities.prompts?.listChanged
+      ? [{ method: 'notifications/prompts/list_changed' }]
+      : []),
+    ...(capabilities.resources?.listChanged
+      ? [{ method: 'notifications/resources/list_changed' }]
+      : []),
+  ];
 }
 
 // Least to most severe (RFC 5424 order, as MCP lists them).
@@ -167,10 +197,10 @@ export function createNotificationHub(options: NotificationHubOptions): Notifica
       toSession(notification, origin, session && open.has(session) ? session : undefined);
     },
     toolsChanged,
+    deliver: (notification, session) =>
+      toSession(notification, { by: 'request', session }, session),
     toolsChangedFor(client) {
-      // A listen stream has no client of its own to tell apart: every listener hears of it, and
-      // lists again to see its own listing (which shows nobody else's columns).
-      options.listeners?.({ method: 'notifications/tools/list_changed' });
+      options.listeners?.({ method: 'notifications/tools/list_changed' }, client);
       for (const server of options.servers()) {
         if (options.clientOf?.(server) !== client) continue;
         try {
@@ -182,17 +212,15 @@ export function createNotificationHub(options: NotificationHubOptions): Notifica
       levels.set(session, level);
       return apply(needed());
     },
+    filterAt(session, level) {
+      levels.set(session, level);
+    },
     closed(session) {
       if (!levels.delete(session) && applied === undefined) return;
       void apply(needed());
     },
     restarted(capabilities) {
-      if (capabilities.tools) toolsChanged();
-      if (capabilities.prompts?.listChanged)
-        broadcast({ method: 'notifications/prompts/list_changed' });
-      if (capabilities.resources?.listChanged) {
-        broadcast({ method: 'notifications/resources/list_changed' });
-      }
+      for (const notification of listChanges(capabilities)) broadcast(notification);
       // A new upstream process starts at its own default level.
       applied = undefined;
       if (capabilities.logging) void apply(needed());

@@ -60,10 +60,12 @@ export interface UpstreamOptions {
    */
   readonly onNotification: (notification: Notification, origin: NotificationOrigin) => void;
   /**
-   * The one downstream client, when exactly one is connected, reached outside any request: the
-   * only client a `roots/list` that no request relates may go to (see client-relay.ts).
+   * Where an upstream request to a client goes when no forwarded request relates it (stdio, the
+   * standalone GET stream): given the newest forwarded request in flight that can reach its
+   * client, the target the proxy chooses, or none (refused). The proxy decides by who owns this
+   * upstream session (see `upstream-pool.ts`). Default: refused.
    */
-  readonly soleClient?: () => RelayTarget | undefined;
+  readonly unrelated?: (method: string, newest: RelayTarget | undefined) => RelayTarget | undefined;
   /** Called after a restarted upstream has finished initialisation. */
   readonly onRestarted: () => void;
   /** The child's standard error. Default: copied to the proxy's standard error. */
@@ -122,6 +124,8 @@ export interface Upstream {
 interface Caller {
   readonly session: object;
   readonly relay: RelayTarget | undefined;
+  /** When it was sent, among this upstream's requests (newest is highest). */
+  readonly order: number;
 }
 
 // A restarted server that then lived this long is healthy again: the backoff starts over.
@@ -150,6 +154,7 @@ export function createUpstream(options: UpstreamOptions): Upstream {
   let capabilities: ServerCapabilities = {};
   let serverInfo: Implementation | undefined;
   let instructions: string | undefined;
+  let sent = 0;
   // The session each request is made for (and the downstream request it forwards, for relaying
   // the upstream's requests to its client), carried through the SDK client's asynchronous work:
   // the Streamable HTTP transport reads a request's response stream in a task started by that
@@ -168,16 +173,16 @@ export function createUpstream(options: UpstreamOptions): Upstream {
     return { by: 'unknown' };
   };
   // The downstream request an upstream request to a client is for: the one it came with, else
-  // the newest of the only session with requests in flight — except for `roots/list`, which a
-  // server sends on its own to learn the roots of its whole session (the proxy's, shared by every
-  // client): only the sole connected client may answer it (see client-relay.ts).
+  // whatever the owner of this upstream session decides (see `UpstreamOptions.unrelated`).
   const relayTargetOf = (method: string): RelayTarget | undefined => {
     const own = callers.getStore();
     if (own) return own.relay;
-    if (method === 'roots/list') return options.soleClient?.();
-    if (inFlight.size !== 1) return undefined;
-    const [only] = inFlight.values();
-    return only?.findLast((call) => call.relay !== undefined)?.relay;
+    let newest: Caller | undefined;
+    for (const calls of inFlight.values()) {
+      const last = calls.findLast((call) => call.relay !== undefined);
+      if (last && (!newest || last.order > newest.order)) newest = last;
+    }
+    return options.unrelated?.(method, newest?.relay);
   };
   const relay = createClientRelay({ timeoutMs: options.requestTimeoutMs });
 
@@ -314,7 +319,11 @@ export function createUpstream(options: UpstreamOptions): Upstream {
       const send = asBytes ? () => textAsBytes.run(true, sendNow) : sendNow;
       // The downstream request being answered (set by the downstream server around its handler).
       const target = relayScope.getStore();
-      const call: Caller | undefined = caller && { session: caller, relay: target };
+      const call: Caller | undefined = caller && {
+        session: caller,
+        relay: target,
+        order: ++sent,
+      };
       if (call) inFlight.set(call.session, [...(inFlight.get(call.session) ?? []), call]);
       try {
         const result = (await (call ? callers.run(call, send) : send())) as Record<string, unknown>;
