@@ -1,4 +1,6 @@
-import { readFileSync, writeFileSync } from 'node:fs';
+import { type ChildProcess, spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -346,6 +348,135 @@ export async function proxyLargeTableBenchmark(
     await measure('csv', quick ? 4 : 20, 'CSV of short rows');
   } finally {
     await Promise.all(clients.map((client) => client.close().catch(() => {})));
+  }
+  return out;
+}
+
+const SESSIONS_SECTION =
+  '7c. @s2sp/proxy: an upstream session per client — a new client’s first call, and what an idle one holds';
+
+/** The processes `pid` started (Linux: each of its tasks' `children` file under `/proc`). */
+function childPids(pid: number): number[] {
+  const tasks = readdirSync(`/proc/${pid}/task`);
+  return tasks.flatMap((task) =>
+    readFileSync(`/proc/${pid}/task/${task}/children`, 'utf8')
+      .split(/\s+/)
+      .filter(Boolean)
+      .map(Number),
+  );
+}
+
+/** Spawns `args` with node and resolves with the first match of `pattern` on `stream`. */
+async function spawnUntil(
+  args: string[],
+  stream: 'stdout' | 'stderr',
+  pattern: RegExp,
+): Promise<{ child: ChildProcess; match: string }> {
+  const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+  let seen = '';
+  const match = await new Promise<string>((resolve, reject) => {
+    child.once('exit', (code) => reject(new Error(`${args[0]} exited (${code}): ${seen}`)));
+    child[stream]?.on('data', (chunk: Buffer) => {
+      seen += chunk.toString();
+      const found = pattern.exec(seen);
+      if (found?.[1]) resolve(found[1]);
+    });
+  });
+  // Drained from here on, so that a full pipe never blocks the process.
+  child.stdout?.resume();
+  child.stderr?.resume();
+  return { child, match };
+}
+
+/**
+ * What an upstream session per client costs (the proxy's default): the proxy in its own process on
+ * Streamable HTTP, in front of the bench's table upstream on stdio (a process per client) and on
+ * Streamable HTTP (an MCP session per client, the upstream in a process of its own). For each,
+ * `clients` new MCP clients connect one after another: (1) a new client's first call (its
+ * `initialize` and first `tools/call`, which opens its upstream session) against a call once its
+ * session is up; (2) the resident memory each idle client's session adds, in the proxy and in
+ * the upstream (the upstream's processes for stdio, the upstream server for HTTP).
+ */
+export async function proxyUpstreamSessionsBenchmark(quick: boolean): Promise<BenchRow[]> {
+  const upstream = fileURLToPath(new URL('./table-upstream.js', import.meta.url));
+  const proxyMain = process.env.S2SP_BENCH_PROXY_MAIN ?? bin('@s2sp/proxy', 'dist/main.js');
+  const clients = quick ? 3 : 10;
+  const out: BenchRow[] = [];
+  for (const kind of ['stdio', 'http'] as const) {
+    const started: ChildProcess[] = [];
+    const open: Client[] = [];
+    try {
+      let target = ['--', process.execPath, upstream];
+      let upstreamPid: number | undefined;
+      if (kind === 'http') {
+        const server = await spawnUntil([upstream, '--http'], 'stdout', /port (\d+)/);
+        started.push(server.child);
+        upstreamPid = server.child.pid;
+        target = ['--upstream-url', `http://127.0.0.1:${server.match}/mcp`];
+      }
+      const proxy = await spawnUntil(
+        [proxyMain, '--port', '0', '--max-upstream-sessions', String(clients + 2), ...target],
+        'stderr',
+        /ready mcp=(\S+)/,
+      );
+      started.push(proxy.child);
+      const proxyPid = proxy.child.pid as number;
+      const mcpUrl = new URL(proxy.match);
+      const upstreamKb = () =>
+        upstreamPid !== undefined
+          ? residentKb(upstreamPid).rss
+          : childPids(proxyPid).reduce((sum, pid) => sum + residentKb(pid).rss, 0);
+      const ping = (client: Client) => client.callTool({ name: 'ping', arguments: {} });
+
+      // One client up first, so that what follows is each new client's own cost.
+      const warm = await connect(new StreamableHTTPClientTransport(mcpUrl));
+      open.push(warm);
+      for (let i = 0; i < 20; i++) await ping(warm);
+      const before = { proxy: residentKb(proxyPid).rss, upstream: upstreamKb() };
+      const first: number[] = [];
+      const up: number[] = [];
+      for (let i = 0; i < clients; i++) {
+        const t = performance.now();
+        const client = await connect(new StreamableHTTPClientTransport(mcpUrl));
+        open.push(client);
+        await ping(client);
+        first.push(performance.now() - t);
+        for (let j = 0; j < 10; j++) {
+          const u = performance.now();
+          await ping(client);
+          up.push(performance.now() - u);
+        }
+      }
+      await new Promise((resolve) => setTimeout(resolve, 1_000));
+      const after = { proxy: residentKb(proxyPid).rss, upstream: upstreamKb() };
+      const firstCall = latency(first);
+      const once = latency(up);
+      out.push({
+        section: SESSIONS_SECTION,
+        name: `a new client’s first call, ${kind} upstream, ${clients} clients`,
+        how: 'initialize and the first tools/call (which opens the client’s upstream session), then 10 calls once it is up; the proxy and the upstream in processes of their own',
+        values: {
+          'first call p50 ms': round(firstCall.p50),
+          'first call max ms': round(Math.max(...first)),
+          'once up, per call p50 ms': round(once.p50),
+        },
+      });
+      out.push({
+        section: SESSIONS_SECTION,
+        name: `resident memory per idle client, ${kind} upstream`,
+        how: `RSS after ${clients} idle clients less RSS before them, divided by ${clients}; the upstream: ${kind === 'stdio' ? 'its processes, one per client' : 'its server process'}`,
+        values: {
+          'proxy KiB per client': Math.round((after.proxy - before.proxy) / clients),
+          'upstream KiB per client': Math.round((after.upstream - before.upstream) / clients),
+        },
+      });
+    } finally {
+      await Promise.all(open.map((client) => client.close().catch(() => {})));
+      for (const child of started.reverse()) {
+        child.kill('SIGTERM');
+        if (child.exitCode === null) await once(child, 'exit');
+      }
+    }
   }
   return out;
 }

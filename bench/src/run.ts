@@ -17,7 +17,12 @@ import { endToEndBenchmark } from './end-to-end.js';
 import { type ServerKind, startLab } from './lab.js';
 import { largeTablesBenchmark } from './large-tables.js';
 import { memoryBenchmark } from './memory.js';
-import { postgresAvailable, proxyBenchmark, proxyLargeTableBenchmark } from './proxy.js';
+import {
+  postgresAvailable,
+  proxyBenchmark,
+  proxyLargeTableBenchmark,
+  proxyUpstreamSessionsBenchmark,
+} from './proxy.js';
 import { pythonInteropCheck } from './python-interop.js';
 import { pythonReferenceMissing } from './python-reference.js';
 import { redisAvailable, startRedisStore } from './redis.js';
@@ -102,6 +107,7 @@ async function main(): Promise<void> {
     ['proxy-large', () => proxyLargeTableBenchmark(quick)],
     // The two memory rows of proxy-large alone (a JSON table and a CSV of short rows).
     ['proxy-memory', () => proxyLargeTableBenchmark(quick, true)],
+    ['proxy-sessions', () => proxyUpstreamSessionsBenchmark(quick)],
     ['large-tables', () => largeTablesBenchmark(quick)],
     ['sql-tables', () => sqlTablesBenchmark(quick, stores)],
     ['sql-arrow', () => sqlArrowBenchmark(quick)],

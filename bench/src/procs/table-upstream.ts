@@ -2,10 +2,15 @@
  * A stdio MCP server for the proxy's large-table and pass-through measurements, in its own
  * process: `rows` answers with one text block holding a JSON array of about `mb` megabytes of
  * NWS-like rows (as a database MCP server does), `csv` with one text block of CSV of about `mb`
- * megabytes of short rows (an export tool's answer), `ping` with a few bytes.
+ * megabytes of short rows (an export tool's answer), `ping` with a few bytes. With `--http` it
+ * serves Streamable HTTP on 127.0.0.1 instead (an ephemeral port, printed as `port <n>`), a server
+ * and a transport per MCP session, as an HTTP MCP server does.
  */
+import { randomUUID } from 'node:crypto';
+import { createServer } from 'node:http';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { makeAlertRows } from '../alert-rows.js';
 
@@ -44,29 +49,64 @@ function csvText(mb: number): string {
   return text;
 }
 
-const server = new Server(
-  { name: 'bench-table-upstream', version: '1.0.0' },
-  { capabilities: { tools: {} } },
-);
-server.setRequestHandler(ListToolsRequestSchema, async () => ({
-  tools: [
-    {
-      name: 'rows',
-      description: 'A large table.',
-      inputSchema: { type: 'object', properties: { mb: { type: 'number' } } },
-    },
-    {
-      name: 'csv',
-      description: 'A large CSV export.',
-      inputSchema: { type: 'object', properties: { mb: { type: 'number' } } },
-    },
-    { name: 'ping', description: 'A few bytes.', inputSchema: { type: 'object', properties: {} } },
-  ],
-}));
-server.setRequestHandler(CallToolRequestSchema, async (req) => {
-  if (req.params.name === 'ping') return { content: [{ type: 'text', text: 'pong' }] };
-  const mb = Number(req.params.arguments?.mb ?? 1);
-  if (req.params.name === 'csv') return { content: [{ type: 'text', text: csvText(mb) }] };
-  return { content: [{ type: 'text', text: tableText(mb) }] };
-});
-await server.connect(new StdioServerTransport());
+/** One MCP server (one per session over HTTP). */
+function tableServer(): Server {
+  const server = new Server(
+    { name: 'bench-table-upstream', version: '1.0.0' },
+    { capabilities: { tools: {} } },
+  );
+  server.setRequestHandler(ListToolsRequestSchema, async () => ({
+    tools: [
+      {
+        name: 'rows',
+        description: 'A large table.',
+        inputSchema: { type: 'object', properties: { mb: { type: 'number' } } },
+      },
+      {
+        name: 'csv',
+        description: 'A large CSV export.',
+        inputSchema: { type: 'object', properties: { mb: { type: 'number' } } },
+      },
+      {
+        name: 'ping',
+        description: 'A few bytes.',
+        inputSchema: { type: 'object', properties: {} },
+      },
+    ],
+  }));
+  server.setRequestHandler(CallToolRequestSchema, async (req) => {
+    if (req.params.name === 'ping') return { content: [{ type: 'text', text: 'pong' }] };
+    const mb = Number(req.params.arguments?.mb ?? 1);
+    if (req.params.name === 'csv') return { content: [{ type: 'text', text: csvText(mb) }] };
+    return { content: [{ type: 'text', text: tableText(mb) }] };
+  });
+  return server;
+}
+
+if (process.argv.includes('--http')) {
+  const sessions = new Map<string, StreamableHTTPServerTransport>();
+  const http = createServer((req, res) => {
+    const id = req.headers['mcp-session-id'];
+    let transport = typeof id === 'string' ? sessions.get(id) : undefined;
+    if (typeof id === 'string' && !transport) {
+      res.writeHead(404).end();
+      return;
+    }
+    if (!transport) {
+      const created = new StreamableHTTPServerTransport({
+        sessionIdGenerator: () => randomUUID(),
+        onsessioninitialized: (sessionId) => void sessions.set(sessionId, created),
+      });
+      created.onclose = () => void sessions.delete(created.sessionId ?? '');
+      void tableServer().connect(created);
+      transport = created;
+    }
+    transport.handleRequest(req, res).catch(() => res.destroy());
+  });
+  http.listen(0, '127.0.0.1', () => {
+    const address = http.address();
+    process.stdout.write(`port ${typeof address === 'object' && address ? address.port : 0}\n`);
+  });
+} else {
+  await tableServer().connect(new StdioServerTransport());
+}

@@ -93,6 +93,21 @@ describe.each([
     },
   );
 
+  it('delivers every round of 16 concurrent sampling calls from two 2026-07-28 clients', async () => {
+    const { mcpUrl } = running.listener;
+    await using alice = await agentModern(mcpUrl, 'alice', ALL, ALICE);
+    await using bob = await agentModern(mcpUrl, 'bob', ALL, BOB);
+    const calls = Array.from({ length: 8 }, (_, i) => [
+      alice.call('sample', { prompt: `a${i}`, ms: 50 }),
+      bob.call('sample', { prompt: `b${i}`, ms: 50 }),
+    ]).flat();
+    const outcomes = await Promise.all(calls);
+    expect(outcomes.map((outcome) => (outcome.ok as { model?: string } | undefined)?.model)).toEqual(
+      Array.from({ length: 8 }, () => ['alice', 'bob']).flat(),
+    );
+    expect([alice.asked.length, bob.asked.length]).toEqual([8, 8]);
+  });
+
   it('opens an upstream session per client, and closes a session’s with it', async () => {
     const before = running.proxy.upstreamSessions();
     const { mcpUrl } = running.listener;

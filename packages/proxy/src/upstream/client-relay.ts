@@ -9,15 +9,13 @@
  * refused with MCP's `-32021` (missing required client capability) and its `requiredCapabilities`,
  * so the upstream's tool can finish without it.
  *
- * Which client a request is for: the downstream request it came with (the Streamable HTTP
- * response stream of a forwarded request). Else (stdio, the standalone GET stream) a sampling or
- * elicitation request goes to the one client with a request in flight; with none, or several,
- * nothing says whose it is, and it is refused (`-32600`): the upstream can never reach a client
- * other than the one whose call is in flight. A `roots/list` that no request relates is how a
- * server learns the roots of its whole session (server-filesystem at start and on
- * `roots/list_changed`), and the proxy's session is shared: it goes to the client only while that
- * client is the sole one connected (a proxy on stdio, or one HTTP session), else it is refused
- * and the server keeps the roots it has.
+ * Which client a request is for: the client that owns the upstream session it came on (each
+ * client has its own: see `upstream-pool.ts`), reached through the downstream request it came
+ * with (the Streamable HTTP response stream of a forwarded request), else as the session's owner
+ * decides (`UpstreamOptions.unrelated`): its newest call in flight, else its 2025-era session's
+ * own stream; a 2026-07-28 client with no request open cannot be reached, and the request is
+ * refused (`-32600`). With one session shared by every client (`sharedUpstream`), a request that
+ * nothing relates goes only to the sole connected client, else is refused.
  *
  * @module
  */
