@@ -30,6 +30,7 @@ import { parseJsonPointer } from './json-pointer.js';
 import { createLearnedColumns, type LearnedColumns, type LearnedTable } from './learned-columns.js';
 import { fitOutputSchema } from './output-schema.js';
 import { EXTENSION_PARAMETERS } from './s2sp-call.js';
+import { type SchemaArray, schemaArrays } from './schema-arrays.js';
 import type { TableToolRule } from './table-tool-rule.js';
 
 export type { TableToolRule } from './table-tool-rule.js';
@@ -70,6 +71,11 @@ export interface TableToolInfo {
    * declares no array of objects (its results are not tables). Its arguments go upstream as sent.
    */
   readonly blocked: boolean;
+  /**
+   * Why a blocked tool is: the operator excluded it, its annotations say it writes, or its
+   * `outputSchema` declares no array of objects.
+   */
+  readonly blockedBecause?: 'excluded' | 'writes' | 'no-declared-table';
   /**
    * A result of the tool can teach the proxy its columns: it is a table tool, or may become one
    * by what it returns (detection on). A plain call of a tool that learns nothing is not read.
@@ -166,32 +172,30 @@ function writes(tool: Tool): boolean {
 }
 
 /**
- * The `outputSchema` properties that are arrays of objects, less those that echo an input of the
- * same name (`create_entities({entities})` → `{entities}`): none for a write tool.
+ * The arrays of objects the tool's `outputSchema` declares, at any level (`schema-arrays.ts`),
+ * less those that echo an input of the same name (`create_entities({entities})` → `{entities}`):
+ * none for a write tool.
  */
-function declaredArrays(tool: Tool): [string, Record<string, unknown>][] {
-  const properties = tool.outputSchema?.properties;
-  if (!properties || typeof properties !== 'object' || writes(tool)) return [];
+function declaredArrays(tool: Tool): SchemaArray[] {
+  if (!tool.outputSchema || writes(tool)) return [];
   const inputs = ownParameters(tool);
-  return Object.entries(properties as Properties).filter(
-    ([key, schema]) =>
-      !inputs.includes(key) &&
-      schema?.type === 'array' &&
-      typeof schema.items === 'object' &&
-      (schema.items as Record<string, unknown>)?.type === 'object',
+  return schemaArrays(tool.outputSchema as Record<string, unknown>).filter(
+    (array) => !inputs.includes(array.pointer.at(-1) ?? ''),
   );
 }
 
 /**
- * A declared table: an `outputSchema` whose only array-of-objects property is the rows, of a tool
- * that does not say it writes, and that is not an echo of an input.
+ * A declared table, of a tool that does not say it writes: the `outputSchema`'s one array of
+ * objects (not an echo of an input), with its pointer and columns; or, where it declares several,
+ * a table tool whose result names the array (`table`, refused listing them when missing, as for
+ * several arrays in a text block), without a pointer.
  */
-export function declaredTable(tool: Tool): { pointer: string[]; columns: string[] } | undefined {
+export function declaredTable(tool: Tool): { pointer?: string[]; columns: string[] } | undefined {
   const arrays = declaredArrays(tool);
   const [only] = arrays;
-  if (arrays.length !== 1 || !only) return undefined;
-  const items = only[1].items as { properties?: Record<string, unknown> };
-  return { pointer: [only[0]], columns: Object.keys(items.properties ?? {}) };
+  if (!only) return undefined;
+  if (arrays.length > 1) return { columns: [] };
+  return { pointer: [...only.pointer], columns: [...only.columns] };
 }
 
 /**
@@ -246,11 +250,15 @@ export function createTableTools(options: TableToolsOptions): TableTools {
     const declared = tool ? declaredTable(tool) : fallback;
     // A tool whose declared results hold no table, or that writes, never becomes one by what it
     // returns: only the operator can make it one.
-    const notATable =
-      tool !== undefined &&
-      !configured.has(name) &&
-      (writes(tool) || (tool.outputSchema !== undefined && declaredArrays(tool).length === 0));
-    const blocked = excluded.has(name) || notATable;
+    const byTool = tool !== undefined && !configured.has(name);
+    const why: TableToolInfo['blockedBecause'] = excluded.has(name)
+      ? 'excluded'
+      : byTool && writes(tool)
+        ? 'writes'
+        : byTool && tool.outputSchema !== undefined && declaredArrays(tool).length === 0
+          ? 'no-declared-table'
+          : undefined;
+    const blocked = why !== undefined;
     const pointer = configured.get(name) ?? declared?.pointer;
     const format = formats.get(name);
     const table =
@@ -260,6 +268,7 @@ export function createTableTools(options: TableToolsOptions): TableTools {
       ...(format && { format }),
       table,
       blocked,
+      ...(why && { blockedBecause: why }),
       learns: table || (!blocked && detect),
       ...(pointer && { pointer }),
       declaredColumns: declared?.columns ?? [],
