@@ -185,16 +185,15 @@ function declaredArrays(tool: Tool): SchemaArray[] {
 }
 
 /**
- * A declared table, of a tool that does not say it writes: the `outputSchema`'s one array of
- * objects (not an echo of an input), with its pointer and columns; or, where it declares several,
- * a table tool whose result names the array (`table`, refused listing them when missing, as for
- * several arrays in a text block), without a pointer.
+ * A declared table: the one array of objects an `outputSchema` declares, at any level, of a tool
+ * that does not say it writes, and that is not an echo of an input. A tool declaring several is
+ * not blocked: like one whose result has several arrays, it becomes a table tool for a client by
+ * what it returns, and a call names the array (`table`; refused listing them when missing).
  */
-export function declaredTable(tool: Tool): { pointer?: string[]; columns: string[] } | undefined {
+export function declaredTable(tool: Tool): { pointer: string[]; columns: string[] } | undefined {
   const arrays = declaredArrays(tool);
   const [only] = arrays;
-  if (!only) return undefined;
-  if (arrays.length > 1) return { columns: [] };
+  if (arrays.length !== 1 || !only) return undefined;
   return { pointer: [...only.pointer], columns: [...only.columns] };
 }
 
