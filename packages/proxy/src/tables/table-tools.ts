@@ -1,10 +1,10 @@
 /**
  * Which upstream tools are table tools, and how the proxy lists them. A tool is a table tool when
- * the operator names it, when its `outputSchema` declares one array of objects (and it is not a
- * write tool echoing its input), or when it has returned a table to this client. A table tool
- * gains the S2SP parameters (under a prefixed name where the tool has a parameter of that name
- * itself), the S2SP guidance, and a column catalogue: its declared columns, or those of the
- * client's own last table result with their token costs. What one client's results teach the
+ * the operator names it, when its `outputSchema` declares one array of objects at any level (and
+ * it is not a write tool echoing its input), or when it has returned a table to this client. A
+ * table tool gains the S2SP parameters (under a prefixed name where the tool has a parameter of
+ * that name itself), the S2SP guidance, and a column catalogue: its declared columns, or those of
+ * the client's own last table result with their token costs. What one client's results teach the
  * proxy shapes only that client's listing: one client's data never shapes what another sees.
  *
  * A tool that declares an `outputSchema` and may answer with S2SP is listed with a schema that

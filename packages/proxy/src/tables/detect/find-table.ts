@@ -2,7 +2,8 @@
  * Finding the table in an upstream tool result. The one rule (the README states it):
  *
  * 1. **JSON first.** `structuredContent`, then each text block in order, parsed as JSON (the
- *    whole block, or after prose from the first line starting with `[` or `{`): the table is the
+ *    whole block, or the document among prose: from the first line starting with `[` or `{` to
+ *    the bracket closing it, prose before and/or after it, see `prose-around.ts`): the table is the
  *    document when it is an array of objects, else the one non-empty array of objects (or
  *    `{"columns": [...], "rows": [[...]]}` header-plus-arrays object) found in its objects, up to
  *    `MAX_DEPTH` levels down (an array of one object whose only array of objects is its
@@ -15,7 +16,8 @@
  *    answer (partial, a hint) comes with it (`upstream-note.ts`).
  * 2. **Then the text formats** of the registry (`text-formats.ts`), each over the text blocks in
  *    order: JSON Lines, then an HTML `<table>`, then a Markdown table, then CSV or TSV.
- * 3. An explicit rule (`--table-tool NAME:POINTER` and/or a `format`) tries only what it names;
+ * 3. A known table tool's answer of short prose alone (`knownTable`) is its table of 0 rows.
+ * 4. An explicit rule (`--table-tool NAME:POINTER` and/or a `format`) tries only what it names;
  *    a pointer with a text format names the string member holding the table.
  *
  * Every other content block is accounted for: a text block that holds the same table again is a
