@@ -82,7 +82,7 @@ describe('upstreamNote: what the upstream says about its answer', () => {
     expect(found.kind === 'table' && found.note).toBeUndefined();
     // A count named for the array counts it; a row count counts an array of rows, by any name.
     expect(upstreamNote({ columns, columnCount: 9 }, '/columns', 6)).toMatchObject({ total: 9 });
-    for (const [name, key] of [
+    for (const [name, key] of <[string, string][]>[
       ['rows', 'row_count'],
       ['results', 'totalResults'],
       ['items', 'num_rows'],
