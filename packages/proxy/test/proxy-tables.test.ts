@@ -223,8 +223,10 @@ describe('table tools through the proxy', () => {
     expect(JSON.parse(own.content[0]?.text ?? '')).toEqual({
       received: { abstract_domains: 'a,b' },
     });
+    // An excluded tool is not split: asked to, it says so rather than answer in full.
     const excluded = await call(agent.client, 'rows', { abstract_domains: 'city' });
-    expect(JSON.parse(excluded.content[0]?.text ?? '')).toHaveLength(3);
+    expect(excluded._meta?.['s2sp/error-code']).toBe('invalid_request');
+    expect(JSON.parse((await call(agent.client, 'rows')).content[0]?.text ?? '')).toHaveLength(3);
   });
 
   it('takes rows from a configured JSON Pointer', async () => {

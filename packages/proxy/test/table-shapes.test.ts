@@ -7,6 +7,7 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { createRedisBodyStore } from '@s2sp/cache-redis';
 import { startRedis } from '@s2sp/test-utils';
 import { describe, expect, it } from 'vitest';
+import { upstreamWordsText } from '../src/tables/detect/upstream-note.js';
 import type { StdioUpstream } from '../src/upstream/upstream-target.js';
 import { httpClient, startProxy, stdioClient } from './support.js';
 import { call, code, listed, type Result, s2sp, text } from './table-calls.js';
@@ -245,7 +246,10 @@ describe('what real servers answer with: partial answers and more shapes', () =>
       expect(body, name).toEqual(withIds(CITIES));
       if (name === 'prose_json') {
         expect(result.content.slice(1).map((block) => block.text)).toEqual([
-          'Query executed successfully. Retrieved 3 rows.\n\nResults:',
+          upstreamWordsText({
+            before: 'Query executed successfully. Retrieved 3 rows.\n\nResults:',
+            after: '',
+          }),
         ]);
       }
     }

@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import type { Tool } from '../mcp-sdk.js';
 import { createTableTools, declaredTable, parameterNames } from './table-tools.js';
@@ -53,6 +54,50 @@ describe('table tools', () => {
       properties: { x: rowsSchema.properties.items, y: rowsSchema.properties.items },
     };
     expect(declaredTable(tool('t', { outputSchema: two }))).toBeUndefined();
+  });
+
+  it('reads a table declared one or more levels down (@neverinfamous/mysql-mcp 5.1.1)', () => {
+    const schemas = JSON.parse(
+      readFileSync(
+        new URL('../../test/fixtures/mysql-mcp-output-schemas.json', import.meta.url),
+        'utf8',
+      ),
+    ) as Record<string, Tool['outputSchema']>;
+    const readOnly = { readOnlyHint: true, destructiveHint: false };
+    const read = tool('mysql_read_query', {
+      inputSchema: { type: 'object', properties: { query: { type: 'string' }, cursor: {} } },
+      outputSchema: schemas.mysql_read_query,
+      annotations: readOnly,
+    });
+    const describeTable = tool('mysql_describe_table', {
+      outputSchema: schemas.mysql_describe_table,
+      annotations: readOnly,
+    });
+    expect(declaredTable(read)).toEqual({ pointer: ['data', 'rows'], columns: [] });
+    // Several arrays: no pointer, but not blocked either; a result makes it a table tool.
+    expect(declaredTable(describeTable)).toBeUndefined();
+    const tables = make();
+    const [listed] = tables.decorate([read, describeTable], 'a');
+    expect(tables.info('mysql_read_query', 'a')).toMatchObject({
+      table: true,
+      blocked: false,
+      pointer: ['data', 'rows'],
+    });
+    expect(listed?.inputSchema.properties).toHaveProperty('abstract_domains');
+    expect(listed?.inputSchema.properties).toHaveProperty('s2sp_cursor');
+    expect(tables.info('mysql_describe_table', 'a')).toMatchObject({
+      table: false,
+      blocked: false,
+    });
+    // No array of objects at any level: blocked, and it says why.
+    const scalar = tool('n', {
+      outputSchema: { type: 'object', properties: { data: { type: 'object', properties: {} } } },
+    });
+    tables.decorate([scalar], 'a');
+    expect(tables.info('n', 'a')).toMatchObject({
+      blocked: true,
+      blockedBecause: 'no-declared-table',
+    });
   });
 
   it('does not take a write tool, or one echoing its input, for a table tool', () => {

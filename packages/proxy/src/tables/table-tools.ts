@@ -1,10 +1,10 @@
 /**
  * Which upstream tools are table tools, and how the proxy lists them. A tool is a table tool when
- * the operator names it, when its `outputSchema` declares one array of objects (and it is not a
- * write tool echoing its input), or when it has returned a table to this client. A table tool
- * gains the S2SP parameters (under a prefixed name where the tool has a parameter of that name
- * itself), the S2SP guidance, and a column catalogue: its declared columns, or those of the
- * client's own last table result with their token costs. What one client's results teach the
+ * the operator names it, when its `outputSchema` declares one array of objects at any level (and
+ * it is not a write tool echoing its input), or when it has returned a table to this client. A
+ * table tool gains the S2SP parameters (under a prefixed name where the tool has a parameter of
+ * that name itself), the S2SP guidance, and a column catalogue: its declared columns, or those of
+ * the client's own last table result with their token costs. What one client's results teach the
  * proxy shapes only that client's listing: one client's data never shapes what another sees.
  *
  * A tool that declares an `outputSchema` and may answer with S2SP is listed with a schema that
@@ -30,6 +30,7 @@ import { parseJsonPointer } from './json-pointer.js';
 import { createLearnedColumns, type LearnedColumns, type LearnedTable } from './learned-columns.js';
 import { fitOutputSchema } from './output-schema.js';
 import { EXTENSION_PARAMETERS } from './s2sp-call.js';
+import { type SchemaArray, schemaArrays } from './schema-arrays.js';
 import type { TableToolRule } from './table-tool-rule.js';
 
 export type { TableToolRule } from './table-tool-rule.js';
@@ -70,6 +71,11 @@ export interface TableToolInfo {
    * declares no array of objects (its results are not tables). Its arguments go upstream as sent.
    */
   readonly blocked: boolean;
+  /**
+   * Why a blocked tool is: the operator excluded it, its annotations say it writes, or its
+   * `outputSchema` declares no array of objects.
+   */
+  readonly blockedBecause?: 'excluded' | 'writes' | 'no-declared-table';
   /**
    * A result of the tool can teach the proxy its columns: it is a table tool, or may become one
    * by what it returns (detection on). A plain call of a tool that learns nothing is not read.
@@ -166,32 +172,29 @@ function writes(tool: Tool): boolean {
 }
 
 /**
- * The `outputSchema` properties that are arrays of objects, less those that echo an input of the
- * same name (`create_entities({entities})` → `{entities}`): none for a write tool.
+ * The arrays of objects the tool's `outputSchema` declares, at any level (`schema-arrays.ts`),
+ * less those that echo an input of the same name (`create_entities({entities})` → `{entities}`):
+ * none for a write tool.
  */
-function declaredArrays(tool: Tool): [string, Record<string, unknown>][] {
-  const properties = tool.outputSchema?.properties;
-  if (!properties || typeof properties !== 'object' || writes(tool)) return [];
+function declaredArrays(tool: Tool): SchemaArray[] {
+  if (!tool.outputSchema || writes(tool)) return [];
   const inputs = ownParameters(tool);
-  return Object.entries(properties as Properties).filter(
-    ([key, schema]) =>
-      !inputs.includes(key) &&
-      schema?.type === 'array' &&
-      typeof schema.items === 'object' &&
-      (schema.items as Record<string, unknown>)?.type === 'object',
+  return schemaArrays(tool.outputSchema as Record<string, unknown>).filter(
+    (array) => !inputs.includes(array.pointer.at(-1) ?? ''),
   );
 }
 
 /**
- * A declared table: an `outputSchema` whose only array-of-objects property is the rows, of a tool
- * that does not say it writes, and that is not an echo of an input.
+ * A declared table: the one array of objects an `outputSchema` declares, at any level, of a tool
+ * that does not say it writes, and that is not an echo of an input. A tool declaring several is
+ * not blocked: like one whose result has several arrays, it becomes a table tool for a client by
+ * what it returns, and a call names the array (`table`; refused listing them when missing).
  */
 export function declaredTable(tool: Tool): { pointer: string[]; columns: string[] } | undefined {
   const arrays = declaredArrays(tool);
   const [only] = arrays;
   if (arrays.length !== 1 || !only) return undefined;
-  const items = only[1].items as { properties?: Record<string, unknown> };
-  return { pointer: [only[0]], columns: Object.keys(items.properties ?? {}) };
+  return { pointer: [...only.pointer], columns: [...only.columns] };
 }
 
 /**
@@ -246,11 +249,15 @@ export function createTableTools(options: TableToolsOptions): TableTools {
     const declared = tool ? declaredTable(tool) : fallback;
     // A tool whose declared results hold no table, or that writes, never becomes one by what it
     // returns: only the operator can make it one.
-    const notATable =
-      tool !== undefined &&
-      !configured.has(name) &&
-      (writes(tool) || (tool.outputSchema !== undefined && declaredArrays(tool).length === 0));
-    const blocked = excluded.has(name) || notATable;
+    const byTool = tool !== undefined && !configured.has(name);
+    const why: TableToolInfo['blockedBecause'] = excluded.has(name)
+      ? 'excluded'
+      : byTool && writes(tool)
+        ? 'writes'
+        : byTool && tool.outputSchema !== undefined && declaredArrays(tool).length === 0
+          ? 'no-declared-table'
+          : undefined;
+    const blocked = why !== undefined;
     const pointer = configured.get(name) ?? declared?.pointer;
     const format = formats.get(name);
     const table =
@@ -260,6 +267,7 @@ export function createTableTools(options: TableToolsOptions): TableTools {
       ...(format && { format }),
       table,
       blocked,
+      ...(why && { blockedBecause: why }),
       learns: table || (!blocked && detect),
       ...(pointer && { pointer }),
       declaredColumns: declared?.columns ?? [],

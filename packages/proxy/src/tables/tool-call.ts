@@ -28,7 +28,7 @@ import { describeBlocks } from './detect/other-blocks.js';
 import { runInSlices } from './formats/parse-steps.js';
 import { columnsOf, withOtherParts } from './other-parts.js';
 import { MAX_ABSTRACT_BUDGET_TOKENS, MAX_TABLE_ARGUMENT, type S2SPCall } from './s2sp-call.js';
-import type { TableTools } from './table-tools.js';
+import type { TableToolInfo, TableTools } from './table-tools.js';
 
 /** What a call needs from the proxy. */
 export interface ToolCallContext {
@@ -120,6 +120,16 @@ type ToolCallParams = {
   _meta?: Record<string, unknown>;
 };
 
+/** The S2SP arguments that ask for a split: sent to a tool without S2SP, they are refused. */
+const SPLIT_ARGUMENTS = ['abstract_domains', 'abstract_budget_tokens'] as const;
+
+/** Why a tool is not offered S2SP, in the words of the refusal. */
+const BLOCKED_BECAUSE: Record<NonNullable<TableToolInfo['blockedBecause']>, string> = {
+  excluded: 'the operator excluded it',
+  writes: 'its annotations say it writes',
+  'no-declared-table': 'its outputSchema declares no array of objects',
+};
+
 /** Reads `abstract_budget_tokens`: absent, or a whole number of tokens within the cap. */
 function budgetOf(value: unknown): number | undefined {
   if (value === undefined || value === null) return undefined;
@@ -146,6 +156,17 @@ async function callToolNow(
   await context.learnTool(name);
   const info = context.tables.info(name, client);
   const args = params.arguments ?? {};
+  // A tool the proxy does not offer S2SP for would ignore a split it was asked for and answer in
+  // full: the model is told, not handed what it tried to avoid.
+  if (info.blocked) {
+    const asked = SPLIT_ARGUMENTS.filter((key) => info.names[key] === key && args[key] != null);
+    if (asked.length > 0) {
+      return errorResult(
+        'invalid_request',
+        `"${name}" is not offered S2SP by this proxy (${BLOCKED_BECAUSE[info.blockedBecause ?? 'excluded']}), so it cannot apply ${asked.join(' or ')}. ${callToolPlainly}`,
+      );
+    }
+  }
   // The S2SP arguments, under the names this tool lists them (s2sp_mode where the tool has its own
   // mode); everything else, the upstream's own parameters of S2SP names included, goes upstream.
   // A blocked tool (excluded, a write tool, one declaring no table) gets its arguments untouched.
@@ -254,6 +275,7 @@ async function callToolNow(
       ...(info.format && { format: info.format }),
       ...(typeof table === 'string' && s2spCall && { table }),
       ...(keep && { keep: domains }),
+      ...(info.table && { knownTable: true }),
     }),
   );
   const passThrough = !s2spCall || result.isError ? result : undefined;

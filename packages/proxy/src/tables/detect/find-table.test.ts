@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { CallToolResult } from '../../mcp-sdk.js';
 import { opts, REAL, ROWS, text } from './__fixtures__/tool-results.js';
 import { findTable } from './find-table.js';
+import { upstreamWordsText } from './upstream-note.js';
 
 describe('findTable: JSON first, then the text formats', () => {
   it('prefers a JSON table in a later block over CSV-like prose in an earlier one', () => {
@@ -48,7 +49,13 @@ describe('findTable: a JSON document after prose in the same block', () => {
       rows: ROWS,
       blocks: {
         kept: [
-          { type: 'text', text: 'Query executed successfully. Retrieved 2 rows.\n\nResults:' },
+          {
+            type: 'text',
+            text: upstreamWordsText({
+              before: 'Query executed successfully. Retrieved 2 rows.\n\nResults:',
+              after: '',
+            }),
+          },
         ],
       },
     });
@@ -59,5 +66,57 @@ describe('findTable: a JSON document after prose in the same block', () => {
       kind: 'not-table',
       reason: /holds no table/,
     });
+  });
+});
+
+describe('findTable: prose before and after the JSON in one block, and prose in place of rows', () => {
+  const cities = [1, 2, 3, 4, 5, 6, 7].map((id) => ({ id, city: `c${id}` }));
+
+  it('splits around the array (@pollinations/mcp-server-sqlite), keeping both sides as the upstream’s words', () => {
+    const found = findTable(REAL.proseAroundJson(cities), opts);
+    expect(found).toMatchObject({ kind: 'table', format: 'json', source: 0, pointer: '' });
+    if (found.kind !== 'table') return;
+    expect(found.rows).toEqual(cities.slice(0, 5));
+    const url = 'http://localhost:3000/query?sql=SELECT%20*%20FROM%20cities';
+    expect(found.blocks.kept).toEqual([
+      {
+        type: 'text',
+        text: upstreamWordsText({
+          before: 'Query result\n\nPreview (first 5 rows):',
+          after: `Total rows: 7\n\nFull results available at:\n- CSV: ${url}\n- JSON: ${url}&format=json`,
+        }),
+      },
+    ]);
+    // The array first, then prose: the same.
+    const after = findTable(text(`${JSON.stringify(ROWS, null, 2)}\n\nTotal rows: 2`), opts);
+    expect(after).toMatchObject({ kind: 'table', rows: ROWS });
+    // Two documents in a block are not a document among prose.
+    expect(findTable(text('[{"a":1}]\n[{"a":2}]'), opts).kind).toBe('not-table');
+  });
+
+  it('reads prose alone from a known table tool as 0 rows with its words, and from any other tool as no table', () => {
+    const none = REAL.proseAroundJson([]);
+    expect(findTable(none, opts)).toMatchObject({ kind: 'not-table' });
+    const found = findTable(none, { ...opts, knownTable: true });
+    expect(found).toMatchObject({ kind: 'table', rows: [], arrays: [], others: [] });
+    if (found.kind !== 'table') return;
+    expect(found.blocks.kept).toEqual([
+      {
+        type: 'text',
+        text: upstreamWordsText(
+          { before: 'Query executed successfully but returned no results.', after: '' },
+          false,
+        ),
+      },
+    ]);
+    // Not prose alone: an image, a long text, JSON that is not valid.
+    const picture: CallToolResult = {
+      content: [{ type: 'image', data: 'iVBORw0KGgo=', mimeType: 'image/png' }],
+    };
+    expect(findTable(picture, { ...opts, knownTable: true }).kind).toBe('not-table');
+    expect(findTable(text('x'.repeat(5_000)), { ...opts, knownTable: true }).kind).toBe(
+      'not-table',
+    );
+    expect(findTable(text('[{"a": 1'), { ...opts, knownTable: true }).kind).toBe('not-table');
   });
 });

@@ -2,7 +2,8 @@
  * Finding the table in an upstream tool result. The one rule (the README states it):
  *
  * 1. **JSON first.** `structuredContent`, then each text block in order, parsed as JSON (the
- *    whole block, or after prose from the first line starting with `[` or `{`): the table is the
+ *    whole block, or the document among prose: from the first line starting with `[` or `{` to
+ *    the bracket closing it, prose before and/or after it, see `prose-around.ts`): the table is the
  *    document when it is an array of objects, else the one non-empty array of objects (or
  *    `{"columns": [...], "rows": [[...]]}` header-plus-arrays object) found in its objects, up to
  *    `MAX_DEPTH` levels down (an array of one object whose only array of objects is its
@@ -15,7 +16,8 @@
  *    answer (partial, a hint) comes with it (`upstream-note.ts`).
  * 2. **Then the text formats** of the registry (`text-formats.ts`), each over the text blocks in
  *    order: JSON Lines, then an HTML `<table>`, then a Markdown table, then CSV or TSV.
- * 3. An explicit rule (`--table-tool NAME:POINTER` and/or a `format`) tries only what it names;
+ * 3. A known table tool's answer of short prose alone (`knownTable`) is its table of 0 rows.
+ * 4. An explicit rule (`--table-tool NAME:POINTER` and/or a `format`) tries only what it names;
  *    a pointer with a text format names the string member holding the table.
  *
  * Every other content block is accounted for: a text block that holds the same table again is a
@@ -37,6 +39,7 @@ import { documentSteps, type OtherArray, type TableArray } from './json-document
 import { handOverOnce, readKeeping, readKeepingBytes } from './keep-values.js';
 import {
   type BlockSummary,
+  MAX_KEPT_TEXT,
   mergeBlocks,
   type OtherBlocks,
   otherBlocksSteps,
@@ -44,6 +47,7 @@ import {
   summary,
   withProse,
 } from './other-blocks.js';
+import { type ProseAround, proseAround } from './prose-around.js';
 import {
   foundStringTable,
   namedStringTable,
@@ -57,7 +61,7 @@ import {
   type TextTable,
   textSteps,
 } from './text-formats.js';
-import { type UpstreamNote, upstreamNote } from './upstream-note.js';
+import { type UpstreamNote, upstreamNote, upstreamWordsText } from './upstream-note.js';
 
 /** A table found in a result. */
 export interface FoundTable {
@@ -119,6 +123,13 @@ export interface FindTableOptions {
    * are only good for their columns and for storing through their texts.
    */
   readonly keep?: readonly string[];
+  /**
+   * The tool is known to answer with tables (it declares one, is configured, or returned one to
+   * this client): an answer of short prose alone, with no table in any format ("Query executed
+   * successfully but returned no results."), is then its table of 0 rows, the prose kept as the
+   * upstream's words.
+   */
+  readonly knownTable?: boolean;
 }
 
 /**
@@ -165,8 +176,8 @@ export function* findTableSteps(
       rowTexts?: () => string[] | undefined;
       rowBytes?: () => RowBytes | undefined;
       note?: UpstreamNote | undefined;
-      /** Prose before the table in its own block, kept as the upstream's words. */
-      prose?: string | undefined;
+      /** Prose around the table in its own block, kept as the upstream's words. */
+      prose?: ProseAround | undefined;
     },
   ): Steps<FoundTable> {
     const blocks = yield* otherBlocksSteps(content, source, rows, options);
@@ -189,8 +200,17 @@ export function* findTableSteps(
   // JSON documents: always for the json format, and for any format with a pointer (a text table
   // inside a string member).
   if (format === undefined || format === 'json' || options.pointer !== undefined) {
-    // [source, read the document, its text when it came as one, prose before it in its block]
-    const documents: [FoundTable['source'], () => Steps<unknown>, string?, string?][] = [];
+    /**
+     * A document to search: where it is, how to read it, its text when it came as one, and the
+     * prose around it in its block (both found as it is read, for a block that starts with it).
+     */
+    interface Entry {
+      readonly source: FoundTable['source'];
+      read: () => Steps<unknown>;
+      raw?: string;
+      prose?: ProseAround;
+    }
+    const documents: Entry[] = [];
     // The row texts of the document read with only the `keep` columns' values, when it was.
     let keptTexts: string[] | undefined;
     // The same, read from the bytes of a block kept as bytes.
@@ -198,13 +218,13 @@ export function* findTableSteps(
     const keeping = options.keep && options.pointer === undefined && options.table === undefined;
     if (result.structuredContent !== undefined) {
       const structured = result.structuredContent;
-      documents.push([
-        'structuredContent',
-        function* () {
+      documents.push({
+        source: 'structuredContent',
+        read: function* () {
           yield;
           return structured;
         },
-      ]);
+      });
     }
     content.forEach((block, index) => {
       const large = largeTextOf(block);
@@ -212,36 +232,57 @@ export function* findTableSteps(
         const keep = options.keep;
         const first = large.bytes.find((c) => !WS(c));
         if (first !== 91 /* [ */ && first !== 123 /* { */) return;
-        documents.push([
-          index,
-          function* () {
+        const entry: Entry = {
+          source: index,
+          read: function* () {
             const kept = yield* readKeepingBytes(large.bytes, keep);
             if (kept) {
               keptBytes = kept.source;
               return kept.rows;
             }
             // Not a compact array of objects: read as text, as any other block.
-            return yield* readText((textOf(block) as string).trim(), index);
+            return yield* readText((textOf(block) as string).trim(), index, entry);
           },
-        ]);
+        };
+        documents.push(entry);
         return;
       }
       const text = textOf(block);
       if (text === undefined) return;
       const trimmed = text.trim();
       if (trimmed.startsWith('[') || trimmed.startsWith('{')) {
-        documents.push([index, () => readText(trimmed, index), trimmed]);
+        const entry: Entry = {
+          source: index,
+          raw: trimmed,
+          read: () => readText(trimmed, index, entry),
+        };
+        documents.push(entry);
         return;
       }
       // Prose, then a JSON document on a line of its own ("Query executed successfully. Rows:
-      // 3\n[{...}]"): the document is read; the prose is kept beside the table.
-      const after = afterProse(trimmed);
-      if (after) {
-        documents.push([index, () => readText(after.json, index, true), after.json, after.prose]);
+      // 3\n[{...}]"), maybe more prose after it: the document is read; the prose is kept beside
+      // the table.
+      const around = proseAround(trimmed);
+      if (around) {
+        documents.push({
+          source: index,
+          raw: around.json,
+          prose: around,
+          read: () => readText(around.json, index, undefined, true),
+        });
       }
     });
-    /** One text block's JSON document (`undefined`: none, with the reason noted). */
-    function* readText(trimmed: string, index: number, quiet = false): Steps<unknown> {
+    /**
+     * One text block's JSON document (`undefined`: none, with the reason noted). A block that
+     * starts with a document and goes on in prose ("[...]\n\nTotal rows: 42") is read around
+     * it: `entry` then learns the document's text and the prose.
+     */
+    function* readText(
+      trimmed: string,
+      index: number,
+      entry?: Entry,
+      quiet = false,
+    ): Steps<unknown> {
       if (trimmed.length > options.maxTextLength) {
         firstReason ??= `block ${index} is ${trimmed.length.toLocaleString('en-US')} characters, more than the ${options.maxTextLength.toLocaleString('en-US')} the proxy parses`;
         return undefined;
@@ -254,12 +295,25 @@ export function* findTableSteps(
       try {
         return JSON.parse(trimmed);
       } catch {
+        const around = entry && proseAround(trimmed);
+        if (entry && around) {
+          try {
+            const document: unknown = JSON.parse(around.json);
+            entry.raw = around.json;
+            entry.prose = around;
+            return document;
+          } catch {
+            // Not a document with prose after it either: the reason below.
+          }
+        }
         if (!quiet) firstReason ??= `block ${index} is text that is not valid JSON`;
         return undefined;
       }
     }
-    for (const [source, read, raw, prose] of documents) {
-      const document = yield* read();
+    for (const entry of documents) {
+      const { source } = entry;
+      const document = yield* entry.read();
+      const { raw, prose } = entry;
       if (document === undefined) continue;
       const at = typeof source === 'number' ? `block ${source}` : 'structuredContent';
       // An MCP tool result written into a text block (`{"content": [{"type": "text", ...}]}`):
@@ -326,7 +380,7 @@ export function* findTableSteps(
     table: StringTable,
     document: unknown,
     source: FoundTable['source'],
-    prose: string | undefined,
+    prose: ProseAround | undefined,
   ): Steps<FoundTable> {
     return yield* found(table.rows, source, {
       pointer: table.pointer,
@@ -355,6 +409,23 @@ export function* findTableSteps(
       return yield* found(table.rows, index, { pointer: '', format: each, ...compact(table) });
     }
   }
+  const words = options.knownTable && firstReason === undefined ? proseOnly(content) : undefined;
+  if (words !== undefined) {
+    return {
+      kind: 'table',
+      rows: [],
+      pointer: '',
+      format: 'json',
+      source: 0,
+      arrays: [],
+      others: [],
+      blocks: {
+        kept: [{ type: 'text', text: upstreamWordsText({ before: words, after: '' }, false) }],
+        repeats: 0,
+        dropped: [],
+      },
+    };
+  }
   return notTable(
     firstReason ??
       (content.length === 0
@@ -363,20 +434,23 @@ export function* findTableSteps(
   );
 }
 
+/**
+ * The text of an answer that is short prose alone: text blocks only, at most `MAX_KEPT_TEXT`
+ * characters in all (a longer text is not a short "no rows" answer), joined by blank lines.
+ */
+function proseOnly(content: readonly Block[]): string | undefined {
+  if (content.length === 0 || content.some((block) => block.type !== 'text')) return undefined;
+  const text = content
+    .map((block) => (textOf(block) as string).trim())
+    .filter((each) => each !== '')
+    .join('\n\n');
+  return text !== '' && text.length <= MAX_KEPT_TEXT ? text : undefined;
+}
+
 /** The rows' JSON of a text table read with `keep`, handed over once (see {@link FoundTable}). */
 function compact(table: TextTable): Pick<FoundTable, 'rowTexts' | 'rowBytes'> {
   return {
     ...(table.rowTexts && { rowTexts: handOverOnce(table.rowTexts) }),
     ...(table.rowBytes && { rowBytes: handOverOnce(table.rowBytes) }),
   };
-}
-
-/**
- * The JSON document after prose in one text block: from the first line that starts with `[` or
- * `{` to the end. Tried once per block, so a long text costs one parse at most.
- */
-function afterProse(text: string): { prose: string; json: string } | undefined {
-  const at = text.search(/\n[ \t]*[[{]/);
-  if (at < 0) return undefined;
-  return { prose: text.slice(0, at).trim(), json: text.slice(at + 1).trim() };
 }

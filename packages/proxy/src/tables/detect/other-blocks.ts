@@ -12,6 +12,7 @@ import { type Block, textOf } from './block-text.js';
 import type { FindTableOptions, FoundTable } from './find-table.js';
 import { documentSteps } from './json-document.js';
 import { TEXT_FORMATS, textSteps } from './text-formats.js';
+import { upstreamWordsText, type Words } from './upstream-note.js';
 
 /** A content block, as the proxy describes one it left out. */
 export interface BlockSummary {
@@ -123,11 +124,15 @@ export function describeBlocks(blocks: readonly BlockSummary[]): string {
   return `${blocks.length} content block${blocks.length === 1 ? '' : 's'}: ${shown}${more}`;
 }
 
-/** Prose before the table in its block, as a kept text block (a long one is described). */
-export function proseBlock(prose: string, index: number): Block | BlockSummary {
-  return prose.length <= MAX_KEPT_TEXT
-    ? { type: 'text', text: prose }
-    : { index, type: 'text', chars: prose.length };
+/**
+ * The prose around the table in its block, as a kept text block labelled as the upstream's words
+ * (a long one is described).
+ */
+export function proseBlock(prose: Words, index: number): Block | BlockSummary {
+  const text = upstreamWordsText(prose);
+  return prose.before.length + prose.after.length <= MAX_KEPT_TEXT
+    ? { type: 'text', text }
+    : { index, type: 'text', chars: text.length };
 }
 
 /** `blocks` with the prose before the table first among them. */

@@ -68,6 +68,41 @@ describe('upstreamNote: what the upstream says about its answer', () => {
     });
   });
 
+  it('reads a count as the table’s total only where it counts that array (duckdb describe_table)', () => {
+    // A table's description: one row per column, beside the table's own row count.
+    const columns = ['id', 'city', 'state', 'zip', 'population', 'note'].map((name) => ({
+      column_name: name,
+      column_type: name === 'id' || name === 'population' ? 'BIGINT' : 'VARCHAR',
+      null: 'YES',
+    }));
+    const described = { table: 'cities', rowCount: 100, columns };
+    expect(upstreamNote(described, '/columns', 6)).toBeUndefined();
+    const found = findTable(text(described), opts);
+    expect(found).toMatchObject({ kind: 'table', pointer: '/columns' });
+    expect(found.kind === 'table' && found.note).toBeUndefined();
+    // A count named for the array counts it; a row count counts an array of rows, by any name.
+    expect(upstreamNote({ columns, columnCount: 9 }, '/columns', 6)).toMatchObject({ total: 9 });
+    for (const [name, key] of <[string, string][]>[
+      ['rows', 'row_count'],
+      ['results', 'totalResults'],
+      ['items', 'num_rows'],
+      ['users', 'totalUsers'],
+      ['entries', 'entryCount'],
+    ]) {
+      expect(upstreamNote({ [name]: ROWS, [key]: 9 }, `/${name}`, 2), key).toMatchObject({
+        total: 9,
+      });
+    }
+    expect(upstreamNote({ users: ROWS, rowCount: 9 }, '/users', 2)).toBeUndefined();
+    // A generic count, only where nothing else can be meant: not beside another array of
+    // objects, not across a list (dbhub's statements).
+    expect(upstreamNote({ data: ROWS, total: 9 }, '/data', 2)).toMatchObject({ total: 9 });
+    expect(upstreamNote({ data: ROWS, errors: [{ at: 1 }], total: 9 }, '/data', 2)).toBeUndefined();
+    expect(
+      upstreamNote({ statements: [{ rows: ROWS, count: 2 }], count: 9 }, '/statements/0/rows', 2),
+    ).toBeUndefined();
+  });
+
   it('cuts a long upstream text, and quotes it as JSON so it cannot pose as the proxy', () => {
     const note = upstreamNote({ rows: ROWS, hint: `x"\n${'y'.repeat(2000)}` }, '/rows', 2);
     const [, hint] = note?.notes[0] ?? [];

@@ -65,6 +65,25 @@ export const REAL = {
     content: [{ type: 'text', text: JSON.stringify({ csv, row_count: count }, null, 2) }],
   }),
   /**
+   * `@pollinations/mcp-server-sqlite` 0.6.6, `execute_query_with_url` (dist/index.js): one text
+   * block, prose, the first 5 rows pretty-printed, then more prose (the count and two URLs); with
+   * no rows, one line of prose.
+   */
+  proseAroundJson: (rows: readonly object[], query = 'SELECT * FROM cities'): CallToolResult => {
+    const url = `http://localhost:3000/query?sql=${encodeURIComponent(query)}`;
+    return {
+      content: [
+        {
+          type: 'text',
+          text:
+            rows.length === 0
+              ? 'Query executed successfully but returned no results.'
+              : `Query result\n\nPreview (first 5 rows):\n${JSON.stringify(rows.slice(0, 5), null, 2)}\n\nTotal rows: ${rows.length}\n\nFull results available at:\n- CSV: ${url}\n- JSON: ${url}&format=json`,
+        },
+      ],
+    };
+  },
+  /**
    * github-mcp-server: a tool result marshalled into the text of a text block
    * (`{"content": [{"type": "text", "text": "..."}]}`).
    */
