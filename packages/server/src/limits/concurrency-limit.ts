@@ -192,13 +192,17 @@ export function createClientConcurrencyLimit(
     for (let at = 0; running < sharedSlots && at < turns.length; ) {
       const client = turns[at] as string;
       const line = lines.get(client);
-      if (!line || line.running >= concurrency) {
+      // (A client in the turns always has a task waiting; this keeps the loop safe if not.)
+      if (!line || line.waiting.length === 0) {
+        turns.splice(at, 1);
+        continue;
+      }
+      if (line.running >= concurrency) {
         at++;
         continue;
       }
       turns.splice(at, 1);
-      const next = line.waiting.shift();
-      if (!next) continue;
+      const next = line.waiting.shift() as Waiter;
       waiting--;
       if (line.waiting.length > 0) turns.push(client);
       next.start();
