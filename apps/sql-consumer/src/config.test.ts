@@ -41,6 +41,7 @@ describe('loadConfig', () => {
         SQL_MEMORY_LIMIT_MB: '128',
         SQL_THREADS: '1',
         SQL_MAX_CONCURRENT_QUERIES: '3',
+        SQL_MAX_WAITING_QUERIES: '0',
         SQL_MAX_QUERIES_PER_CLIENT: '2',
         SQL_MAX_BYTES_PER_CLIENT: '1048576',
         S2SP_AUTH_TOKENS: 'sql-token-0123456789',
@@ -67,6 +68,7 @@ describe('loadConfig', () => {
         memoryLimitMb: 128,
         threads: 1,
         maxConcurrentQueries: 3,
+        maxWaitingQueries: 0,
         maxQueriesPerClient: 2,
         maxStoredBytesPerClient: 1048576,
       },
@@ -78,6 +80,9 @@ describe('loadConfig', () => {
     expect(thrownCode(() => loadConfig({ SQL_TIMEOUT_MS: '0' }, []))).toBe('invalid_config');
     expect(thrownCode(() => loadConfig({ SQL_THREADS: 'many' }, []))).toBe('invalid_config');
     expect(thrownCode(() => loadConfig({ SQL_MAX_QUERIES_PER_CLIENT: '0' }, []))).toBe(
+      'invalid_config',
+    );
+    expect(thrownCode(() => loadConfig({ SQL_MAX_WAITING_QUERIES: '-1' }, []))).toBe(
       'invalid_config',
     );
     expect(thrownCode(() => loadConfig({ SQL_MAX_BYTES_PER_CLIENT: '10' }, []))).toBe(

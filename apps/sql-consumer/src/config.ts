@@ -34,6 +34,9 @@ const SqlSettingsSchema = z.object({
   maxConcurrentQueries: positiveInteger({ max: 64 })
     .default(d.maxConcurrentQueries)
     .meta({ env: 'SQL_MAX_CONCURRENT_QUERIES' }),
+  maxWaitingQueries: positiveInteger({ min: 0, max: 1024 })
+    .default(d.maxWaitingQueries)
+    .meta({ env: 'SQL_MAX_WAITING_QUERIES' }),
   maxQueriesPerClient: positiveInteger({ max: 64 })
     .default(d.maxQueriesPerClient)
     .meta({ env: 'SQL_MAX_QUERIES_PER_CLIENT' }),
@@ -76,7 +79,8 @@ Environment:
   http://127.0.0.1:3001), S2SP_CONSUMER_DESTINATIONS (public|any), S2SP_PATH_PREFIXES,
   S2SP_MAX_CONCURRENT_FETCHES, S2SP_FETCH_RETRIES, S2SP_PUBLIC_URL, LOG_LEVEL, SQL_MAX_ROWS, SQL_TOKEN_BUDGET,
   SQL_MAX_TABLE_ROWS, SQL_TIMEOUT_MS, SQL_MEMORY_LIMIT_MB, SQL_THREADS,
-  SQL_MAX_CONCURRENT_QUERIES, SQL_MAX_QUERIES_PER_CLIENT, SQL_MAX_BYTES_PER_CLIENT, SLOP,
+  SQL_MAX_CONCURRENT_QUERIES, SQL_MAX_WAITING_QUERIES, SQL_MAX_QUERIES_PER_CLIENT,
+  SQL_MAX_BYTES_PER_CLIENT, SLOP,
   SLOP_BEARER_TOKENS, SLOP_REQUIRE_SCOPES, S2SP_ALLOWED_HOSTS,
   S2SP_ALLOWED_BROWSER_ORIGINS, S2SP_AUTH_TOKENS, S2SP_BODY_TIMEOUT_MS (see README.md).
 `;

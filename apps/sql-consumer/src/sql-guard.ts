@@ -36,9 +36,20 @@ interface FunctionCatalog {
   readonly main: ReadonlySet<string>;
   /** Names only in another schema (`pg_catalog`, `information_schema`). */
   readonly elsewhere: ReadonlySet<string>;
+  /**
+   * The parse trees of the `main` schema's scalar macros, by name (one per overload). A macro is
+   * SQL the binder pastes in where it is called, so the parse tree of the query does not show
+   * what it reads: `get_block_size(db)` is `(SELECT block_size FROM pragma_database_size() …)`.
+   */
+  readonly macros: ReadonlyMap<string, readonly unknown[]>;
+  /** Why each macro checked so far is refused (`undefined`: allowed), or `null` while checked. */
+  readonly verdicts: Map<string, string | undefined | null>;
 }
 
 let functionCatalog: Promise<FunctionCatalog> | undefined;
+
+/** The parse tree of a macro definition that did not parse: refused when called. */
+const UNREADABLE = { type: 'UNREADABLE_MACRO' };
 
 async function readFunctionCatalog(connection: DuckDBConnection): Promise<FunctionCatalog> {
   const reader = await connection.runAndReadAll(
@@ -49,14 +60,61 @@ async function readFunctionCatalog(connection: DuckDBConnection): Promise<Functi
   for (const row of reader.getRowObjectsJson()) {
     (row.main === true ? main : other).add(String(row.name));
   }
-  return { main, elsewhere: new Set([...other].filter((name) => !main.has(name))) };
+  // A scalar macro's definition is an expression: parsed as `SELECT <it>`, it is checked by the
+  // rules of a query over no table when it is first called (findRefusal, below).
+  const definitions = await connection.runAndReadAll(
+    "SELECT lower(function_name) AS name, json_serialize_sql('SELECT ' || macro_definition) AS tree FROM duckdb_functions() WHERE database_name = 'system' AND schema_name = 'main' AND function_type = 'macro'",
+  );
+  const macros = new Map<string, unknown[]>();
+  for (const row of definitions.getRowObjectsJson()) {
+    const name = String(row.name);
+    const tree = JSON.parse(String(row.tree)) as { error?: boolean; statements?: unknown };
+    // A definition that does not parse is refused: it could not be checked.
+    const trees = macros.get(name) ?? [];
+    trees.push(tree.error ? UNREADABLE : (tree.statements ?? UNREADABLE));
+    macros.set(name, trees);
+  }
+  return {
+    main,
+    elsewhere: new Set([...other].filter((name) => !main.has(name))),
+    macros,
+    verdicts: new Map(),
+  };
 }
 
 /** What a query may name: its loaded tables, and the CTEs in scope where it names them. */
 interface Scope {
   readonly functions: FunctionCatalog;
-  /** Lower-case names a `FROM` may use here. */
+  /** Lower-case names of the call's loaded tables: the only ones a qualified name may use. */
+  readonly loaded: ReadonlySet<string>;
+  /** Lower-case names an unqualified `FROM` may use here: the loaded tables and CTEs in scope. */
   readonly tables: ReadonlySet<string>;
+}
+
+/**
+ * Why calling the `main` schema's macro `name` is refused, or undefined (also for a name that is
+ * no macro): its definition must pass the same check as a query over no table, so a macro is
+ * callable because of what it reads, not because its name is missing from a list.
+ */
+function macroRefusal(name: string, functions: FunctionCatalog): string | undefined {
+  const trees = functions.macros.get(name);
+  if (!trees) return undefined;
+  const known = functions.verdicts.get(name);
+  // `null`: a macro that calls itself, which DuckDB does not define; refuse rather than loop.
+  if (known === null) return `the macro ${name}()`;
+  if (functions.verdicts.has(name)) return known;
+  functions.verdicts.set(name, null);
+  const scope: Scope = { functions, loaded: new Set(), tables: new Set() };
+  let verdict: string | undefined;
+  for (const tree of trees) {
+    const inner = findRefusal(tree, scope);
+    if (inner) {
+      verdict = `the function ${name}() (a DuckDB macro whose definition uses ${inner})`;
+      break;
+    }
+  }
+  functions.verdicts.set(name, verdict);
+  return verdict;
 }
 
 /** Why a node of the parse tree is refused, or undefined. */
@@ -78,6 +136,8 @@ function refusal(node: Record<string, unknown>, scope: Scope): string | undefine
       return `the function ${name}() (only DuckDB's built-in functions of its main schema; no pg_catalog or information_schema)`;
     if (REFUSED_FUNCTION.test(name))
       return `the function ${name}() (no files, environment, settings or SQL text)`;
+    const macro = macroRefusal(name, scope.functions);
+    if (macro) return macro;
   }
   if (node.type === 'BASE_TABLE') {
     const table = String(node.table_name ?? '');
@@ -86,8 +146,10 @@ function refusal(node: Record<string, unknown>, scope: Scope): string | undefine
     if (catalog !== '' || (schema !== '' && schema !== 'main') || /[./\\:]/.test(table))
       return 'a table other than the loaded ones (files, other schemas and catalogs cannot be read)';
     // An allow-list, not a list of what to hide: an unqualified name DuckDB would find in its
-    // own catalog (pg_settings, pg_proc, sqlite_master, duckdb_tables…) is refused here.
-    if (!scope.tables.has(table.toLowerCase()))
+    // own catalog (pg_settings, pg_proc, sqlite_master, duckdb_tables…) is refused here. A
+    // qualified name never means a CTE: `main.sqlite_master` is the catalog's view even inside
+    // `WITH sqlite_master AS (…)`.
+    if (!(schema === '' ? scope.tables : scope.loaded).has(table.toLowerCase()))
       return `the table ${JSON.stringify(table.slice(0, 64))}, which is neither a table of this call nor a CTE of the query`;
   }
   if (node.type === 'SHOW_REF' && (node.query === null || node.query === undefined))
@@ -102,8 +164,10 @@ interface CteEntry {
 
 /**
  * Walks the parse tree with the table names in scope. A CTE is visible in the query that
- * defines it and in the CTEs after it, not in its own body unless it is recursive: DuckDB binds
- * `WITH pg_settings AS (SELECT * FROM pg_settings)`'s inner name to the catalog's view.
+ * defines it and in the CTEs after it, not in its own body: DuckDB binds
+ * `WITH pg_settings AS (SELECT * FROM pg_settings)`'s inner name to the catalog's view. A
+ * recursive CTE sees itself in its recursive part only: its anchor (the left of the first
+ * UNION) is bound before the CTE exists, so there too the name is the catalog's.
  */
 function findRefusal(tree: unknown, scope: Scope, depth = 0): string | undefined {
   if (depth > 500) return 'a query nested this deeply';
@@ -115,6 +179,7 @@ function findRefusal(tree: unknown, scope: Scope, depth = 0): string | undefined
     return undefined;
   }
   if (tree === null || typeof tree !== 'object') return undefined;
+  if (tree === UNREADABLE) return 'a definition that does not parse';
   const node = tree as Record<string, unknown>;
   let inner = scope;
   const ctes = (node.cte_map as { map?: unknown } | undefined)?.map;
@@ -122,11 +187,18 @@ function findRefusal(tree: unknown, scope: Scope, depth = 0): string | undefined
     const visible = new Set(scope.tables);
     for (const entry of ctes as CteEntry[]) {
       const name = String(entry.key ?? '').toLowerCase();
+      const before = { ...scope, tables: new Set(visible) };
       const body = entry.value?.query?.node;
-      const own = new Set(visible);
-      if (body?.type === 'RECURSIVE_CTE_NODE' && String(body.cte_name ?? '').toLowerCase() === name)
-        own.add(name);
-      const found = findRefusal(entry.value, { ...scope, tables: own }, depth + 1);
+      const found =
+        body?.type === 'RECURSIVE_CTE_NODE' && String(body.cte_name ?? '').toLowerCase() === name
+          ? (findRefusal(body.left, before, depth + 1) ??
+            findRefusal(
+              { ...body, left: null },
+              { ...scope, tables: new Set([...visible, name]) },
+              depth + 1,
+            ) ??
+            findRefusal({ ...entry.value, query: null }, before, depth + 1))
+          : findRefusal(entry.value, before, depth + 1);
       if (found) return found;
       visible.add(name);
     }
@@ -224,10 +296,8 @@ export async function checkSql(
     functionCatalog = undefined;
     throw error;
   });
-  const scope: Scope = {
-    functions: await functionCatalog,
-    tables: new Set(options.tables.map((name) => name.toLowerCase())),
-  };
+  const loaded = new Set(options.tables.map((name) => name.toLowerCase()));
+  const scope: Scope = { functions: await functionCatalog, loaded, tables: loaded };
   const refused = findRefusal(tree.statements ?? [], scope);
   if (refused) {
     throw new S2SPError(

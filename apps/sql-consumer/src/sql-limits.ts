@@ -28,8 +28,16 @@ export interface SqlLimits {
   readonly memoryLimitMb: number;
   /** DuckDB's `threads` per query (`SQL_THREADS`). */
   readonly threads: number;
-  /** Queries running at once (`SQL_MAX_CONCURRENT_QUERIES`); 8 more may wait. */
+  /** Queries running at once (`SQL_MAX_CONCURRENT_QUERIES`). */
   readonly maxConcurrentQueries: number;
+  /**
+   * Queries waiting for a slot, of all clients together (`SQL_MAX_WAITING_QUERIES`). A freed
+   * slot goes to the waiting clients in turn, and when every place is taken a client with fewer
+   * waiting than the one holding the most takes that one's newest place: a full queue is refused
+   * to the client that fills it, not to the next one. A waiting query holds its request (up to
+   * the edge's 4 MiB), nothing fetched yet.
+   */
+  readonly maxWaitingQueries: number;
   /**
    * Queries one client may have running at once (`SQL_MAX_QUERIES_PER_CLIENT`); 2 more of its
    * own may wait, beyond that it gets `unavailable`. A client is told apart as the resource
@@ -56,6 +64,7 @@ export const DEFAULT_SQL_LIMITS: SqlLimits = Object.freeze({
   memoryLimitMb: 256,
   threads: 2,
   maxConcurrentQueries: 2,
+  maxWaitingQueries: 16,
   maxQueriesPerClient: 1,
   maxStoredBytesPerClient: 32 * 1024 * 1024,
 });

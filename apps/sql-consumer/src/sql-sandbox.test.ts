@@ -224,6 +224,35 @@ describe('the lock-down', () => {
       'a CTE name outside its scope',
       'SELECT * FROM (WITH pg_settings AS (SELECT 1) SELECT 1), pg_settings',
     ],
+    // A recursive CTE's anchor is bound before the CTE exists: there its name is the catalog's
+    // view. Before, these answered the 159 settings (working and home directory among them).
+    [
+      'a recursive CTE whose anchor reads the view it shadows',
+      'WITH RECURSIVE pg_settings AS (SELECT name, setting FROM pg_settings UNION ALL SELECT name, setting FROM pg_settings WHERE false) SELECT * FROM pg_settings',
+    ],
+    [
+      'a recursive CTE (UNION) whose anchor reads the view it shadows',
+      'WITH RECURSIVE pg_settings AS (SELECT name, setting FROM pg_settings UNION SELECT name, setting FROM pg_settings) SELECT * FROM pg_settings',
+    ],
+    [
+      "a recursive CTE whose anchor's own union reads the view it shadows",
+      'WITH RECURSIVE pg_settings AS (SELECT 1 AS n UNION ALL SELECT 2 FROM pg_settings UNION ALL SELECT n + 1 FROM pg_settings WHERE n < 3) SELECT * FROM pg_settings',
+    ],
+    [
+      'a recursive CTE over a nested WITH whose anchor reads the view',
+      'SELECT * FROM (WITH RECURSIVE duckdb_tables AS (SELECT * FROM duckdb_tables UNION ALL SELECT * FROM duckdb_tables WHERE false) SELECT * FROM duckdb_tables)',
+    ],
+    // A qualified name is never a CTE's: this read the catalog's sqlite_master.
+    [
+      'a qualified catalog view that a CTE shadows',
+      'WITH sqlite_master AS (SELECT 1 AS x) SELECT * FROM main.sqlite_master',
+    ],
+    // A macro of the main schema whose definition reads a pragma (pragma_database_size).
+    ['a macro that reads a pragma', "SELECT get_block_size('memory') AS b"],
+    [
+      'a macro that reads a pragma, in a filter',
+      "SELECT count(*) FROM alerts WHERE get_block_size('memory') > 0",
+    ],
     ['SHOW TABLES', 'SHOW TABLES'],
     ['SHOW ALL TABLES', 'SHOW ALL TABLES'],
     ['a URL', "SELECT * FROM 'https://example.com/data.parquet'"],
@@ -276,6 +305,67 @@ describe('the lock-down', () => {
       ),
     ).toEqual([{ s: 'MODERATE', m: 1, l: true, y: 2026 }]);
     expect(await rows('SELECT count(*) AS n FROM main.alerts')).toEqual([{ n: 3 }]);
+  });
+
+  it('allows recursive CTEs over the loaded tables and over themselves, whatever their name', async () => {
+    const box = await sandbox();
+    const rows = async (sql: string) => (await box.query(sql, { rows: 10 })).rows;
+    // The anchor reads the loaded table, the recursive part the CTE (also in a subquery).
+    expect(
+      await rows(
+        'WITH RECURSIVE walk(id, severity) AS (SELECT _row_id, severity FROM alerts WHERE _row_id = 0 UNION ALL SELECT a._row_id, a.severity FROM (SELECT * FROM walk) w JOIN alerts a ON a._row_id = w.id + 1) SELECT id, severity FROM walk ORDER BY id',
+      ),
+    ).toEqual([
+      { id: 0, severity: 'Moderate' },
+      { id: 1, severity: 'Severe' },
+      { id: 2, severity: 'Moderate' },
+    ]);
+    // A recursive CTE named after a catalog view reads only itself past its anchor.
+    expect(
+      await rows(
+        'WITH RECURSIVE pg_settings AS (SELECT 1 AS n UNION ALL SELECT n + 1 FROM pg_settings WHERE n < 3) SELECT sum(n) AS s FROM pg_settings',
+      ),
+    ).toEqual([{ s: 6 }]);
+    // A CTE named after a loaded table: its anchor reads the table.
+    expect(
+      await rows(
+        'WITH RECURSIVE alerts AS (SELECT _row_id AS n FROM alerts WHERE _row_id = 2 UNION ALL SELECT n + 1 FROM alerts WHERE n < 4) SELECT sum(n) AS s FROM alerts',
+      ),
+    ).toEqual([{ s: 9 }]);
+  });
+
+  it("allows the main schema's macros by what their definitions read, nested ones too", async () => {
+    const box = await sandbox();
+    expect(
+      (
+        await box.query(
+          "SELECT list_sum([1, 2]) AS s, geometric_mean(4) AS g, split_part('a,b', ',', 2) AS p, current_catalog() AS c",
+          { rows: 1 },
+        )
+      ).rows,
+    ).toEqual([{ s: 3, g: 4, p: 'b', c: 'memory' }]);
+    // Every scalar macro of this DuckDB, checked by name as a call: only those whose definition
+    // reads what a query may not are refused. The list is derived, not written down.
+    const instance = await DuckDBInstance.create(':memory:');
+    const connection = await instance.connect();
+    const names = (
+      await connection.runAndReadAll(
+        "SELECT DISTINCT function_name AS name FROM duckdb_functions() WHERE database_name = 'system' AND schema_name = 'main' AND function_type = 'macro' ORDER BY 1",
+      )
+    )
+      .getRowObjectsJson()
+      .map((row) => String(row.name));
+    connection.closeSync();
+    instance.closeSync();
+    expect(names.length).toBeGreaterThan(50);
+    const refused: string[] = [];
+    for (const name of names) {
+      if (
+        (await codeOf(box.check(`SELECT ${name}(1) AS v FROM alerts`, ['alerts']))) === 'forbidden'
+      )
+        refused.push(name);
+    }
+    expect(refused).toEqual(['get_block_size']);
   });
 
   it('configures DuckDB itself without external access, extensions or changeable settings', async () => {

@@ -4,7 +4,6 @@ import {
   type ConsumerFetchOptions,
   clientKey,
   createClientConcurrencyLimit,
-  createConcurrencyLimit,
   createS2SPServer,
   type Logger,
   type S2SPServer,
@@ -51,6 +50,8 @@ export interface SqlServer {
   readonly server: S2SPServer;
   /** The limits in force. */
   readonly limits: SqlLimits;
+  /** Queries of all clients running and waiting for a slot now. */
+  readonly queries: { readonly running: number; readonly waiting: number };
 }
 
 const DESCRIPTION = (limits: SqlLimits) =>
@@ -83,15 +84,17 @@ export function createSqlServer(options: SqlServerOptions = {}): SqlServer {
       'Answers SQL questions over S2SP tables without their rows passing through you: pass each resource_url to query_tables under a table name. With as_table=true the answer becomes a new S2SP table to hand to another consumer tool.',
   });
   const { s2sp } = server;
-  const queries = createConcurrencyLimit({
-    concurrency: limits.maxConcurrentQueries,
-    queue: 8,
-    what: 'SQL queries',
-  });
-  const perClient = createClientConcurrencyLimit({
+  // Each client's own slots, and the process's shared between the clients in turn: the heavy
+  // queries of ten addresses once filled a first-come queue and the eleventh got `unavailable`.
+  const queries = createClientConcurrencyLimit({
     concurrency: limits.maxQueriesPerClient,
     queue: 2,
     what: 'SQL queries of this client',
+    shared: {
+      concurrency: limits.maxConcurrentQueries,
+      queue: limits.maxWaitingQueries,
+      what: 'SQL queries',
+    },
   });
   // The parser check runs here, before any table is fetched; the query runs in its own process.
   const checkQuery = async (sql: unknown, tables: readonly string[]) => {
@@ -182,10 +185,10 @@ export function createSqlServer(options: SqlServerOptions = {}): SqlServer {
           }
           const sources = parseTables(args.tables, limits.maxTables);
           const names = sources.map((s) => s.name);
-          // Slots per client first: one client's heavy queries wait in their own line, and the
-          // server-wide slots bound the process.
-          return await perClient.run(clientKey(extra), () =>
-            queries.run(async () => {
+          // A query waits for a slot before anything is fetched: a waiting query holds no rows.
+          return await queries.run(
+            clientKey(extra),
+            async () => {
               // Parse first: a query refused or unparsable here costs no single-use resource_url.
               await checkQuery(args.sql, names);
               const fetchStarted = Date.now();
@@ -270,7 +273,8 @@ export function createSqlServer(options: SqlServerOptions = {}): SqlServer {
                   paging: false,
                 },
               );
-            }),
+            },
+            { signal: extra.mcpReq.signal },
           );
         } catch (error) {
           logger.warn('query_tables: failed', {
@@ -282,5 +286,5 @@ export function createSqlServer(options: SqlServerOptions = {}): SqlServer {
     );
   });
   if (options.slop) server.mountSlop(options.slop);
-  return { server, limits };
+  return { server, limits, queries };
 }
