@@ -1,3 +1,4 @@
+import { codeAndDataOf } from '@s2sp/test-utils';
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from './config.js';
 
@@ -18,6 +19,7 @@ describe('loadConfig', () => {
       chartDir: undefined,
       logLevel: 'info',
       edge: { requestBodyTimeoutMs: 10_000 },
+      misspelt: [],
     });
   });
 
@@ -64,6 +66,7 @@ describe('loadConfig', () => {
         auth: { bearerTokens: ['chart-token-0123456789'] },
         requestBodyTimeoutMs: 10_000,
       },
+      misspelt: [],
     });
   });
 
@@ -103,5 +106,22 @@ describe('loadConfig', () => {
   it('reads --help and -h', () => {
     expect(loadConfig({}, ['--help']).help).toBe(true);
     expect(loadConfig({}, ['-h', '--stdio']).help).toBe(true);
+  });
+});
+
+describe('start-up rules shared with every S2SP server', () => {
+  it.each([[''], [','], [' ']])('refuses S2SP_AUTH_TOKENS=%j, naming it', (value) => {
+    expect(codeAndDataOf(() => loadConfig({ S2SP_AUTH_TOKENS: value }, []))).toEqual([
+      'invalid_config',
+      { option: 'auth.bearerTokens', variable: 'S2SP_AUTH_TOKENS' },
+    ]);
+  });
+
+  it('reports misspelt variables, the app’s own too', () => {
+    const config = loadConfig({ CHART_DIRS: '/tmp', S2SP_ALLOWED_HOST: 'x.example' }, []);
+    expect(config.misspelt.map(({ variable, meant }) => [variable, meant])).toEqual([
+      ['CHART_DIRS', 'CHART_DIR'],
+      ['S2SP_ALLOWED_HOST', 'S2SP_ALLOWED_HOSTS'],
+    ]);
   });
 });

@@ -27,7 +27,7 @@ const ChartSettingsSchema = z.object({
  */
 export type ChartConfig = Pick<
   ServerEnv,
-  'port' | 'host' | 'publicUrl' | 'logLevel' | 'slop' | 'edge'
+  'port' | 'host' | 'publicUrl' | 'logLevel' | 'slop' | 'edge' | 'misspelt'
 > &
   ConsumerEnv &
   z.output<typeof ChartSettingsSchema> & {
@@ -65,7 +65,10 @@ Environment:
  */
 export function loadConfig(env: Env, argv: readonly string[]): ChartConfig {
   const switches = readSwitches(argv, ['--stdio', '--help', '-h']);
-  const { port, host, publicUrl, logLevel, slop, edge } = loadServerEnv(env, { port: 3002 });
+  const { port, host, publicUrl, logLevel, slop, edge, misspelt } = loadServerEnv(env, {
+    port: 3002,
+    settings: [ChartSettingsSchema],
+  });
   return {
     port,
     host,
@@ -77,5 +80,6 @@ export function loadConfig(env: Env, argv: readonly string[]): ChartConfig {
     logLevel,
     slop,
     edge,
+    misspelt,
   };
 }

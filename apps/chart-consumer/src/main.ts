@@ -17,6 +17,7 @@ async function main(): Promise<void> {
   }
   const telemetry = await startTelemetryFromEnv({ serviceName: 'chart-consumer' });
   const logger = createConsoleLogger({ level: config.logLevel, name: 'chart-consumer' });
+  for (const slip of config.misspelt) logger.warn(slip.message);
   logConsumerReach(logger, config, 'draw_chart');
   const chart = createChartServer({
     logger,

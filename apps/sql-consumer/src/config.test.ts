@@ -1,4 +1,4 @@
-import { thrownCode } from '@s2sp/test-utils';
+import { codeAndDataOf, thrownCode } from '@s2sp/test-utils';
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from './config.js';
 import { DEFAULT_SQL_LIMITS } from './sql-limits.js';
@@ -20,6 +20,7 @@ describe('loadConfig', () => {
       logLevel: 'info',
       slop: undefined,
       edge: { requestBodyTimeoutMs: 10_000 },
+      misspelt: [],
     });
   });
 
@@ -97,5 +98,22 @@ describe('loadConfig', () => {
     );
     expect(thrownCode(() => loadConfig({}, ['--verbose']))).toBe('invalid_config');
     expect(loadConfig({}, ['-h']).help).toBe(true);
+  });
+});
+
+describe('start-up rules shared with every S2SP server', () => {
+  it.each([[''], [','], [' ']])('refuses S2SP_AUTH_TOKENS=%j, naming it', (value) => {
+    expect(codeAndDataOf(() => loadConfig({ S2SP_AUTH_TOKENS: value }, []))).toEqual([
+      'invalid_config',
+      { option: 'auth.bearerTokens', variable: 'S2SP_AUTH_TOKENS' },
+    ]);
+  });
+
+  it('reports misspelt variables, the app’s own too', () => {
+    const config = loadConfig({ S2SP_AUTH_TOKEN: 'a-long-token-0123456789', SQL_MAX_ROW: '5' }, []);
+    expect(config.misspelt.map(({ variable, meant }) => [variable, meant])).toEqual([
+      ['S2SP_AUTH_TOKEN', 'S2SP_AUTH_TOKENS'],
+      ['SQL_MAX_ROW', 'SQL_MAX_ROWS'],
+    ]);
   });
 });

@@ -52,7 +52,7 @@ const SqlSettingsSchema = z.object({
  */
 export type SqlConfig = Pick<
   ServerEnv,
-  'port' | 'host' | 'publicUrl' | 'logLevel' | 'slop' | 'edge'
+  'port' | 'host' | 'publicUrl' | 'logLevel' | 'slop' | 'edge' | 'misspelt'
 > &
   ConsumerEnv & {
     /** `--stdio`: MCP on standard input and output. */
@@ -95,7 +95,10 @@ Environment:
  */
 export function loadConfig(env: Env, argv: readonly string[]): SqlConfig {
   const switches = readSwitches(argv, ['--stdio', '--help', '-h']);
-  const { port, host, publicUrl, logLevel, slop, edge } = loadServerEnv(env, { port: 3003 });
+  const { port, host, publicUrl, logLevel, slop, edge, misspelt } = loadServerEnv(env, {
+    port: 3003,
+    settings: [SqlSettingsSchema],
+  });
   const own = loadEnv(SqlSettingsSchema, env);
   return {
     port,
@@ -109,5 +112,6 @@ export function loadConfig(env: Env, argv: readonly string[]): SqlConfig {
     logLevel,
     slop,
     edge,
+    misspelt,
   };
 }

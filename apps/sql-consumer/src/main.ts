@@ -18,6 +18,7 @@ async function main(): Promise<void> {
   }
   const telemetry = await startTelemetryFromEnv({ serviceName: 'sql-consumer' });
   const logger = createConsoleLogger({ level: config.logLevel, name: 'sql-consumer' });
+  for (const slip of config.misspelt) logger.warn(slip.message);
   logConsumerReach(logger, config, 'query_tables');
   const sql = createSqlServer({
     logger,

@@ -37,6 +37,7 @@ describe('loadConfig', () => {
       redisPrefix: 's2sp:',
       logLevel: 'info',
       edge: { requestBodyTimeoutMs: 10_000 },
+      misspelt: [],
     });
   });
 
@@ -80,6 +81,7 @@ describe('loadConfig', () => {
       redisPrefix: 'weather:s2sp:',
       logLevel: 'debug',
       edge: { allowedBrowserOrigins: ['https://console.example.com'], requestBodyTimeoutMs: 5000 },
+      misspelt: [],
     });
   });
 
@@ -160,5 +162,25 @@ describe('the variables', () => {
     expect([...rows].sort()).toEqual([...VARIABLES].sort());
     for (const variable of VARIABLES) expect(USAGE).toContain(variable);
     expect(new Set(VARIABLES).size).toBe(VARIABLES.length);
+  });
+});
+
+describe('start-up rules shared with every S2SP server', () => {
+  it.each([[''], [','], [' ']])('refuses S2SP_AUTH_TOKENS=%j, naming it', (value) => {
+    const error = configError(() => loadConfig({ S2SP_AUTH_TOKENS: value }, []));
+    expect([error.code, error.variable]).toEqual(['invalid_config', 'S2SP_AUTH_TOKENS']);
+  });
+
+  it('reports misspelt variables, the app’s own too, and ignores them', () => {
+    const config = loadConfig(
+      { S2SP_AUTH_TOKEN: 'a-long-token-0123456789', NWS_USERAGENT: 'x', NWS_CACHE_SECOND: '5' },
+      [],
+    );
+    expect(config.misspelt.map(({ variable, meant }) => [variable, meant])).toEqual([
+      ['S2SP_AUTH_TOKEN', 'S2SP_AUTH_TOKENS'],
+      ['NWS_USERAGENT', 'NWS_USER_AGENT'],
+      ['NWS_CACHE_SECOND', 'NWS_CACHE_SECONDS'],
+    ]);
+    expect(config.edge.auth).toBeUndefined();
   });
 });

@@ -15,6 +15,7 @@ import {
   loadEnv,
   loadServerEnv,
   readSwitches,
+  type ServerEnv,
   ServerSettingsSchema,
   SwitchSchema,
 } from '@s2sp/server/env';
@@ -84,6 +85,8 @@ export interface WeatherConfig {
    * `S2SP_BODY_TIMEOUT_MS` (see `loadEdgeEnv`).
    */
   readonly edge: EdgeEnvOptions;
+  /** Variables that look like one of these but are misspelt: warn of each at start. */
+  readonly misspelt: ServerEnv['misspelt'];
 }
 
 /**
@@ -127,7 +130,7 @@ export function loadConfig(env: Env, argv: readonly string[]): WeatherConfig {
   // With stdio the HTTP port carries only the data plane. It stays 3001 so that a consumer's
   // allow-list (S2SP_ALLOWED_ORIGINS=http://127.0.0.1:3001) can name it; a second copy on the
   // same machine stops at once with a message saying to set PORT.
-  const server = loadServerEnv(env, { port: 3001 });
+  const server = loadServerEnv(env, { port: 3001, settings: [WeatherSettingsSchema] });
   const own = loadEnv(WeatherSettingsSchema, env);
   return {
     ...server,

@@ -36,6 +36,7 @@ async function main(): Promise<void> {
   }
   const telemetry = await startTelemetryFromEnv({ serviceName: NAME });
   const logger = createConsoleLogger({ level: config.logLevel, name: NAME });
+  for (const slip of config.misspelt) logger.warn(slip.message);
 
   let replay: NwsReplayServer | undefined;
   let nwsBaseUrl = config.nwsBaseUrl;

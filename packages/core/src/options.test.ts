@@ -5,6 +5,7 @@ import {
   byteSize,
   httpUrl,
   milliseconds,
+  misspeltVariables,
   optionRows,
   parseOptions,
   positiveInteger,
@@ -309,5 +310,106 @@ describe('readSettings from every source', () => {
       if (text.trim() === '') expect(read().options).toEqual({});
       else expect(failure(read).data).toEqual({ option: 'nested.limit', variable: 'X_LIMIT' });
     }
+  });
+});
+
+describe('a list that must not be empty', () => {
+  const Tokens = z.object({
+    tokens: stringList(z.string().min(16), {
+      nonEmpty: 'give at least one token, or leave the setting out to run without authentication',
+    })
+      .optional()
+      .meta({ env: 'X_TOKENS', flag: '--token', key: 'tokens' }),
+    hosts: stringList(z.string().min(1)).optional().meta({ env: 'X_HOSTS', key: 'hosts' }),
+  });
+
+  it.each([
+    ['env ""', { env: { X_TOKENS: '' } }, 'X_TOKENS'],
+    ['env ","', { env: { X_TOKENS: ',' } }, 'X_TOKENS'],
+    ['env " "', { env: { X_TOKENS: ' ' } }, 'X_TOKENS'],
+    ['env " , ,"', { env: { X_TOKENS: ' , ,' } }, 'X_TOKENS'],
+    ['file []', { file: { name: 'p.yaml', document: { tokens: [] } } }, 'p.yaml: tokens'],
+  ] as const)('is refused when set but empty: %s', (_, sources, variable) => {
+    const error = failure(() => readSettings(Tokens, sources, { factory: 'server' }));
+    expect([error.code, error.data]).toEqual(['invalid_config', { option: 'tokens', variable }]);
+  });
+
+  it('is refused the same way from a flag and from the options themselves', () => {
+    const flag = failure(() =>
+      readSettings(Tokens, { flags: new Map([['--token', ['']]]) }, { factory: 'server' }),
+    );
+    expect([flag.code, flag.data]).toEqual([
+      'invalid_config',
+      { option: 'tokens', variable: '--token' },
+    ]);
+    const given = failure(() => parseOptions(Tokens, { tokens: [] }, { factory: 'server' }));
+    expect([given.code, given.data]).toEqual(['invalid_config', { option: 'tokens' }]);
+  });
+
+  it('is unset when its variable is absent, and a list that may be empty is unset when blank', () => {
+    expect(readSettings(Tokens, { env: {} }, { factory: 'server' }).options).toEqual({});
+    expect(
+      readSettings(Tokens, { env: { X_HOSTS: ' , ', X_TOKENS: undefined } }, { factory: 's' })
+        .options,
+    ).toEqual({});
+    expect(
+      readSettings(Tokens, { env: { X_TOKENS: ',a-long-token-0123456,' } }, { factory: 's' })
+        .options,
+    ).toEqual({ tokens: ['a-long-token-0123456'] });
+    expect(
+      readSettings(Tokens, { file: { name: 'p.yaml', document: { hosts: [] } } }, { factory: 's' })
+        .options,
+    ).toEqual({ hosts: [] });
+  });
+});
+
+describe('misspeltVariables', () => {
+  it('names the setting a variable that looks like one of ours was meant to be', () => {
+    const env = {
+      X_TOKEN: 'a-long-token-0123456',
+      x_public_url: 'https://x',
+      X_PUBLICURL: 'https://x',
+      X_TIMEOUTMS: '5',
+      X_TIEMOUT_MS: '5',
+      X_HOSTS: 'a',
+      X_LIMIT: '3',
+    };
+    expect(
+      misspeltVariables(env, [Schema]).map(({ variable, meant }) => [variable, meant]),
+    ).toEqual([
+      ['X_TOKEN', 'X_TOKENS'],
+      ['x_public_url', 'X_PUBLIC_URL'],
+      ['X_PUBLICURL', 'X_PUBLIC_URL'],
+      ['X_TIMEOUTMS', 'X_TIMEOUT_MS'],
+      ['X_TIEMOUT_MS', 'X_TIMEOUT_MS'],
+    ]);
+  });
+
+  it('leaves alone the names of every schema given, and names of no family of ours', () => {
+    const Other = z.object({ port: positiveInteger().optional().meta({ env: 'PORT' }) });
+    const env = { X_TOKENS: 'a', PORT: '1', HOME: '/h', PATH: '/p', PORTS: '2', Y_TOKEN: 'y' };
+    expect(misspeltVariables(env, [Schema, Other])).toEqual([]);
+    // Only the schemas given are known: a name of another counts as nobody's.
+    expect(misspeltVariables({ X_TOKEN: 'a' }, [Other])).toEqual([]);
+    expect(misspeltVariables({ port: '1', X_TOKEN: undefined }, [Other])).toMatchObject([
+      { variable: 'port', meant: 'PORT' },
+    ]);
+  });
+});
+
+describe("a configuration file's unknown key", () => {
+  it('is named only when it is a slip of a real key: a file given by mistake is never quoted', () => {
+    const secret = 'sk-fake-secret-0123456789abcdef';
+    const error = failure(() =>
+      readSettings(
+        Schema,
+        { file: { name: 'p.yaml', document: { [secret]: 'x' } } },
+        {
+          factory: 'cli',
+        },
+      ),
+    );
+    expect([error.code, error.data]).toEqual(['invalid_config', { variable: 'p.yaml' }]);
+    expect(error.message).not.toContain(secret);
   });
 });

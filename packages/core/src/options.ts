@@ -23,5 +23,9 @@ export {
 } from './options/option-kinds.js';
 export type { OptionMeta } from './options/option-meta.js';
 export { optionRows } from './options/option-rows.js';
-export { readSettings, type SettingsSources } from './options/option-settings.js';
+export {
+  misspeltVariables,
+  readSettings,
+  type SettingsSources,
+} from './options/option-settings.js';
 export { parseOptions } from './options/parse-options.js';

@@ -44,7 +44,7 @@ const ENTRY_BUDGETS: Readonly<Record<string, number>> = {
   '@s2sp/core/advice': 14,
   '@s2sp/core/store': 23,
   '@s2sp/core/json': 6,
-  '@s2sp/core/options': 12,
+  '@s2sp/core/options': 13,
   '@s2sp/core/receipt': 2,
   '@s2sp/core/otel': 6,
   '@s2sp/core/node': 2,
@@ -66,9 +66,9 @@ const ENTRY_BUDGETS: Readonly<Record<string, number>> = {
   '@s2sp/proxy': 11,
 };
 /** Core is for third parties: all its entries together. */
-const CORE_BUDGET = 116;
+const CORE_BUDGET = 117;
 /** The five packages together (the aim is 250). */
-const TOTAL_BUDGET = 297;
+const TOTAL_BUDGET = 298;
 
 describe('every entry point of the published packages', () => {
   const root = fileURLToPath(new URL('../../../', import.meta.url));

@@ -3,7 +3,6 @@
  * `s2sp-proxy`: S2SP in front of any MCP server. Everything it prints goes to standard error, so
  * that standard output stays reserved for MCP with `--stdio`.
  */
-import { readFileSync } from 'node:fs';
 import type { BodyStore } from '@s2sp/core/store';
 import { createConsoleLogger } from '@s2sp/server';
 import { configErrorVariable } from '@s2sp/server/env';
@@ -23,7 +22,7 @@ function fail(error: unknown, status = 1): never {
 async function main(): Promise<void> {
   let run: ProxyRun;
   try {
-    run = readProxyRun(process.argv.slice(2), process.env, (path) => readFileSync(path, 'utf8'));
+    run = readProxyRun(process.argv.slice(2), process.env);
   } catch (error) {
     if (configErrorVariable(error) !== undefined)
       fail(`${(error as Error).message}\nRun s2sp-proxy --help for the options.`, 2);
@@ -39,6 +38,7 @@ async function main(): Promise<void> {
   }
   if (!run.upstream) fail('no upstream', 2);
   const logger = createConsoleLogger({ level: run.logLevel, name: NAME });
+  for (const slip of run.misspelt) logger.warn(slip.message);
 
   let store: BodyStore | undefined;
   if (run.redis) {

@@ -23,6 +23,7 @@ describe('loadServerEnv', () => {
       logLevel: 'info',
       slop: undefined,
       edge: { requestBodyTimeoutMs: 10_000 },
+      misspelt: [],
     });
   });
 
@@ -51,6 +52,7 @@ describe('loadServerEnv', () => {
       logLevel: 'debug',
       slop: { bearerTokens: ['aaaaaaaaaaaaaaaa', 'bbbbbbbbbbbbbbbb'], requireScopes: true },
       edge: { requestBodyTimeoutMs: 10_000 },
+      misspelt: [],
     });
     expect(loadServerEnv({ SLOP: 'on' }, { port: 1 }).slop).toEqual({ requireScopes: false });
     expect(loadServerEnv({ PORT: '  ', SLOP: '0' }, { port: 7 })).toMatchObject({
@@ -125,6 +127,67 @@ describe('loadEdgeEnv', () => {
       caught = error;
     }
     expect(configErrorVariable(caught)).toBe(variable);
+  });
+});
+
+describe('an empty credential list', () => {
+  it.each([
+    ['S2SP_AUTH_TOKENS', ''],
+    ['S2SP_AUTH_TOKENS', ','],
+    ['S2SP_AUTH_TOKENS', ' '],
+    ['S2SP_AUTH_TOKENS', ' , '],
+    ['SLOP_BEARER_TOKENS', ''],
+    ['SLOP_BEARER_TOKENS', ','],
+  ])('is refused at start when %s is set to %j, naming the variable', (variable, value) => {
+    let caught: unknown;
+    try {
+      loadServerEnv({ SLOP: '1', [variable]: value }, { port: 1 });
+    } catch (error) {
+      caught = error;
+    }
+    expect(S2SPError.isInstance(caught) && caught.code).toBe('invalid_config');
+    expect(configErrorVariable(caught)).toBe(variable);
+  });
+
+  it('is no authentication when the variable is absent, as before', () => {
+    const env = loadServerEnv({ SLOP: '1' }, { port: 1 });
+    expect(env.edge.auth).toBeUndefined();
+    expect(env.slop).toEqual({ requireScopes: false });
+    // A list that may be empty still counts as unset when blank.
+    expect(loadEdgeEnv({ S2SP_ALLOWED_HOSTS: ' , ' }).allowedHosts).toBeUndefined();
+  });
+});
+
+describe('misspelt variables', () => {
+  it('are found by loadServerEnv among the server’s names and the app’s own', () => {
+    const AppSchema = z.object({
+      renders: positiveInteger().default(2).meta({ env: 'APP_MAX_RENDERS' }),
+    });
+    const env = loadServerEnv(
+      {
+        S2SP_AUTH_TOKEN: 'aaaaaaaaaaaaaaaa',
+        S2SP_PUBLICURL: 'https://x.example',
+        s2sp_ttl_seconds: '5',
+        SLOP_BEARER_TOKEN: 'x',
+        S2SP_ALLOWED_ORIGIN: 'https://x.example',
+        APP_MAX_RENDER: '3',
+        APP_MAX_RENDERS: '3',
+        HOME: '/home/x',
+        PATH: '/bin',
+        HOSTNAME: 'box',
+      },
+      { port: 1, settings: [AppSchema] },
+    );
+    expect(env.misspelt.map(({ variable, meant }) => [variable, meant])).toEqual([
+      ['S2SP_AUTH_TOKEN', 'S2SP_AUTH_TOKENS'],
+      ['S2SP_PUBLICURL', 'S2SP_PUBLIC_URL'],
+      ['s2sp_ttl_seconds', 'S2SP_TTL_SECONDS'],
+      ['SLOP_BEARER_TOKEN', 'SLOP_BEARER_TOKENS'],
+      ['S2SP_ALLOWED_ORIGIN', 'S2SP_ALLOWED_ORIGINS'],
+      ['APP_MAX_RENDER', 'APP_MAX_RENDERS'],
+    ]);
+    // The misspelt one is ignored: no authentication came from it.
+    expect(env.edge.auth).toBeUndefined();
   });
 });
 

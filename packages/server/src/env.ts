@@ -12,12 +12,12 @@
  */
 
 import type { Logger } from '@s2sp/core';
-import { parseOptions, readSettings, stringList } from '@s2sp/core/options';
+import { misspeltVariables, parseOptions, readSettings } from '@s2sp/core/options';
 import { z } from 'zod';
 import { ConsumerFetchOptionsSchema } from './consumer/consumer-tool.js';
-import { BearerTokenSchema } from './edge/bearer-auth.js';
 import { configError } from './edge/config-error.js';
 import {
+  BearerTokenListSchema,
   EdgeOptionsSchema,
   HostValueSchema,
   PortSchema,
@@ -90,7 +90,7 @@ export const ServerSettingsSchema = z.object({
     env: 'SLOP',
     description: 'Serve the tools over SLOP too.',
   }),
-  slopBearerTokens: stringList(BearerTokenSchema).optional().meta({
+  slopBearerTokens: BearerTokenListSchema.optional().meta({
     env: 'SLOP_BEARER_TOKENS',
     description: 'Bearer tokens SLOP requires (one of them), comma-separated.',
   }),
@@ -132,6 +132,13 @@ export interface ServerEnv {
    * `S2SP_SHUTDOWN_GRACE_MS` (time running requests get on SIGTERM, default 10000).
    */
   readonly edge: EdgeEnvOptions;
+  /**
+   * Variables that look like a setting's but are no setting's (`S2SP_AUTH_TOKEN` for
+   * `S2SP_AUTH_TOKENS`), each with the one it is nearest to: log each `message` as a warning at
+   * start. Found among the names of the server's settings and of the schemas passed as
+   * `settings`.
+   */
+  readonly misspelt: ReturnType<typeof misspeltVariables>;
 }
 
 /**
@@ -205,15 +212,32 @@ export function loadEdgeEnv(env: Env): EdgeEnvOptions {
 }
 
 /**
+ * The settings schemas whose variables every S2SP server reads: its own, the HTTP edge's and the
+ * consumer fetch settings. A variable near one of their names is reported as misspelt.
+ */
+const SERVER_SETTINGS_SCHEMAS: readonly z.ZodType[] = [
+  ServerSettingsSchema,
+  EdgeOptionsSchema,
+  ConsumerFetchOptionsSchema,
+  S2SPOptionsSchema,
+];
+
+/**
  * Reads `PORT`, `HOST`, `S2SP_PUBLIC_URL`, `S2SP_TTL_SECONDS`, `S2SP_RETRY_GRACE_MS`, `LOG_LEVEL`,
  * `SLOP`, `SLOP_BEARER_TOKENS`, `SLOP_REQUIRE_SCOPES` (the `env` names of
- * {@link ServerSettingsSchema}) and the HTTP edge's settings (see {@link loadEdgeEnv}).
+ * {@link ServerSettingsSchema}) and the HTTP edge's settings (see {@link loadEdgeEnv}), and finds
+ * the variables that look like one of these or of the app's own but are misspelt
+ * ({@link ServerEnv.misspelt}).
  *
  * @param env - the environment (`process.env`)
- * @param defaults - the port when `PORT` is unset
+ * @param defaults - the port when `PORT` is unset, and the app's own settings schemas (read
+ *   with {@link loadEnv}), whose names count as known
  * @throws S2SPError `invalid_config` naming the variable, for any value that cannot work
  */
-export function loadServerEnv(env: Env, defaults: { port: number }): ServerEnv {
+export function loadServerEnv(
+  env: Env,
+  defaults: { readonly port: number; readonly settings?: readonly z.ZodType[] },
+): ServerEnv {
   const settings = loadEnv(
     ServerSettingsSchema.extend({
       port: ServerSettingsSchema.shape.port.default(defaults.port),
@@ -234,6 +258,7 @@ export function loadServerEnv(env: Env, defaults: { port: number }): ServerEnv {
         }
       : undefined,
     edge: loadEdgeEnv(env),
+    misspelt: misspeltVariables(env, [...SERVER_SETTINGS_SCHEMAS, ...(defaults.settings ?? [])]),
   };
 }
 

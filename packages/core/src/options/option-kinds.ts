@@ -92,20 +92,39 @@ export function httpUrl(): z.ZodPipe<z.ZodString, z.ZodTransform<string, string>
     .meta({ allowed: URL_ALLOWED, type: 'URL' });
 }
 
+/** What else a {@link stringList} asks of its entries as a whole. */
+export interface StringListRules {
+  /**
+   * Refuse a list with no entries, from every source alike (an empty variable, a file's `[]`, a
+   * flag with nothing in it, a factory's options). For a list whose emptiness would quietly turn
+   * a protection off, such as bearer tokens: the sentence says what to do instead, and the
+   * option's error is `lists nothing: <sentence>` (`give at least one token, or leave the
+   * setting out to run without authentication`).
+   */
+  readonly nonEmpty?: string;
+}
+
 /**
  * A list of strings, each checked by `item` (any string by default). The environment gives it
  * comma-separated, the command line as a repeated flag.
  *
  * @param item - the rule of one entry
+ * @param rules - what the list as a whole must be ({@link StringListRules})
  */
 export function stringList<TItem extends z.ZodType<string, string> = z.ZodString>(
   item?: TItem,
+  rules: StringListRules = {},
 ): z.ZodReadonly<z.ZodArray<TItem>> {
   const entry = (item ?? z.string()) as TItem;
   const allowed = (entry as unknown as { meta?: () => { allowed?: string } | undefined }).meta?.()
     ?.allowed;
-  return z
-    .array(entry)
+  const { nonEmpty } = rules;
+  const list = z.array(entry);
+  return (
+    nonEmpty === undefined
+      ? list
+      : list.refine((entries) => entries.length > 0, { message: `lists nothing: ${nonEmpty}` })
+  )
     .readonly()
     .meta({ allowed: `a list of ${allowed ?? 'strings'}`, type: 'string[]' });
 }

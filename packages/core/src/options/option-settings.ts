@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import { S2SPError } from '../errors.js';
+import { nearest, nearestName, variableSlip } from './near-names.js';
 import { baseOf, defOf, type OptionMeta, optionMeta, shapeOf } from './option-meta.js';
 import { optionError, type ParseOptionsContext } from './parse-options.js';
 
@@ -121,6 +122,8 @@ function readSource(
           false,
         );
     }
+    // A variable that lists nothing, for a list that may be empty: unset, as blank text is.
+    if (source === 'env' && Array.isArray(result.data) && result.data.length === 0) continue;
     set.set(setting.path, { value: result.data, name });
   }
   return set;
@@ -138,7 +141,12 @@ export interface SettingsSources {
     readonly name: string;
     readonly document: Readonly<Record<string, unknown>>;
   };
-  /** An environment, such as `process.env`; a blank variable counts as unset. */
+  /**
+   * An environment, such as `process.env`; a blank variable counts as unset, and so does a list
+   * variable that lists nothing (`","`), unless its option refuses an empty list
+   * (`stringList(item, { nonEmpty })`): then the variable is refused, as an empty list from a
+   * file or a flag is.
+   */
   readonly env?: Readonly<Record<string, string | undefined>>;
 }
 
@@ -153,9 +161,12 @@ export interface SettingsRead<TOptions = Record<string, unknown>> {
 function fromEnv(env: NonNullable<SettingsSources['env']>) {
   return (setting: OptionSetting): unknown => {
     const text = env[setting.name]?.trim();
-    if (text === undefined || text === '') return undefined;
-    const value = settingFromText(text, setting.kind);
-    return Array.isArray(value) && value.length === 0 ? undefined : value;
+    if (text === undefined) return undefined;
+    // A list variable that is set gives its list even when it lists nothing (`""`, `","`, `" "`),
+    // so that a list that must not be empty (bearer tokens) refuses it by its own rule, as it
+    // refuses a file's `[]`; readSource drops it for every other list. Blank text is unset.
+    if (setting.kind === 'list') return settingFromText(text, setting.kind);
+    return text === '' ? undefined : settingFromText(text, setting.kind);
   };
 }
 
@@ -177,10 +188,15 @@ function checkKeys(
   const keys = optionSettings(schema, 'key').map((setting) => setting.name);
   const unknown = Object.keys(file.document).find((key) => !keys.includes(key));
   if (unknown === undefined) return;
-  const variable = `${file.name}: ${unknown}`;
+  // A key is the file's own text: named only when it is a slip of a real key (so it cannot be
+  // a secret of a file given by mistake), else left out.
+  const meant = nearestName(unknown, keys);
+  const variable = meant === undefined ? file.name : `${file.name}: ${unknown}`;
   throw new S2SPError(
     'invalid_config',
-    `${variable}: unknown key in ${context.factory}'s configuration file; the keys are ${keys.join(', ')}.`,
+    meant === undefined
+      ? `${variable}: a key no setting has, in ${context.factory}'s configuration file; the keys are ${keys.join(', ')}.`
+      : `${variable}: unknown key in ${context.factory}'s configuration file; did you mean ${meant}? The keys are ${keys.join(', ')}.`,
     { data: { variable } },
   );
 }
@@ -232,4 +248,52 @@ export function readSettings<TSchema extends z.ZodType>(
     names[path] = name;
   }
   return { options: options as Partial<z.output<TSchema>>, names };
+}
+
+/** A variable that looks like a setting's but is no setting's: what was set and what was meant. */
+export interface MisspeltVariable {
+  /** The variable as set (`S2SP_AUTH_TOKEN`). */
+  readonly variable: string;
+  /** The setting's variable it is nearest to (`S2SP_AUTH_TOKENS`). */
+  readonly meant: string;
+  /** One line for the start-up log, naming both (never the value). */
+  readonly message: string;
+}
+
+/**
+ * The variables of `env` that look like a setting's but are no setting's, each with the name it
+ * is nearest to, for a warning at start: a misspelt `S2SP_AUTH_TOKEN` would otherwise leave the
+ * server without the authentication its operator meant to give it. The settings' names come from
+ * the schemas' metadata (`.meta({ env })`), so the list is never written by hand: pass every
+ * schema the program reads its environment with, so that none of its own names is reported.
+ *
+ * @param env - the environment (`process.env`)
+ * @param schemas - the settings schemas the program reads
+ * @returns the slips, in the environment's order; empty when there are none
+ * @example
+ * ```ts
+ * for (const slip of misspeltVariables(process.env, [AppSettingsSchema])) logger.warn(slip.message);
+ * ```
+ */
+export function misspeltVariables(
+  env: Readonly<Record<string, string | undefined>>,
+  schemas: readonly z.ZodType[],
+): MisspeltVariable[] {
+  const known = [
+    ...new Set(
+      schemas.flatMap((schema) => optionSettings(schema, 'env').map((setting) => setting.name)),
+    ),
+  ];
+  const slips: MisspeltVariable[] = [];
+  for (const variable of Object.keys(env)) {
+    if (env[variable] === undefined || known.includes(variable)) continue;
+    const meant = nearest(variable, known, variableSlip);
+    if (meant !== undefined)
+      slips.push({
+        variable,
+        meant,
+        message: `${variable} is not a setting; did you mean ${meant}? It is ignored.`,
+      });
+  }
+  return slips;
 }

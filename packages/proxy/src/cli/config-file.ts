@@ -22,6 +22,7 @@ import type { SettingsSources } from '@s2sp/core/options';
 import { configError } from '@s2sp/server/env';
 import { parse as parseYaml } from 'yaml';
 import { parseTableToolRule } from '../tables/table-tool-rule.js';
+import { type RegularFileRead, readRegularFile } from './regular-file.js';
 
 const RULE_KEYS = ['name', 'pointer', 'format'];
 
@@ -42,6 +43,39 @@ function tableToolEntry(entry: unknown, where: string): unknown {
   return parseTableToolRule(where, parts.filter((part) => part !== undefined).join(':'));
 }
 
+/** The largest `--config` file read: a settings file is a few hundred bytes. */
+export const MAX_CONFIG_FILE_BYTES = 1024 * 1024;
+
+/**
+ * The text of the `--config` file: a regular file (a link to one is followed) of at most
+ * {@link MAX_CONFIG_FILE_BYTES}, read by the guard `--state` uses too, so that a FIFO or a device
+ * never holds or floods the start.
+ *
+ * @param path - the path given to `--config`
+ * @throws S2SPError `invalid_config` naming `--config`, never quoting the file
+ */
+export function readConfigFile(path: string): string {
+  let file: RegularFileRead;
+  try {
+    file = readRegularFile(path, MAX_CONFIG_FILE_BYTES);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    throw configError('--config', `cannot read ${path}${code ? ` (${code})` : ''}.`);
+  }
+  if (file.kind === 'missing') throw configError('--config', `${path} does not exist.`);
+  if (file.kind === 'not-regular')
+    throw configError(
+      '--config',
+      `${path} is ${file.what}, not a regular file. Give the path of a JSON or YAML settings file.`,
+    );
+  if (file.kind === 'too-large')
+    throw configError(
+      '--config',
+      `${path} is larger than ${MAX_CONFIG_FILE_BYTES / 1024 / 1024} MiB: it cannot be a settings file. Give the path of a JSON or YAML settings file.`,
+    );
+  return file.bytes.toString('utf8');
+}
+
 /**
  * Parses a config file's text (YAML is a superset of JSON, so one parser reads both) into the
  * file source of `readSettings`, with its table tools in the options' form.
@@ -56,11 +90,19 @@ export function parseConfigFile(
 ): NonNullable<SettingsSources['file']> {
   let document: unknown;
   try {
-    document = parseYaml(text);
+    // `logLevel: 'error'`: yaml's warnings (an unknown tag or directive) would print the line.
+    document = parseYaml(text, { logLevel: 'error' });
   } catch (error) {
+    // Where and what kind, never yaml's message: it quotes the text, and a path given by
+    // mistake may be a secret's (a link to a key file).
+    const { code, linePos } = error as {
+      code?: unknown;
+      linePos?: [{ line: number; col: number }];
+    };
+    const where = linePos ? ` at line ${linePos[0].line}, column ${linePos[0].col}` : '';
     throw configError(
       source,
-      `is not valid JSON or YAML: ${(error as Error).message.split('\n')[0]}`,
+      `is not valid JSON or YAML${where}${typeof code === 'string' ? ` (${code})` : ''}. Check that --config names the settings file.`,
     );
   }
   document ??= {};

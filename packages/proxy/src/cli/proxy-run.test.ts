@@ -1,6 +1,11 @@
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { configErrorVariable } from '@s2sp/server/env';
 import { codeAndDataOf } from '@s2sp/test-utils';
 import { describe, expect, it } from 'vitest';
+import { MAX_CONFIG_FILE_BYTES } from './config-file.js';
 import { readProxyRun } from './proxy-run.js';
 
 const noFile = (path: string): string => {
@@ -232,8 +237,9 @@ describe('readProxyRun: the config file', () => {
       ['tableTools: [{ name: q, format: xml }]', 'tableTools'],
       ['tableTools: [{ name: q, pointer: a, format: csv }]', 'tableTools'],
       ['tableTools: [{ name: q, columns: [a] }]', 'tableTools'],
-      // A misspelt key is refused, not ignored.
-      ['tables: [a]', 'tables'],
+      // A misspelt key is refused, not ignored, and named as it is near a real one.
+      ['tableTool: [a]', 'tableTool'],
+      ['authtokens: [file-token-0123456789]', 'authtokens'],
     ] as const) {
       expect(fails(['--config', 'p.yaml', '--', 'x'], {}, files({ 'p.yaml': text }))).toBe(
         `p.yaml: ${key}`,
@@ -242,7 +248,8 @@ describe('readProxyRun: the config file', () => {
   });
 
   it('names the file for broken syntax, and --config for a file it cannot read', () => {
-    for (const text of ['detect: [', '[1, 2]', '"text"']) {
+    // A key that is no slip of a real one is refused without being quoted: it is the file's text.
+    for (const text of ['detect: [', '[1, 2]', '"text"', 'tables: [a]']) {
       expect(fails(['--config', 'p.yaml', '--', 'x'], {}, files({ 'p.yaml': text }))).toBe(
         'p.yaml',
       );
@@ -304,5 +311,115 @@ describe('readProxyRun: one precedence', () => {
       undefined,
     );
     expect(fails(['--', 'x'], { S2SP_BODY_TIMEOUT_MS: '5' })).toBe('S2SP_BODY_TIMEOUT_MS');
+  });
+});
+
+describe('readProxyRun: an empty credential list, one rule from every source', () => {
+  const tokenFile = files({ 'empty.yaml': 'authTokens: []\n' });
+
+  it.each([
+    ['S2SP_AUTH_TOKENS=""', [], { S2SP_AUTH_TOKENS: '' }, 'S2SP_AUTH_TOKENS'],
+    ['S2SP_AUTH_TOKENS=","', [], { S2SP_AUTH_TOKENS: ',' }, 'S2SP_AUTH_TOKENS'],
+    ['S2SP_AUTH_TOKENS=" "', [], { S2SP_AUTH_TOKENS: ' ' }, 'S2SP_AUTH_TOKENS'],
+    ['authTokens: []', ['--config', 'empty.yaml'], {}, 'empty.yaml: authTokens'],
+    ['--auth-token ""', ['--auth-token', ''], {}, '--auth-token'],
+  ] as const)('%s is refused at start, naming it', (_, flags, env, variable) => {
+    expect(codeAndDataOf(() => readProxyRun([...flags, '--', 'x'], env, tokenFile))).toEqual([
+      'invalid_config',
+      { option: 'auth.bearerTokens', variable },
+    ]);
+  });
+
+  it('a file’s empty list is refused even when the environment gives tokens', () => {
+    expect(
+      codeAndDataOf(() =>
+        readProxyRun(
+          ['--config', 'empty.yaml', '--', 'x'],
+          { S2SP_AUTH_TOKENS: 'env-token-0123456789' },
+          tokenFile,
+        ),
+      ),
+    ).toEqual([
+      'invalid_config',
+      { option: 'auth.bearerTokens', variable: 'empty.yaml: authTokens' },
+    ]);
+  });
+
+  it('no variable, flag or key is no authentication, as before', () => {
+    expect(readProxyRun(['--', 'x'], {}, noFile).options.auth).toBeUndefined();
+  });
+});
+
+describe('readProxyRun: misspelt variables', () => {
+  it('names the variable meant, and ignores the misspelt one', () => {
+    const run = readProxyRun(
+      ['--', 'x'],
+      {
+        S2SP_AUTH_TOKEN: 'env-token-0123456789',
+        S2SP_ALLOWED_HOST: 'mcp.example.com',
+        s2sp_redis_prefix: 'p:',
+        S2SP_TTL_SECONDS: '5',
+        HOME: '/home/x',
+        PORT: '1',
+      },
+      noFile,
+    );
+    expect(run.misspelt.map(({ variable, meant }) => [variable, meant])).toEqual([
+      ['S2SP_AUTH_TOKEN', 'S2SP_AUTH_TOKENS'],
+      ['S2SP_ALLOWED_HOST', 'S2SP_ALLOWED_HOSTS'],
+      ['s2sp_redis_prefix', 'S2SP_REDIS_PREFIX'],
+    ]);
+    expect(run.options.auth).toBeUndefined();
+    expect(
+      readProxyRun(['--', 'x'], { S2SP_AUTH_TOKENS: 'env-token-0123456789' }).misspelt,
+    ).toEqual([]);
+  });
+});
+
+describe('readProxyRun: the --config file as the command line names it', () => {
+  const dir = mkdtempSync(join(tmpdir(), 's2sp-config-'));
+  const run = (path: string) => () => readProxyRun(['--config', path, '--', 'x'], {});
+
+  it('reads a regular file, through a link too', () => {
+    const file = join(dir, 'p.yaml');
+    writeFileSync(file, 'allowedHosts: [mcp.example.com]\n');
+    const link = join(dir, 'link.yaml');
+    symlinkSync(file, link);
+    expect(run(link)().options.allowedHosts).toEqual(['mcp.example.com']);
+  });
+
+  it('refuses without reading: a FIFO, a device, a directory, a file over the cap', () => {
+    const fifo = join(dir, 'fifo.yaml');
+    execFileSync('mkfifo', [fifo]);
+    const big = join(dir, 'big.yaml');
+    writeFileSync(big, `# ${'x'.repeat(MAX_CONFIG_FILE_BYTES)}\n`);
+    const atCap = join(dir, 'at-cap.yaml');
+    writeFileSync(atCap, `# ${'x'.repeat(MAX_CONFIG_FILE_BYTES - 3)}\n`);
+    for (const path of [fifo, '/dev/zero', dir, big, join(dir, 'missing.yaml')])
+      expect(codeAndDataOf(run(path))).toEqual(['invalid_config', { variable: '--config' }]);
+    expect(run(atCap)().options.allowedHosts).toBeUndefined();
+  });
+
+  it('never quotes the file: a link to a secret gives an error without it', () => {
+    const secret = 'sk-fake-secret-0123456789abcdef';
+    for (const [name, text] of [
+      ['key', `${secret}: x\n`],
+      ['alias', `*${secret}\n`],
+      ['broken', `${secret}: [\n`],
+      ['flow', `{${secret}: 1,,}\n`],
+    ]) {
+      const file = join(dir, `${name}.secret`);
+      writeFileSync(file, text);
+      const link = join(dir, `${name}.yaml`);
+      symlinkSync(file, link);
+      let caught: unknown;
+      try {
+        run(link)();
+      } catch (error) {
+        caught = error;
+      }
+      expect(configErrorVariable(caught)).toBe(link);
+      expect((caught as Error).message.includes('0123456789')).toBe(false);
+    }
   });
 });

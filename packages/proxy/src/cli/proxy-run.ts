@@ -7,13 +7,19 @@
  * @module
  */
 
-import { readSettings } from '@s2sp/core/options';
+import { misspeltVariables, readSettings } from '@s2sp/core/options';
 import type { LogLevel } from '@s2sp/server';
-import { configError, type Env } from '@s2sp/server/env';
+import {
+  configError,
+  configErrorVariable,
+  type Env,
+  S2SPServerOptionsSchema,
+  ServerSettingsSchema,
+} from '@s2sp/server/env';
 import type { S2SPProxyOptions } from '../proxy-types.js';
 import type { UpstreamTarget } from '../upstream/upstream-target.js';
 import { parseCliArgs } from './cli-args.js';
-import { parseConfigFile } from './config-file.js';
+import { parseConfigFile, readConfigFile } from './config-file.js';
 import { PROXY_VARIABLES, ProxySettingsSchema } from './proxy-settings.js';
 
 /** What one `s2sp-proxy` run is told. */
@@ -28,6 +34,11 @@ export interface ProxyRun {
   readonly logLevel: LogLevel;
   /** `--redis` and `--redis-prefix` (or `S2SP_REDIS_PREFIX`), for `createRedisBodyStore`. */
   readonly redis: { readonly url: string; readonly keyPrefix?: string } | undefined;
+  /**
+   * Variables that look like a setting's but are misspelt (`S2SP_AUTH_TOKEN`), each with the one
+   * meant: warn of each at start (a misspelt variable is ignored).
+   */
+  readonly misspelt: ReturnType<typeof misspeltVariables>;
   /** `createS2SPProxy`'s options that were set (only those), table tools and exclusions added up. */
   readonly options: Omit<S2SPProxyOptions, 'upstream' | 'store' | 'logger' | 'onUpstreamStderr'>;
 }
@@ -37,14 +48,15 @@ export interface ProxyRun {
  *
  * @param argv - the arguments (`process.argv.slice(2)`)
  * @param env - the environment; only the variables the proxy reads are looked at
- * @param readFile - the text of the `--config` file
+ * @param readFile - the text of the `--config` file; by default read by `readConfigFile`, which
+ *   takes regular files only, within a size cap
  * @throws S2SPError `invalid_config` whose `data.variable` names the flag, variable or
  *   `<file>: <key>` at fault
  */
 export function readProxyRun(
   argv: readonly string[],
   env: Env,
-  readFile: (path: string) => string,
+  readFile: (path: string) => string = readConfigFile,
 ): ProxyRun {
   const cli = parseCliArgs(argv);
   let file: ReturnType<typeof parseConfigFile> | undefined;
@@ -53,7 +65,8 @@ export function readProxyRun(
     try {
       text = readFile(cli.configFile);
     } catch (error) {
-      throw configError('--config', `cannot read ${cli.configFile}: ${(error as Error).message}`);
+      if (configErrorVariable(error) !== undefined) throw error;
+      throw configError('--config', `cannot read ${cli.configFile}.`);
     }
     file = parseConfigFile(text, cli.configFile);
   }
@@ -77,6 +90,13 @@ export function readProxyRun(
     port: port ?? (cli.stdio ? 0 : 3010),
     host: shape.host.parse(host),
     logLevel: shape.logLevel.parse(logLevel),
+    // Among the names of the proxy's settings and of the servers' (an app beside it may share
+    // the environment), so that none of them is taken for a slip of another.
+    misspelt: misspeltVariables(env, [
+      ProxySettingsSchema,
+      ServerSettingsSchema,
+      S2SPServerOptionsSchema,
+    ]),
     redis:
       redis?.url === undefined
         ? undefined

@@ -16,7 +16,8 @@
  * one; at most once a second and on close, within `maxBytes` (the least recently active clients
  * are left out first). Read with a size cap and every name and number checked, so a damaged or
  * hostile file is ignored with a warning rather than trusted; a path that is there but is not a
- * regular file (a FIFO, a directory, a device) is refused at start.
+ * regular file (a FIFO, a directory, a device) is refused at start, by the guard `--config`
+ * shares (`cli/regular-file.ts`).
  *
  * @module
  */
@@ -28,6 +29,7 @@ import { dirname } from 'node:path';
 import type { Logger } from '@s2sp/server';
 import { configError, configErrorVariable } from '@s2sp/server/env';
 import { z } from 'zod';
+import { type RegularFileRead, readRegularFile } from '../cli/regular-file.js';
 import { CLIENT_KEY_SECRET } from '../client-keys.js';
 import { MAX_CATALOGUE_COLUMNS, MAX_COLUMN_CHARS } from './column-catalogue.js';
 import { parseJsonPointer, pointerTo } from './json-pointer.js';
@@ -97,49 +99,23 @@ const StateFileSchema = z
 
 type StateFile = z.infer<typeof StateFileSchema>;
 
-/** What the kind of a file that is not a regular one is called in an error. */
-function kindOf(stats: { isDirectory(): boolean; isFIFO(): boolean; isSocket(): boolean }): string {
-  if (stats.isDirectory()) return 'a directory';
-  if (stats.isFIFO()) return 'a FIFO';
-  if (stats.isSocket()) return 'a socket';
-  return 'a device';
-}
-
 /**
- * The file's first {@link MAX_STATE_BYTES} + 1 bytes: a wrong `--state` path (a log, a device)
- * is never read whole into memory, and one byte more says it is too large. `undefined`: there is
- * no file.
+ * The state file's bytes, within {@link MAX_STATE_BYTES} (see `readRegularFile`, the one guard
+ * of the files the command line names). `undefined`: there is no file.
  *
- * @throws S2SPError `invalid_config` when the path is there but is not a regular file: opened
- *   without waiting (a FIFO would hold the start forever, and SIGTERM with it), then refused
+ * @throws S2SPError `invalid_config` when the path is there but is not a regular file
  */
-async function readCapped(path: string): Promise<Buffer | undefined> {
-  let file: FileHandle;
-  try {
-    file = await open(path, fs.O_RDONLY | fs.O_NONBLOCK);
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-    throw error;
-  }
-  try {
-    const stats = await file.stat();
-    if (!stats.isFile()) {
-      throw configError(
-        '--state',
-        `${path} is ${kindOf(stats)}, not a regular file. Give the path of a file the proxy may create and replace, or remove what is there.`,
-      );
-    }
-    const buffer = Buffer.alloc(MAX_STATE_BYTES + 1);
-    let length = 0;
-    while (length < buffer.length) {
-      const { bytesRead } = await file.read(buffer, length, buffer.length - length, null);
-      if (bytesRead === 0) break;
-      length += bytesRead;
-    }
-    return buffer.subarray(0, length);
-  } finally {
-    await file.close();
-  }
+function readState(
+  path: string,
+): Extract<RegularFileRead, { kind: 'file' | 'too-large' }> | undefined {
+  const file = readRegularFile(path, MAX_STATE_BYTES);
+  if (file.kind === 'missing') return undefined;
+  if (file.kind === 'not-regular')
+    throw configError(
+      '--state',
+      `${path} is ${file.what}, not a regular file. Give the path of a file the proxy may create and replace, or remove what is there.`,
+    );
+  return file;
 }
 
 /** Makes a rename in `directory` durable (best effort: not every system can open a directory). */
@@ -278,9 +254,9 @@ export function createToolState(
 
   return {
     async load(learned) {
-      let bytes: Buffer | undefined;
+      let file: ReturnType<typeof readState>;
       try {
-        bytes = await readCapped(options.path);
+        file = readState(options.path);
       } catch (error) {
         if (configErrorVariable(error) !== undefined) throw error;
         options.logger.warn('state: cannot read the state file; starting without it', {
@@ -288,11 +264,11 @@ export function createToolState(
         });
         return { declared: {} };
       }
-      if (bytes === undefined) return { declared: {} };
+      if (file === undefined) return { declared: {} };
       let parsed: StateFile;
       try {
-        if (bytes.length > MAX_STATE_BYTES) throw new Error('it is larger than 1 MiB');
-        parsed = StateFileSchema.parse(JSON.parse(bytes.toString('utf8')));
+        if (file.kind === 'too-large') throw new Error('it is larger than 1 MiB');
+        parsed = StateFileSchema.parse(JSON.parse(file.bytes.toString('utf8')));
       } catch (error) {
         options.logger.warn('state: the state file is not valid; starting without it', {
           error: (error as Error).message.slice(0, 200),

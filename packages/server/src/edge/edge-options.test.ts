@@ -28,6 +28,7 @@ describe('resolveEdgeOptions', () => {
     [{ allowedBrowserOrigins: ['https://app.example.com/page'] }, 'allowedBrowserOrigins'],
     [{ auth: { bearerTokens: ['short'] } }, 'auth'],
     [{ auth: {} }, 'auth'],
+    [{ auth: { bearerTokens: [], verifyToken: () => undefined } }, 'auth'],
     [{ requestBodyTimeoutMs: 0 }, 'requestBodyTimeoutMs'],
     [{ maxMcpRequestBytes: -1 }, 'maxMcpRequestBytes'],
     [{ maxMcpBatchSize: 2.5 }, 'maxMcpBatchSize'],

@@ -150,6 +150,21 @@ export const LoggerSchema: z.ZodType<Logger, Logger> = z
   .meta({ allowed: 'a logger with info, warn and error methods', type: 'Logger' });
 
 /**
+ * A list of bearer tokens: each one by {@link BearerTokenSchema}, and never empty, from any
+ * source. An empty list would be a server without authentication that its operator meant to
+ * give some (`S2SP_AUTH_TOKENS=""`, `","` or `" "` from an unfilled template, `authTokens: []`):
+ * it is refused at start, the same way from the environment, a flag, a file and the options,
+ * while a setting left out still means no authentication.
+ */
+export const BearerTokenListSchema: z.ZodReadonly<z.ZodArray<z.ZodString>> = stringList(
+  BearerTokenSchema,
+  {
+    nonEmpty:
+      'give at least one bearer token of 16 or more characters, or remove the setting to run without authentication',
+  },
+);
+
+/**
  * The options of {@link createS2SPEdge}: each one's rule, default, environment variable,
  * `s2sp-proxy` flag and config-file key. `createS2SP`, `createS2SPServer` and the proxy reuse its
  * parts (the body read timeout is this schema's rule, nobody else's).
@@ -168,9 +183,11 @@ export const EdgeOptionsSchema = z.object({
     description: 'Browser origins that may call besides the own one.',
   }),
   auth: bearerAuthOptionsSchema(
-    stringList(BearerTokenSchema)
-      .optional()
-      .meta({ env: 'S2SP_AUTH_TOKENS', flag: '--auth-token', key: 'authTokens' }),
+    BearerTokenListSchema.optional().meta({
+      env: 'S2SP_AUTH_TOKENS',
+      flag: '--auth-token',
+      key: 'authTokens',
+    }),
   )
     .optional()
     .meta({
