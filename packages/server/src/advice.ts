@@ -121,3 +121,11 @@ export const useOwnHost =
 /** For a resource tool whose result is not JSON (tool authors read this). */
 export const returnJsonValues =
   'Return only JSON values: strings, numbers, booleans, null, arrays and plain objects.';
+
+/** For a 2026-07-28 client over its own cap of open `subscriptions/listen` streams. */
+export const useOpenListenStreams =
+  'Use the subscriptions/listen streams this client has open (one stream can carry every kind of change notification), or close one before opening another; ask the operator to raise maxListenStreamsPerClient if it needs more.';
+
+/** For a `subscriptions/listen` refused because the server holds its most streams. */
+export const retryListenLater =
+  'Try again in a minute: the streams other clients hold close as they leave.';

@@ -38,7 +38,12 @@ export { S2SPServerOptionsSchema } from './server-options.js';
  */
 export type EdgeEnvOptions = Pick<
   S2SPEdgeOptions,
-  'allowedHosts' | 'allowedBrowserOrigins' | 'auth' | 'requestBodyTimeoutMs' | 'shutdownGraceMs'
+  | 'allowedHosts'
+  | 'allowedBrowserOrigins'
+  | 'auth'
+  | 'requestBodyTimeoutMs'
+  | 'shutdownGraceMs'
+  | 'maxListenStreamsPerClient'
 >;
 
 // One declaration of an environment, core's (the settings reader takes it).
@@ -128,8 +133,10 @@ export interface ServerEnv {
    * answer besides loopback names and the `S2SP_PUBLIC_URL` host; `*` turns the check off),
    * `S2SP_ALLOWED_BROWSER_ORIGINS` (origins of browser pages that may call), `S2SP_AUTH_TOKENS`
    * (comma-separated bearer tokens, each at least 16 characters, required on `/mcp`, SLOP and
-   * A2S), `S2SP_BODY_TIMEOUT_MS` (request-body read timeout, default 10000) and
-   * `S2SP_SHUTDOWN_GRACE_MS` (time running requests get on SIGTERM, default 10000).
+   * A2S), `S2SP_BODY_TIMEOUT_MS` (request-body read timeout, default 10000),
+   * `S2SP_SHUTDOWN_GRACE_MS` (time running requests get on SIGTERM, default 10000) and
+   * `S2SP_MAX_LISTEN_STREAMS_PER_CLIENT` (2026-07-28 listen streams one client may hold open,
+   * default 8).
    */
   readonly edge: EdgeEnvOptions;
   /**
@@ -191,12 +198,13 @@ const EDGE_SETTINGS = EdgeOptionsSchema.pick({
   auth: true,
   requestBodyTimeoutMs: true,
   shutdownGraceMs: true,
+  maxListenStreamsPerClient: true,
 });
 
 /**
  * Reads the HTTP edge's settings, the one reader of them for every server, the proxy and the
  * apps: `S2SP_ALLOWED_HOSTS`, `S2SP_ALLOWED_BROWSER_ORIGINS`, `S2SP_AUTH_TOKENS`,
- * `S2SP_BODY_TIMEOUT_MS` and `S2SP_SHUTDOWN_GRACE_MS` (see {@link ServerEnv.edge}). The variables are the `env` names on the
+ * `S2SP_BODY_TIMEOUT_MS`, `S2SP_SHUTDOWN_GRACE_MS` and `S2SP_MAX_LISTEN_STREAMS_PER_CLIENT` (see {@link ServerEnv.edge}). The variables are the `env` names on the
  * edge's options schema, and each value is checked by its option's own rule.
  *
  * @param env - the environment (`process.env`)

@@ -9,7 +9,6 @@
  * @module
  */
 import { randomUUID } from 'node:crypto';
-import { CLIENT_ADDRESS_HEADER, clientKey } from '@s2sp/server';
 import { createModernMcp, type S2SPEdge } from '@s2sp/server/http';
 import type { Context, Hono } from 'hono';
 import {
@@ -58,14 +57,25 @@ type ModernMcp = ReturnType<typeof createModernMcp>;
  */
 const MAX_MODERN_CLIENTS = 1024;
 
+/**
+ * Most `GET` streams one session may hold open at once: its standalone stream and resumes of
+ * broken ones (`Last-Event-ID`). A client needs one or two; each holds a connection and a timer.
+ */
+export const MAX_GET_STREAMS_PER_SESSION = 4;
+
 interface Session {
   readonly transport: WebStandardStreamableHTTPServerTransport;
   readonly server: Server;
-  /** Who opened it (`clientKey`), for the per-client limit. */
+  /**
+   * Who opened it (`edge.caller`): the per-client limit counts by it, and only this caller may
+   * use the session.
+   */
   readonly client: string;
   lastSeen: number;
   /** Requests being answered now; a busy session is never evicted. */
   busy: number;
+  /** Its open `GET` streams. */
+  streams: number;
 }
 
 /** The live sessions of the endpoint. */
@@ -89,7 +99,7 @@ export interface McpSessions {
   close(): Promise<void>;
 }
 
-function jsonRpcError(c: Context, status: 400 | 404 | 503, message: string) {
+function jsonRpcError(c: Context, status: 400 | 404 | 429 | 503, message: string) {
   return c.json({ jsonrpc: '2.0', error: { code: -32000, message }, id: null }, status);
 }
 
@@ -174,7 +184,9 @@ export function mountMcpSessions(app: Hono, options: McpSessionsOptions): McpSes
     };
     const id = c.req.header('mcp-session-id');
     if (id !== undefined) {
-      const session = sessions.get(id);
+      // Bound to the caller that opened it: another credential (or, without auth, another
+      // address) with this id gets the unknown session's answer, and learns nothing.
+      const session = options.edge.sessionOf(sessions, id, c);
       if (!session) {
         return jsonRpcError(
           c,
@@ -182,11 +194,27 @@ export function mountMcpSessions(app: Hono, options: McpSessionsOptions): McpSes
           'Session not found: it expired or was closed. Reconnect (initialize again).',
         );
       }
+      const stream = c.req.method === 'GET';
+      if (stream && session.streams >= MAX_GET_STREAMS_PER_SESSION) {
+        return jsonRpcError(
+          c,
+          429,
+          `This session already has ${session.streams} GET streams open, its limit. Close one before opening another.`,
+        );
+      }
       session.lastSeen = Date.now();
       session.busy++;
+      if (stream) session.streams++;
+      let response: Response | undefined;
       try {
-        return await session.transport.handleRequest(request, extra);
+        response = await session.transport.handleRequest(request, extra);
+        return stream
+          ? options.edge.whenStreamEnds(response, () => {
+              session.streams--;
+            })
+          : response;
       } finally {
+        if (stream && response === undefined) session.streams--;
         session.busy--;
         session.lastSeen = Date.now();
       }
@@ -198,14 +226,7 @@ export function mountMcpSessions(app: Hono, options: McpSessionsOptions): McpSes
         'Bad request: no mcp-session-id header. Start with an initialize POST.',
       );
     }
-    const client = clientKey({
-      ...(authInfo && { authInfo }),
-      requestInfo: {
-        headers: {
-          [CLIENT_ADDRESS_HEADER]: request.headers.get(CLIENT_ADDRESS_HEADER) ?? undefined,
-        },
-      },
-    });
+    const client = options.edge.caller(c);
     const answered = await modernFor(client).answer(c, parsedBody);
     if (answered) return answered;
     const own = [...sessions].filter(([, session]) => session.client === client);
@@ -232,20 +253,30 @@ export function mountMcpSessions(app: Hono, options: McpSessionsOptions): McpSes
       await end(oldest);
     }
     const server = options.createServer();
+    // Event ids on its SSE streams, so that a client whose stream breaks resumes it
+    // (Last-Event-ID) and misses nothing; bounded in memory (see event-store.ts), and emptied
+    // when the session ends.
+    const eventStore = createSessionEventStore();
     // No DNS-rebinding lists on the transport: a session outlives the request that opened it,
     // and the edge checks Host and Origin on every request of it with the one rule.
     const transport = new WebStandardStreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
       maxRequestBodySize: options.edge.options.maxMcpRequestBytes,
-      // Event ids on its SSE streams, so that a client whose stream breaks resumes it
-      // (Last-Event-ID) and misses nothing; bounded in memory (see event-store.ts).
-      eventStore: createSessionEventStore(),
+      eventStore,
       onsessioninitialized: (sessionId) => {
-        sessions.set(sessionId, { transport, server, client, lastSeen: Date.now(), busy: 0 });
+        sessions.set(sessionId, {
+          transport,
+          server,
+          client,
+          lastSeen: Date.now(),
+          busy: 0,
+          streams: 0,
+        });
       },
       onsessionclosed: (sessionId) => void end(sessionId),
     });
     transport.onclose = () => {
+      eventStore.close();
       if (transport.sessionId) void end(transport.sessionId);
     };
     await server.connect(transport);

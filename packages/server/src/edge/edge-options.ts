@@ -62,6 +62,13 @@ export interface S2SPEdgeOptions {
    * without a cap one request could start any number of tool calls.
    */
   readonly maxMcpBatchSize?: number;
+  /**
+   * Most 2026-07-28 `subscriptions/listen` streams one client (its authenticated id, else its
+   * address) may hold open on the MCP endpoint at once. A listen beyond it is refused (JSON-RPC
+   * `-32000`, `data.code` `unavailable`) for that client only; the endpoint's cap for all clients
+   * together stays 1,024. One stream carries every kind of change notification. Default 8.
+   */
+  readonly maxListenStreamsPerClient?: number;
   /** The base URL clients use (`https://mcp.example.com`): its host and origin count as own. */
   readonly publicUrl?: string;
   /** Where unexpected errors are logged (never their messages). Default: nowhere. */
@@ -81,12 +88,19 @@ export interface ResolvedEdgeOptions {
   readonly shutdownGraceMs: number;
   readonly maxMcpRequestBytes: number;
   readonly maxMcpBatchSize: number;
+  readonly maxListenStreamsPerClient: number;
   readonly publicUrl: string | undefined;
   readonly logger: Logger | undefined;
 }
 
 /** The option names {@link resolveEdgeOptions} reports, overridable by a caller's own names. */
 export type EdgeOptionNames = Partial<Record<Exclude<keyof S2SPEdgeOptions, 'logger'>, string>>;
+
+/**
+ * Most `subscriptions/listen` streams open at once on one MCP endpoint, all clients together: the
+ * SDK's own default, kept beside the per-client cap (`maxListenStreamsPerClient`).
+ */
+export const MAX_LISTEN_STREAMS = 1024;
 
 /** How long `shutdown()` lets running requests finish unless told otherwise: 10 s. */
 export const DEFAULT_SHUTDOWN_GRACE_MS = 10_000;
@@ -214,6 +228,14 @@ export const EdgeOptionsSchema = z.object({
   maxMcpBatchSize: positiveInteger()
     .default(10)
     .describe('Most JSON-RPC messages in one batch (400, `-32600`, nothing runs).'),
+  maxListenStreamsPerClient: positiveInteger({ max: MAX_LISTEN_STREAMS })
+    .default(8)
+    .meta({
+      env: 'S2SP_MAX_LISTEN_STREAMS_PER_CLIENT',
+      flag: '--max-listen-streams-per-client',
+      key: 'maxListenStreamsPerClient',
+      description: `2026-07-28 \`subscriptions/listen\` streams one client (auth id, else address) may hold open; beyond it its next listen is refused (\`-32000\`, \`data.code\` \`unavailable\`). All clients together: ${MAX_LISTEN_STREAMS}.`,
+    }),
   publicUrl: httpUrl().optional().describe('Its host and origin count as the server’s own.'),
   logger: LoggerSchema.optional().describe(
     'Where unexpected errors are logged (name only, never the message).',
@@ -251,6 +273,7 @@ export function resolveEdgeOptions(
     shutdownGraceMs: parsed.shutdownGraceMs,
     maxMcpRequestBytes: parsed.maxMcpRequestBytes,
     maxMcpBatchSize: parsed.maxMcpBatchSize,
+    maxListenStreamsPerClient: parsed.maxListenStreamsPerClient,
     publicUrl: parsed.publicUrl,
     logger: parsed.logger,
   };

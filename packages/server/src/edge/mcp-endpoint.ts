@@ -2,6 +2,7 @@ import type { Hono } from 'hono';
 import { type McpServer, WebStandardStreamableHTTPServerTransport } from '../mcp-sdk.js';
 import { createModernMcp } from './modern-mcp.js';
 import type { S2SPEdge } from './s2sp-edge.js';
+import { whenStreamEnds } from './stream-end.js';
 
 /** Options for {@link mountStatelessMcp}. */
 export interface StatelessMcpOptions {
@@ -65,7 +66,7 @@ export function mountStatelessMcp(app: Hono, options: StatelessMcpOptions): void
       if (!streamed || !response?.body) await close();
     }
     if (!streamed || !response.body) return response;
-    return new Response(whenEnded(response.body, close), response);
+    return whenStreamEnds(response, close);
   });
   app.on(['GET', 'DELETE'], options.path, (c) =>
     c.json(
@@ -90,31 +91,5 @@ function asksForProgress(body: unknown): boolean {
     const meta = (message as { params?: { _meta?: { progressToken?: unknown } } } | null)?.params
       ?._meta;
     return meta?.progressToken !== undefined;
-  });
-}
-
-/** `body`, calling `onEnd` once when it has been read to the end, failed or been cancelled. */
-function whenEnded(
-  body: ReadableStream<Uint8Array>,
-  onEnd: () => Promise<void>,
-): ReadableStream<Uint8Array> {
-  const reader = body.getReader();
-  return new ReadableStream<Uint8Array>({
-    async pull(controller) {
-      try {
-        const { done, value } = await reader.read();
-        if (done) {
-          controller.close();
-          await onEnd();
-        } else controller.enqueue(value);
-      } catch (error) {
-        controller.error(error);
-        await onEnd();
-      }
-    },
-    async cancel(reason) {
-      await reader.cancel(reason).catch(() => {});
-      await onEnd();
-    },
   });
 }

@@ -15,6 +15,17 @@ function appBehind(options: Parameters<typeof createS2SPEdge>[0] = {}) {
     return c.json({ body: read.body, caller: edge.authInfo(c)?.clientId ?? null });
   });
   app.post('/s2sp/data/:token', (c) => c.json({ redeemed: true }));
+  // A session-keeping endpoint: POST /session opens one for the caller, GET /session/:id finds it.
+  const sessions = new Map<string, { readonly client: string }>();
+  app.post('/session', (c) => {
+    const id = `s${sessions.size + 1}`;
+    sessions.set(id, { client: edge.caller(c) });
+    return c.json({ id, caller: edge.caller(c) });
+  });
+  app.get('/session/:id', (c) => {
+    const session = edge.sessionOf(sessions, c.req.param('id'), c);
+    return session ? c.json(session) : c.json({ error: 'no such session' }, 404);
+  });
   app.get('/boom', () => {
     throw new Error('secret detail');
   });
@@ -76,6 +87,40 @@ describe('createS2SPEdge', () => {
     expect((await post(app, '/mcp', '[1,2]')).status).toBe(200);
     const broken = await post(app, '/mcp', '{');
     expect(((await broken.json()) as { error: { code: number } }).error.code).toBe(-32700);
+  });
+
+  it('names the caller by its token, and finds a session only for the caller that opened it', async () => {
+    const second = 'edge-unit-token-second-0123456789';
+    const { app } = appBehind({ auth: { bearerTokens: [TOKEN, second] } });
+    const as = (token: string) => ({ authorization: `Bearer ${token}` });
+    const opened = await post(app, '/session', '{}', as(TOKEN));
+    expect(await opened.json()).toEqual({ id: 's1', caller: 'client:bearer-token-1' });
+    const own = await app.request('http://localhost/session/s1', { headers: as(TOKEN) });
+    expect(await own.json()).toEqual({ client: 'client:bearer-token-1' });
+    const stranger = await app.request('http://localhost/session/s1', { headers: as(second) });
+    const unknown = await app.request('http://localhost/session/s9', { headers: as(second) });
+    expect([stranger.status, await stranger.text()]).toEqual([404, await unknown.text()]);
+    // Without auth an in-process request has no address: one shared name.
+    const open = appBehind().app;
+    expect(await (await post(open, '/session', '{}')).json()).toMatchObject({
+      caller: 'anonymous',
+    });
+  });
+
+  it('calls whenStreamEnds once: at the end of the body, on cancel, or at once without a body', async () => {
+    const { edge } = appBehind();
+    let ended = 0;
+    const count = () => {
+      ended++;
+    };
+    await edge.whenStreamEnds(new Response('whole'), count).text();
+    expect(ended).toBe(1);
+    const cancelled = edge.whenStreamEnds(new Response('never read'), count);
+    await cancelled.body?.cancel();
+    await cancelled.body?.cancel();
+    expect(ended).toBe(2);
+    edge.whenStreamEnds(new Response(null, { status: 204 }), count);
+    expect(ended).toBe(3);
   });
 
   it('renders errors from the one table without their messages, and 404s in the same shape', async () => {

@@ -2,7 +2,7 @@ import { PROTOCOL, S2SPError } from '@s2sp/core';
 import type { Context, ErrorHandler, Hono, MiddlewareHandler, NotFoundHandler } from 'hono';
 import { passesDataPlane } from '../data-plane/front-door-routes.js';
 import { nodeFrontDoor } from '../data-plane/node-front-door.js';
-import { CLIENT_ADDRESS_HEADER, sealClientAddress } from '../limits/client-quota.js';
+import { CLIENT_ADDRESS_HEADER, clientKey, sealClientAddress } from '../limits/client-quota.js';
 import { type BearerAuthInfo, bearerAuth } from './bearer-auth.js';
 import { browserGuard, isAllowedHost, requestHost } from './browser-guard.js';
 import {
@@ -13,6 +13,7 @@ import {
 import { notFoundResponse, s2spErrorToResponse } from './error-response.js';
 import { type McpRequestBody, readMcpRequestBody } from './mcp-request-body.js';
 import { type ListenOptions, listenOnNode, type NodeListener } from './node-listener.js';
+import { whenStreamEnds } from './stream-end.js';
 
 /** The exact `Host` and `Origin` values an MCP SDK transport accepts for one request. */
 export interface TransportRebindingProtection {
@@ -56,6 +57,36 @@ export interface S2SPEdge {
    * without auth — by address, never by MCP session.
    */
   clientRequest(c: Context): Request;
+  /**
+   * Who is calling, as one string, by `clientKey`'s rule: `client:<id>` for a caller the bearer
+   * middleware let through (its `clientId`), else `address:<ip>` (its socket address), else
+   * `anonymous` (an in-process request). Per-client limits count by it, and a session is bound
+   * to it ({@link S2SPEdge.sessionOf}).
+   */
+  caller(c: Context): string;
+  /**
+   * The session `id` names in `sessions`, when the caller of `c` is the one who opened it
+   * (`client`, from {@link S2SPEdge.caller} when it was opened); `undefined` for an unknown id
+   * and for another caller's session alike. A session id is a bearer capability no more: a
+   * request with another credential (or, without auth, from another address) that carries it
+   * must get exactly the answer an unknown id gets, so that it neither acts in the session nor
+   * learns that it exists.
+   *
+   * @param sessions - the endpoint's sessions by id
+   * @param id - the `mcp-session-id` of the request
+   * @param c - the request
+   */
+  sessionOf<TSession extends { readonly client: string }>(
+    sessions: ReadonlyMap<string, TSession>,
+    id: string,
+    c: Context,
+  ): TSession | undefined;
+  /**
+   * `response` with `onEnd` called once when its body has been read to the end, has failed or
+   * has been cancelled (the client went away); at once for a response without a body. What a
+   * cap on open streams needs to give a slot back.
+   */
+  whenStreamEnds(response: Response, onEnd: () => void | Promise<void>): Response;
   /**
    * The MCP SDK's own DNS-rebinding protection for a transport serving `request`, with the same
    * names as the guard: its lists are exact, so the request's own `Host` joins when the guard
@@ -124,6 +155,23 @@ export function createS2SPEdge(options: S2SPEdgeOptions = {}): S2SPEdge {
     return s2spErrorToResponse(error);
   };
   const notFound: NotFoundHandler = (c) => notFoundResponse(c);
+  const authInfoOf = (c: Context) => {
+    const info = c.get(AUTH_KEY as never) as BearerAuthInfo | undefined;
+    return info && { ...info, scopes: [...info.scopes] };
+  };
+  /** The caller's socket address, sealed for `clientKey`; none for an in-process request. */
+  const sealedAddress = (c: Context) => {
+    const socket = (c.env as { incoming?: { socket?: { remoteAddress?: string } } } | undefined)
+      ?.incoming?.socket;
+    return socket?.remoteAddress ? sealClientAddress(socket.remoteAddress) : undefined;
+  };
+  const caller = (c: Context) => {
+    const authInfo = c.get(AUTH_KEY as never) as BearerAuthInfo | undefined;
+    return clientKey({
+      ...(authInfo && { authInfo }),
+      requestInfo: { headers: { [CLIENT_ADDRESS_HEADER]: sealedAddress(c) } },
+    });
+  };
 
   return {
     options: resolved,
@@ -146,16 +194,17 @@ export function createS2SPEdge(options: S2SPEdgeOptions = {}): S2SPEdge {
       const request = c.req.raw;
       const headers = new Headers(request.headers);
       headers.delete(CLIENT_ADDRESS_HEADER);
-      const socket = (c.env as { incoming?: { socket?: { remoteAddress?: string } } } | undefined)
-        ?.incoming?.socket;
-      if (socket?.remoteAddress)
-        headers.set(CLIENT_ADDRESS_HEADER, sealClientAddress(socket.remoteAddress));
+      const sealed = sealedAddress(c);
+      if (sealed) headers.set(CLIENT_ADDRESS_HEADER, sealed);
       return new Request(request.url, { method: request.method, headers });
     },
-    authInfo(c) {
-      const info = c.get(AUTH_KEY as never) as BearerAuthInfo | undefined;
-      return info && { ...info, scopes: [...info.scopes] };
+    authInfo: authInfoOf,
+    caller,
+    sessionOf(sessions, id, c) {
+      const session = sessions.get(id);
+      return session?.client === caller(c) ? session : undefined;
     },
+    whenStreamEnds,
     transportProtection(request) {
       const hosts = allowedHosts();
       const host = requestHost(request);
