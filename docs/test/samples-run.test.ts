@@ -103,6 +103,10 @@ describe('the client sample against every server sample', () => {
       .split('\n')
       .map((line) => JSON.parse(line));
     expect(printed).toEqual(eras.map((era) => ({ era, ...rows })));
+    if (server !== 'hono-server.ts') return;
+    // The first-server tutorial runs this pair: the output it tells the reader to expect is this.
+    const tutorial = readFileSync(join(ROOT, 'docs/guide/first-server.md'), 'utf8');
+    expect(/```sh\nnpx tsx client\.ts\n```\n\n```\n([\s\S]*?)```/.exec(tutorial)?.[1]).toBe(stdout);
   });
 
   it('a client pinned to 2026-07-28 fails against the SDK v1 server sample: ERA_NEGOTIATION_FAILED', async () => {

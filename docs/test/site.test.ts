@@ -166,7 +166,7 @@ describe('the documentation site', () => {
       ['/guide/quick-start.html', 'Quick start'],
       ['/guide/server.html', 'Add S2SP to your server'],
       ['/guide/server-sdk-v2.html', 'Add S2SP to your server: MCP SDK v2'],
-      ['/protocol.html', 'S2SP wire protocol — the contract this project implements'],
+      ['/protocol.html', 'S2SP wire protocol'],
       ['/api/@s2sp/server.html', '@s2sp/server'],
     ] as const) {
       await tab.goto(`${server.url}${path}`, { waitUntil: 'load' });
