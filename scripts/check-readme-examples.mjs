@@ -107,6 +107,10 @@ function blocksOf(readme) {
     } else if (assume) {
       preamble = `${assume[1]}\n`;
     }
+    // The root README's samples are what a newcomer copies first: each is an example file that a
+    // test runs (docs/test/samples-run.test.ts), not only type-checks.
+    if (name === 'README.md' && !example)
+      failures.push(`${name}:${i + 1} a root README sample must be an <!-- example: path --> file`);
     blocks.push({ readme: name, firstLine: i + 2, preamble, code });
   }
   return blocks;

@@ -62,6 +62,9 @@ export default defineConfig({
         items: [
           { text: 'What S2SP is', link: '/guide/introduction' },
           { text: 'Quick start', link: '/guide/quick-start' },
+          { text: 'Your first S2SP server', link: '/guide/first-server' },
+          { text: 'Install the packages', link: '/guide/install' },
+          { text: 'Troubleshooting', link: '/guide/troubleshooting' },
         ],
       },
       {

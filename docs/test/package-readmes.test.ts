@@ -61,6 +61,42 @@ function readme(name: string): { path: string; text: string } {
   return { path, text: readFileSync(path, 'utf8') };
 }
 
+/** The sentence that comes first, before every install line. */
+const NOT_ON_NPM =
+  'Not on npm yet: until the first release, install the tarballs packed from a clone';
+
+/**
+ * The first install line of a page that installs an `@s2sp/*` package: it must install the packed
+ * tarballs (the packages answer 404 on npm until the first release), right after the one sentence
+ * that says so, and no line may install `@s2sp/*` by name. Returns the packages its tarballs are of.
+ */
+function installLine(markdown: string): { problems: string[]; installed: string[] } {
+  const lines = markdown.split('\n');
+  const problems = lines
+    .filter((line) => /^(npm install|npx -y) @s2sp\//.test(line))
+    .map((line) => `installs by name, which answers 404: ${line}`);
+  const at = lines.findIndex((line) => line.startsWith('npm install') && line.includes('s2sp'));
+  if (at === -1) return { problems: [...problems, 'no install line'], installed: [] };
+  const fence = lines.slice(0, at).findLastIndex((line) => line.startsWith('```'));
+  const before = lines.slice(0, fence).findLast((line) => line.trim() !== '') ?? '';
+  const paragraph = lines
+    .slice(0, fence)
+    .join('\n')
+    .trimEnd()
+    .split(/\n\s*\n/)
+    .at(-1)
+    ?.replace(/\s*\n\s*/g, ' ');
+  if (!paragraph?.startsWith(NOT_ON_NPM))
+    problems.push(
+      `the paragraph before the install line does not start "${NOT_ON_NPM}": ${before}`,
+    );
+  const installed = [
+    ...(lines[at] ?? '').matchAll(/\/path\/to\/s2sp-typescript\/packs\/s2sp-([a-z-]+?)-\*\.tgz/g),
+  ].map((match) => `@s2sp/${match[1]}`);
+  if (installed.length === 0) problems.push(`installs no tarball: ${lines[at]}`);
+  return { problems, installed };
+}
+
 describe('the published packages’ READMEs', () => {
   it('are the five @s2sp packages', () => {
     expect(published).toEqual([
@@ -76,14 +112,14 @@ describe('the published packages’ READMEs', () => {
     expect(readme(name).text.trimEnd().split('\n').length).toBeLessThanOrEqual(200);
   });
 
-  it.each(published)('%s: the install line names every @s2sp package it needs', (name) => {
-    const line = readme(name)
-      .text.split('\n')
-      .find((each) => each.startsWith('npm install @s2sp/'));
-    expect(line, 'no `npm install @s2sp/…` line').toBeDefined();
-    const named = [...(line ?? '').matchAll(/@s2sp\/[a-z-]+/g)].map((match) => match[0]);
-    expect(needs(name).filter((each) => !named.includes(each))).toEqual([]);
-  });
+  it.each(published)(
+    '%s: installs what works today, the tarballs of every @s2sp package it needs',
+    (name) => {
+      const { problems, installed } = installLine(readme(name).text);
+      expect(problems).toEqual([]);
+      expect(needs(name).filter((each) => !installed.includes(each))).toEqual([]);
+    },
+  );
 
   it.each(published)('%s: the first TypeScript sample stands on its own', (name) => {
     const lines = readme(name).text.split('\n');
@@ -132,5 +168,34 @@ describe('the published packages’ READMEs', () => {
     const text = readFileSync(join(ROOT, '.changeset', 'README.md'), 'utf8');
     for (const name of published) expect(text).toContain(`\`${name}\``);
     expect(text).not.toMatch(/\bfour packages\b/);
+  });
+});
+
+describe('the guides that install packages', () => {
+  it.each([
+    ['docs/guide/server.md', '@s2sp/server'],
+    ['docs/guide/server-sdk-v2.md', '@s2sp/server'],
+    ['docs/guide/agent-frameworks.md', '@s2sp/client'],
+    ['docs/guide/redis.md', '@s2sp/cache-redis'],
+    ['docs/guide/proxy.md', '@s2sp/proxy'],
+  ])('%s: installs what works today, as the package READMEs do', (page, pkg) => {
+    const { problems, installed } = installLine(readFileSync(join(ROOT, page), 'utf8'));
+    expect(problems).toEqual([]);
+    expect(needs(pkg).filter((each) => !installed.includes(each))).toEqual([]);
+  });
+
+  it('notices a page that installs by name first', () => {
+    const page = `${NOT_ON_NPM}:\n\n\`\`\`sh\nnpm install @s2sp/core @s2sp/server\n\`\`\`\n`;
+    const { problems, installed } = installLine(page);
+    expect(problems).toHaveLength(2);
+    expect(installed).toEqual([]);
+  });
+
+  it('the install page holds the root README’s install lines', () => {
+    const block = (markdown: string) =>
+      /```sh\n(npm install \/path[\s\S]*?)```/.exec(markdown)?.[1];
+    const readmeLines = block(readFileSync(join(ROOT, 'README.md'), 'utf8'));
+    expect(readmeLines).toBeDefined();
+    expect(block(readFileSync(join(ROOT, 'docs/guide/install.md'), 'utf8'))).toBe(readmeLines);
   });
 });

@@ -82,14 +82,20 @@ describe('the documentation site', () => {
   });
 
   it('shows the example files it imports, and only the regions it names', () => {
-    const quickStart = page('guide/quick-start.html');
-    expect(quickStart).toContain('createS2SP');
-    expect(quickStart).not.toContain('Code snippet path not found');
+    const firstServer = page('guide/first-server.html');
+    expect(firstServer).toContain('createS2SP');
+    expect(firstServer).toContain('compilerOptions');
+    expect(firstServer).not.toContain('Code snippet path not found');
     const agents = page('guide/agent-frameworks.html');
     // Six frameworks, each the `readme` region of its example file: a region that VitePress
     // cannot find would show the whole file, markers and preamble included.
     expect(agents.match(/withS2SP/g)?.length).toBeGreaterThan(6);
-    for (const html of ['guide/agent-frameworks.html', 'guide/server.html', 'examples.html']) {
+    for (const html of [
+      'guide/agent-frameworks.html',
+      'guide/server.html',
+      'guide/first-server.html',
+      'examples.html',
+    ]) {
       expect(page(html), html).not.toMatch(/#(end)?region|Code snippet path not found/);
     }
   });
@@ -166,7 +172,7 @@ describe('the documentation site', () => {
       ['/guide/quick-start.html', 'Quick start'],
       ['/guide/server.html', 'Add S2SP to your server'],
       ['/guide/server-sdk-v2.html', 'Add S2SP to your server: MCP SDK v2'],
-      ['/protocol.html', 'S2SP wire protocol — the contract this project implements'],
+      ['/protocol.html', 'S2SP wire protocol'],
       ['/api/@s2sp/server.html', '@s2sp/server'],
     ] as const) {
       await tab.goto(`${server.url}${path}`, { waitUntil: 'load' });

@@ -14,7 +14,11 @@ const mcp = createMcpHandler(() => {
   s2sp.registerResourceTool(
     server,
     'list_stations',
-    { description: 'Weather stations in a state', inputSchema: { state: z.string().length(2) } },
+    {
+      description: 'Weather stations in a state',
+      // SDK v2 takes a schema object; a bare shape ({ state: … }) still works but is deprecated.
+      inputSchema: z.object({ state: z.string().length(2) }),
+    },
     async ({ state }) => [
       { id: `${state}-1`, name: 'North', elevation_m: 210, notes: 'rooftop' },
       { id: `${state}-2`, name: 'South', elevation_m: 12, notes: 'airport' },
