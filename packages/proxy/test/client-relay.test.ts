@@ -8,6 +8,7 @@
  */
 import type { ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { StdioUpstream, UpstreamTarget } from '../src/index.js';
 import { ALL, agentModern, agentV1, agentV2 } from './agents.js';

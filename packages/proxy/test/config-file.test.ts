@@ -53,7 +53,7 @@ describe('s2sp-proxy --config', () => {
       ['alias', `*${secret}\n`],
     ]) {
       const file = join(dir, `${name}.secret`);
-      writeFileSync(file, text);
+      writeFileSync(file, text as string);
       const link = join(dir, `${name}.yaml`);
       symlinkSync(file, link);
       const { code, stderr } = await start(['--config', link]);

@@ -409,7 +409,7 @@ describe('readProxyRun: the --config file as the command line names it', () => {
       ['flow', `{${secret}: 1,,}\n`],
     ]) {
       const file = join(dir, `${name}.secret`);
-      writeFileSync(file, text);
+      writeFileSync(file, text as string);
       const link = join(dir, `${name}.yaml`);
       symlinkSync(file, link);
       let caught: unknown;
