@@ -14,7 +14,7 @@
  * @module
  */
 
-import type { Row } from '@s2sp/core';
+import { PROTOCOL, type Row } from '@s2sp/core';
 import type { Logger } from '@s2sp/server';
 import type { Tool } from '../mcp-sdk.js';
 import {
@@ -59,6 +59,11 @@ export interface TableToolsOptions {
   readonly remembered?: Readonly<Record<string, DeclaredTool>>;
   /** Where to warn about a tool whose `outputSchema` cannot be combined with S2SP's. */
   readonly logger?: Logger;
+  /**
+   * Lists table tools with `_meta["anthropic/alwaysLoad"]: true` (`PROTOCOL.alwaysLoadMeta`), for
+   * hosts that defer tools behind a search. Default false.
+   */
+  readonly alwaysLoad?: boolean;
 }
 
 /** How the proxy treats calls to one tool, for one client. */
@@ -316,6 +321,7 @@ export function createTableTools(options: TableToolsOptions): TableTools {
     return {
       ...rest,
       ...listedSchema,
+      ...(options.alwaysLoad && { _meta: { ...tool._meta, [PROTOCOL.alwaysLoadMeta]: true } }),
       description:
         options.describe(ownDescription(tool.description)) +
         renamedSentence(about.names) +
