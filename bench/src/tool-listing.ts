@@ -52,6 +52,8 @@ const BEFORE: Readonly<Record<string, { proxied: number; max: number; mean: numb
   'notify-server': { proxied: 1933, max: 443, mean: 442 },
 };
 
+const thousands = (n: number) => n.toLocaleString('en-US');
+
 interface Listing {
   readonly tools: ListedTool[];
   readonly instructions: string;
@@ -130,7 +132,7 @@ export async function toolListingBenchmark(): Promise<BenchRow[]> {
       name: `${name} (${costs.length} tools)`,
       values: {
         'upstream tools/list': o200k(direct.tools),
-        'through the proxy, before → now': `${before?.proxied ?? '—'} → ${o200k(proxied.tools)}`,
+        'through the proxy, before → now': `${before ? thousands(before.proxied) : '—'} → ${thousands(o200k(proxied.tools))}`,
         'of it, catalogues': costs.reduce((sum, cost) => sum + cost.catalogue, 0),
         'added per table tool, before: max / mean': before ? `${before.max} / ${before.mean}` : '—',
         'now: max / mean': `${max} / ${mean}`,
