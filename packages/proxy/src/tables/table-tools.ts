@@ -3,7 +3,8 @@
  * the operator names it, when its `outputSchema` declares one array of objects (and it is not a
  * write tool echoing its input), or when it has returned a table to this client. A table tool
  * gains the S2SP parameters (under a prefixed name where the tool has a parameter of that name
- * itself), the S2SP guidance, and a column catalogue: its declared columns, or those of the
+ * itself) in their short form, one line pointing to the instructions the proxy serves (see
+ * `proxy-instructions.ts`), and a column catalogue: its declared columns, or those of the
  * client's own last table result with their token costs. What one client's results teach the
  * proxy shapes only that client's listing: one client's data never shapes what another sees.
  *
@@ -49,7 +50,7 @@ export interface TableToolsOptions {
   readonly exclude?: readonly string[];
   /** Promote a tool to a table tool when it returns a table. Default true. */
   readonly detect?: boolean;
-  /** Writes the S2SP guidance for a table tool's description. */
+  /** Writes a table tool's description: the upstream's, then S2SP's one line. */
   readonly describe: (description: string | undefined) => string;
   /** JSON Schema properties a table tool gains (their names are S2SP's; see `names`). */
   readonly parameters: () => Readonly<Record<string, Record<string, unknown>>>;
