@@ -33,6 +33,7 @@ import { sqlTablesBenchmark } from './sql-tables.js';
 import type { StoreUnderTest } from './stores.js';
 import { streamingBenchmark } from './streaming.js';
 import { tokenBenchmark } from './tokens.js';
+import { toolListingBenchmark } from './tool-listing.js';
 
 const args = process.argv.slice(2);
 const quick = args.includes('--quick');
@@ -94,6 +95,8 @@ async function main(): Promise<void> {
   const lab = needLab ? await startLab(kinds, redis?.server.url) : undefined;
   const sections: [string, () => Promise<BenchRow[]> | BenchRow[]][] = [
     ['tokens', () => tokenBenchmark(quick)],
+    // Counts, not timings: the proxy's tools/list on every server of its real-server matrix.
+    ['tool-listing', () => toolListingBenchmark()],
     ['data-plane', () => dataPlaneBenchmark(lab as NonNullable<typeof lab>, quick, runs, sizes)],
     [
       'selective',

@@ -83,6 +83,12 @@ export const PROTOCOL = Object.freeze({
    */
   syncBodyPlaces: Object.freeze(['both', 'structured'] as const),
   /**
+   * The tool `_meta` key, set to `true`, by which a host that defers tools behind a tool search
+   * (the Claude Agent SDK) lists a tool to the model from the first turn. Not S2SP's own key:
+   * servers and the proxy set it on S2SP's tools only when told to (`alwaysLoad…` options).
+   */
+  alwaysLoadMeta: 'anthropic/alwaysLoad',
+  /**
    * Request header of a retry-safe redemption (§7 extension, see `packages/core/PROTOCOL.md`
    * §7.10): a random value of at least 128 bits the consumer chooses, so that for a short grace
    * window it, and only it, can redeem the same token with the same request again after a dropped

@@ -49,7 +49,7 @@ const ENTRY_BUDGETS: Readonly<Record<string, number>> = {
   '@s2sp/core/otel': 6,
   '@s2sp/core/node': 2,
   '@s2sp/core/testing': 3,
-  '@s2sp/server': 60,
+  '@s2sp/server': 61,
   '@s2sp/server/http': 25,
   '@s2sp/server/node': 4,
   '@s2sp/server/slop': 4,

@@ -48,17 +48,26 @@ export const waitForUpstreamSession =
 export const retryOrAskForLess = 'Try again, or ask for less.';
 
 /**
- * Descriptions of what the S2SP proxy (`s2sp-proxy`) adds to a table tool besides the protocol's
- * parameters: choosing abstract columns by a token budget, and its per-tool column catalogue.
+ * What the S2SP proxy (`s2sp-proxy`) adds to a table tool's description besides the protocol's
+ * one line: its per-tool column catalogue and the arrays of a result with several.
  */
 export const PROXY_TABLE_TEXT = Object.freeze({
-  abstract_budget_tokens:
-    'Instead of abstract_domains: the tokens the abstract may take; the proxy picks the columns that fit, most distinctive first.',
   catalogue:
     'Columns with their estimated tokens per row in the abstract (from your earlier calls)',
   declaredColumns: 'Columns (from the tool’s declared output schema)',
   arrays:
     'Arrays of rows in this tool’s last result (names from the upstream’s result; pass one as table)',
-  table:
-    'With abstract_domains, when the result has several arrays of rows: the one to split, by member name or JSON Pointer (/result/items). The others are kept beside it.',
+});
+
+/**
+ * The proxy's part of the instructions it serves, after the upstream's own and the servers' S2SP
+ * paragraph (`S2SP.instructions`): its label, and the parameters only the proxy adds to a table
+ * tool, explained here once instead of in every table tool's entry of `tools/list`.
+ */
+export const PROXY_INSTRUCTIONS = Object.freeze({
+  label: 'From the S2SP proxy in front of this server, not from the server itself:',
+  parameters:
+    'A proxy table tool also takes abstract_budget_tokens instead of abstract_domains: the tokens the abstract may take; the proxy picks the columns that fit, most distinctive first. ' +
+    'When a result has several arrays of rows, set table (with abstract_domains) to the one to split, by member name or JSON Pointer (/result/items); the others are kept beside it. ' +
+    'Where a tool has a parameter of one of these names itself, its description names the S2SP one (s2sp_…).',
 });

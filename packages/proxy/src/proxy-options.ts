@@ -107,6 +107,12 @@ export const S2SPProxyOptionsSchema = z.object({
     .boolean()
     .default(true)
     .meta({ key: 'detect', description: 'Make a tool a table tool once it returns a table.' }),
+  alwaysLoadTableTools: z.boolean().default(false).meta({
+    flag: '--always-load-table-tools',
+    key: 'alwaysLoadTableTools',
+    description:
+      'List the table tools with `_meta["anthropic/alwaysLoad"]: true`, so hosts that defer tools behind a search (Claude Agent SDK) always show them (`true` or `false`).',
+  }),
   timeoutSeconds: positiveNumber().default(60).meta({
     flag: '--timeout',
     description: 'Time limit of one upstream request (reset by progress), in seconds.',

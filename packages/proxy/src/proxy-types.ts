@@ -61,6 +61,12 @@ export interface S2SPProxyOptions
   readonly stateFile?: string;
   /** Make a tool a table tool once it returns a table. Default true. */
   readonly detectTables?: boolean;
+  /**
+   * List the table tools with `_meta["anthropic/alwaysLoad"]: true`, so that a host that defers
+   * tools behind a tool search (the Claude Agent SDK) shows them to the model from the first turn.
+   * Default false.
+   */
+  readonly alwaysLoadTableTools?: boolean;
   /** Time limit of one upstream request (reset by progress), in seconds. Default 60. */
   readonly timeoutSeconds?: number;
   /** First restart delay of a crashed upstream, in ms (doubles up to 30 s). Default 500. */

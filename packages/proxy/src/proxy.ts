@@ -91,6 +91,7 @@ export function createS2SPProxy(input: S2SPProxyOptions): S2SPProxy {
     include: options.tableTools,
     exclude: options.excludeTools,
     detect: options.detectTables,
+    alwaysLoad: options.alwaysLoadTableTools,
     describe: (description) => s2sp().describe(description),
     parameters: () => S2SP_PARAMETERS,
     learned,

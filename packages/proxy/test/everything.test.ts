@@ -14,6 +14,7 @@ import {
 import { readS2SPCapability } from '@s2sp/core';
 import { freePort } from '@s2sp/test-utils';
 import { describe, expect, it } from 'vitest';
+import { PROXY_INSTRUCTIONS } from '../src/advice.js';
 import type { StdioUpstream } from '../src/index.js';
 import { RELAYED_CAPABILITIES } from '../src/upstream/client-relay.js';
 import { httpClient, startProxy, stdioClient, upstreamBin } from './support.js';
@@ -141,7 +142,10 @@ describe('@modelcontextprotocol/server-everything through the proxy', () => {
       },
     });
     expect(readS2SPCapability(agent.client.getServerCapabilities())?.roles).toEqual(['resource']);
-    expect(agent.client.getInstructions()).toBe(direct.client.getInstructions());
+    // The upstream's instructions first and unchanged, then the proxy's labelled S2SP paragraph.
+    const instructions = agent.client.getInstructions() ?? '';
+    expect(instructions.startsWith(`${direct.client.getInstructions()}\n\n`)).toBe(true);
+    expect(instructions).toContain(PROXY_INSTRUCTIONS.label);
     expect(agent.client.getServerVersion()).toEqual(direct.client.getServerVersion());
   });
 

@@ -1,6 +1,8 @@
 import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { PROTOCOL, S2SPResultSchema } from '@s2sp/core';
+import { resourceToolDescription } from '@s2sp/server';
 import { describe, expect, it } from 'vitest';
+import { PROXY_INSTRUCTIONS } from '../src/advice.js';
 import { httpClient, startProxy, stdioClient, TABLE_SERVER } from './support.js';
 
 type Result = {
@@ -55,14 +57,19 @@ describe('table tools through the proxy', () => {
         required: ['total_rows', 'abstract_domains', 'body_domains', 'abstract'],
       }),
     ]);
-    expect(declared?.description).toContain('abstract_domains');
+    // One line pointing to the instructions, which explain the parameters once.
+    expect(declared?.description).toContain(
+      resourceToolDescription('', 600_000, undefined, 'instructions').trim(),
+    );
     expect(declared?.description).toContain('"id", "city", "state", "population", "notes"');
     // Not known yet: exactly as upstream.
     for (const name of ['rows', 'plain', 'own_params', 'wrapped']) {
       expect(byName.get(name)).toEqual(upstream.tools.find((t) => t.name === name));
     }
     expect(agent.client.getServerVersion()).toEqual({ name: 'table-server', version: '1.2.3' });
-    expect(agent.client.getInstructions()).toBe('Fixture instructions.');
+    const instructions = agent.client.getInstructions() ?? '';
+    expect(instructions.startsWith('Fixture instructions.\n\n')).toBe(true);
+    expect(instructions).toContain(PROXY_INSTRUCTIONS.label);
   });
 
   it('returns exactly what the upstream returned when there is no abstract_domains', async () => {

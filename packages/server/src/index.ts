@@ -49,6 +49,7 @@ export {
   resourceExtensionParameters,
   resourceParameters,
   resourceToolDescription,
+  shortResourceToolParameters,
 } from './resource/resource-tool.js';
 export type { RowBytes } from './resource/row-bytes.js';
 export { prepareTable, type RowJson, serializeTable } from './resource/table.js';

@@ -28,6 +28,7 @@ import {
   SubscribeRequestSchema,
   UnsubscribeRequestSchema,
 } from '../mcp-sdk.js';
+import { proxyInstructions } from '../tables/proxy-instructions.js';
 import { callTool, forwardOptions, type ToolCallContext } from '../tables/tool-call.js';
 import { relayScope } from '../upstream/client-relay.js';
 import type { InputRounds, ModernCall } from './input-rounds.js';
@@ -209,7 +210,7 @@ function withSignal(call: ToolCall): { signal?: AbortSignal } {
  */
 export function createDownstreamServer(context: DownstreamContext, info: Implementation): Server {
   const caps = downstreamCapabilities(context.upstream.capabilities());
-  const instructions = context.upstream.instructions();
+  const instructions = proxyInstructions(context.upstream.instructions(), context.s2sp);
   const server = new Server(info, { capabilities: caps, ...(instructions && { instructions }) });
   for (const [method, handler] of downstreamHandlers(context, caps, server, true)) {
     // What the upstream asks a client while answering this request reaches this client only,
@@ -239,7 +240,7 @@ export function createModernDownstreamServer(
   info: Implementation,
 ): ModernServer {
   const caps = downstreamCapabilities(context.upstream.capabilities());
-  const instructions = context.upstream.instructions();
+  const instructions = proxyInstructions(context.upstream.instructions(), context.s2sp);
   const { logging: _perRequest, ...modernCaps } = caps;
   const server = new ModernServer(info, {
     capabilities: modernCaps as never,

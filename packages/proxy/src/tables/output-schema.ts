@@ -5,7 +5,8 @@
  * (the MCP SDK's `Client` with ajv, the Inspector, other SDKs) then accepts both in one session,
  * however late the proxy learns that the tool returns a table.
  *
- * The listed schema is `{ type: "object", anyOf: [upstream, s2sp] }`: MCP requires an object
+ * The listed schema is `{ type: "object", anyOf: [upstream, s2sp] }` (`s2sp`: the S2SP result's
+ * required members and row ids, {@link LISTED_S2SP_RESULT_SCHEMA}): MCP requires an object
  * schema at the top, and `anyOf` is plain JSON Schema every validator of draft-07 or 2020-12
  * understands. The upstream's schema moves one level down, so its local references are rewritten
  * (`#/properties/x` → `#/anyOf/0/properties/x`) and its definitions stay at the root.
@@ -28,6 +29,24 @@ export const S2SP_RESULT_JSON_SCHEMA: JsonSchema = (() => {
     target: 'draft-7',
   }) as JsonSchema;
   return schema;
+})();
+
+/**
+ * What the listed schema checks of an S2SP result: its required members and each abstract row's
+ * `_row_id` (from {@link S2SP_RESULT_JSON_SCHEMA}). The whole result schema would cost every
+ * table tool with an `outputSchema` about 190 o200k tokens more on each `tools/list`; a client's
+ * validator needs only to tell an S2SP result from a wrong one, and the model learns the result
+ * from the instructions the proxy serves.
+ */
+export const LISTED_S2SP_RESULT_SCHEMA: JsonSchema = (() => {
+  const { required, properties } = S2SP_RESULT_JSON_SCHEMA as {
+    required: string[];
+    properties: { abstract: { items: { required: string[] } } };
+  };
+  return {
+    required,
+    properties: { abstract: { items: { required: properties.abstract.items.required } } },
+  };
 })();
 
 /** Where an upstream schema's definitions live; they stay at the root of the listed schema. */
@@ -120,7 +139,7 @@ export function fitOutputSchema(upstream: OutputSchema): FittedOutputSchema {
       schema: {
         ...(typeof $schema === 'string' && { $schema }),
         type: 'object',
-        anyOf: [moved, S2SP_RESULT_JSON_SCHEMA],
+        anyOf: [moved, LISTED_S2SP_RESULT_SCHEMA],
         ...definitions,
       } as OutputSchema,
     };

@@ -11,14 +11,13 @@ import {
   createS2SP,
   type Logger,
   resourceExtensionParameters,
-  resourceParameters,
   resourceToolDescription,
+  shortResourceToolParameters,
   type TableResultArguments,
   type TableResultContext,
 } from '@s2sp/server';
 import type { Hono } from 'hono';
 import { z } from 'zod';
-import { PROXY_TABLE_TEXT } from '../advice.js';
 import type { CallToolResult } from '../mcp-sdk.js';
 import type { ProxyRuntimeOptions } from '../proxy-options.js';
 
@@ -35,8 +34,16 @@ export interface S2SPCall {
   readonly dataPlane: Hono;
   /** JSON Schema properties a table tool gains: {@link S2SP_PARAMETERS}. */
   readonly parameters: Readonly<Record<string, Record<string, unknown>>>;
-  /** The S2SP guidance appended to a table tool's description. */
+  /**
+   * A table tool's description: the upstream's, then the one line that points to the
+   * instructions (the servers' `toolGuidance: "instructions"` line).
+   */
   describe(description: string | undefined): string;
+  /**
+   * The servers' S2SP paragraph of MCP `instructions` (`S2SP.instructions`, with this proxy's
+   * TTL): what a table tool's parameters mean, said once per session (see `proxy-instructions.ts`).
+   */
+  readonly instructions: string;
   /**
    * Rows plus the S2SP arguments → the PROTOCOL §2 result, or an `isError` result. With a
    * `cursor`, the next page from the store (the rows are not read).
@@ -62,30 +69,23 @@ export const MAX_TABLE_ARGUMENT = 256;
 
 /**
  * The JSON Schema properties a table tool gains: `abstract_domains`, `mode`, the extensions
- * `filter` and `cursor` (PROTOCOL §7), and the proxy's own `abstract_budget_tokens` and `table`. A tool that
- * declares a parameter of one of these names keeps its own, and the proxy's is listed under a
- * prefixed name (see `parameterNames`). Upstream schemas are JSON Schema, so the zod parameters
- * are converted once, the way the SDK's McpServer lists them.
+ * `filter` and `cursor` (PROTOCOL §7), and the proxy's own `abstract_budget_tokens` and `table`,
+ * each in its short form without a description, as a server with `toolGuidance: "instructions"`
+ * lists them: the instructions the proxy serves explain them once (`proxy-instructions.ts`), and
+ * every token here is paid by each table tool on every `tools/list`. The values are checked when
+ * a call comes (`tool-call.ts`), not by the schema. A tool that declares a parameter of one of
+ * these names keeps its own, and the proxy's is listed under a prefixed name (see
+ * `parameterNames`). Upstream schemas are JSON Schema, so the zod parameters are converted once,
+ * the way the SDK's McpServer lists them.
  */
 export const S2SP_PARAMETERS: Readonly<Record<string, Record<string, unknown>>> = {
   ...(
-    z.toJSONSchema(z.object({ ...resourceParameters, ...resourceExtensionParameters }), {
-      io: 'input',
-    }) as {
+    z.toJSONSchema(z.object(shortResourceToolParameters), { io: 'input' }) as {
       properties: Record<string, Record<string, unknown>>;
     }
   ).properties,
-  abstract_budget_tokens: {
-    type: ['integer', 'null'],
-    minimum: 1,
-    maximum: MAX_ABSTRACT_BUDGET_TOKENS,
-    description: PROXY_TABLE_TEXT.abstract_budget_tokens,
-  },
-  [TABLE_PARAMETER]: {
-    type: 'string',
-    maxLength: MAX_TABLE_ARGUMENT,
-    description: PROXY_TABLE_TEXT.table,
-  },
+  abstract_budget_tokens: { type: ['integer', 'null'] },
+  [TABLE_PARAMETER]: { type: 'string' },
 };
 
 /**
@@ -105,7 +105,13 @@ export function createS2SPCall(options: S2SPCallOptions): S2SPCall {
     dataPlane: s2sp.dataPlane,
     parameters: S2SP_PARAMETERS,
     describe: (description) =>
-      resourceToolDescription(description ?? '', ttlSeconds * 1000).trimStart(),
+      resourceToolDescription(
+        description ?? '',
+        ttlSeconds * 1000,
+        undefined,
+        'instructions',
+      ).trimStart(),
+    instructions: s2sp.instructions,
     // The server builds its results with SDK v2's types; the proxy relays them as SDK v1's.
     resourceResult: (rows, args, context) =>
       s2sp.resourceResult(rows, args, context) as Promise<CallToolResult>,

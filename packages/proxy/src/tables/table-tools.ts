@@ -3,8 +3,9 @@
  * the operator names it, when its `outputSchema` declares one array of objects at any level (and
  * it is not a write tool echoing its input), or when it has returned a table to this client. A
  * table tool gains the S2SP parameters (under a prefixed name where the tool has a parameter of
- * that name itself), the S2SP guidance, and a column catalogue: its declared columns, or those of
- * the client's own last table result with their token costs. What one client's results teach the
+ * that name itself) in their short form, one line pointing to the instructions the proxy serves
+ * (see `proxy-instructions.ts`), and a column catalogue: its declared columns, or those of the
+ * client's own last table result with their token costs. What one client's results teach the
  * proxy shapes only that client's listing: one client's data never shapes what another sees.
  *
  * A tool that declares an `outputSchema` and may answer with S2SP is listed with a schema that
@@ -14,7 +15,7 @@
  * @module
  */
 
-import type { Row } from '@s2sp/core';
+import { PROTOCOL, type Row } from '@s2sp/core';
 import type { Logger } from '@s2sp/server';
 import type { Tool } from '../mcp-sdk.js';
 import {
@@ -50,7 +51,7 @@ export interface TableToolsOptions {
   readonly exclude?: readonly string[];
   /** Promote a tool to a table tool when it returns a table. Default true. */
   readonly detect?: boolean;
-  /** Writes the S2SP guidance for a table tool's description. */
+  /** Writes a table tool's description: the upstream's, then S2SP's one line. */
   readonly describe: (description: string | undefined) => string;
   /** JSON Schema properties a table tool gains (their names are S2SP's; see `names`). */
   readonly parameters: () => Readonly<Record<string, Record<string, unknown>>>;
@@ -60,6 +61,11 @@ export interface TableToolsOptions {
   readonly remembered?: Readonly<Record<string, DeclaredTool>>;
   /** Where to warn about a tool whose `outputSchema` cannot be combined with S2SP's. */
   readonly logger?: Logger;
+  /**
+   * Lists table tools with `_meta["anthropic/alwaysLoad"]: true` (`PROTOCOL.alwaysLoadMeta`), for
+   * hosts that defer tools behind a search. Default false.
+   */
+  readonly alwaysLoad?: boolean;
 }
 
 /** How the proxy treats calls to one tool, for one client. */
@@ -324,6 +330,7 @@ export function createTableTools(options: TableToolsOptions): TableTools {
     return {
       ...rest,
       ...listedSchema,
+      ...(options.alwaysLoad && { _meta: { ...tool._meta, [PROTOCOL.alwaysLoadMeta]: true } }),
       description:
         options.describe(ownDescription(tool.description)) +
         renamedSentence(about.names) +

@@ -63,6 +63,18 @@ export const shortExtensionParameters = {
 };
 
 /**
+ * All four S2SP parameters of a resource tool in their short form (the two of PROTOCOL §2 and the
+ * extensions), as a server lists them with `toolGuidance: "instructions"`: for a server that lists
+ * S2SP tools of its own making (the S2SP proxy does) and serves the how-to, `S2SP.instructions`,
+ * once in its MCP `instructions`. Zod schemas, so that they list as the SDK's `McpServer` lists
+ * them (`z.toJSONSchema`).
+ */
+export const shortResourceToolParameters = {
+  ...shortResourceParameters,
+  ...shortExtensionParameters,
+};
+
+/**
  * The two parameters S2SP adds to every resource tool (PROTOCOL §2). Both accept `null` as absent,
  * which strict-schema clients (OpenAI Agents) send for every parameter the model leaves out.
  */

@@ -103,6 +103,13 @@ export interface S2SPOptions {
    * `McpServer`'s). Use it when your clients show the model the server's instructions.
    */
   readonly toolGuidance?: 'description' | 'instructions';
+  /**
+   * Lists the consumer tools with `_meta["anthropic/alwaysLoad"]: true`, so that a host that
+   * defers tools behind a tool search (the Claude Agent SDK) shows them to the model from the
+   * first turn: a model that has an S2SP `resource_url` must find a tool to hand it to. Default
+   * false.
+   */
+  readonly alwaysLoadConsumerTools?: boolean;
 }
 
 /** A body store: `put`, `take`, `stats` and `close`. */
@@ -183,6 +190,12 @@ export const S2SPOptionsSchema = z.object({
     .enum(['description', 'instructions'])
     .default('description')
     .describe('`"instructions"`: the S2SP how-to once in the server’s instructions.'),
+  alwaysLoadConsumerTools: z
+    .boolean()
+    .default(false)
+    .describe(
+      'List the consumer tools with `_meta["anthropic/alwaysLoad"]: true`, so hosts that defer tools behind a search (Claude Agent SDK) always show them.',
+    ),
 } satisfies Record<keyof S2SPOptions, z.ZodType>);
 
 /**

@@ -76,6 +76,7 @@ function register<M extends McpServerLike>(
     inputSchema: z.ZodObject;
     title?: string | undefined;
     annotations?: ToolAnnotations | undefined;
+    _meta?: Record<string, unknown> | undefined;
   },
   callback: (args: Record<string, unknown>, call: ToolCall) => Promise<CallToolResult>,
   role: Role,
@@ -96,6 +97,7 @@ function register<M extends McpServerLike>(
         inputSchema: config.inputSchema,
         ...(config.title && { title: config.title }),
         ...(config.annotations && { annotations: config.annotations }),
+        ...(config._meta && { _meta: config._meta }),
       },
       traceToolCall(name, callback, role),
     ) as RegisteredToolOf<M>;
@@ -164,6 +166,10 @@ export function createS2SPInternals(
   // One resolver for every consumer tool and resolveConsumerRows: the same rules, the same limit.
   const resolveRows = createConsumerRowResolver({ fetch: resolved.consumer, fetchLimit, logger });
   const short = toolGuidance === 'instructions';
+  // A host that defers tools behind a search loads these at once (PROTOCOL.alwaysLoadMeta).
+  const alwaysLoadMeta = resolved.alwaysLoadConsumerTools
+    ? { [PROTOCOL.alwaysLoadMeta]: true }
+    : undefined;
   // Which tool first listed a row schema, per McpServer: with the how-to in the instructions, a
   // second tool with the same rows names the first instead of listing every column again.
   const listedSchemas = new WeakMap<McpServerLike, Map<z.ZodObject, string>>();
@@ -234,6 +240,7 @@ export function createS2SPInternals(
           })),
           title: config.title,
           annotations: config.annotations,
+          _meta: alwaysLoadMeta,
         },
         createConsumerToolCallback(name, config, handler as never, {
           resolve: resolveRows,
