@@ -62,6 +62,8 @@ describe('the savings receipt in _meta', () => {
       { kind: 'formal', indent: 2, domains: 'id,status' },
       { kind: 'formal', indent: 4, domains: 'id,agent,status' },
       { kind: 'formal', indent: '\t', domains: 'id,status' },
+      // Compact, the notes alone withheld: the saving is the prose of long words, nothing else.
+      { kind: 'formal', indent: 0, domains: 'id,opened,agent,status' },
     ] as const;
     for (const { kind, indent, domains } of cases) {
       const notes = notesTable(kind);

@@ -26,9 +26,7 @@ describe('estimateTokens', () => {
     expect(estimateTokens('":"')).toBe(1);
     // A case change starts a piece (camelCase), a run of capitals costs more than a word.
     expect(estimateTokens('areaDesc')).toBe(2);
-    expect(estimateTokens(' SEVERE THUNDERSTORM')).toBeGreaterThan(
-      estimateTokens(' severe thunderstorm'),
-    );
+    expect(estimateTokens(' ADVISORY')).toBeGreaterThan(estimateTokens(' advisory'));
     // A contraction joins its word; a lone space before a digit is a piece of its own.
     expect(estimateTokens("it's")).toBe(1);
     expect(estimateTokens('a 1')).toBe(3);
@@ -161,9 +159,10 @@ describe('estimateTokens', () => {
 
   it('is within ±10% of o200k_base on held-out notes, indented JSON, CSV in JSON, numbers, other languages and code', () => {
     // Generated apart from the corpus and kept out of the fit: repetitive English notes as an
-    // upstream prints them (compact, 2 and 4 spaces, tabs), nested objects to depth 6.
+    // upstream prints them (compact, 2 and 4 spaces, tabs) and as prose alone, nested objects to
+    // depth 6.
     const shapes = heldOutShapes();
-    expect(shapes.length).toBeGreaterThanOrEqual(14);
+    expect(shapes.length).toBeGreaterThanOrEqual(15);
     for (const { name, text } of shapes) {
       const error = estimateTokens(text) / count(text) - 1;
       expect({ name, within: Math.abs(error) <= TOKEN_ESTIMATE_ERROR }).toEqual({
@@ -174,24 +173,25 @@ describe('estimateTokens', () => {
   });
 
   it('gives the counts it gave when last fitted, to the token', () => {
-    // Recorded after issue 54's refit (words after a space, contractions, a tab or a quote before
-    // a word): the budget and the receipts move only with a deliberate change of the fit.
+    // Recorded after issue 54's refit (words after a space, long words o200k_base has, contractions,
+    // a tab or a quote before a word): the budget and the receipts move only with a deliberate
+    // change of the fit.
     const before: Record<string, number> = {
-      'orders (calibration)': 19458,
-      'articles (calibration)': 21295,
-      'events (calibration)': 28434,
-      'people (calibration)': 8948,
+      'orders (calibration)': 19500,
+      'articles (calibration)': 21281,
+      'events (calibration)': 28422,
+      'people (calibration)': 8941,
       'metrics (calibration)': 23525,
-      'logs (calibration)': 20950,
-      'articles, pretty-printed (calibration)': 25288,
-      'orders (held-out)': 20379,
-      'articles (held-out)': 27565,
-      'events (held-out)': 28117,
-      'people (held-out)': 7107,
+      'logs (calibration)': 20938,
+      'articles, pretty-printed (calibration)': 25279,
+      'orders (held-out)': 20412,
+      'articles (held-out)': 27547,
+      'events (held-out)': 28106,
+      'people (held-out)': 7112,
       'metrics (held-out)': 14931,
-      'logs (held-out)': 15904,
-      'database 150 × 11 (held-out)': 75307,
-      'orders, pretty-printed (held-out)': 29982,
+      'logs (held-out)': 15897,
+      'database 150 × 11 (held-out)': 75111,
+      'orders, pretty-printed (held-out)': 30013,
     };
     const now = Object.fromEntries(tokenCorpus().map((s) => [s.name, estimateTokens(s.text)]));
     expect(now).toEqual(before);
@@ -201,7 +201,7 @@ describe('estimateTokens', () => {
       22,
     );
     expect(estimateTokens('a'.repeat(40))).toBe(10);
-    expect(estimateTokens(' Abcdefghij KLMNOP qrs')).toBe(3);
+    expect(estimateTokens(' Abcdefghij KLMNOP qrs')).toBe(4);
     expect(estimateTokens('{"a":"b c d","É":"É é","x y":[" A","  b"]}')).toBe(20);
   });
 

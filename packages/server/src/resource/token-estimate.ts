@@ -8,7 +8,9 @@
  * punctuation mark, case changes, digits in threes, punctuation runs, whitespace runs) and charges
  * each piece what the BPE pieces of its kind cost on average: most pieces are one token, long or
  * capitalised words and long punctuation runs a little more, non-ASCII letters by their UTF-8
- * length. The constants were fitted against js-tiktoken's o200k_base on the calibration shapes of
+ * length; a long word o200k_base spells as one token (` information`) is one token, known from a
+ * small filter of its vocabulary (`long-words.ts`), where its length alone would say 1.3 to 1.8.
+ * The constants were fitted against js-tiktoken's o200k_base on the calibration shapes of
  * `tokenCorpus` (`@s2sp/test-utils`) and two recorded NWS alert sets, the costs of words after a
  * space and of contractions also on the project's Markdown (real English prose); they are all in
  * this file, listed at {@link estimateTokens}. `token-estimate.test.ts` checks them on shapes kept
@@ -17,16 +19,24 @@
  * @module
  */
 
+import { isLongWord } from './long-words.js';
+
+/**
+ * Words of this many ASCII letters or more, small or Capitalised, after a space or no mark, cost
+ * one token if o200k_base has them as one ({@link isLongWord}), else as {@link longWordCost} says;
+ * shorter words are estimated by their length alone.
+ */
+export const LONG_WORD_LETTERS = 10;
+
 /** Default token budget of a resource tool's control-plane response (about 8 000 o200k tokens). */
 export const DEFAULT_TOKEN_BUDGET = 8000;
 
 /**
  * The error band {@link estimateTokens} is held to against o200k_base, as a fraction: ±10% on
- * JSON tables (measured: within ±5% on every shape of the test corpus and the recorded NWS
- * alerts; within ±7% on held-out tables of repetitive English notes, compact or indented by
- * spaces or tabs, and nested JSON to depth 6). Text in one language other than English alone is
- * off by more: German −9%, Korean +10%, Greek −23%; so is English prose alone made of long
- * everyday words, each one o200k token (+12%: the estimate knows a word by its length only).
+ * JSON tables (measured: within ±5% on every shape of the test corpus, the recorded NWS alerts,
+ * and the held-out tables of repetitive English notes, compact or indented by spaces or tabs,
+ * nested JSON to depth 6, CSV in JSON, numbers and code). Text in one language other than
+ * English alone is off by more: German −7%, Korean +10%, Greek −23%.
  */
 export const TOKEN_ESTIMATE_ERROR = 0.1;
 
@@ -126,8 +136,9 @@ function codeUnits(text: string): Uint16Array {
 /**
  * Estimates the o200k_base tokens of `text`. One pass over its code units ({@link codeUnits}): a
  * piece costs 1 token, plus, for a word of `a` ASCII letters —
- * lower-case after a space: 0.025 per letter past 5 up to 9 letters, 0.2 from 10 to 14 letters,
- * then 0.04 per letter more ({@link SPACED_WORD}); Capitalised after a space: 0.06 per letter past
+ * of {@link LONG_WORD_LETTERS} or more, small or Capitalised, after a space or no mark: nothing if
+ * o200k_base has it as one token, else {@link longWordCost}; lower-case after a space: 0.025 per
+ * letter past 5 ({@link SPACED_WORD}); Capitalised after a space: 0.06 per letter past
  * 5; with no leading mark: 0.26 per letter past 7; after a tab or a double quote: 1 for the mark,
  * then as with no mark; after another punctuation mark: 0.24 per letter past 2; a contraction
  * (`'s`, `'ll`, …): 0.3 after up to 3 letters, else 0.8; ALL CAPS after a space: 0.38
@@ -156,7 +167,8 @@ export function estimateTokens(text: string): number {
       for (; c >= 97 && c <= 122; c = t[++j] as number);
       if (j > i + 1 && c !== 39 && !(c >= 128 && (CLASS[c] as number) <= WIDE3)) {
         const ascii = j - i - 1;
-        tokens += ascii < 64 ? (SPACED_WORD[ascii] as number) : spacedWordCost(ascii);
+        tokens +=
+          ascii < LONG_WORD_LETTERS ? (SPACED_WORD[ascii] as number) : longWordCost(t, i, j, SPACE);
         i = j;
         continue;
       }
@@ -195,7 +207,12 @@ export function estimateTokens(text: string): number {
         !(code >= 128 && (CLASS[code] as number) <= WIDE3) &&
         !(code >= 65 && code <= 90 && i === start + 1 && upperAt(t, start))
       ) {
-        tokens += asciiWordCost(prefix, i - start);
+        const ascii = i - start;
+        // A long word after a space or no mark: one token if o200k_base has it.
+        tokens +=
+          ascii < LONG_WORD_LETTERS || prefix > SPACE
+            ? asciiWordCost(prefix, ascii)
+            : longWordCost(t, prefix === SPACE ? start - 1 : start, i, prefix);
         continue;
       }
       i = start;
@@ -287,16 +304,34 @@ function upperAt(t: Uint16Array, i: number): boolean {
 
 /**
  * A word of small ASCII letters after a space, by its length up to 63: the commonest piece of
- * prose. Most such words are one o200k token, even long ones (` information`, ` implementation`):
- * 0.025 a letter past 5 up to 9 letters, 1.2 from 10 to 14, then 0.04 a letter more. Fitted on
- * the calibration corpus and the project's Markdown (real English): the earlier 0.06 a letter past
- * 5 read text of long everyday words up to 19% high.
+ * prose. Most such words are one o200k token: 0.025 a letter past 5 (up to 9 letters: longer ones
+ * are {@link longWordCost}'s). Fitted on the calibration corpus and the project's Markdown (real
+ * English): the earlier 0.06 a letter past 5 read prose of long everyday words 19% high.
  */
 const SPACED_WORD = Float64Array.from({ length: 64 }, (_, ascii) => spacedWordCost(ascii));
 
-/** The cost of a word of `ascii` small ASCII letters after a space (see {@link SPACED_WORD}). */
+/**
+ * The cost of a word of `ascii` small ASCII letters after a space (see {@link SPACED_WORD}), by
+ * its length alone (a word {@link longWordCost} does not see: one with a contraction or a letter
+ * past ASCII after it).
+ */
 function spacedWordCost(ascii: number): number {
   return ascii < 10 ? 1 + 0.025 * Math.max(0, ascii - 5) : 1.2 + 0.04 * Math.max(0, ascii - 14);
+}
+
+/**
+ * A word of {@link LONG_WORD_LETTERS} or more ASCII letters, small or Capitalised, after a space
+ * (`prefix` SPACE; `t[from]` is the space) or after no mark (-1): one token where o200k_base has
+ * it as one ({@link isLongWord}), else 2.2 tokens after a space and 2.6 after no mark, plus 0.15
+ * per letter past 10 (measured on the calibration corpus and the project's Markdown: a long word
+ * not in the vocabulary is two or three tokens).
+ */
+function longWordCost(t: Uint16Array, from: number, to: number, prefix: number): number {
+  if (isLongWord(t, from, to)) return 1;
+  const letters = prefix === SPACE ? to - from - 1 : to - from;
+  // No less than its length alone would cost: a long run of letters is no word at all.
+  const word = (prefix === SPACE ? 2.2 : 2.6) + 0.15 * (letters - LONG_WORD_LETTERS);
+  return Math.max(word, asciiWordCost(prefix, letters));
 }
 
 /** `wordCost` of a word of `ascii` ASCII letters, all small or Capitalised. */
