@@ -10,7 +10,7 @@ import type { ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { StdioUpstream, UpstreamTarget } from '../src/index.js';
-import { ALL, type Agent, agentModern, agentV1, agentV2 } from './agents.js';
+import { type Agent, ALL, agentModern, agentV1, agentV2 } from './agents.js';
 import { httpFixture, type RunningProxy, startProxy } from './support.js';
 
 const FIXTURE = fileURLToPath(new URL('./fixtures/relay-server.mjs', import.meta.url));
@@ -37,90 +37,93 @@ async function laterOutcome(agent: Agent) {
 describe.each([
   ['stdio', 'stdio'],
   ['Streamable HTTP', 'http'],
-] as const)('s2sp-proxy gives each client its own upstream session (upstream on %s)', (_t, kind) => {
-  let target: UpstreamTarget = STDIO;
-  let child: ChildProcess | undefined;
-  let running: RunningProxy;
-  beforeAll(async () => {
-    if (kind === 'http') {
-      const upstream = await httpFixture(FIXTURE);
-      child = upstream.child;
-      target = { kind: 'http', url: upstream.url };
-    }
-    running = await startProxy({ upstream: target, auth: { bearerTokens: [ALICE, BOB] } });
-  });
-  afterAll(async () => {
-    await running?.proxy.close();
-    child?.kill();
-  });
-
-  it.each(ERAS)('keeps one %s client’s upstream state from another', async (_sdk, make) => {
-    const { mcpUrl } = running.listener;
-    await using alice = await make(mcpUrl, 'alice', ALL, ALICE);
-    await using bob = await make(mcpUrl, 'bob', ALL, BOB);
-    expect(await alice.call('remember', { value: 'alice’s connection' })).toEqual({
-      remembered: 'alice’s connection',
+] as const)(
+  's2sp-proxy gives each client its own upstream session (upstream on %s)',
+  (_t, kind) => {
+    let target: UpstreamTarget = STDIO;
+    let child: ChildProcess | undefined;
+    let running: RunningProxy;
+    beforeAll(async () => {
+      if (kind === 'http') {
+        const upstream = await httpFixture(FIXTURE);
+        child = upstream.child;
+        target = { kind: 'http', url: upstream.url };
+      }
+      running = await startProxy({ upstream: target, auth: { bearerTokens: [ALICE, BOB] } });
     });
-    expect(await bob.call('recall')).toEqual({ remembered: null });
-    expect(await alice.call('recall')).toEqual({ remembered: 'alice’s connection' });
-  });
+    afterAll(async () => {
+      await running?.proxy.close();
+      child?.kill();
+    });
 
-  it.each(ERAS)(
-    'sends what the upstream asks on a %s client’s session to that client or nobody',
-    async (sdk, make) => {
+    it.each(ERAS)('keeps one %s client’s upstream state from another', async (_sdk, make) => {
       const { mcpUrl } = running.listener;
       await using alice = await make(mcpUrl, 'alice', ALL, ALICE);
       await using bob = await make(mcpUrl, 'bob', ALL, BOB);
-      // Alice's call is answered at once; her session's upstream asks for a sample 100 ms later,
-      // while Bob has a call in flight on his own session and Alice has none.
-      expect(await alice.call('sample_later', { prompt: 'alice’s secret', ms: 100 })).toEqual({
-        scheduled: true,
+      expect(await alice.call('remember', { value: 'alice’s connection' })).toEqual({
+        remembered: 'alice’s connection',
       });
-      expect(await bob.call('wait', { ms: 800 })).toEqual({ waited: 800 });
-      const outcome = await laterOutcome(alice);
-      expect(bob.asked).toEqual([]);
-      if (sdk === 'SDK v2 (2026-07-28)' && outcome.error) {
-        // A 2026-07-28 client is reached only within a request of its own: with none open (the
-        // timer fired before Alice asked for the outcome), refused.
-        expect(outcome.error.code).toBe(-32600);
-        expect(alice.asked).toEqual([]);
-      } else {
-        // A 2025-era client's session reaches it outside any request (its standalone stream); a
-        // 2026-07-28 client's, within its next request (the poll for the outcome).
-        expect(outcome.ok).toMatchObject({ model: 'alice' });
-        expect(alice.asked).toEqual(['sampling']);
-      }
-    },
-  );
+      expect(await bob.call('recall')).toEqual({ remembered: null });
+      expect(await alice.call('recall')).toEqual({ remembered: 'alice’s connection' });
+    });
 
-  it('delivers every round of 16 concurrent sampling calls from two 2026-07-28 clients', async () => {
-    const { mcpUrl } = running.listener;
-    await using alice = await agentModern(mcpUrl, 'alice', ALL, ALICE);
-    await using bob = await agentModern(mcpUrl, 'bob', ALL, BOB);
-    const calls = Array.from({ length: 8 }, (_, i) => [
-      alice.call('sample', { prompt: `a${i}`, ms: 50 }),
-      bob.call('sample', { prompt: `b${i}`, ms: 50 }),
-    ]).flat();
-    const outcomes = await Promise.all(calls);
-    expect(outcomes.map((outcome) => (outcome.ok as { model?: string } | undefined)?.model)).toEqual(
-      Array.from({ length: 8 }, () => ['alice', 'bob']).flat(),
+    it.each(ERAS)(
+      'sends what the upstream asks on a %s client’s session to that client or nobody',
+      async (sdk, make) => {
+        const { mcpUrl } = running.listener;
+        await using alice = await make(mcpUrl, 'alice', ALL, ALICE);
+        await using bob = await make(mcpUrl, 'bob', ALL, BOB);
+        // Alice's call is answered at once; her session's upstream asks for a sample 100 ms later,
+        // while Bob has a call in flight on his own session and Alice has none.
+        expect(await alice.call('sample_later', { prompt: 'alice’s secret', ms: 100 })).toEqual({
+          scheduled: true,
+        });
+        expect(await bob.call('wait', { ms: 800 })).toEqual({ waited: 800 });
+        const outcome = await laterOutcome(alice);
+        expect(bob.asked).toEqual([]);
+        if (sdk === 'SDK v2 (2026-07-28)' && outcome.error) {
+          // A 2026-07-28 client is reached only within a request of its own: with none open (the
+          // timer fired before Alice asked for the outcome), refused.
+          expect(outcome.error.code).toBe(-32600);
+          expect(alice.asked).toEqual([]);
+        } else {
+          // A 2025-era client's session reaches it outside any request (its standalone stream); a
+          // 2026-07-28 client's, within its next request (the poll for the outcome).
+          expect(outcome.ok).toMatchObject({ model: 'alice' });
+          expect(alice.asked).toEqual(['sampling']);
+        }
+      },
     );
-    expect([alice.asked.length, bob.asked.length]).toEqual([8, 8]);
-  });
 
-  it('opens an upstream session per client, and closes a session’s with it', async () => {
-    const before = running.proxy.upstreamSessions();
-    const { mcpUrl } = running.listener;
-    {
-      await using alice = await agentV1(mcpUrl, 'alice', ALL, ALICE);
-      await alice.call('recall');
-      expect(running.proxy.upstreamSessions()).toBe(before + 1);
-    }
-    for (let i = 0; i < 100 && running.proxy.upstreamSessions() > before; i++)
-      await new Promise((resolve) => setTimeout(resolve, 20));
-    expect(running.proxy.upstreamSessions()).toBe(before);
-  });
-});
+    it('delivers every round of 16 concurrent sampling calls from two 2026-07-28 clients', async () => {
+      const { mcpUrl } = running.listener;
+      await using alice = await agentModern(mcpUrl, 'alice', ALL, ALICE);
+      await using bob = await agentModern(mcpUrl, 'bob', ALL, BOB);
+      const calls = Array.from({ length: 8 }, (_, i) => [
+        alice.call('sample', { prompt: `a${i}`, ms: 50 }),
+        bob.call('sample', { prompt: `b${i}`, ms: 50 }),
+      ]).flat();
+      const outcomes = await Promise.all(calls);
+      expect(
+        outcomes.map((outcome) => (outcome.ok as { model?: string } | undefined)?.model),
+      ).toEqual(Array.from({ length: 8 }, () => ['alice', 'bob']).flat());
+      expect([alice.asked.length, bob.asked.length]).toEqual([8, 8]);
+    });
+
+    it('opens an upstream session per client, and closes a session’s with it', async () => {
+      const before = running.proxy.upstreamSessions();
+      const { mcpUrl } = running.listener;
+      {
+        await using alice = await agentV1(mcpUrl, 'alice', ALL, ALICE);
+        await alice.call('recall');
+        expect(running.proxy.upstreamSessions()).toBe(before + 1);
+      }
+      for (let i = 0; i < 100 && running.proxy.upstreamSessions() > before; i++)
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      expect(running.proxy.upstreamSessions()).toBe(before);
+    });
+  },
+);
 
 describe('s2sp-proxy with sharedUpstream', () => {
   let running: RunningProxy;

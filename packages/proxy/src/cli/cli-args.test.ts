@@ -74,6 +74,24 @@ describe('parseCliArgs', () => {
     );
   });
 
+  it('reads a yes/no setting alone as yes, or with its value as the next word or after =', () => {
+    const flags = (args: string[]) => parseCliArgs([...args, '--', 'srv']).flags;
+    expect(flags(['--shared-upstream', '--ttl', '5'])).toEqual(
+      new Map([
+        ['--shared-upstream', ['true']],
+        ['--ttl', ['5']],
+      ]),
+    );
+    expect(flags(['--shared-upstream', 'off'])).toEqual(new Map([['--shared-upstream', ['off']]]));
+    expect(flags(['--always-load-table-tools=false'])).toEqual(
+      new Map([['--always-load-table-tools', ['false']]]),
+    );
+    // A word that is no yes/no value is not taken: it stays an argument of its own (refused).
+    expect(() => parseCliArgs(['--shared-upstream', 'maybe', '--', 'srv'])).toThrow(
+      expect.objectContaining({ code: 'invalid_config', data: { variable: 'maybe' } }),
+    );
+  });
+
   it('needs no upstream for --help, and documents every flag', () => {
     expect(parseCliArgs(['--help']).help).toBe(true);
     for (const flag of [

@@ -46,11 +46,18 @@ const OWN_VALUE_FLAGS = [
 ];
 const SWITCHES = new Set(['--stdio', '--no-detect', '--help', '-h', '--version']);
 const VALUE_FLAGS = new Set([...OWN_VALUE_FLAGS, ...ROWS.flatMap((row) => row.flags)]);
+/** Flags of yes/no settings: given alone they mean yes (`--shared-upstream`). */
+const SWITCH_SETTINGS = new Set(
+  ROWS.filter((row) => row.type === 'boolean').flatMap((row) => row.flags),
+);
+/** A yes/no setting's value, when it follows the flag as a word of its own. */
+const SWITCH_WORDS = /^(1|0|true|false|yes|no|on|off)$/i;
 
 const WIDTH = 100;
 const INDENT = 29;
 
 function placeholder(type: string): string {
+  if (type === 'boolean') return '[true|false]';
   if (['integer', 'number', 'bytes', 'ms'].includes(type)) return '<n>';
   if (type === 'URL') return '<url>';
   if (type.includes('|')) return '<level>';
@@ -153,6 +160,10 @@ export function parseCliArgs(argv: readonly string[]): CommandLine {
     const flag = eq > 0 ? arg.slice(0, eq) : arg;
     if (SWITCHES.has(flag) && eq < 0) {
       switches.add(flag);
+    } else if (SWITCH_SETTINGS.has(flag) && eq < 0) {
+      const next = own[i + 1];
+      const value = next !== undefined && SWITCH_WORDS.test(next) ? (i++, next) : 'true';
+      values.set(flag, [...(values.get(flag) ?? []), value]);
     } else if (VALUE_FLAGS.has(flag)) {
       const value = eq > 0 ? arg.slice(eq + 1) : own[++i];
       if (value === undefined) throw configError(flag, 'needs a value.');
