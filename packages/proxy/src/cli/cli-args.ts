@@ -162,8 +162,9 @@ export function parseCliArgs(argv: readonly string[]): CommandLine {
       switches.add(flag);
     } else if (SWITCH_SETTINGS.has(flag) && eq < 0) {
       const next = own[i + 1];
-      const value = next !== undefined && SWITCH_WORDS.test(next) ? (i++, next) : 'true';
-      values.set(flag, [...(values.get(flag) ?? []), value]);
+      const given = next !== undefined && SWITCH_WORDS.test(next);
+      if (given) i++;
+      values.set(flag, [...(values.get(flag) ?? []), given ? next : 'true']);
     } else if (VALUE_FLAGS.has(flag)) {
       const value = eq > 0 ? arg.slice(eq + 1) : own[++i];
       if (value === undefined) throw configError(flag, 'needs a value.');
