@@ -235,21 +235,21 @@ describe('figure 23: the proxy as a gateway (continued)', () => {
     await b.agent.call('log', { tag: 'B' });
     await settle();
     const levels = `${a.logs.length} / ${b.logs.filter((data) => data.startsWith('B:')).length}`;
-    // A message with no call, no call in flight.
+    // Messages with no call in flight, on A's own upstream session: A's, at A's level.
     a.logs.length = 0;
     b.logs.length = 0;
     await a.agent.call('ambient', { tag: 'N' });
     await settle();
-    const ambient = a.logs.length + b.logs.length;
+    const ambient = `${a.logs.length} / ${b.logs.length}`;
     recordFigure({
       id: '23.8',
       title:
-        'Two MCP sessions on one proxy (stdio notify-server fixture): the 4 log messages of session A’s call — received by A / by B; A asks level error, B debug, each calls — messages A gets / B gets of its own 4; 8 messages the upstream sends with no call in flight — received by any session (before: every message went to every session, and the last setLevel set everyone’s level)',
+        'Two MCP sessions on one proxy (stdio notify-server fixture, an upstream session each): the 4 log messages of session A’s call — received by A / by B; A asks level error, B debug, each calls — messages A gets / B gets of its own 4; the 8 messages A’s upstream session sends with no call in flight — received by A (at its level error: 4) / by B (before: every message went to every session, and the last setLevel set everyone’s level; with one shared upstream session, such messages reached no session)',
       value: `${first}; ${levels}; ${ambient}`,
-      target: '4 / 0; 1 / 4; 0',
-      met: first === '4 / 0' && levels === '1 / 4' && ambient === 0,
+      target: '4 / 0; 1 / 4; 4 / 0',
+      met: first === '4 / 0' && levels === '1 / 4' && ambient === '4 / 0',
     });
-    expect([first, levels, ambient]).toEqual(['4 / 0', '1 / 4', 0]);
+    expect([first, levels, ambient]).toEqual(['4 / 0', '1 / 4', '4 / 0']);
   });
 
   it('23.9 a filter’s work is bounded: 500 long in values on 100,000 rows, and past the bound', async () => {

@@ -68,7 +68,7 @@ const ENTRY_BUDGETS: Readonly<Record<string, number>> = {
 /** Core is for third parties: all its entries together. */
 const CORE_BUDGET = 117;
 /** The five packages together (the aim is 250). */
-const TOTAL_BUDGET = 298;
+const TOTAL_BUDGET = 299;
 
 describe('every entry point of the published packages', () => {
   const root = fileURLToPath(new URL('../../../', import.meta.url));

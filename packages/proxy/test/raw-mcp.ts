@@ -113,3 +113,38 @@ export async function rawCall(
     ...(reply?.error !== undefined && { error: reply.error }),
   };
 }
+
+/** One server-sent event: its id, if any, and its data lines joined. */
+export interface SseEvent {
+  readonly id?: string;
+  readonly data: string;
+}
+
+/** Reads SSE events from `response` until `done` says so or the stream ends. */
+export async function readEvents(
+  response: Response,
+  done: (event: SseEvent) => boolean = () => false,
+): Promise<SseEvent[]> {
+  const events: SseEvent[] = [];
+  const reader = response.body?.pipeThrough(new TextDecoderStream()).getReader();
+  let buffer = '';
+  for (;;) {
+    const chunk = await reader?.read();
+    if (!chunk || chunk.done) return events;
+    buffer += chunk.value;
+    let end = buffer.indexOf('\n\n');
+    while (end >= 0) {
+      const block = buffer.slice(0, end);
+      buffer = buffer.slice(end + 2);
+      end = buffer.indexOf('\n\n');
+      const id = /^id: ?(.*)$/m.exec(block)?.[1];
+      const data = [...block.matchAll(/^data: ?(.*)$/gm)].map((m) => m[1]).join('\n');
+      const event = { ...(id !== undefined && { id }), data };
+      events.push(event);
+      if (done(event)) {
+        await reader?.cancel();
+        return events;
+      }
+    }
+  }
+}

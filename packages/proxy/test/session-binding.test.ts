@@ -8,45 +8,11 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MAX_GET_STREAMS_PER_SESSION } from '../src/downstream/http-sessions.js';
-import { rawPost, rawSession } from './raw-mcp.js';
+import { rawPost, rawSession, readEvents } from './raw-mcp.js';
 import { type RunningProxy, startProxy, TABLE_SERVER } from './support.js';
 
 const REVISION = '2025-11-25';
 const TOKENS = ['session-owner-token-0123456789', 'session-other-token-0123456789'] as const;
-
-interface SseEvent {
-  readonly id?: string;
-  readonly data: string;
-}
-
-/** Reads SSE events from `response` until `done` says so or the stream ends. */
-async function readEvents(
-  response: Response,
-  done: (event: SseEvent) => boolean = () => false,
-): Promise<SseEvent[]> {
-  const events: SseEvent[] = [];
-  const reader = response.body?.pipeThrough(new TextDecoderStream()).getReader();
-  let buffer = '';
-  for (;;) {
-    const chunk = await reader?.read();
-    if (!chunk || chunk.done) return events;
-    buffer += chunk.value;
-    let end = buffer.indexOf('\n\n');
-    while (end >= 0) {
-      const block = buffer.slice(0, end);
-      buffer = buffer.slice(end + 2);
-      end = buffer.indexOf('\n\n');
-      const id = /^id: ?(.*)$/m.exec(block)?.[1];
-      const data = [...block.matchAll(/^data: ?(.*)$/gm)].map((m) => m[1]).join('\n');
-      const event = { ...(id !== undefined && { id }), data };
-      events.push(event);
-      if (done(event)) {
-        await reader?.cancel();
-        return events;
-      }
-    }
-  }
-}
 
 describe('s2sp-proxy sessions are bound to the credential that opened them', () => {
   let running: RunningProxy;

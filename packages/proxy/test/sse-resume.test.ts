@@ -6,6 +6,7 @@
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { StdioUpstream } from '../src/index.js';
+import { readEvents } from './raw-mcp.js';
 import { type RunningProxy, startProxy } from './support.js';
 
 const RELAY_SERVER: StdioUpstream = {
@@ -14,40 +15,6 @@ const RELAY_SERVER: StdioUpstream = {
   args: [fileURLToPath(new URL('./fixtures/relay-server.mjs', import.meta.url))],
 };
 const REVISION = '2025-11-25';
-
-interface SseEvent {
-  readonly id?: string;
-  readonly data: string;
-}
-
-/** Reads SSE events from `response` until `done` says so or the stream ends. */
-async function readEvents(
-  response: Response,
-  done: (event: SseEvent) => boolean,
-): Promise<SseEvent[]> {
-  const events: SseEvent[] = [];
-  const reader = response.body?.pipeThrough(new TextDecoderStream()).getReader();
-  let buffer = '';
-  for (;;) {
-    const chunk = await reader?.read();
-    if (!chunk || chunk.done) return events;
-    buffer += chunk.value;
-    let end = buffer.indexOf('\n\n');
-    while (end >= 0) {
-      const block = buffer.slice(0, end);
-      buffer = buffer.slice(end + 2);
-      end = buffer.indexOf('\n\n');
-      const id = /^id: ?(.*)$/m.exec(block)?.[1];
-      const data = [...block.matchAll(/^data: ?(.*)$/gm)].map((m) => m[1]).join('\n');
-      const event = { ...(id !== undefined && { id }), data };
-      events.push(event);
-      if (done(event)) {
-        await reader?.cancel();
-        return events;
-      }
-    }
-  }
-}
 
 describe('s2sp-proxy SSE streams of a 2025-era session', () => {
   let running: RunningProxy;

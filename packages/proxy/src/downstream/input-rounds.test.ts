@@ -1,6 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { relayScope } from '../upstream/client-relay.js';
-import { createInputRounds, MAX_CALLS_IN_ROUNDS, type ModernCall } from './input-rounds.js';
+import {
+  createInputRounds,
+  MAX_CALLS_IN_ROUNDS,
+  MAX_CALLS_IN_ROUNDS_PER_CLIENT,
+  type ModernCall,
+} from './input-rounds.js';
 
 const SAMPLE = { method: 'sampling/createMessage', params: { maxTokens: 1, messages: [] } };
 
@@ -117,6 +122,23 @@ describe('createInputRounds', () => {
       }
     });
     expect(over).toEqual({ failed: -32000 });
+    rounds.close();
+  });
+
+  it('keeps at most its per-client limit of one client’s calls; another client still has room', async () => {
+    const rounds = createInputRounds({ timeoutMs: 5_000 });
+    const tries = async (client: string) =>
+      rounds.run(request(), client, { sampling: {} }, async (call) => {
+        try {
+          return await asksOnce(call);
+        } catch (error) {
+          return { failed: (error as { code?: number }).code };
+        }
+      });
+    for (let i = 0; i < MAX_CALLS_IN_ROUNDS_PER_CLIENT; i++) await tries('greedy');
+    expect(await tries('greedy')).toEqual({ failed: -32000 });
+    expect(await tries('other')).toMatchObject({ resultType: 'input_required' });
+    expect(rounds.size()).toBe(MAX_CALLS_IN_ROUNDS_PER_CLIENT + 1);
     rounds.close();
   });
 });

@@ -14,7 +14,8 @@
  *
  * A call in flight is known only to the client that started it (its `clientKey`), lives at most
  * the relay's time limit between rounds (then the upstream call is cancelled), and there are at
- * most {@link MAX_CALLS_IN_ROUNDS} at once.
+ * most {@link MAX_CALLS_IN_ROUNDS} at once, {@link MAX_CALLS_IN_ROUNDS_PER_CLIENT} of one client (so
+ * that one client's calls cannot leave another's none).
  *
  * @module
  */
@@ -24,6 +25,9 @@ import { RELAY_ERROR, type RelayTarget, relayError, relayScope } from '../upstre
 
 /** Calls waiting for their clients' next round, at most. */
 export const MAX_CALLS_IN_ROUNDS = 256;
+
+/** Calls of one client waiting for its next round, at most. */
+export const MAX_CALLS_IN_ROUNDS_PER_CLIENT = 32;
 
 /** SDK v2's handler context, as far as the rounds need it. */
 export interface ModernCall {
@@ -175,7 +179,15 @@ export function createInputRounds(options: InputRoundsOptions): InputRounds {
         call.sent.clear();
         return round(echoed, call, request.mcpReq?.signal);
       }
-      if (calls.size >= MAX_CALLS_IN_ROUNDS) {
+      let ofClient = 0;
+      for (const call of calls.values()) if (call.client === client) ofClient++;
+      const limit =
+        ofClient >= MAX_CALLS_IN_ROUNDS_PER_CLIENT
+          ? `${MAX_CALLS_IN_ROUNDS_PER_CLIENT} calls of this client`
+          : calls.size >= MAX_CALLS_IN_ROUNDS
+            ? `${MAX_CALLS_IN_ROUNDS} calls`
+            : undefined;
+      if (limit !== undefined) {
         // No room to keep another call across rounds: it runs, and what the upstream asks its
         // client is refused.
         const full: RelayTarget = {
@@ -185,7 +197,7 @@ export function createInputRounds(options: InputRoundsOptions): InputRounds {
             Promise.reject(
               relayError(
                 RELAY_ERROR.busy,
-                `s2sp-proxy already keeps ${MAX_CALLS_IN_ROUNDS} calls waiting for their clients' answers (its limit). Finish without this one, or try again later.`,
+                `s2sp-proxy already keeps ${limit} waiting for answers (its limit). Finish without this one, or try again later.`,
               ),
             ),
         };

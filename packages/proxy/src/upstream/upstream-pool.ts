@@ -111,7 +111,7 @@ export function createUpstreamPool<Key>(
       });
       throw new S2SPError(
         'unavailable',
-        `s2sp-proxy already keeps ${options.maxSessions} upstream sessions, one per client (its limit), and has none for this client. ${waitForUpstreamSession}`,
+        `All ${options.maxSessions} upstream sessions (one per client) are taken. ${waitForUpstreamSession}`,
         { data: { limit: options.maxSessions } },
       );
     }
