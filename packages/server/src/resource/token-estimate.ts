@@ -8,35 +8,21 @@
  * punctuation mark, case changes, digits in threes, punctuation runs, whitespace runs) and charges
  * each piece what the BPE pieces of its kind cost on average: most pieces are one token, long or
  * capitalised words and long punctuation runs a little more, non-ASCII letters by their UTF-8
- * length; a long word o200k_base spells as one token (` information`) is one token, known from a
- * small filter of its vocabulary (`long-words.ts`), where its length alone would say 1.3 to 1.8.
- * The constants were fitted against js-tiktoken's o200k_base on the calibration shapes of
- * `tokenCorpus` (`@s2sp/test-utils`) and two recorded NWS alert sets, the costs of words after a
- * space and of contractions also on the project's Markdown (real English prose); they are all in
- * this file, listed at {@link estimateTokens}. `token-estimate.test.ts` checks them on shapes kept
- * out of the fit (`__fixtures__/held-out-shapes.ts`: repetitive notes, indented JSON, …).
+ * length. The constants were fitted against js-tiktoken's o200k_base on the calibration shapes of
+ * `tokenCorpus` (`@s2sp/test-utils`) and two recorded NWS alert sets; `token-estimate.test.ts`
+ * checks them on shapes kept out of the fit.
  *
  * @module
  */
-
-import { isLongWord } from './long-words.js';
-
-/**
- * Words of this many ASCII letters or more, small or Capitalised, after a space or no mark, cost
- * one token if o200k_base has them as one ({@link isLongWord}), else as {@link longWordCost} says;
- * shorter words are estimated by their length alone.
- */
-export const LONG_WORD_LETTERS = 10;
 
 /** Default token budget of a resource tool's control-plane response (about 8 000 o200k tokens). */
 export const DEFAULT_TOKEN_BUDGET = 8000;
 
 /**
  * The error band {@link estimateTokens} is held to against o200k_base, as a fraction: ±10% on
- * JSON tables (measured: within ±5% on every shape of the test corpus, the recorded NWS alerts,
- * and the held-out tables of repetitive English notes, compact or indented by spaces or tabs,
- * nested JSON to depth 6, CSV in JSON, numbers and code). Text in one language other than
- * English alone is off by more: German −7%, Korean +10%, Greek −23%.
+ * JSON tables (measured: within ±5% on every shape of the test corpus and the recorded NWS
+ * alerts). Text in one language other than English alone is off by more: German −7%, Korean +10%,
+ * Greek −23%.
  */
 export const TOKEN_ESTIMATE_ERROR = 0.1;
 
@@ -136,12 +122,8 @@ function codeUnits(text: string): Uint16Array {
 /**
  * Estimates the o200k_base tokens of `text`. One pass over its code units ({@link codeUnits}): a
  * piece costs 1 token, plus, for a word of `a` ASCII letters —
- * of {@link LONG_WORD_LETTERS} or more, small or Capitalised, after a space or no mark: nothing if
- * o200k_base has it as one token, else {@link longWordCost}; lower-case after a space: 0.025 per
- * letter past 5 ({@link SPACED_WORD}); Capitalised after a space: 0.06 per letter past
- * 5; with no leading mark: 0.26 per letter past 7; after a tab or a double quote: 1 for the mark,
- * then as with no mark; after another punctuation mark: 0.24 per letter past 2; a contraction
- * (`'s`, `'ll`, …): 0.3 after up to 3 letters, else 0.8; ALL CAPS after a space: 0.38
+ * lower-case or Capitalised after a space: 0.06 per letter past 5; with no leading mark: 0.26 per
+ * letter past 7; after a punctuation mark: 0.24 per letter past 2; ALL CAPS after a space: 0.38
  * per letter past 6, else 0.28 per letter; MIXedcase: 0.87 per capital past the first and 0.36 per
  * small letter past the first. Non-ASCII letters: 0.48 per 2-byte and 0.68 per 3-byte letter in
  * a word with ASCII letters, else 0.44 + 0.19 per 2-byte and 0.68 per 3-byte letter (at least
@@ -167,8 +149,7 @@ export function estimateTokens(text: string): number {
       for (; c >= 97 && c <= 122; c = t[++j] as number);
       if (j > i + 1 && c !== 39 && !(c >= 128 && (CLASS[c] as number) <= WIDE3)) {
         const ascii = j - i - 1;
-        tokens +=
-          ascii < LONG_WORD_LETTERS ? (SPACED_WORD[ascii] as number) : longWordCost(t, i, j, SPACE);
+        tokens += ascii < 64 ? (SPACED_WORD[ascii] as number) : asciiWordCost(SPACE, ascii);
         i = j;
         continue;
       }
@@ -189,12 +170,10 @@ export function estimateTokens(text: string): number {
         (CLASS[t[i + 1] as number] as number) <= WIDE3)
     ) {
       // A word, with at most one leading space or mark: [Lu Lo]*[Ll Lo]*, then a contraction.
-      // A tab or a double quote leads its word in the pre-tokenizer but BPE has (almost) no merges
-      // for it: a token of its own (a tab-indented JSON key, `\t"city"`; read as a mark leading
-      // its word, tab-indented JSON was 12% low).
-      const lone = (t[i] as number) === 9 || (t[i] as number) === 34;
-      const prefix = k <= WIDE3 || lone ? -1 : k;
-      if (lone) tokens += 1;
+      // A tab leads its word in the pre-tokenizer but BPE has no merges for it: a token of its own.
+      const tab = (t[i] as number) === 9;
+      const prefix = k <= WIDE3 || tab ? -1 : k;
+      if (tab) tokens += 1;
       if (k > WIDE3) i++;
       // Most words are ASCII, small letters after at most one capital: scanned by their codes in
       // one loop and charged as `wordCost` would. Any other word takes the general loops below.
@@ -207,12 +186,7 @@ export function estimateTokens(text: string): number {
         !(code >= 128 && (CLASS[code] as number) <= WIDE3) &&
         !(code >= 65 && code <= 90 && i === start + 1 && upperAt(t, start))
       ) {
-        const ascii = i - start;
-        // A long word after a space or no mark: one token if o200k_base has it.
-        tokens +=
-          ascii < LONG_WORD_LETTERS || prefix > SPACE
-            ? asciiWordCost(prefix, ascii)
-            : longWordCost(t, prefix === SPACE ? start - 1 : start, i, prefix);
+        tokens += asciiWordCost(prefix, i - start);
         continue;
       }
       i = start;
@@ -235,18 +209,13 @@ export function estimateTokens(text: string): number {
         else if (c === WIDE3) wide3++;
         else break;
       }
-      if ((t[i] as number) === 39) {
-        const end = afterContraction(t, i, n);
-        if (end > i) tokens += upper + lower + wide2 + wide3 > 3 ? CONTRACTION : SHORT_CONTRACTION;
-        i = end;
-      }
+      if ((t[i] as number) === 39) i = afterContraction(t, i, n);
       tokens += wordCost(prefix, upper, lower, wide2, wide3, upperFirst);
       continue;
     }
     if (k === SPACE || k === NEWLINE) {
       // \s*[\r\n]+ up to the last line break; else the spaces, less one before a word or mark,
-      // which leads that piece (a lone space before a digit stands alone, and so does a lone tab
-      // before a mark: only a space leads a punctuation run).
+      // which leads that piece (a lone space before a digit stands alone).
       let j = i;
       let lastBreak = -1;
       for (; j < n; j++) {
@@ -258,7 +227,7 @@ export function estimateTokens(text: string): number {
       if (lastBreak >= 0) i = lastBreak + 1;
       else if (j === n) i = j;
       else if (j - i > 1) i = j - 1;
-      else if (CLASS[t[j] as number] === DIGIT || (t[i] as number) !== 32) i = j;
+      else if (CLASS[t[j] as number] === DIGIT) i = j;
       else {
         // One space before punctuation: ` ?[^\s\p{L}\p{N}]+`, charged as the run.
         tokens += punctuation(t, j, n);
@@ -274,16 +243,6 @@ export function estimateTokens(text: string): number {
   }
   return Math.round(tokens);
 }
-
-/**
- * What a contraction adds to its word. The pre-tokenizer joins `'s`, `'ll`, … to the word, but
- * BPE has the two merged only for the commonest: most short words (` it's`, ` don't`, ` I'm`;
- * 0.32 a contraction on the project's Markdown), few longer ones (` server's` but not
- * ` client's`, ` doesn't`; 0.92).
- */
-const CONTRACTION = 0.8;
-/** {@link CONTRACTION} after a word of up to 3 letters. */
-const SHORT_CONTRACTION = 0.3;
 
 /** Past `'s`, `'t`, `'re`, `'ve`, `'m`, `'ll`, `'d` (any case) at `i`, which join the word. */
 function afterContraction(t: Uint16Array, i: number, n: number): number {
@@ -302,37 +261,8 @@ function upperAt(t: Uint16Array, i: number): boolean {
   return code >= 65 && code <= 90;
 }
 
-/**
- * A word of small ASCII letters after a space, by its length up to 63: the commonest piece of
- * prose. Most such words are one o200k token: 0.025 a letter past 5 (up to 9 letters: longer ones
- * are {@link longWordCost}'s). Fitted on the calibration corpus and the project's Markdown (real
- * English): the earlier 0.06 a letter past 5 read prose of long everyday words 19% high.
- */
-const SPACED_WORD = Float64Array.from({ length: 64 }, (_, ascii) => spacedWordCost(ascii));
-
-/**
- * The cost of a word of `ascii` small ASCII letters after a space (see {@link SPACED_WORD}), by
- * its length alone (a word {@link longWordCost} does not see: one with a contraction or a letter
- * past ASCII after it).
- */
-function spacedWordCost(ascii: number): number {
-  return ascii < 10 ? 1 + 0.025 * Math.max(0, ascii - 5) : 1.2 + 0.04 * Math.max(0, ascii - 14);
-}
-
-/**
- * A word of {@link LONG_WORD_LETTERS} or more ASCII letters, small or Capitalised, after a space
- * (`prefix` SPACE; `t[from]` is the space) or after no mark (-1): one token where o200k_base has
- * it as one ({@link isLongWord}), else 2.2 tokens after a space and 2.6 after no mark, plus 0.15
- * per letter past 10 (measured on the calibration corpus and the project's Markdown: a long word
- * not in the vocabulary is two or three tokens).
- */
-function longWordCost(t: Uint16Array, from: number, to: number, prefix: number): number {
-  if (isLongWord(t, from, to)) return 1;
-  const letters = prefix === SPACE ? to - from - 1 : to - from;
-  // No less than its length alone would cost: a long run of letters is no word at all.
-  const word = (prefix === SPACE ? 2.2 : 2.6) + 0.15 * (letters - LONG_WORD_LETTERS);
-  return Math.max(word, asciiWordCost(prefix, letters));
-}
+/** {@link asciiWordCost} after a space, by the word's length up to 63: the commonest piece. */
+const SPACED_WORD = Float64Array.from({ length: 64 }, (_, ascii) => asciiWordCost(SPACE, ascii));
 
 /** `wordCost` of a word of `ascii` ASCII letters, all small or Capitalised. */
 function asciiWordCost(prefix: number, ascii: number): number {
@@ -354,7 +284,6 @@ function wordCost(
     if (ascii === 0) return Math.max(1, 0.44 + 0.19 * wide2 + 0.68 * wide3);
     return 1 + 0.48 * wide2 + 0.68 * wide3 + 0.26 * Math.max(0, ascii - 7);
   }
-  if (upper === 0 && prefix === SPACE) return spacedWordCost(ascii);
   if (upper === 0 || (upper === 1 && upperFirst)) return asciiWordCost(prefix, ascii);
   if (lower === 0) return prefix === SPACE ? 1 + 0.38 * Math.max(0, ascii - 6) : 1 + 0.28 * ascii;
   return 1 + 0.87 * (upper - 1) + 0.36 * Math.max(0, lower - 1);
