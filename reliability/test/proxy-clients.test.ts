@@ -31,10 +31,11 @@ import { startQuietProxy } from './support/proxy.js';
 
 const path = (relative: string) => fileURLToPath(new URL(relative, import.meta.url));
 const PROXY_BIN = path('../../packages/proxy/bin/s2sp-proxy.js');
-// The stateful relay fixture; PROBE_RELAY_FIXTURE names another copy of it, for a run on a commit
-// whose own fixture has no remember/recall/sample_later tools (the "before" side of §37).
-const RELAY =
-  process.env.PROBE_RELAY_FIXTURE ?? path('../../packages/proxy/test/fixtures/relay-server.mjs');
+// The proxy's test fixtures and agents; PROBE_PROXY_TESTS names another checkout's
+// packages/proxy/test, for a run on a commit whose own fixture has no remember/recall/sample_later
+// tools and no agents.ts (the "before" side of §37).
+const PROXY_TESTS = process.env.PROBE_PROXY_TESTS ?? path('../../packages/proxy/test');
+const RELAY = join(PROXY_TESTS, 'fixtures/relay-server.mjs');
 const TABLE_SERVER = path('../../packages/proxy/test/fixtures/table-server.mjs');
 const ALICE = 'reliability-alice-0123456789abcdef';
 const BOB = 'reliability-bob-0123456789abcdefgh';
@@ -384,6 +385,53 @@ describe('fourth attack pass: one client, one upstream session (issue 53)', () =
       expect([onFifo.exit, onZero.exit, onLink.exit]).toEqual([2, 2, 2]);
     } finally {
       rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('37.11 row 11: every round of 16 concurrent sampling calls from two 2026-07-28 clients (HTTP upstream)', async () => {
+    const { agentModern, ALL } = (await import(
+      join(PROXY_TESTS, 'agents.ts')
+    )) as typeof import('../../packages/proxy/test/agents.js');
+    const upstream = spawn(process.execPath, [RELAY, '--http'], {
+      stdio: ['ignore', 'pipe', 'ignore'],
+    });
+    try {
+      const port = await new Promise<number>((resolve, reject) => {
+        upstream.once('exit', (code) => reject(new Error(`relay fixture exited (${code})`)));
+        upstream.stdout?.on('data', (chunk: Buffer) => {
+          const found = /port (\d+)/.exec(chunk.toString());
+          if (found) resolve(Number(found[1]));
+        });
+      });
+      await using proxy = await startQuietProxy({
+        upstream: { kind: 'http', url: `http://127.0.0.1:${port}/mcp` },
+        auth: { bearerTokens: [ALICE, BOB] },
+        // A call whose round never comes ends here rather than at the default time-out.
+        timeoutSeconds: 15,
+      });
+      await using alice = await agentModern(proxy.listener.mcpUrl, 'alice', ALL, ALICE);
+      await using bob = await agentModern(proxy.listener.mcpUrl, 'bob', ALL, BOB);
+      const outcomes = await Promise.all(
+        Array.from({ length: 8 }, (_, i) => [
+          alice.call('sample', { prompt: `a${i}`, ms: 50 }).catch(() => ({})),
+          bob.call('sample', { prompt: `b${i}`, ms: 50 }).catch(() => ({})),
+        ]).flat(),
+      );
+      const answered = outcomes.filter(
+        (outcome, i) =>
+          (outcome as { ok?: { model?: string } }).ok?.model === (i % 2 === 0 ? 'alice' : 'bob'),
+      ).length;
+      recordFigure({
+        id: '37.11',
+        title:
+          "16 concurrent calls that sample (8 from each of two SDK v2 clients pinned to 2026-07-28, bearer tokens), relay fixture on Streamable HTTP, timeoutSeconds 15: calls answered with their own client's sample / input rounds each client got",
+        value: `${answered} / ${alice.asked.length}, ${bob.asked.length}`,
+        target: '16 / 8, 8',
+        met: answered === 16 && alice.asked.length === 8 && bob.asked.length === 8,
+      });
+      expect(answered).toBe(16);
+    } finally {
+      upstream.kill();
     }
   });
 });
