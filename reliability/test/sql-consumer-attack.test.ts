@@ -1,4 +1,4 @@
-// Figures 36.1–36.8 (third attack pass): the SQL consumer program under one client's
+// Figures 36.1–36.8 (third attack pass) and 37.9–37.10 (issue 53): the SQL consumer program under one client's
 // pressure — memory, time-outs, stored bytes, answer size, query slots, the checker — and the
 // retry grace of PROTOCOL §7.10 against the TTL and the client's quota, on the memory store and
 // on a real redis-server.
@@ -288,6 +288,66 @@ describe('figure 36: the SQL consumer program under one client', () => {
       met: stored <= 4 && refusal === 'store_full' && other === 'ok',
     });
     expect([refusal, other]).toEqual(['store_full', 'ok']);
+  }, 240_000);
+
+  it('37.9, 37.10 (issue 53 rows 9, 10): the checker through a recursive CTE; a fair queue', async () => {
+    // 37.9: a recursive CTE named after a catalog view whose anchor reads the real view.
+    const tokens = Array.from({ length: 11 }, (_, i) => `sql-fair-client-${i}-0123456789`);
+    await using sql = await startSqlProgram({
+      SQL_TIMEOUT_MS: '3000',
+      S2SP_AUTH_TOKENS: tokens.join(','),
+    });
+    const clients = await Promise.all(tokens.map((token) => connectAs(sql.mcpUrl, token)));
+    try {
+      const first = clients[0] as (typeof clients)[number];
+      const cte = await first.call({
+        sql: 'WITH RECURSIVE pg_settings AS (SELECT name, setting FROM pg_settings UNION ALL SELECT name, setting FROM pg_settings WHERE false) SELECT * FROM pg_settings',
+        tables: ONE_ROW,
+      });
+      const macro = await first.call({
+        sql: "SELECT get_block_size('memory') AS b",
+        tables: ONE_ROW,
+      });
+      const rows = (cte.structuredContent as { total_rows?: number } | undefined)?.total_rows;
+      recordFigure({
+        id: '37.9',
+        title:
+          "WITH RECURSIVE pg_settings AS (SELECT name, setting FROM pg_settings UNION ALL … WHERE false) SELECT * FROM pg_settings — answer (settings returned); SELECT get_block_size('memory') — answer",
+        value: `${String(codeOf(cte))}${rows === undefined ? '' : ` (${rows} settings)`}; ${String(codeOf(macro))}`,
+        target: 'forbidden; forbidden',
+        met: codeOf(cte) === 'forbidden' && codeOf(macro) === 'forbidden',
+      });
+
+      // 37.10: one heavy query from each of 10 clients (default 2 slots + 8 waiting), then an 11th.
+      const heavy = clients.slice(0, 10).map((client) =>
+        client
+          .call({
+            sql: 'SELECT count(*) FROM range(1000000000000) r(x) WHERE x % 7 = 3',
+            tables: ONE_ROW,
+          })
+          .then(codeOf),
+      );
+      await sleep(500);
+      const started = Date.now();
+      const eleventh = await (clients[10] as (typeof clients)[number]).call({
+        sql: 'SELECT 42 AS x',
+        tables: ONE_ROW,
+      });
+      const eleventhMs = Date.now() - started;
+      const heavyCodes = await Promise.all(heavy);
+      recordFigure({
+        id: '37.10',
+        title:
+          "SQL_TIMEOUT_MS 3000, default slots: one heavy query from each of 10 clients (bearer tokens), then an 11th client's SELECT 42 — its answer, time; the 10 heavy answers",
+        value: `${String(codeOf(eleventh))}, ${eleventhMs} ms; ${heavyCodes.join(', ')}`,
+        target: 'ok (queued and served)',
+        met: codeOf(eleventh) === 'ok',
+      });
+      expect(codeOf(cte)).toBe('forbidden');
+      expect(codeOf(eleventh)).toBe('ok');
+    } finally {
+      for (const client of clients) await client[Symbol.asyncDispose]();
+    }
   }, 240_000);
 });
 
