@@ -18,6 +18,7 @@ import { type ServerKind, startLab } from './lab.js';
 import { largeTablesBenchmark } from './large-tables.js';
 import { memoryBenchmark } from './memory.js';
 import { postgresAvailable, proxyBenchmark, proxyLargeTableBenchmark } from './proxy.js';
+import { proxyParseBenchmark } from './proxy-parse.js';
 import { pythonInteropCheck } from './python-interop.js';
 import { pythonReferenceMissing } from './python-reference.js';
 import { redisAvailable, startRedisStore } from './redis.js';
@@ -102,6 +103,7 @@ async function main(): Promise<void> {
     ['proxy-large', () => proxyLargeTableBenchmark(quick)],
     // The two memory rows of proxy-large alone (a JSON table and a CSV of short rows).
     ['proxy-memory', () => proxyLargeTableBenchmark(quick, true)],
+    ['proxy-parse', () => proxyParseBenchmark(quick)],
     ['large-tables', () => largeTablesBenchmark(quick)],
     ['sql-tables', () => sqlTablesBenchmark(quick, stores)],
     ['sql-arrow', () => sqlArrowBenchmark(quick)],
