@@ -2,13 +2,13 @@
 // - each module is named after its import specifier (`@s2sp/server/http`) instead of its source
 //   path (`server/src/http/index`), and the maintainers' note in each entry file's header ("adding
 //   an export here is an API change") is left out;
-// - the exports START_HERE names open their entry point's page, in that order, under "Start here";
+// - the functions START_HERE names open their entry point's page, in that order, under "Start here";
 // - a member declared in node_modules (`Error`'s `message`, `[Symbol.asyncDispose]`) keeps its
 //   page but loses its "Defined in" link, which would point at a file the repository does not hold;
 // - each entry point's page is at its import specifier (`api/@s2sp/server.md`, where the guides
-//   link), its symbols' pages beside it (`api/@s2sp/server/functions/createS2SP.md`): the router
-//   `s2sp-members` (typedoc.config.mjs), TypeDoc-plugin-markdown's page-per-member router with the
-//   entry point's page moved out of its folder (`@s2sp/server/index.md`);
+//   link), its classes' and interfaces' pages beside it (`api/@s2sp/server/interfaces/S2SP.md`):
+//   the router `s2sp-members` (typedoc.config.mjs), typedoc-plugin-markdown's page-per-member
+//   router with the entry point's page moved out of its folder (`@s2sp/server/index.md`);
 // - every page says `editLink: false`: it is generated, so "Edit this page" would open a file that
 //   does not exist (the guides keep the link).
 import { Comment, CommentTag, Converter, ReflectionKind } from 'typedoc';
@@ -22,7 +22,10 @@ export const START_HERE_GROUP = 'Start here';
 /** Prepended to every generated page; VitePress reads it as the page's frontmatter. */
 export const GENERATED_FRONTMATTER = '---\neditLink: false\n---\n\n';
 
-/** A page per symbol, and each module's page at its name rather than at `<name>/index`. */
+/**
+ * A page per module and per `membersWithOwnFile` kind, with each module's page at its name rather
+ * than at `<name>/index`.
+ */
 class SiteRouter extends MemberRouter {
   /** @param {import('typedoc').Reflection} reflection */
   getIdealBaseName(reflection) {
@@ -54,9 +57,9 @@ export function load(app) {
       }
       for (const name of START_HERE[module.name] ?? []) {
         const child = module.getChildByName(name);
-        if (!child)
-          throw new Error(`START_HERE names ${name}, which ${module.name} does not export`);
-        // A function's TSDoc is on its signature, which the page's table reads its summary from.
+        if (!child?.kindOf(ReflectionKind.Function))
+          throw new Error(`START_HERE names ${name}, which is no function ${module.name} exports`);
+        // A function's TSDoc is on its signature, where TypeDoc's groups read tags too.
         const holder = child.signatures?.[0] ?? child;
         holder.comment ??= new Comment();
         holder.comment.blockTags.push(

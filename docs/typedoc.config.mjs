@@ -1,7 +1,7 @@
 // The API reference: TypeDoc reads the TSDoc of every public entry point of the five published
 // packages (the subpaths their package.json `exports` name) and writes Markdown pages into `api/`
 // for VitePress (typedoc-plugin-markdown + typedoc-vitepress-theme). Generated, never committed.
-// A page per exported symbol and an index page per entry point that opens with the factories a
+// A page per class and interface and a page per entry point that opens with the factories a
 // reader starts from (START_HERE): one page for all of `@s2sp/server` was 286 KB of HTML with
 // `createS2SP` four fifths of the way down. docs/test/site.test.ts checks the built pages.
 import { readFileSync } from 'node:fs';
@@ -16,16 +16,18 @@ export const PUBLISHED = ['core', 'server', 'client', 'cache-redis', 'proxy'];
 export const READING_ORDER = ['server', 'client', 'proxy', 'cache-redis', 'core'];
 
 /**
- * The exports a reader of each entry point starts from, in this order: the entry point's page lists
- * them first, under "Start here", before its other exports by kind.
+ * The functions a reader of each entry point starts from, in this order: the entry point's page
+ * documents them first, under "Start here", before its other exports by kind. Functions only: a
+ * class or an interface has a page of its own, which a group of the entry point's page can only
+ * list if the whole group is such pages.
  */
 export const START_HERE = {
   '@s2sp/server': ['createS2SP', 'createS2SPServer'],
   '@s2sp/server/http': ['createS2SPEdge', 'mountDataPlane'],
-  '@s2sp/client': ['withS2SP', 'S2SPDispatcher'],
+  '@s2sp/client': ['withS2SP'],
   '@s2sp/proxy': ['createS2SPProxy'],
   '@s2sp/cache-redis': ['createRedisBodyStore'],
-  '@s2sp/core': ['S2SPError', 'fetchBody', 'fetchBodyRows'],
+  '@s2sp/core': ['fetchBody', 'fetchBodyRows'],
 };
 
 /** Each public import specifier of a published package and the source file behind it. */
@@ -55,9 +57,12 @@ export default {
   out: './api',
   docsRoot: '.',
   readme: 'none',
-  // A page per symbol; each entry point's page is an index of them, with each one's summary
-  // (typedoc-module-names.mjs defines the router).
+  // A page per class and interface (the options objects are most of the bulk); functions, types
+  // and constants stay on their entry point's page, whose tables list the rest with a summary
+  // each (typedoc-module-names.mjs defines the router). A page for every symbol too would be 300
+  // pages, which tripled the time VitePress takes to build the site.
   router: 's2sp-members',
+  membersWithOwnFile: ['Class', 'Interface'],
   indexFormat: 'table',
   // The entry points in READING_ORDER (typedoc-module-names.mjs), not alphabetical; within a
   // page, "Start here" first, then functions and classes before the interfaces and types they take.

@@ -10,9 +10,8 @@ export const REPOSITORY = 'https://github.com/s2sp/s2sp-typescript';
 /**
  * The API reference's sidebar, from the one `pnpm api` (TypeDoc) writes beside the pages it
  * generates: each entry point and the exports it lists under "Start here", not its every symbol.
- * The sidebar is in the HTML of every page of the site, and the reference has a page per symbol
- * (about 280): listing them all would add tens of KB to each page. Each entry point's page
- * lists the rest. Before TypeDoc has run there is no reference: say so instead of failing.
+ * The sidebar is in the HTML of every page of the site, and the reference's symbols number about
+ * 280: listing them all would add tens of KB to each page. Each entry point's page lists the rest. Before TypeDoc has run there is no reference: say so instead of failing.
  */
 function apiSidebar(): DefaultTheme.SidebarItem[] {
   const file = join(docs, 'api', 'typedoc-sidebar.json');

@@ -58,7 +58,12 @@ describe('checkApiPages', () => {
     ]);
   });
 
-  it('reads the symbols of the tables’ first cells, not the links in the descriptions', () => {
+  it('reads the symbols of the headings and the tables’ first cells, not the links in the descriptions', () => {
     expect(listedSymbols(ENTRY)).toEqual(['createX', 'aHelper']);
+    const page =
+      '<nav><h3>Menu</h3></nav><main><h2>Start here</h2>' +
+      '<h3 id="createx" tabindex="-1">createX() <a class="header-anchor" href="#createx">\u200b</a></h3>' +
+      `<p>See <a href="./x/interfaces/Other.html">Other</a>.</p><h2>Interfaces</h2><table>${row('./x/interfaces/XOptions.html', 'XOptions')}</table></main>`;
+    expect(listedSymbols(page)).toEqual(['createX', 'XOptions']);
   });
 });

@@ -28,13 +28,26 @@ export function apiPages(site: string): string[] {
 }
 
 /**
- * The symbols an entry point's page lists, in its order: the link in the first cell of each row
- * of its tables (`createS2SP` for `<tr><td><a href="./server/functions/createS2SP.html">`), not
- * the links inside the descriptions.
+ * The symbols an entry point's page shows, in its order: each one documented on the page (its
+ * `<h3>`, `createS2SP()`) and each one in the first cell of a table row, linking to its own page
+ * (`<tr><td><a href="./server/interfaces/S2SP.html">`), not the links inside the descriptions.
  */
 export function listedSymbols(html: string): string[] {
-  return [...html.matchAll(/<tr>\s*<td[^>]*>\s*<a href="([^"]*)"/g)].flatMap(([, href = '']) => {
-    const name = /\/([^/#]+)\.html(?:#|$)/.exec(decodeEntities(href))?.[1];
+  const start = html.indexOf('<main');
+  const content = start === -1 ? html : html.slice(start, html.indexOf('</main>', start));
+  return [
+    ...content.matchAll(/<tr>\s*<td[^>]*>\s*<a href="([^"]*)"|<h3\b[^>]*>([\s\S]*?)<\/h3>/g),
+  ].flatMap(([, href, heading]) => {
+    if (heading !== undefined) {
+      const text = decodeEntities(
+        heading.replace(/<a class="header-anchor"[\s\S]*?<\/a>/g, '').replace(/<[^>]+>/g, ''),
+      )
+        .replace(/\u200b/g, '')
+        .trim()
+        .replace(/\(\)$/, '');
+      return text ? [text] : [];
+    }
+    const name = /\/([^/#]+)\.html(?:#|$)/.exec(decodeEntities(href ?? ''))?.[1];
     return name ? [decodeURIComponent(name)] : [];
   });
 }
