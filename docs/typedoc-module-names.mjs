@@ -9,6 +9,8 @@
 //   link), its classes' and interfaces' pages beside it (`api/@s2sp/server/interfaces/S2SP.md`):
 //   the router `s2sp-members` (typedoc.config.mjs), typedoc-plugin-markdown's page-per-member
 //   router with the entry point's page moved out of its folder (`@s2sp/server/index.md`);
+// - a row linking to a class's or interface's own page keeps the anchor the symbol had on its
+//   entry point's page (keepAnchors);
 // - every page says `editLink: false`: it is generated, so "Edit this page" would open a file that
 //   does not exist (the guides keep the link).
 import { Comment, CommentTag, Converter, ReflectionKind } from 'typedoc';
@@ -41,6 +43,20 @@ class SiteRouter extends MemberRouter {
     }
     return super.getReflectionDirectory(reflection);
   }
+}
+
+/**
+ * Gives each row of an entry point's page that links to a class's or an interface's own page the
+ * anchor the symbol had when it was documented on that page (`#s2spoptions`), so links written
+ * then (`/api/@s2sp/server#s2spoptions`, in the guides) still land on it.
+ *
+ * @param {string} contents the page's Markdown
+ */
+export function keepAnchors(contents) {
+  return contents.replace(
+    /^\| \[([A-Za-z_$][\w$]*)\]\(([^)\s]*\/(?:classes|interfaces)\/[^)\s]*)\) \|/gm,
+    (_, name, href) => `| <a id="${name.toLowerCase()}"></a>[${name}](${href}) |`,
+  );
 }
 
 /** @param {import('typedoc').Application} app */
@@ -98,6 +114,8 @@ export function load(app) {
     -200,
   );
   app.renderer.on(MarkdownPageEvent.END, (page) => {
-    if (page.contents !== undefined) page.contents = GENERATED_FRONTMATTER + page.contents;
+    if (page.contents === undefined) return;
+    if (page.model.kindOf?.(ReflectionKind.Module)) page.contents = keepAnchors(page.contents);
+    page.contents = GENERATED_FRONTMATTER + page.contents;
   });
 }

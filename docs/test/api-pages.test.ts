@@ -63,7 +63,8 @@ describe('checkApiPages', () => {
     const page =
       '<nav><h3>Menu</h3></nav><main><h2>Start here</h2>' +
       '<h3 id="createx" tabindex="-1">createX() <a class="header-anchor" href="#createx">\u200b</a></h3>' +
-      `<p>See <a href="./x/interfaces/Other.html">Other</a>.</p><h2>Interfaces</h2><table>${row('./x/interfaces/XOptions.html', 'XOptions')}</table></main>`;
-    expect(listedSymbols(page)).toEqual(['createX', 'XOptions']);
+      `<p>See <a href="./x/interfaces/Other.html">Other</a>.</p><h2>Interfaces</h2><table>${row('./x/interfaces/XOptions.html', 'XOptions')}` +
+      '<tr><td><a id="xstore"></a><a href="./x/interfaces/XStore.html">XStore</a></td><td>A store.</td></tr></table></main>';
+    expect(listedSymbols(page)).toEqual(['createX', 'XOptions', 'XStore']);
   });
 });

@@ -30,13 +30,16 @@ export function apiPages(site: string): string[] {
 /**
  * The symbols an entry point's page shows, in its order: each one documented on the page (its
  * `<h3>`, `createS2SP()`) and each one in the first cell of a table row, linking to its own page
- * (`<tr><td><a href="./server/interfaces/S2SP.html">`), not the links inside the descriptions.
+ * (`<tr><td><a id="s2sp"></a><a href="./server/interfaces/S2SP.html">`), not the links inside
+ * the descriptions.
  */
 export function listedSymbols(html: string): string[] {
   const start = html.indexOf('<main');
   const content = start === -1 ? html : html.slice(start, html.indexOf('</main>', start));
   return [
-    ...content.matchAll(/<tr>\s*<td[^>]*>\s*<a href="([^"]*)"|<h3\b[^>]*>([\s\S]*?)<\/h3>/g),
+    ...content.matchAll(
+      /<tr>\s*<td[^>]*>\s*(?:<a id="[^"]*"><\/a>\s*)?<a href="([^"]*)"|<h3\b[^>]*>([\s\S]*?)<\/h3>/g,
+    ),
   ].flatMap(([, href, heading]) => {
     if (heading !== undefined) {
       const text = decodeEntities(
