@@ -465,13 +465,14 @@ describe('resource tool limits and configuration', () => {
     );
     expect(() => s.resourceTool('has space', { description: 'x' }, () => [])).toThrow(/not valid/);
     for (const [options, option] of [
-      [{ name: '' }, 'name'],
-      [{ ttlSeconds: 0 }, 'ttlSeconds'],
-      [{ publicUrl: 'ftp://x' }, 'publicUrl'],
+      [{ name: '', version: '1' }, 'name'],
+      [{ name: 'x', version: '1', ttlSeconds: 0 }, 'ttlSeconds'],
+      [{ name: 'x', version: '1', publicUrl: 'ftp://x' }, 'publicUrl'],
     ] as const) {
-      expect(
-        codeAndDataOf(() => createS2SPServer({ name: 'x', version: '1', ...options })),
-      ).toEqual(['invalid_config', { option }]);
+      expect(codeAndDataOf(() => createS2SPServer(options))).toEqual([
+        'invalid_config',
+        { option },
+      ]);
     }
   });
 
