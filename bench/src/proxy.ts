@@ -353,7 +353,7 @@ export async function proxyLargeTableBenchmark(
 }
 
 const SESSIONS_SECTION =
-  '7c. @s2sp/proxy: an upstream session per client — a new client’s first call, and what an idle one holds';
+  '7d. @s2sp/proxy: an upstream session per client — a new client’s first call, and what an idle one holds';
 
 /** The processes `pid` started (Linux: each of its tasks' `children` file under `/proc`). */
 function childPids(pid: number): number[] {

@@ -23,6 +23,7 @@ import {
   proxyLargeTableBenchmark,
   proxyUpstreamSessionsBenchmark,
 } from './proxy.js';
+import { proxyParseBenchmark } from './proxy-parse.js';
 import { pythonInteropCheck } from './python-interop.js';
 import { pythonReferenceMissing } from './python-reference.js';
 import { redisAvailable, startRedisStore } from './redis.js';
@@ -111,6 +112,7 @@ async function main(): Promise<void> {
     // The two memory rows of proxy-large alone (a JSON table and a CSV of short rows).
     ['proxy-memory', () => proxyLargeTableBenchmark(quick, true)],
     ['proxy-sessions', () => proxyUpstreamSessionsBenchmark(quick)],
+    ['proxy-parse', () => proxyParseBenchmark(quick)],
     ['large-tables', () => largeTablesBenchmark(quick)],
     ['sql-tables', () => sqlTablesBenchmark(quick, stores)],
     ['sql-arrow', () => sqlArrowBenchmark(quick)],

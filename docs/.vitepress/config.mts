@@ -8,8 +8,10 @@ const docs = join(dirname(fileURLToPath(import.meta.url)), '..');
 export const REPOSITORY = 'https://github.com/s2sp/s2sp-typescript';
 
 /**
- * The API reference's sidebar, which `pnpm api` (TypeDoc) writes beside the pages it generates.
- * Before that has run there is no reference: say so instead of failing.
+ * The API reference's sidebar, from the one `pnpm api` (TypeDoc) writes beside the pages it
+ * generates: each entry point and the exports it lists under "Start here", not its every symbol.
+ * The sidebar is in the HTML of every page of the site, and the reference's symbols number about
+ * 280: listing them all would add tens of KB to each page. Each entry point's page lists the rest. Before TypeDoc has run there is no reference: say so instead of failing.
  */
 function apiSidebar(): DefaultTheme.SidebarItem[] {
   const file = join(docs, 'api', 'typedoc-sidebar.json');
@@ -19,7 +21,13 @@ function apiSidebar(): DefaultTheme.SidebarItem[] {
     );
     return [];
   }
-  return JSON.parse(readFileSync(file, 'utf8')) as DefaultTheme.SidebarItem[];
+  const modules = JSON.parse(readFileSync(file, 'utf8')) as DefaultTheme.SidebarItem[];
+  return modules.map(({ text, link, items }) => {
+    const startHere = items?.find((group) => group.text === 'Start here')?.items ?? [];
+    return startHere.length > 0
+      ? { text, link, collapsed: true, items: startHere.map(({ text, link }) => ({ text, link })) }
+      : { text, link };
+  });
 }
 
 const guides: DefaultTheme.SidebarItem[] = [
@@ -85,6 +93,8 @@ export default defineConfig({
     outline: { level: [2, 3] },
     search: { provider: 'local' },
     socialLinks: [{ icon: 'github', link: REPOSITORY }],
+    // The API reference's pages are generated: each says `editLink: false` in its frontmatter
+    // (docs/typedoc-module-names.mjs), so only written pages offer this link.
     editLink: { pattern: `${REPOSITORY}/edit/main/docs/:path`, text: 'Edit this page' },
   },
 });

@@ -1,7 +1,8 @@
 /**
  * The documentation site, built once as `pnpm docs:build` builds it: its links and anchors resolve,
  * the pages included from the repository's files hold those files, the API reference has a page
- * for every public entry point with every export on it, and the key pages load in headless
+ * for every public entry point listing every export, each page of it under 150 KB and opening
+ * with the entry points, none linking into node_modules or offering "Edit this page", and the key pages load in headless
  * Chromium with no console error, no request to another origin, and highlighted code.
  */
 import { existsSync, readFileSync } from 'node:fs';
@@ -10,7 +11,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { launchChromium } from '@s2sp/test-utils';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { publicEntryPoints } from '../typedoc.config.mjs';
+import { publicEntryPoints, START_HERE } from '../typedoc.config.mjs';
+import { apiPages, checkApiPages, listedSymbols } from './api-pages.js';
 import { buildSite, ROOT } from './build-site.js';
 import { checkSiteLinks, decodeEntities, idsOf } from './site-links.js';
 import { serveStaticSite } from './static-site.js';
@@ -108,7 +110,7 @@ describe('the documentation site', () => {
     expect(block(readFileSync(join(ROOT, 'docs/guide/claude-desktop.md'), 'utf8'))).toBe(readme);
   });
 
-  it('has an API page for every public entry point, with every export on it', () => {
+  it('has an API page for every public entry point, listing every export with a page of its own', () => {
     const entries = publicEntryPoints();
     expect(entries.length).toBeGreaterThan(20);
     for (const { specifier, file } of entries) {
@@ -133,10 +135,21 @@ describe('the documentation site', () => {
         ].map(([, name = '']) => name),
       ];
       expect(names.length, file).toBeGreaterThan(0);
-      // VitePress's heading ids: lower case, `_` as `-`.
-      const missing = names.filter((name) => !ids.has(name.toLowerCase().replace(/_+/g, '-')));
+      // Each export is a row of the page's tables linking to its own page (the link checker
+      // above finds those pages), or, re-exported from another entry point, a heading.
+      const listed = new Set(listedSymbols(page(html)));
+      const missing = names.filter(
+        (name) => !listed.has(name) && !ids.has(name.toLowerCase().replace(/_+/g, '-')),
+      );
       expect(missing, html).toEqual([]);
     }
+  });
+
+  it('keeps the API reference readable: pages under 150 KB, entry points first, no link that cannot work', () => {
+    expect(apiPages(site).length).toBeGreaterThan(100);
+    expect(checkApiPages(site, START_HERE)).toEqual([]);
+    // The check sees an edit link where there is one: the written pages keep theirs.
+    expect(page('guide/server.html')).toMatch(/class="edit-link"/);
   });
 
   it('loads the key pages in headless Chromium: no console error, nothing from another origin, highlighted code', async () => {

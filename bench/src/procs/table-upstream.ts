@@ -2,9 +2,11 @@
  * A stdio MCP server for the proxy's large-table and pass-through measurements, in its own
  * process: `rows` answers with one text block holding a JSON array of about `mb` megabytes of
  * NWS-like rows (as a database MCP server does), `csv` with one text block of CSV of about `mb`
- * megabytes of short rows (an export tool's answer), `ping` with a few bytes. With `--http` it
- * serves Streamable HTTP on 127.0.0.1 instead (an ephemeral port, printed as `port <n>`), a server
- * and a transport per MCP session, as an HTTP MCP server does.
+ * megabytes of short rows (an export tool's answer), `html` with one text block holding an HTML
+ * table of `rows` rows of `cells` cells of `size` `fill` characters (the proxy's parse of a plain
+ * result, bench/src/proxy-parse.ts), `ping` with a few bytes. With `--http` it serves Streamable
+ * HTTP on 127.0.0.1 instead (an ephemeral port, printed as `port <n>`), a server and a transport
+ * per MCP session, as an HTTP MCP server does.
  */
 import { randomUUID } from 'node:crypto';
 import { createServer } from 'node:http';
@@ -68,6 +70,19 @@ function tableServer(): Server {
         inputSchema: { type: 'object', properties: { mb: { type: 'number' } } },
       },
       {
+        name: 'html',
+        description: 'A large HTML table.',
+        inputSchema: {
+          type: 'object',
+          properties: {
+            cells: { type: 'integer' },
+            rows: { type: 'integer' },
+            size: { type: 'integer' },
+            fill: { type: 'string' },
+          },
+        },
+      },
+      {
         name: 'ping',
         description: 'A few bytes.',
         inputSchema: { type: 'object', properties: {} },
@@ -76,6 +91,15 @@ function tableServer(): Server {
   }));
   server.setRequestHandler(CallToolRequestSchema, async (req) => {
     if (req.params.name === 'ping') return { content: [{ type: 'text', text: 'pong' }] };
+    if (req.params.name === 'html') {
+      const args = req.params.arguments ?? {};
+      const cells = Number(args.cells ?? 4);
+      const cell = String(args.fill ?? 'a').repeat(Number(args.size ?? 1));
+      const names = Array.from({ length: cells }, (_, i) => `<th>c${i + 1}</th>`).join('');
+      const row = `<tr>${`<td>${cell}</td>`.repeat(cells)}</tr>`;
+      const text = `<table><tr>${names}</tr>${row.repeat(Number(args.rows ?? 1))}</table>`;
+      return { content: [{ type: 'text', text }] };
+    }
     const mb = Number(req.params.arguments?.mb ?? 1);
     if (req.params.name === 'csv') return { content: [{ type: 'text', text: csvText(mb) }] };
     return { content: [{ type: 'text', text: tableText(mb) }] };

@@ -56,6 +56,7 @@ import { createS2SPProxy, type S2SPProxy } from '@s2sp/proxy';
 import { silentLogger } from '@s2sp/server';
 import { jsonSchema } from 'ai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { listWithWarnings } from './adapters/openai-agents.js';
 
 const require = createRequire(import.meta.url);
 const run = promisify(execFile);
@@ -126,15 +127,21 @@ const openAiAgents: Driver = {
     });
     await server.connect();
     const runContext = new RunContext();
-    const tools = (await getAllMcpTools({
-      mcpServers: [server],
-      convertSchemasToStrict: true,
-      runContext,
-      agent: new Agent({ name: 'output-schema' }),
-      // Since 0.15 the model reads only "An error occurred while running the tool" unless the
-      // application says what to show; shown here, so the control can tell why it failed.
-      errorFunction: ({ error }) => String(error),
-    })) as FunctionTool[];
+    const { tools, warnings } = await listWithWarnings(
+      async () =>
+        (await getAllMcpTools({
+          mcpServers: [server],
+          convertSchemasToStrict: true,
+          runContext,
+          agent: new Agent({ name: 'output-schema' }),
+          // Since 0.15 the model reads only "An error occurred while running the tool" unless
+          // the application says what to show; shown here, so the control can tell why it failed.
+          errorFunction: ({ error }) => String(error),
+        })) as FunctionTool[],
+    );
+    // The SDK warns (on console.warn, captured) once for each tool it leaves non-strict.
+    expect(warnings).toHaveLength(tools.filter((tool) => !tool.strict).length);
+    for (const warning of warnings) expect(warning).toMatch(/strict mode/);
     return {
       async call(name, args = {}) {
         const tool = tools.find((t) => t.name === name);

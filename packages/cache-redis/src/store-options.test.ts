@@ -41,7 +41,6 @@ describe('createRedisBodyStore options', () => {
     const error = configError({});
     expect(error.code).toBe('invalid_config');
     expect(error.data).toEqual({ option: 'url' });
-    expect(error.message).toContain('url');
     expect(configError(undefined).code).toBe('invalid_config');
   });
 
@@ -56,7 +55,7 @@ describe('createRedisBodyStore options', () => {
     for (const url of ['http://localhost:6379', 'localhost:6379', '', 'redis://', 42]) {
       const error = configError({ url });
       expect(error.code).toBe('invalid_config');
-      expect(error.message).toContain('redis:// or rediss://');
+      expect(error.data).toEqual({ option: 'url' });
     }
     const secret = configError({ url: 'http://admin:hunter2@localhost' });
     expect(secret.message).not.toContain('hunter2');
@@ -74,7 +73,7 @@ describe('createRedisBodyStore options', () => {
     for (const client of [{}, { get() {} }, 'redis://localhost', 42, sentinelLike]) {
       const error = configError({ client });
       expect(error.code).toBe('invalid_config');
-      expect(error.message).toContain('node-redis client');
+      expect(error.data).toEqual({ option: 'client' });
     }
   });
 
@@ -89,14 +88,14 @@ describe('createRedisBodyStore options', () => {
     const io = new Redis({ lazyConnect: true, keyPrefix: 'app:' });
     const error = configError({ client: io });
     expect(error.code).toBe('invalid_config');
-    expect(error.message).toContain("the store's keyPrefix option");
+    expect(error.data).toEqual({ option: 'client' });
   });
 
   it('refuses bad key prefixes', () => {
     for (const keyPrefix of ['', 'a{b}:', 'a*', 'a?', 'sp ace:', 'x'.repeat(65), 7, 'a[1]']) {
       const error = configError({ url: 'redis://localhost', keyPrefix });
       expect(error.code).toBe('invalid_config');
-      expect(error.message).toContain('keyPrefix must be 1 to 64');
+      expect(error.data).toEqual({ option: 'keyPrefix' });
     }
   });
 
@@ -112,7 +111,6 @@ describe('createRedisBodyStore options', () => {
     for (const maxBytes of [0, -1, 1.5, Number.NaN, '1000', Number.POSITIVE_INFINITY]) {
       const error = configError({ url: 'redis://localhost', maxBytes });
       expect(error.code).toBe('invalid_config');
-      expect(error.message).toContain('maxBytes must be a positive whole number');
       expect(error.data).toEqual({ option: 'maxBytes' });
     }
   });
@@ -134,18 +132,19 @@ describe('createRedisBodyStore options', () => {
       for (const value of [0, -1, 2.5, 600_001, '100']) {
         const error = configError({ url: 'redis://localhost', [name]: value });
         expect(error.code).toBe('invalid_config');
-        expect(error.message).toContain(`${name} must be a whole number of milliseconds`);
+        expect(error.data).toEqual({ option: name });
       }
     }
   });
 
   it('refuses an unknown evictionPolicyCheck and a logger without methods', () => {
-    expect(
-      configError({ url: 'redis://localhost', evictionPolicyCheck: 'strict' }).message,
-    ).toContain('evictionPolicyCheck must be "warn", "enforce" or "off"');
-    expect(configError({ url: 'redis://localhost', logger: { warn() {} } }).message).toContain(
-      'logger must have info, warn and error methods',
-    );
+    for (const [options, option] of [
+      [{ evictionPolicyCheck: 'strict' }, 'evictionPolicyCheck'],
+      [{ logger: { warn() {} } }, 'logger'],
+    ] as const) {
+      const error = configError({ url: 'redis://localhost', ...options });
+      expect([error.code, error.data]).toEqual(['invalid_config', { option }]);
+    }
   });
 
   it('creates and closes a url store without Redis running, and then refuses to work', async () => {

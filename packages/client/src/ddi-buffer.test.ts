@@ -1,4 +1,4 @@
-import { codeOf } from '@s2sp/test-utils';
+import { codeAndDataOf, codeOf } from '@s2sp/test-utils';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { DdiBuffer } from './ddi-buffer.js';
 
@@ -55,8 +55,14 @@ describe('DdiBuffer', () => {
     expect(DdiBuffer.isHandle('ddi://x')).toBe(true);
     expect(DdiBuffer.isHandle('http://x/s2sp/data/t')).toBe(false);
     expect(DdiBuffer.isHandle(undefined)).toBe(false);
-    expect(() => new DdiBuffer({ maxEntries: 0 })).toThrow(/maxEntries/);
-    expect(() => new DdiBuffer({ ttlMs: -1 })).toThrow(/ttlMs/);
+    expect(codeAndDataOf(() => new DdiBuffer({ maxEntries: 0 }))).toEqual([
+      'invalid_config',
+      { option: 'maxEntries' },
+    ]);
+    expect(codeAndDataOf(() => new DdiBuffer({ ttlMs: -1 }))).toEqual([
+      'invalid_config',
+      { option: 'ttlMs' },
+    ]);
   });
 });
 

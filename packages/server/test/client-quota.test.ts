@@ -1,6 +1,6 @@
 // Per-client quota of unredeemed results, through the real /mcp endpoint.
 import { connectMcpClient, textOf } from '@s2sp/test-utils';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { createS2SPServer, silentLogger } from '../src/index.js';
 
 describe('maxEntriesPerClient', () => {
@@ -57,41 +57,51 @@ describe('maxEntriesPerClient', () => {
 
 describe('retry-safe redemption and the quota (PROTOCOL §7.10)', () => {
   it('ends a keyed retry with the TTL, and never charges the client past it, however often repeated', async () => {
-    const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-    const server = createS2SPServer({
-      name: 'grace',
-      version: '1',
-      logger: silentLogger,
-      ttlSeconds: 1,
-      retryGraceMs: 60_000,
-      maxEntriesPerClient: 1,
+    // The clock and the timers are fake and jumped over the TTL; they also run on with real time
+    // (shouldAdvanceTime), so the sockets and the SDK work as usual. A jump leaves 20 s of the
+    // TTL on each side: no slow machine closes that gap.
+    vi.useFakeTimers({
+      toFake: ['Date', 'setTimeout', 'clearTimeout'],
+      shouldAdvanceTime: true,
     });
-    server.resourceTool('rows', { description: 'rows' }, () => [{ a: 1, b: 2 }]);
-    await using listening = await server.listen();
-    await using agent = await connectMcpClient(listening.mcpUrl);
-    const result = await agent.call('rows', { abstract_domains: 'a' });
-    const url = (result.structuredContent as { resource_url: string }).resource_url;
-    const redeem = () =>
-      fetch(url, {
-        method: 'POST',
-        headers: {
-          'content-type': 'application/json',
-          'idempotency-key': 'retry-key-0123456789abcdefghijklmnop',
-        },
-        body: '{}',
-      }).then((response) => response.status);
-    await sleep(600);
-    // The take and its repeats within the TTL are served.
-    expect([await redeem(), await redeem()]).toEqual([200, 200]);
-    await sleep(300);
-    expect(await redeem()).toBe(200);
-    // Past the TTL: before, the window ran a full grace from the take (served again at 30 s and
-    // 62 s of a 5 s TTL), and each repeat restarted the client's hold (store_full after the
-    // entries were gone).
-    await sleep(400);
-    expect(await redeem()).toBe(404);
-    expect((await server.store.stats()).entries).toBe(0);
-    expect((await agent.call('rows', { abstract_domains: 'a' })).isError).toBeFalsy();
-    await server.close();
+    try {
+      const server = createS2SPServer({
+        name: 'grace',
+        version: '1',
+        logger: silentLogger,
+        ttlSeconds: 60,
+        retryGraceMs: 600_000,
+        maxEntriesPerClient: 1,
+      });
+      server.resourceTool('rows', { description: 'rows' }, () => [{ a: 1, b: 2 }]);
+      await using listening = await server.listen();
+      await using agent = await connectMcpClient(listening.mcpUrl);
+      const result = await agent.call('rows', { abstract_domains: 'a' });
+      const url = (result.structuredContent as { resource_url: string }).resource_url;
+      const redeem = () =>
+        fetch(url, {
+          method: 'POST',
+          headers: {
+            'content-type': 'application/json',
+            'idempotency-key': 'retry-key-0123456789abcdefghijklmnop',
+          },
+          body: '{}',
+        }).then((response) => response.status);
+      await vi.advanceTimersByTimeAsync(20_000);
+      // The take and its repeats within the TTL are served.
+      expect([await redeem(), await redeem()]).toEqual([200, 200]);
+      await vi.advanceTimersByTimeAsync(20_000);
+      expect(await redeem()).toBe(200);
+      // Past the TTL: before, the window ran a full grace from the take (served again at 30 s
+      // and 62 s of a 5 s TTL), and each repeat restarted the client's hold (store_full after
+      // the entries were gone).
+      await vi.advanceTimersByTimeAsync(40_000);
+      expect(await redeem()).toBe(404);
+      expect((await server.store.stats()).entries).toBe(0);
+      expect((await agent.call('rows', { abstract_domains: 'a' })).isError).toBeFalsy();
+      await server.close();
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });

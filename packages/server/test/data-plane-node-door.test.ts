@@ -3,11 +3,10 @@
 // requests and bad ones; the Node door is used only while nothing else could run for the path.
 import { subscribe } from 'node:diagnostics_channel';
 import { createServer, type Server, type ServerResponse } from 'node:http';
-import { type AddressInfo, connect } from 'node:net';
+import { type AddressInfo, connect, type Socket } from 'node:net';
 import { serve } from '@hono/node-server';
 import { generateToken, tokenStorageKey } from '@s2sp/core';
 import { type BodyStore, createMemoryStore } from '@s2sp/core/store';
-import { sleep } from '@s2sp/test-utils';
 import { Hono } from 'hono';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDataPlaneApp, createS2SPEdge } from '../src/http/index.js';
@@ -275,14 +274,19 @@ describe('the Node front door and the Hono route', () => {
 
   it('survives a client that goes away in the middle of its body, and serves the next', async () => {
     const { port } = door.address() as AddressInfo;
+    const accepted = new Promise<Socket>((resolve) => door.once('connection', resolve));
+    const requestReceived = new Promise((resolve) => door.once('request', resolve));
     const socket = connect(port, '127.0.0.1');
     await new Promise((resolve) => socket.once('connect', resolve));
+    const serverSide = await accepted;
     socket.write(
       `POST /s2sp/data/${await cached()} HTTP/1.1\r\nhost: x\r\n${JSON_TYPE}\r\ncontent-length: 100\r\n\r\n{"ro`,
     );
-    await sleep(30);
+    // Ordered by the server's own events, not by sleeps: the request has reached the handler,
+    // then the client goes, then the server's side of the socket is closed.
+    await requestReceived;
     socket.destroy();
-    await sleep(30);
+    await new Promise((resolve) => serverSide.once('close', resolve));
     const count = await new Promise<number>((resolve) => door.getConnections((_, n) => resolve(n)));
     expect(count).toBe(0);
     const next = await exchange(door, {
@@ -485,13 +489,19 @@ describe('the bytes of a redeemed table', () => {
         for (const body of ['{}', '{"row_ids":[1,3]}']) {
           const token = await largeIn(inner);
           const before = released.length;
+          // The Node door releases on the response's 'finish', which comes before its 'close'.
+          const closed = new Promise((resolve) =>
+            server.once('request', (_, response: ServerResponse) =>
+              response.once('close', resolve),
+            ),
+          );
           const answer = await exchange(server, {
             path: `/s2sp/data/${token}`,
             headers: [JSON_TYPE],
             body,
           });
           expect(answer.toString('latin1')).toMatch(/^HTTP\/1\.1 200 /);
-          await sleep(20);
+          await closed;
           expect([door, released.length - before]).toEqual([door, door === 'node' ? 1 : 0]);
         }
       }

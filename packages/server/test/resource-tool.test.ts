@@ -1,6 +1,6 @@
 import { isTokenShape, S2SPResultSchema } from '@s2sp/core';
 import { createMemoryStore } from '@s2sp/core/store';
-import { connectMcpClient, type TestMcpClient, textOf } from '@s2sp/test-utils';
+import { codeAndDataOf, connectMcpClient, type TestMcpClient, textOf } from '@s2sp/test-utils';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import {
@@ -464,13 +464,16 @@ describe('resource tool limits and configuration', () => {
       /already registered/,
     );
     expect(() => s.resourceTool('has space', { description: 'x' }, () => [])).toThrow(/not valid/);
-    expect(() => createS2SPServer({ name: '', version: '1' })).toThrow(/option name must be/);
-    expect(() => createS2SPServer({ name: 'x', version: '1', ttlSeconds: 0 })).toThrow(
-      /ttlSeconds must be a positive number/,
-    );
-    expect(() => createS2SPServer({ name: 'x', version: '1', publicUrl: 'ftp://x' })).toThrow(
-      /publicUrl must be an absolute http or https URL/,
-    );
+    for (const [options, option] of [
+      [{ name: '', version: '1' }, 'name'],
+      [{ name: 'x', version: '1', ttlSeconds: 0 }, 'ttlSeconds'],
+      [{ name: 'x', version: '1', publicUrl: 'ftp://x' }, 'publicUrl'],
+    ] as const) {
+      expect(codeAndDataOf(() => createS2SPServer(options))).toEqual([
+        'invalid_config',
+        { option },
+      ]);
+    }
   });
 
   it('says which port is taken', async () => {

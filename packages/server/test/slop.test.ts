@@ -1,3 +1,4 @@
+import { codeAndDataOf } from '@s2sp/test-utils';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { createS2SPServer, type ListeningServer, silentLogger } from '../src/index.js';
@@ -268,6 +269,9 @@ describe('SLOP surface', () => {
 
   it('refuses weak tokens at configuration time', () => {
     const server = createS2SPServer({ name: 'x', version: '1', logger: silentLogger });
-    expect(() => server.mountSlop({ bearerTokens: ['short'] })).toThrow(/at least 16 characters/);
+    expect(codeAndDataOf(() => server.mountSlop({ bearerTokens: ['short'] }))).toEqual([
+      'invalid_config',
+      { option: 'bearerTokens' },
+    ]);
   });
 });

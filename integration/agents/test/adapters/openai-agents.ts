@@ -8,7 +8,7 @@ import * as lowestOpenAiAgents from '@s2sp/agents-lowest/openai-agents';
 import { S2SPDispatcher } from '@s2sp/client';
 import { type AgentsMcpServer, withS2SP } from '@s2sp/client/openai-agents';
 import type { McpEra } from '@s2sp/test-utils';
-import { expect } from 'vitest';
+import { expect, vi } from 'vitest';
 import {
   type AdapterRuns,
   clientPerServerRun,
@@ -20,6 +20,27 @@ import {
 
 type Server = AgentsMcpServer & { connect(): Promise<void>; close(): Promise<void> };
 type MakeServer = (url: string, name: string) => Server;
+
+/**
+ * Runs `list` (a `getAllMcpTools`) with the OpenAI Agents SDK's warnings captured instead of
+ * printed, and returns its tools with those warnings. The SDK takes no logger: it warns through
+ * `console.warn`, once for each tool whose schema it leaves non-strict ("Error converting MCP
+ * schema to strict mode"), which a passing run would otherwise print to its stderr. The caller
+ * asserts on them: one a non-strict tool, and nothing else.
+ */
+export async function listWithWarnings<TTool extends { readonly strict?: boolean }>(
+  list: () => Promise<TTool[]>,
+): Promise<{ tools: TTool[]; warnings: string[] }> {
+  const warnings: string[] = [];
+  const warn = vi.spyOn(console, 'warn').mockImplementation((...args: unknown[]) => {
+    warnings.push(args.map(String).join(' '));
+  });
+  try {
+    return { tools: await list(), warnings };
+  } finally {
+    warn.mockRestore();
+  }
+}
 
 /** The consumer-role run; the SDK hangs a result's `isError` and `_meta` on its content array. */
 function roleRun(name: string, version: FrameworkVersion, make: MakeServer): RoleRun {
@@ -88,8 +109,13 @@ function matrixRun<TServer extends Server>(
       await servers.charts.connect();
       const shared = { dispatcher: new S2SPDispatcher() };
       const wrap = (server: TServer) => (s2sp ? withS2SP(server, shared) : server);
-      const tools = await list([wrap(servers.weather), wrap(servers.charts)]);
+      const { tools, warnings } = await listWithWarnings(() =>
+        list([wrap(servers.weather), wrap(servers.charts)]),
+      );
       expect(tools.filter((tool) => !tool.strict).map((tool) => tool.name)).toEqual(notStrict);
+      // The SDK's one warning for each tool it left non-strict, and no other.
+      expect(warnings).toHaveLength(notStrict.length);
+      for (const warning of warnings) expect(warning).toMatch(/strict mode/);
       return {
         revisions: [agentsRevision(servers.weather), agentsRevision(servers.charts)],
         async call(_server, tool, args) {

@@ -1,3 +1,4 @@
+import { codeAndDataOf } from '@s2sp/test-utils';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { S2SPError } from '../errors.js';
 import { describeBodyStoreContract } from '../testing/body-store-contract.js';
@@ -64,11 +65,15 @@ describe('createMemoryStore', () => {
 
   it('rejects bad budgets when created', () => {
     for (const maxBytes of [0, -1, 1.5]) {
-      expect(() => createMemoryStore({ maxBytes })).toThrow(
-        /maxBytes must be a positive whole number/,
-      );
+      expect(codeAndDataOf(() => createMemoryStore({ maxBytes }))).toEqual([
+        'invalid_config',
+        { option: 'maxBytes' },
+      ]);
     }
-    expect(() => createMemoryStore({ maxEntries: 0 })).toThrow(/maxEntries/);
+    expect(codeAndDataOf(() => createMemoryStore({ maxEntries: 0 }))).toEqual([
+      'invalid_config',
+      { option: 'maxEntries' },
+    ]);
   });
 
   it('refuses puts after close and forgets everything', async () => {

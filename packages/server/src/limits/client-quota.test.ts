@@ -1,5 +1,5 @@
 import { S2SPError } from '@s2sp/core';
-import { describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import {
   CLIENT_ADDRESS_HEADER,
   clientKey,
@@ -27,43 +27,61 @@ describe('createClientQuota', () => {
     expect(quota.count('b')).toBe(1);
   });
 
-  it('gives room back when an entry is taken or expires', async () => {
-    const quota = createClientQuota({ maxEntries: 1 });
-    quota.reserve('a', 'k1', 60_000);
-    quota.release('k1');
-    quota.reserve('a', 'k2', 30);
-    await new Promise((resolve) => setTimeout(resolve, 60));
-    expect(quota.count('a')).toBe(0);
-    quota.reserve('a', 'k3', 60_000);
-  });
+  describe('over time (fake timers: each TTL is checked at its last counted millisecond and the next)', () => {
+    beforeEach(() => {
+      vi.useFakeTimers();
+    });
+    afterEach(() => {
+      vi.useRealTimers();
+    });
 
-  it('keeps counting an entry held for repeats (PROTOCOL §7.10) until the hold ends', async () => {
-    const quota = createClientQuota({ maxEntries: 1 });
-    quota.reserve('a', 'k1', 60_000);
-    quota.hold('k1', 30);
-    expect(codeOf(() => quota.reserve('a', 'k2', 60_000))).toBe('store_full');
-    quota.hold('unknown', 30);
-    await new Promise((resolve) => setTimeout(resolve, 60));
-    expect(quota.count('a')).toBe(0);
-    expect(codeOf(() => quota.reserve('a', 'k2', 60_000))).toBe('no error');
-  });
+    it('gives room back when an entry is taken or expires', () => {
+      const quota = createClientQuota({ maxEntries: 1 });
+      quota.reserve('a', 'k1', 60_000);
+      quota.release('k1');
+      quota.reserve('a', 'k2', 30);
+      vi.advanceTimersByTime(29);
+      expect(quota.count('a')).toBe(1);
+      expect(codeOf(() => quota.reserve('a', 'k3', 60_000))).toBe('store_full');
+      vi.advanceTimersByTime(1);
+      expect(quota.count('a')).toBe(0);
+      expect(codeOf(() => quota.reserve('a', 'k3', 60_000))).toBe('no error');
+    });
 
-  it('never counts a held entry longer than it already would: not past its TTL, not again on a repeat', async () => {
-    const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-    const quota = createClientQuota({ maxEntries: 1 });
-    // A take just before the TTL with a long grace: counted until the TTL.
-    quota.reserve('a', 'k1', 100);
-    quota.hold('k1', 60_000);
-    await sleep(150);
-    expect(quota.count('a')).toBe(0);
-    // Repeats of the redemption: the hold ends where the first one put it.
-    quota.reserve('a', 'k2', 60_000);
-    quota.hold('k2', 200);
-    await sleep(120);
-    quota.hold('k2', 200);
-    await sleep(120);
-    expect(quota.count('a')).toBe(0);
-    expect(codeOf(() => quota.reserve('a', 'k3', 60_000))).toBe('no error');
+    it('keeps counting an entry held for repeats (PROTOCOL §7.10) until the hold ends', () => {
+      const quota = createClientQuota({ maxEntries: 1 });
+      quota.reserve('a', 'k1', 60_000);
+      quota.hold('k1', 30);
+      expect(codeOf(() => quota.reserve('a', 'k2', 60_000))).toBe('store_full');
+      quota.hold('unknown', 30);
+      vi.advanceTimersByTime(29);
+      expect(quota.count('a')).toBe(1);
+      vi.advanceTimersByTime(1);
+      expect(quota.count('a')).toBe(0);
+      expect(codeOf(() => quota.reserve('a', 'k2', 60_000))).toBe('no error');
+    });
+
+    it('never counts a held entry longer than it already would: not past its TTL, not again on a repeat', () => {
+      const quota = createClientQuota({ maxEntries: 1 });
+      // A take just before the TTL with a long grace: counted until the TTL.
+      quota.reserve('a', 'k1', 100);
+      quota.hold('k1', 60_000);
+      vi.advanceTimersByTime(99);
+      expect(quota.count('a')).toBe(1);
+      vi.advanceTimersByTime(1);
+      expect(quota.count('a')).toBe(0);
+      // Repeats of the redemption: the hold ends where the first one put it (200 ms after it),
+      // not 200 ms after the repeat.
+      quota.reserve('a', 'k2', 60_000);
+      quota.hold('k2', 200);
+      vi.advanceTimersByTime(120);
+      quota.hold('k2', 200);
+      vi.advanceTimersByTime(79);
+      expect(quota.count('a')).toBe(1);
+      vi.advanceTimersByTime(1);
+      expect(quota.count('a')).toBe(0);
+      expect(codeOf(() => quota.reserve('a', 'k3', 60_000))).toBe('no error');
+    });
   });
 
   it('refuses a bad limit with invalid_config', () => {
