@@ -1,10 +1,15 @@
-// `pnpm release [--registry <url>] [--dry-run]`: version the @s2sp/* packages with the pending
-// changesets (`changeset version`: new versions, CHANGELOG.md files, the changeset files
-// consumed), build them, and publish the versions the registry lacks (`changeset publish`, which
-// also tags them in git). Run from a clean checkout of main; commit the version bump and push
-// the tags afterwards. In CI, the release workflow (.github/workflows/release.yml) runs the
-// versioning as a pull request and this script after that pull request is merged, when no
-// changeset is pending, so it only builds and publishes.
+// `pnpm release [--registry <url>] [--dry-run] [--check [<tag>]]`: version the @s2sp/* packages
+// with the pending changesets (`changeset version`: new versions, CHANGELOG.md files, the
+// changeset files consumed), build them, and publish the versions the registry lacks
+// (`changeset publish`). A maintainer versions on main with `pnpm version-packages` and commits,
+// tags that commit with scripts/tag-release.mjs and pushes the tag; the release workflow
+// (.github/workflows/release.yml), started by the tag, runs `--check <tag>` and then this script,
+// which with no changeset pending only builds and publishes (CONTRIBUTING.md, "Releases").
+//
+// --check [<tag>] versions and publishes nothing: it reports what breaks the release rules
+// (releaseProblems: one version for the fixed group, a CHANGELOG.md section per package and the
+// release notes once the version is not 0.0.0; with a tag, that the tag names the version and
+// no changeset is pending) and exits 1 if anything does.
 //
 // --registry <url> publishes to that registry instead of npm's (the packaging test publishes to
 // a local Verdaccio this way, through this same function, in a temporary copy of the workspace).
@@ -14,7 +19,7 @@
 // `pnpm pack` (which, like publishing, turns workspace: and catalog: ranges into real versions)
 // and lists what each tarball would upload. It needs no registry at all.
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -24,6 +29,90 @@ export function pendingChangesets(root) {
   return readdirSync(join(root, '.changeset')).filter(
     (file) => file.endsWith('.md') && file !== 'README.md',
   );
+}
+
+/**
+ * The published packages of the workspace at `root` (every `packages/*` that is not private):
+ * their directory, name and version.
+ *
+ * @returns {{ dir: string, name: string, version: string }[]}
+ */
+export function publishedPackages(root) {
+  return readdirSync(join(root, 'packages'))
+    .filter((dir) => existsSync(join(root, 'packages', dir, 'package.json')))
+    .map((dir) => {
+      const manifest = JSON.parse(
+        readFileSync(join(root, 'packages', dir, 'package.json'), 'utf8'),
+      );
+      return {
+        dir: join(root, 'packages', dir),
+        name: manifest.name,
+        version: manifest.version,
+        private: manifest.private,
+      };
+    })
+    .filter((pkg) => !pkg.private)
+    .map(({ dir, name, version }) => ({ dir, name, version }));
+}
+
+/** The version before the first release: nothing is versioned yet, so no release rule applies. */
+export const UNRELEASED_VERSION = '0.0.0';
+
+/**
+ * What keeps the workspace at `root` from being released at its current version, one sentence
+ * each (none: it can be tagged and published). The rules of a release, in one place: the
+ * `fixed` group's packages share one version; once that version is not 0.0.0, each package has a
+ * CHANGELOG.md with a section for it and the project has its release notes,
+ * `docs/releases/<version>.md`. With `tag` (a tag name such as `@s2sp/core@0.1.0`, what the
+ * release workflow was started by), the tag must name a published package at that version and
+ * no changeset may be pending (publishing from a tag never versions).
+ *
+ * @param {string} root
+ * @param {{ tag?: string }} [options]
+ * @returns {{ version: string | undefined, problems: string[] }}
+ */
+export function releaseProblems(root, { tag } = {}) {
+  const packages = publishedPackages(root);
+  const problems = [];
+  const versions = [...new Set(packages.map((pkg) => pkg.version))];
+  if (versions.length !== 1)
+    problems.push(
+      `the fixed group's versions disagree: ${packages.map((pkg) => `${pkg.name}@${pkg.version}`).join(', ')} (run \`pnpm version-packages\`, which versions them together)`,
+    );
+  const version = versions.length === 1 ? versions[0] : undefined;
+  for (const pkg of packages) {
+    if (pkg.version === UNRELEASED_VERSION) continue;
+    const changelog = join(pkg.dir, 'CHANGELOG.md');
+    if (!existsSync(changelog))
+      problems.push(
+        `${pkg.name}@${pkg.version} has no CHANGELOG.md (\`changeset version\` writes it)`,
+      );
+    else if (!readFileSync(changelog, 'utf8').split('\n').includes(`## ${pkg.version}`))
+      problems.push(`${pkg.name}'s CHANGELOG.md has no "## ${pkg.version}" section`);
+  }
+  if (
+    version !== undefined &&
+    version !== UNRELEASED_VERSION &&
+    !existsSync(releaseNotesPath(root, version))
+  )
+    problems.push(`the release notes of ${version}, docs/releases/${version}.md, are missing`);
+  if (tag !== undefined) {
+    if (!packages.some((pkg) => tag === `${pkg.name}@${pkg.version}`))
+      problems.push(
+        `the tag ${tag} names no published package at its version (${packages.map((pkg) => `${pkg.name}@${pkg.version}`).join(', ')})`,
+      );
+    const pending = pendingChangesets(root);
+    if (pending.length > 0)
+      problems.push(
+        `${pending.length} changeset(s) are pending (${pending.slice(0, 3).join(', ')}${pending.length > 3 ? ', …' : ''}): a tagged commit is one whose changesets \`pnpm version-packages\` has consumed`,
+      );
+  }
+  return { version, problems };
+}
+
+/** Where the release notes of `version` are: `docs/releases/<version>.md`. */
+export function releaseNotesPath(root, version) {
+  return join(root, 'docs', 'releases', `${version}.md`);
 }
 
 /**
@@ -111,7 +200,19 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
     console.error('--registry takes the registry URL, e.g. --registry http://127.0.0.1:4873/');
     process.exit(2);
   }
-  if (args.includes('--dry-run')) dryRun(root);
+  const checkAt = args.indexOf('--check');
+  if (checkAt !== -1) {
+    // `--check [<tag>]`: the release rules (releaseProblems), before a tag is made or published.
+    const tag = args[checkAt + 1]?.startsWith('--') ? undefined : args[checkAt + 1];
+    const { version, problems } = releaseProblems(root, { tag });
+    for (const problem of problems) console.error(`release check: ${problem}`);
+    if (problems.length > 0) process.exit(1);
+    console.log(
+      version === UNRELEASED_VERSION
+        ? `release check: ${version}, not released yet: nothing to check`
+        : `release check: ${version}${tag ? ` (tag ${tag})` : ''} is ready to publish`,
+    );
+  } else if (args.includes('--dry-run')) dryRun(root);
   else {
     try {
       release({ root, registry });
