@@ -59,51 +59,82 @@ export function publishedPackages(root) {
 export const UNRELEASED_VERSION = '0.0.0';
 
 /**
- * What keeps the workspace at `root` from being released at its current version, one sentence
- * each (none: it can be tagged and published). The rules of a release, in one place: the
- * `fixed` group's packages share one version; once that version is not 0.0.0, each package has a
- * CHANGELOG.md with a section for it and the project has its release notes,
- * `docs/releases/<version>.md`. With `tag` (a tag name such as `@s2sp/core@0.1.0`, what the
- * release workflow was started by), the tag must name a published package at that version and
- * no changeset may be pending (publishing from a tag never versions).
+ * What keeps the workspace at `root` from being released at its current version (none: it can be
+ * tagged and published). The rules of a release, in one place:
+ * - `versions`: the `fixed` group's packages share one version;
+ * - `major`: while that version is 0.x, no pending changeset asks for a `major` bump (it would
+ *   make 1.0.0, which is a decision of its own, not a side effect of one change);
+ * - `changelog`: once the version is not 0.0.0, each package has a CHANGELOG.md with a section
+ *   for it;
+ * - `release-notes`: once the version is not 0.0.0, the project has its release notes,
+ *   `docs/releases/<version>.md`;
+ * - with `tag` (a tag name such as `@s2sp/core@0.1.0`, what started the release workflow),
+ *   `tag`: it names a published package at that version, and `pending`: no changeset is
+ *   pending (publishing from a tag never versions).
  *
  * @param {string} root
  * @param {{ tag?: string }} [options]
- * @returns {{ version: string | undefined, problems: string[] }}
+ * @returns {{ version: string | undefined, problems: { rule: string, subject: string, message: string }[] }}
+ *   each problem with its rule, what it is about (a package, a file, the tag) and a sentence
  */
 export function releaseProblems(root, { tag } = {}) {
   const packages = publishedPackages(root);
   const problems = [];
+  const problem = (rule, subject, message) => problems.push({ rule, subject, message });
+  const named = packages.map((pkg) => `${pkg.name}@${pkg.version}`).join(', ');
   const versions = [...new Set(packages.map((pkg) => pkg.version))];
   if (versions.length !== 1)
-    problems.push(
-      `the fixed group's versions disagree: ${packages.map((pkg) => `${pkg.name}@${pkg.version}`).join(', ')} (run \`pnpm version-packages\`, which versions them together)`,
+    problem(
+      'versions',
+      named,
+      `the fixed group's versions disagree: ${named} (\`pnpm version-packages\` versions them together)`,
     );
   const version = versions.length === 1 ? versions[0] : undefined;
+  const pending = pendingChangesets(root);
+  if (packages.every((pkg) => pkg.version.startsWith('0.')))
+    for (const file of pending) {
+      const text = readFileSync(join(root, '.changeset', file), 'utf8');
+      const front = text.startsWith('---') ? text.slice(3, text.indexOf('\n---', 3)) : '';
+      if (/:\s*['"]?major['"]?\s*$/m.test(front))
+        problem(
+          'major',
+          file,
+          `.changeset/${file} asks for a major bump, which would release 1.0.0: before 1.0, a breaking change is a minor one`,
+        );
+    }
   for (const pkg of packages) {
     if (pkg.version === UNRELEASED_VERSION) continue;
     const changelog = join(pkg.dir, 'CHANGELOG.md');
     if (!existsSync(changelog))
-      problems.push(
+      problem(
+        'changelog',
+        pkg.name,
         `${pkg.name}@${pkg.version} has no CHANGELOG.md (\`changeset version\` writes it)`,
       );
     else if (!readFileSync(changelog, 'utf8').split('\n').includes(`## ${pkg.version}`))
-      problems.push(`${pkg.name}'s CHANGELOG.md has no "## ${pkg.version}" section`);
+      problem(
+        'changelog',
+        pkg.name,
+        `${pkg.name}'s CHANGELOG.md has no "## ${pkg.version}" section`,
+      );
   }
   if (
     version !== undefined &&
     version !== UNRELEASED_VERSION &&
     !existsSync(releaseNotesPath(root, version))
   )
-    problems.push(`the release notes of ${version}, docs/releases/${version}.md, are missing`);
+    problem(
+      'release-notes',
+      `docs/releases/${version}.md`,
+      `the release notes of ${version}, docs/releases/${version}.md, are missing`,
+    );
   if (tag !== undefined) {
     if (!packages.some((pkg) => tag === `${pkg.name}@${pkg.version}`))
-      problems.push(
-        `the tag ${tag} names no published package at its version (${packages.map((pkg) => `${pkg.name}@${pkg.version}`).join(', ')})`,
-      );
-    const pending = pendingChangesets(root);
+      problem('tag', tag, `the tag ${tag} names no published package at its version (${named})`);
     if (pending.length > 0)
-      problems.push(
+      problem(
+        'pending',
+        pending.join(', '),
         `${pending.length} changeset(s) are pending (${pending.slice(0, 3).join(', ')}${pending.length > 3 ? ', …' : ''}): a tagged commit is one whose changesets \`pnpm version-packages\` has consumed`,
       );
   }
@@ -205,7 +236,7 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
     // `--check [<tag>]`: the release rules (releaseProblems), before a tag is made or published.
     const tag = args[checkAt + 1]?.startsWith('--') ? undefined : args[checkAt + 1];
     const { version, problems } = releaseProblems(root, { tag });
-    for (const problem of problems) console.error(`release check: ${problem}`);
+    for (const { message } of problems) console.error(`release check: ${message}`);
     if (problems.length > 0) process.exit(1);
     console.log(
       version === UNRELEASED_VERSION

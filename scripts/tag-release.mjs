@@ -42,7 +42,7 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
   if (version === UNRELEASED_VERSION)
     fail(`the packages are at ${version}: run \`pnpm version-packages\` and commit first`);
   const { problems } = releaseProblems(root, { tag: `${TRIGGER_PACKAGE}@${version}` });
-  if (problems.length > 0) fail(problems.join('\n'));
+  if (problems.length > 0) fail(problems.map(({ message }) => message).join('\n'));
   const status = git(['status', '--porcelain', '--untracked-files=no']);
   if (status.status !== 0 || status.stdout.trim() !== '')
     fail(`commit the version bump first; uncommitted changes:\n${status.stdout}${status.stderr}`);
