@@ -79,8 +79,8 @@ describe('GitHub Actions workflows', () => {
     expect(pack).toBeGreaterThan(check);
     expect(publish).toBeGreaterThan(pack);
     const step = job?.steps[publish];
-    // A GitHub expression, not a template literal.
-    expect(step?.env?.NODE_AUTH_TOKEN).toBe(['$', '{{ secrets.NPM_TOKEN }}'].join(''));
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: a GitHub Actions expression, not a template.
+    expect(step?.env?.NODE_AUTH_TOKEN).toBe('${{ secrets.NPM_TOKEN }}');
     expect(String(step?.env?.NPM_CONFIG_PROVENANCE)).toBe('true');
     const setup = job?.steps.find((s) => s.uses?.startsWith('actions/setup-node@'));
     expect(setup?.with?.['registry-url']).toBe('https://registry.npmjs.org');
