@@ -67,7 +67,7 @@ export const UNRELEASED_VERSION = '0.0.0';
  * - `changelog`: once the version is not 0.0.0, each package has a CHANGELOG.md with a section
  *   for it;
  * - `release-notes`: once the version is not 0.0.0, the project has its release notes,
- *   `docs/releases/<version>.md`;
+ *   `docs/releases/<version>.md`, finished (without the LATE_CHANGES_MARKER section);
  * - with `tag` (a tag name such as `@s2sp/core@0.1.0`, what started the release workflow),
  *   `tag`: it names a published package at that version, and `pending`: no changeset is
  *   pending (publishing from a tag never versions).
@@ -118,16 +118,21 @@ export function releaseProblems(root, { tag } = {}) {
         `${pkg.name}'s CHANGELOG.md has no "## ${pkg.version}" section`,
       );
   }
-  if (
-    version !== undefined &&
-    version !== UNRELEASED_VERSION &&
-    !existsSync(releaseNotesPath(root, version))
-  )
-    problem(
-      'release-notes',
-      `docs/releases/${version}.md`,
-      `the release notes of ${version}, docs/releases/${version}.md, are missing`,
-    );
+  if (version !== undefined && version !== UNRELEASED_VERSION) {
+    const notes = releaseNotesPath(root, version);
+    if (!existsSync(notes))
+      problem(
+        'release-notes',
+        `docs/releases/${version}.md`,
+        `the release notes of ${version}, docs/releases/${version}.md, are missing`,
+      );
+    else if (readFileSync(notes, 'utf8').includes(LATE_CHANGES_MARKER))
+      problem(
+        'release-notes',
+        `docs/releases/${version}.md`,
+        `docs/releases/${version}.md still has its "${LATE_CHANGES_MARKER}" section: add the late changesets' bullets and delete it`,
+      );
+  }
   if (tag !== undefined) {
     if (!packages.some((pkg) => tag === `${pkg.name}@${pkg.version}`))
       problem('tag', tag, `the tag ${tag} names no published package at its version (${named})`);
@@ -140,6 +145,12 @@ export function releaseProblems(root, { tag } = {}) {
   }
   return { version, problems };
 }
+
+/**
+ * The comment that opens the section of release notes written before the version step, where the
+ * maintainer adds the changesets that landed later; a released version's notes no longer have it.
+ */
+export const LATE_CHANGES_MARKER = '<!-- release:';
 
 /** Where the release notes of `version` are: `docs/releases/<version>.md`. */
 export function releaseNotesPath(root, version) {

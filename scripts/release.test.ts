@@ -13,6 +13,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import {
+  LATE_CHANGES_MARKER,
   pendingChangesets,
   publishedPackages,
   releaseNotesPath,
@@ -120,6 +121,23 @@ describe('the release rules', () => {
   it('want the release notes of the version once it is not 0.0.0', () => {
     const root = workspace({ version: '0.1.0', changelogs: NAMES });
     expect(rules(root)).toEqual([['release-notes', 'docs/releases/0.1.0.md']]);
+  });
+
+  it('want the release notes finished: no section left for late changesets', () => {
+    const root = workspace({ version: '0.1.0', changelogs: NAMES, notes: true });
+    writeFileSync(
+      releaseNotesPath(root, '0.1.0'),
+      `# S2SP 0.1.0\n\n## Later\n\n${LATE_CHANGES_MARKER} add the late ones -->\n`,
+    );
+    expect(rules(root)).toEqual([['release-notes', 'docs/releases/0.1.0.md']]);
+    // Before the version step, the notes being written for the next version may have it.
+    const before = workspace({ version: '0.0.0' });
+    mkdirSync(join(before, 'docs', 'releases'), { recursive: true });
+    writeFileSync(
+      releaseNotesPath(before, '0.1.0'),
+      `# S2SP 0.1.0\n\n${LATE_CHANGES_MARKER} -->\n`,
+    );
+    expect(rules(before)).toEqual([]);
   });
 
   it('want one version across the fixed group', () => {
