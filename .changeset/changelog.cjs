@@ -17,8 +17,9 @@ async function getReleaseLine(changeset) {
 /** One line for the @s2sp/* packages this package depends on that this release versions too. */
 async function getDependencyReleaseLine(_changesets, dependenciesUpdated) {
   if (dependenciesUpdated.length === 0) return '';
-  const named = dependenciesUpdated.map((dep) => `\`${dep.name}@${dep.newVersion}\``).join(', ');
-  return `- Depends on ${named}, released with it.`;
+  const named = dependenciesUpdated.map((dep) => `\`${dep.name}@${dep.newVersion}\``);
+  const list = named.length > 1 ? `${named.slice(0, -1).join(', ')} and ${named.at(-1)}` : named[0];
+  return `- Uses ${list} from this same release.`;
 }
 
 module.exports = { getReleaseLine, getDependencyReleaseLine };
