@@ -519,7 +519,7 @@ try {
       // or the version already committed when none is pending), not whatever `latest` is;
       // @s2sp/core comes as their dependency.
       await followAdoptionPath(
-        'install-by-name',
+        `install-by-name-${version}`,
         (line) =>
           line.replace(TARBALL_ARGUMENTS, `@s2sp/server@${version} @s2sp/client@${version} `),
         { npmrc: `@s2sp:registry=${registry.url}\n`, registry: registry.url, version },
