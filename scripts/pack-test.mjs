@@ -19,7 +19,8 @@
 // 7. install by name: `pnpm release` (scripts/release.mjs, with a registry URL) versions a copy of
 //    the workspace with its pending changesets, builds it and publishes the five packages to a
 //    local Verdaccio (scripts/local-registry.mjs: 127.0.0.1 only, no uplink); then step 6 again
-//    in a project that installs @s2sp/server and @s2sp/client by name from it.
+//    in a project that installs @s2sp/server@<version> and @s2sp/client@<version> by name from it,
+//    the version read from the released packages' package.json.
 //
 // --release-only runs step 7 alone. --quick runs only what can differ with the Node.js version
 // running it (CI runs it on Node 22 and 24 after a full run on Node 20): steps 1, 3 and 4 at the
@@ -253,10 +254,10 @@ function copyWorkspace(dest) {
  * `name` under the work directory: its setup lines (each rewritten by `rewrite`: where the
  * packages come from), its server sample started with its command, its client sample run as it
  * says; both samples type-check with the @types/node the README has installed. With `npmrc`, the
- * project gets that .npmrc first; with `registry`, @s2sp/server, @s2sp/client and @s2sp/core must
- * be that registry's latest versions.
+ * project gets that .npmrc first; with `registry` and `version`, @s2sp/server, @s2sp/client and
+ * @s2sp/core must be installed at `version`, the registry's latest.
  */
-async function followAdoptionPath(name, rewrite, { npmrc, registry } = {}) {
+async function followAdoptionPath(name, rewrite, { npmrc, registry, version } = {}) {
   const readme = readmeAdoptionPath();
   const project = join(work, name);
   mkdirSync(project);
@@ -282,11 +283,12 @@ async function followAdoptionPath(name, rewrite, { npmrc, registry } = {}) {
       const published = latest.versions?.[latest['dist-tags']?.latest];
       if (
         !entry ||
+        entry.version !== version ||
         entry.version !== published?.version ||
         entry.integrity !== published?.dist?.integrity
       )
         throw new Error(
-          `${name}: ${pkg} was installed as ${entry?.version} (${entry?.integrity}), not as the registry's latest, ${published?.version} (${published?.dist?.integrity})`,
+          `${name}: ${pkg} was installed as ${entry?.version} (${entry?.integrity}), not as the version released, ${version}, which should be the registry's latest, ${published?.version} (${published?.dist?.integrity})`,
         );
     }
   }
@@ -512,11 +514,15 @@ try {
       console.log(
         `ok pnpm release: versioned a copy of the workspace with ${versioned.length} changesets to ${version}, built it and published ${packages.length} packages to a local registry (${registry.url})`,
       );
-      // By name: the two packages an adopter names; @s2sp/core comes as their dependency.
+      // By name and version: the two packages an adopter names, at the version just released
+      // (read from the versioned copy's manifests: 0.1.0 from 0.0.0 and the pending changesets,
+      // or the version already committed when none is pending), not whatever `latest` is;
+      // @s2sp/core comes as their dependency.
       await followAdoptionPath(
-        'install-by-name',
-        (line) => line.replace(TARBALL_ARGUMENTS, '@s2sp/server @s2sp/client '),
-        { npmrc: `@s2sp:registry=${registry.url}\n`, registry: registry.url },
+        `install-by-name-${version}`,
+        (line) =>
+          line.replace(TARBALL_ARGUMENTS, `@s2sp/server@${version} @s2sp/client@${version} `),
+        { npmrc: `@s2sp:registry=${registry.url}\n`, registry: registry.url, version },
       );
     } finally {
       registry.stop();

@@ -1,10 +1,15 @@
-// `pnpm release [--registry <url>] [--dry-run]`: version the @s2sp/* packages with the pending
-// changesets (`changeset version`: new versions, CHANGELOG.md files, the changeset files
-// consumed), build them, and publish the versions the registry lacks (`changeset publish`, which
-// also tags them in git). Run from a clean checkout of main; commit the version bump and push
-// the tags afterwards. In CI, the release workflow (.github/workflows/release.yml) runs the
-// versioning as a pull request and this script after that pull request is merged, when no
-// changeset is pending, so it only builds and publishes.
+// `pnpm release [--registry <url>] [--dry-run] [--check [<tag>]]`: version the @s2sp/* packages
+// with the pending changesets (`changeset version`: new versions, CHANGELOG.md files, the
+// changeset files consumed), build them, and publish the versions the registry lacks
+// (`changeset publish`). A maintainer versions on main with `pnpm version-packages` and commits,
+// tags that commit with scripts/tag-release.mjs and pushes the tag; the release workflow
+// (.github/workflows/release.yml), started by the tag, runs `--check <tag>` and then this script,
+// which with no changeset pending only builds and publishes (CONTRIBUTING.md, "Releases").
+//
+// --check [<tag>] versions and publishes nothing: it reports what breaks the release rules
+// (releaseProblems: one version for the fixed group, a CHANGELOG.md section per package and the
+// release notes once the version is not 0.0.0; with a tag, that the tag names the version and
+// no changeset is pending) and exits 1 if anything does.
 //
 // --registry <url> publishes to that registry instead of npm's (the packaging test publishes to
 // a local Verdaccio this way, through this same function, in a temporary copy of the workspace).
@@ -14,7 +19,7 @@
 // `pnpm pack` (which, like publishing, turns workspace: and catalog: ranges into real versions)
 // and lists what each tarball would upload. It needs no registry at all.
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -24,6 +29,132 @@ export function pendingChangesets(root) {
   return readdirSync(join(root, '.changeset')).filter(
     (file) => file.endsWith('.md') && file !== 'README.md',
   );
+}
+
+/**
+ * The published packages of the workspace at `root` (every `packages/*` that is not private):
+ * their directory, name and version.
+ *
+ * @returns {{ dir: string, name: string, version: string }[]}
+ */
+export function publishedPackages(root) {
+  return readdirSync(join(root, 'packages'))
+    .filter((dir) => existsSync(join(root, 'packages', dir, 'package.json')))
+    .map((dir) => {
+      const manifest = JSON.parse(
+        readFileSync(join(root, 'packages', dir, 'package.json'), 'utf8'),
+      );
+      return {
+        dir: join(root, 'packages', dir),
+        name: manifest.name,
+        version: manifest.version,
+        private: manifest.private,
+      };
+    })
+    .filter((pkg) => !pkg.private)
+    .map(({ dir, name, version }) => ({ dir, name, version }));
+}
+
+/** The version before the first release: nothing is versioned yet, so no release rule applies. */
+export const UNRELEASED_VERSION = '0.0.0';
+
+/**
+ * What keeps the workspace at `root` from being released at its current version (none: it can be
+ * tagged and published). The rules of a release, in one place:
+ * - `versions`: the `fixed` group's packages share one version;
+ * - `major`: while that version is 0.x, no pending changeset asks for a `major` bump (it would
+ *   make 1.0.0, which is a decision of its own, not a side effect of one change);
+ * - `changelog`: once the version is not 0.0.0, each package has a CHANGELOG.md with a section
+ *   for it;
+ * - `release-notes`: once the version is not 0.0.0, the project has its release notes,
+ *   `docs/releases/<version>.md`, finished (without the LATE_CHANGES_MARKER section);
+ * - with `tag` (a tag name such as `@s2sp/core@0.1.0`, what started the release workflow),
+ *   `tag`: it names a published package at that version, and `pending`: no changeset is
+ *   pending (publishing from a tag never versions).
+ *
+ * @param {string} root
+ * @param {{ tag?: string }} [options]
+ * @returns {{ version: string | undefined, problems: { rule: string, subject: string, message: string }[] }}
+ *   each problem with its rule, what it is about (a package, a file, the tag) and a sentence
+ */
+export function releaseProblems(root, { tag } = {}) {
+  const packages = publishedPackages(root);
+  const problems = [];
+  const problem = (rule, subject, message) => problems.push({ rule, subject, message });
+  const named = packages.map((pkg) => `${pkg.name}@${pkg.version}`).join(', ');
+  const versions = [...new Set(packages.map((pkg) => pkg.version))];
+  if (versions.length !== 1)
+    problem(
+      'versions',
+      named,
+      `the fixed group's versions disagree: ${named} (\`pnpm version-packages\` versions them together)`,
+    );
+  const version = versions.length === 1 ? versions[0] : undefined;
+  const pending = pendingChangesets(root);
+  if (packages.every((pkg) => pkg.version.startsWith('0.')))
+    for (const file of pending) {
+      const text = readFileSync(join(root, '.changeset', file), 'utf8');
+      const front = text.startsWith('---') ? text.slice(3, text.indexOf('\n---', 3)) : '';
+      if (/:\s*['"]?major['"]?\s*$/m.test(front))
+        problem(
+          'major',
+          file,
+          `.changeset/${file} asks for a major bump, which would release 1.0.0: before 1.0, a breaking change is a minor one`,
+        );
+    }
+  for (const pkg of packages) {
+    if (pkg.version === UNRELEASED_VERSION) continue;
+    const changelog = join(pkg.dir, 'CHANGELOG.md');
+    if (!existsSync(changelog))
+      problem(
+        'changelog',
+        pkg.name,
+        `${pkg.name}@${pkg.version} has no CHANGELOG.md (\`changeset version\` writes it)`,
+      );
+    else if (!readFileSync(changelog, 'utf8').split('\n').includes(`## ${pkg.version}`))
+      problem(
+        'changelog',
+        pkg.name,
+        `${pkg.name}'s CHANGELOG.md has no "## ${pkg.version}" section`,
+      );
+  }
+  if (version !== undefined && version !== UNRELEASED_VERSION) {
+    const notes = releaseNotesPath(root, version);
+    if (!existsSync(notes))
+      problem(
+        'release-notes',
+        `docs/releases/${version}.md`,
+        `the release notes of ${version}, docs/releases/${version}.md, are missing`,
+      );
+    else if (readFileSync(notes, 'utf8').includes(LATE_CHANGES_MARKER))
+      problem(
+        'release-notes',
+        `docs/releases/${version}.md`,
+        `docs/releases/${version}.md still has its "${LATE_CHANGES_MARKER}" section: add the late changesets' bullets and delete it`,
+      );
+  }
+  if (tag !== undefined) {
+    if (!packages.some((pkg) => tag === `${pkg.name}@${pkg.version}`))
+      problem('tag', tag, `the tag ${tag} names no published package at its version (${named})`);
+    if (pending.length > 0)
+      problem(
+        'pending',
+        pending.join(', '),
+        `${pending.length} changeset(s) are pending (${pending.slice(0, 3).join(', ')}${pending.length > 3 ? ', …' : ''}): a tagged commit is one whose changesets \`pnpm version-packages\` has consumed`,
+      );
+  }
+  return { version, problems };
+}
+
+/**
+ * The comment that opens the section of release notes written before the version step, where the
+ * maintainer adds the changesets that landed later; a released version's notes no longer have it.
+ */
+export const LATE_CHANGES_MARKER = '<!-- release:';
+
+/** Where the release notes of `version` are: `docs/releases/<version>.md`. */
+export function releaseNotesPath(root, version) {
+  return join(root, 'docs', 'releases', `${version}.md`);
 }
 
 /**
@@ -111,7 +242,19 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
     console.error('--registry takes the registry URL, e.g. --registry http://127.0.0.1:4873/');
     process.exit(2);
   }
-  if (args.includes('--dry-run')) dryRun(root);
+  const checkAt = args.indexOf('--check');
+  if (checkAt !== -1) {
+    // `--check [<tag>]`: the release rules (releaseProblems), before a tag is made or published.
+    const tag = args[checkAt + 1]?.startsWith('--') ? undefined : args[checkAt + 1];
+    const { version, problems } = releaseProblems(root, { tag });
+    for (const { message } of problems) console.error(`release check: ${message}`);
+    if (problems.length > 0) process.exit(1);
+    console.log(
+      version === UNRELEASED_VERSION
+        ? `release check: ${version}, not released yet: nothing to check`
+        : `release check: ${version}${tag ? ` (tag ${tag})` : ''} is ready to publish`,
+    );
+  } else if (args.includes('--dry-run')) dryRun(root);
   else {
     try {
       release({ root, registry });

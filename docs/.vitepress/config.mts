@@ -86,6 +86,7 @@ export default defineConfig({
           { text: 'Examples', link: '/examples' },
           { text: 'Benchmarks', link: '/benchmarks' },
           { text: 'Reliability and security', link: '/reliability' },
+          { text: 'Release notes: 0.1.0', link: '/releases/0.1.0' },
           { text: 'API', link: '/api/', collapsed: true, items: apiSidebar() },
         ],
       },
