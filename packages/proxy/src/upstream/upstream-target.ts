@@ -5,11 +5,11 @@
  */
 import {
   getDefaultEnvironment,
-  StdioClientTransport,
   StreamableHTTPClientTransport,
   type Transport,
 } from '../mcp-sdk.js';
 import { BoundedLineBuffer, cappedFetch } from './result-cap.js';
+import { GroupStdioTransport } from './stdio-child.js';
 
 /** An upstream MCP server started as a child process speaking MCP on stdio. */
 export interface StdioUpstream {
@@ -163,21 +163,18 @@ export function openTransport(
       stderrTail: () => '',
     };
   }
-  const transport = new StdioClientTransport({
-    command: target.command,
-    args: [...(target.args ?? [])],
-    env: { ...getDefaultEnvironment(), ...(target.env ?? processEnvironment()) },
-    ...(target.cwd !== undefined && { cwd: target.cwd }),
-    stderr: 'pipe',
-  });
-  // The SDK's read buffer closes the transport when a line outgrows it, which restarts the
-  // upstream for every caller; this one drops only that line. The SDK has no option for it, so
-  // its field is replaced (the proxy's stdio cap test fails if the SDK renames it).
-  const internals = transport as unknown as { _readBuffer?: unknown };
-  if (!('_readBuffer' in internals))
-    throw new Error('This MCP SDK version has no StdioClientTransport._readBuffer to cap.');
+  // The read buffer caps each line: a longer one is dropped alone, never closing the transport
+  // (which would restart the upstream for every caller).
   const lines = new BoundedLineBuffer(cap.maxBytes, cap.onDropped);
-  internals._readBuffer = lines;
+  const transport = new GroupStdioTransport(
+    {
+      command: target.command,
+      args: target.args ?? [],
+      env: { ...getDefaultEnvironment(), ...(target.env ?? processEnvironment()) },
+      ...(target.cwd !== undefined && { cwd: target.cwd }),
+    },
+    lines,
+  );
   // The line buffer learns which answers are wanted as bytes from the requests as they go out.
   const send = transport.send.bind(transport);
   transport.send = (message) => {
@@ -185,7 +182,7 @@ export function openTransport(
     return send(message);
   };
   let tail = '';
-  transport.stderr?.on('data', (chunk: Buffer) => {
+  transport.stderr.on('data', (chunk: Buffer) => {
     const text = chunk.toString('utf8');
     tail = (tail + text).slice(-2000);
     onStderr(text);

@@ -12,6 +12,7 @@ import type { Logger } from '@s2sp/server';
 import { askUpstreamForLess } from '../advice.js';
 import {
   Client,
+  ErrorCode,
   type Implementation,
   McpError,
   type Notification,
@@ -49,6 +50,8 @@ export interface UpstreamOptions {
   readonly maxResultBytes: number;
   /** Time limit of one request (reset by progress notifications), in ms. */
   readonly requestTimeoutMs: number;
+  /** Time limit of starting the server and completing MCP initialisation, in ms. */
+  readonly startupTimeoutMs: number;
   /** First restart delay, in ms; doubles per failed attempt up to {@link maxRestartDelayMs}. */
   readonly restartDelayMs: number;
   readonly maxRestartDelayMs: number;
@@ -126,6 +129,34 @@ interface Caller {
   readonly relay: RelayTarget | undefined;
   /** When it was sent, among this upstream's requests (newest is highest). */
   readonly order: number;
+}
+
+/** Why an upstream session could not start, for the person who started the proxy. */
+export interface StartFailure {
+  /** The upstream's label (its command's name or its URL's origin). */
+  readonly label: string;
+  /** What the SDK or the upstream said, redacted. */
+  readonly said: string;
+  /** The child's last output on standard error (stdio), or empty. */
+  readonly stderr: string;
+  /** Whether the start-up limit passed (rather than the upstream failing). */
+  readonly timedOut: boolean;
+  /** The start-up limit, in seconds. */
+  readonly limitSeconds: number;
+}
+
+// The start failures thrown by `start()`, with their facts: the error's message is the
+// model-facing one (a client's own session fails on its request); the CLI tells a person instead.
+const startFailures = new WeakMap<object, StartFailure>();
+
+/**
+ * The facts of an error thrown by {@link Upstream.start} (the session could not start), or
+ * undefined for any other error.
+ *
+ * @param error - what `start()` (or the proxy's `start()`) threw
+ */
+export function startFailureOf(error: unknown): StartFailure | undefined {
+  return typeof error === 'object' && error !== null ? startFailures.get(error) : undefined;
 }
 
 // A restarted server that then lived this long is healthy again: the backoff starts over.
@@ -214,18 +245,29 @@ export function createUpstream(options: UpstreamOptions): Upstream {
         error: redact(error.message).slice(0, 200),
       });
     try {
-      // Starting a server (npx, a JIT warm-up) can take longer than one request may.
-      await next.connect(transport.transport, {
-        timeout: Math.max(options.requestTimeoutMs, 30_000),
-      });
+      // Starting a server (npx, a JIT warm-up) can take longer than one request may: it has a
+      // limit of its own.
+      await next.connect(transport.transport, { timeout: options.startupTimeoutMs });
     } catch (error) {
+      // Stops the whole process group of a stdio upstream (stdio-child.ts), and waits for it:
+      // the proxy may exit next.
       await next.close().catch(() => {});
+      await transport.transport.close().catch(() => {});
       const stderr = transport.stderrTail();
-      throw new S2SPError(
+      const said = redact(error instanceof Error ? error.message : String(error));
+      const failure = new S2SPError(
         'unavailable',
-        `The upstream MCP server ${label} did not complete MCP initialisation (it said: «${redact(error instanceof Error ? error.message : String(error))}»).${stderr ? ` Its last output on standard error: «${stderr}».` : ''} ${ifItPersists(`the upstream MCP server ${label}`)}`,
+        `The upstream MCP server ${label} did not complete MCP initialisation (it said: «${said}»).${stderr ? ` Its last output on standard error: «${stderr}».` : ''} ${ifItPersists(`the upstream MCP server ${label}`)}`,
         { cause: error },
       );
+      startFailures.set(failure, {
+        label,
+        said,
+        stderr,
+        timedOut: error instanceof McpError && error.code === ErrorCode.RequestTimeout,
+        limitSeconds: options.startupTimeoutMs / 1000,
+      });
+      throw failure;
     }
     client = next;
     opened = transport;
