@@ -4,6 +4,7 @@
 // endpoint).
 
 import type { AddressInfo } from 'node:net';
+import { fileURLToPath } from 'node:url';
 import { serve } from '@hono/node-server';
 import type { Client as ClientV2 } from '@modelcontextprotocol/client';
 import { createMcpHandler, McpServer } from '@modelcontextprotocol/server';
@@ -20,15 +21,18 @@ const CITIES = [
   { id: 2, city: 'Boston', state: 'MA', notes: 'harbor' },
 ];
 
-/** An upstream on SDK v2: createMcpHandler serves 2026-07-28 and, to the proxy, 2025. */
-async function modernUpstream(): Promise<{ url: string; close(): Promise<void> }> {
+/**
+ * An upstream on SDK v2: createMcpHandler serves 2026-07-28 and, unless `legacy` is `reject`
+ * (a 2026-only server), 2025 too.
+ */
+async function modernUpstream(legacy?: 'reject'): Promise<{ url: string; close(): Promise<void> }> {
   const handler = createMcpHandler(() => {
     const mcp = new McpServer({ name: 'cities-v2', version: '1.0.0' });
     mcp.registerTool('rows', { description: 'All cities.', inputSchema: z.object({}) }, () => ({
       content: [{ type: 'text', text: JSON.stringify(CITIES) }],
     }));
     return mcp;
-  });
+  }, legacy && { legacy });
   const app = new Hono();
   app.all('/mcp', (c) => handler.fetch(c.req.raw));
   const server = serve({ fetch: app.fetch, hostname: '127.0.0.1', port: 0 });
@@ -43,6 +47,13 @@ async function modernUpstream(): Promise<{ url: string; close(): Promise<void> }
   };
 }
 
+/** A 2026-07-28-only stdio upstream (`serveStdio` with `legacy: 'reject'`). */
+const MODERN_ONLY_STDIO: UpstreamTarget = {
+  kind: 'stdio',
+  command: process.execPath,
+  args: [fileURLToPath(new URL('./fixtures/modern-only-server.mjs', import.meta.url))],
+};
+
 const upstreams: [string, () => Promise<{ target: UpstreamTarget; close(): Promise<void> }>][] = [
   ['a 2025-era stdio upstream', async () => ({ target: TABLE_SERVER, close: async () => {} })],
   [
@@ -51,6 +62,17 @@ const upstreams: [string, () => Promise<{ target: UpstreamTarget; close(): Promi
       const upstream = await modernUpstream();
       return { target: { kind: 'http', url: upstream.url }, close: upstream.close };
     },
+  ],
+  [
+    'a 2026-07-28-only upstream (SDK v2 over HTTP, legacy rejected)',
+    async () => {
+      const upstream = await modernUpstream('reject');
+      return { target: { kind: 'http', url: upstream.url }, close: upstream.close };
+    },
+  ],
+  [
+    'a 2026-07-28-only upstream (SDK v2 over stdio, legacy rejected)',
+    async () => ({ target: MODERN_ONLY_STDIO, close: async () => {} }),
   ],
 ];
 

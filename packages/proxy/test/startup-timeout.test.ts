@@ -85,16 +85,17 @@ describe('upstream start-up limit', () => {
   });
 
   it("bounds a client's own upstream session by it: the call fails unavailable, its processes stopped", async () => {
-    // The proxy's first session starts at once; the client's own (the second server) is slow.
-    const slow = slowUpstream(['--sleep-ms', '600000', '--sleep-from', '2']);
+    // The proxy's era probe and first session start at once; the client's own (the third
+    // server) is slow.
+    const slow = slowUpstream(['--sleep-ms', '600000', '--sleep-from', '3']);
     await using running = await startProxy({ upstream: slow.upstream, startupTimeoutSeconds: 5 });
     await using agent = await httpClient(running.listener.mcpUrl);
     const result = (await agent.client.callTool({ name: 'ping', arguments: {} })) as Result;
     expect(result.isError).toBe(true);
     expect(result._meta?.['s2sp/error-code']).toBe('unavailable');
-    // Two launchers and two servers: the first pair serves nobody now, the second was stopped.
+    // Three launchers and servers (probe, start, client): the client's pair was stopped.
     const pids = slow.pids();
-    expect(pids).toHaveLength(4);
-    expect(await survivors(pids.slice(2))).toEqual([]);
+    expect(pids).toHaveLength(6);
+    expect(await survivors(pids.slice(4))).toEqual([]);
   });
 });

@@ -5,6 +5,7 @@
  */
 import {
   getDefaultEnvironment,
+  ModernHttpClientTransport,
   StreamableHTTPClientTransport,
   type Transport,
 } from '../mcp-sdk.js';
@@ -147,19 +148,23 @@ export interface AnswerCap {
  * @param target - the upstream
  * @param onStderr - receives the child's standard error; the proxy passes it on to its own
  * @param cap - the byte cap on one answer: a larger one fails only its own request
+ * @param sdk - the client that will use it: SDK v1 (2025 era) or v2 (negotiating)
  */
 export function openTransport(
   target: UpstreamTarget,
   onStderr: (chunk: string) => void,
   cap: AnswerCap,
+  sdk: 1 | 2 = 1,
 ): OpenedTransport {
   if (target.kind === 'http') {
     const { url, headers } = httpRequestTarget(target);
+    const init = { requestInit: { headers }, fetch: cappedFetch(cap.maxBytes) };
     return {
-      transport: new StreamableHTTPClientTransport(url, {
-        requestInit: { headers },
-        fetch: cappedFetch(cap.maxBytes),
-      }),
+      // SDK v2's transport carries the 2026-07-28 headers its client negotiates; the same shape.
+      transport:
+        sdk === 1
+          ? new StreamableHTTPClientTransport(url, init)
+          : (new ModernHttpClientTransport(url, init) as unknown as Transport),
       stderrTail: () => '',
     };
   }

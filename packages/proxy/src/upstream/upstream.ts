@@ -9,13 +9,19 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import { S2SPError } from '@s2sp/core';
 import { ifItPersists, retryShortly } from '@s2sp/core/advice';
 import type { Logger } from '@s2sp/server';
+import { z } from 'zod';
 import { askUpstreamForLess } from '../advice.js';
 import {
   Client,
   ErrorCode,
   type Implementation,
   McpError,
+  ModernClient,
+  ModernProtocolError,
+  ModernSdkError,
+  ModernSdkErrorCode,
   type Notification,
+  type PriorDiscovery,
   type Request,
   type RequestOptions,
   ResultSchema,
@@ -30,6 +36,7 @@ import {
 import { textAsBytes } from './large-strings.js';
 import { mintProgressTokens } from './progress-tokens.js';
 import { oversizedLimit } from './result-cap.js';
+import { eraVerdict } from './upstream-era.js';
 import { translateError } from './upstream-errors.js';
 import { dropS2SPMeta } from './upstream-meta.js';
 import {
@@ -123,6 +130,68 @@ export interface Upstream {
   close(): Promise<void>;
 }
 
+/**
+ * A connected upstream session, whichever SDK speaks it: SDK v1's client for a 2025-era upstream
+ * (as before negotiation existed), SDK v2's for a 2026-07-28 one.
+ */
+interface Active {
+  request(request: Request, options: RequestOptions): Promise<unknown>;
+  notification(notification: Notification): Promise<void>;
+  close(): Promise<void>;
+  onclose?: (() => void) | undefined;
+}
+
+/** The 2026-07-28 upstream's results, as they come (the proxy passes on what it does not know). */
+const AnyResult = z.looseObject({});
+
+/**
+ * An SDK v2 error as SDK v1's `McpError`, which `translateError` and the result cap read: the
+ * upstream's own JSON-RPC errors keep their code, message and data; a timeout and a closed
+ * connection keep their meaning.
+ */
+function asMcpError(error: unknown): unknown {
+  if (error instanceof ModernProtocolError)
+    return new McpError(error.code, stripPrefix(error.message, error.code), error.data);
+  if (error instanceof ModernSdkError) {
+    if (error.code === ModernSdkErrorCode.RequestTimeout)
+      return new McpError(ErrorCode.RequestTimeout, error.message, error.data ?? { timeout: true });
+    if (error.code === ModernSdkErrorCode.ConnectionClosed)
+      return new McpError(ErrorCode.ConnectionClosed, error.message);
+  }
+  return error;
+}
+
+function stripPrefix(message: string, code: number): string {
+  const prefix = `MCP error ${code}: `;
+  return message.startsWith(prefix) ? message.slice(prefix.length) : message;
+}
+
+/** The start-up limit of one connection attempt, shared by its probe and its handshake. */
+interface Deadline {
+  /** Milliseconds left (at least 1, so that an SDK timeout is never 0: "none"). */
+  left(): number;
+  /** The SDK connect options that stop at the deadline. */
+  options(): { timeout: number; signal: AbortSignal };
+  /** A timeout error for a failure that came because the deadline passed (an abort). */
+  timedOut(error: unknown): unknown;
+}
+
+function startupDeadline(ms: number): Deadline {
+  const at = Date.now() + ms;
+  const left = () => Math.max(0, at - Date.now());
+  return {
+    left,
+    options: () => ({
+      timeout: Math.max(1, left()),
+      signal: AbortSignal.timeout(Math.max(1, left())),
+    }),
+    timedOut: (error) =>
+      error instanceof McpError && error.code === ErrorCode.RequestTimeout
+        ? error
+        : new McpError(ErrorCode.RequestTimeout, 'Request timed out', { timeout: ms }),
+  };
+}
+
 /** A forwarded request's downstream session and, when it can reach its client, its relay. */
 interface Caller {
   readonly session: object;
@@ -175,7 +244,7 @@ export function createUpstream(options: UpstreamOptions): Upstream {
   const redact = (text: string) => redactTarget(text, options.target);
   const log = options.logger;
   const onStderr = options.onStderr ?? ((chunk: string) => process.stderr.write(chunk));
-  let client: Client | undefined;
+  let client: Active | undefined;
   let opened: OpenedTransport | undefined;
   let ready: Promise<void> = Promise.resolve();
   let closed = false;
@@ -217,44 +286,156 @@ export function createUpstream(options: UpstreamOptions): Upstream {
   };
   const relay = createClientRelay({ timeoutMs: options.requestTimeoutMs });
 
-  const connectOnce = async (): Promise<void> => {
-    const next = new Client(options.clientInfo, { capabilities: RELAYED_CAPABILITIES });
-    const transport = openTransport(options.target, onStderr, {
-      maxBytes: options.maxResultBytes,
-      onDropped: (id) =>
-        log.warn('upstream: an answer over the byte cap was dropped; its request fails', {
-          upstream: label,
-          maxResultBytes: options.maxResultBytes,
-          request: id === undefined ? 'unknown' : 'answered with payload_too_large',
-        }),
-    });
+  const openCapped = (sdk: 1 | 2) =>
+    openTransport(
+      options.target,
+      onStderr,
+      {
+        maxBytes: options.maxResultBytes,
+        onDropped: (id) =>
+          log.warn('upstream: an answer over the byte cap was dropped; its request fails', {
+            upstream: label,
+            maxResultBytes: options.maxResultBytes,
+            request: id === undefined ? 'unknown' : 'answered with payload_too_large',
+          }),
+      },
+      sdk,
+    );
+
+  /** Wires what every session does with the upstream's messages, on its transport. */
+  const wire = (transport: OpenedTransport) =>
     // Progress tokens nobody can guess, so that progress reaches only the request it is for.
     mintProgressTokens(transport.transport, () =>
       log.debug('upstream: progress for a token the proxy did not mint was dropped', {
         upstream: label,
       }),
     );
-    next.fallbackNotificationHandler = async (notification) =>
-      options.onNotification(notification, originOf());
+  const onNotification = async (notification: Notification) =>
+    options.onNotification(notification, originOf());
+  const onError = (error: Error) =>
+    log.warn('upstream: protocol error', {
+      upstream: label,
+      error: redact(error.message).slice(0, 200),
+    });
+
+  /**
+   * Which era the upstream speaks: SDK v2's `auto` negotiation (a `server/discover` probe, with
+   * its fallback to the 2025 `initialize`), once per proxy process and upstream (see
+   * `upstream-era.ts`), on a connection of its own that is then closed.
+   */
+  const probe = async (deadline: Deadline): Promise<PriorDiscovery> => {
+    const prober = new ModernClient(options.clientInfo, {
+      versionNegotiation: { mode: 'auto', probe: { timeoutMs: deadline.left() } },
+    });
+    const transport = openCapped(2);
+    try {
+      await prober.connect(transport.transport as never, deadline.options());
+      const discover = prober.getDiscoverResult();
+      return prober.getProtocolEra() === 'modern' && discover
+        ? { kind: 'modern', discover }
+        : { kind: 'legacy' };
+    } catch (error) {
+      // A stdio server that exits or errs on a request before `initialize` is a 2025 one; the
+      // 2025 handshake then says what is wrong, if anything. Past the start-up limit there is
+      // no verdict (a slow server of either era): the start fails.
+      if (options.target.kind === 'stdio' && deadline.left() > 0) return { kind: 'legacy' };
+      throw error;
+    } finally {
+      await prober.close().catch(() => {});
+      await transport.transport.close().catch(() => {});
+    }
+  };
+
+  /** A 2026-07-28 session: SDK v2's client, from the probe's verdict (no second probe). */
+  const connectModern = async (
+    prior: PriorDiscovery,
+    transport: OpenedTransport,
+    deadline: Deadline,
+  ) => {
+    const next = new ModernClient(options.clientInfo, {
+      capabilities: RELAYED_CAPABILITIES,
+      versionNegotiation: { mode: 'auto' },
+    });
+    // The upstream's input rounds (`input_required`): the SDK fulfils each embedded request
+    // through these handlers and retries the call, round for round; each is relayed to the
+    // client whose call it is (client-relay.ts), which for a 2026-07-28 client is an input
+    // round of its own (input-rounds.ts) and for a 2025 client a request on its session.
+    for (const method of ['sampling/createMessage', 'elicitation/create', 'roots/list'] as const) {
+      next.setRequestHandler(method, ((
+        request: Request,
+        ctx: { mcpReq?: { signal?: AbortSignal } },
+      ) =>
+        relay(
+          request as never,
+          relayTargetOf(method),
+          ctx?.mcpReq?.signal ?? new AbortController().signal,
+        )) as never);
+    }
+    next.fallbackNotificationHandler = onNotification as never;
+    next.onerror = onError;
+    await next.connect(transport.transport as never, { ...deadline.options(), prior });
+    const active: Active = {
+      request: (request, requestOptions) =>
+        next.request(request as never, AnyResult, requestOptions as never).catch((error) => {
+          throw asMcpError(error);
+        }),
+      notification: (notification) => next.notification(notification as never),
+      close: () => next.close(),
+    };
+    next.onclose = () => active.onclose?.();
+    return {
+      active,
+      capabilities: (next.getServerCapabilities() ?? {}) as ServerCapabilities,
+      serverInfo: next.getServerVersion() as Implementation | undefined,
+      instructions: next.getInstructions(),
+    };
+  };
+
+  /** A 2025-era session: SDK v1's client, as the proxy always connected. */
+  const connectLegacy = async (transport: OpenedTransport, deadline: Deadline) => {
+    const next = new Client(options.clientInfo, { capabilities: RELAYED_CAPABILITIES });
+    next.fallbackNotificationHandler = onNotification;
     // Requests to a client: relayed to the client whose request is in flight (client-relay.ts).
     next.fallbackRequestHandler = (request, extra) =>
       relay(request, relayTargetOf(request.method), extra.signal) as never;
-    next.onerror = (error) =>
-      log.warn('upstream: protocol error', {
-        upstream: label,
-        error: redact(error.message).slice(0, 200),
-      });
+    next.onerror = onError;
+    // Starting a server (npx, a JIT warm-up) can take longer than one request may: it has a
+    // limit of its own.
+    await next.connect(transport.transport, deadline.options());
+    const active: Active = {
+      request: (request, requestOptions) => next.request(request, ResultSchema, requestOptions),
+      notification: (notification) => next.notification(notification as never),
+      close: () => next.close(),
+    };
+    next.onclose = () => active.onclose?.();
+    return {
+      active,
+      capabilities: next.getServerCapabilities() ?? {},
+      serverInfo: next.getServerVersion(),
+      instructions: next.getInstructions(),
+    };
+  };
+
+  const connectOnce = async (): Promise<void> => {
+    let transport: OpenedTransport | undefined;
+    let connected: Awaited<ReturnType<typeof connectLegacy>>;
+    // One start-up limit for the probe and the handshake together.
+    const deadline = startupDeadline(options.startupTimeoutMs);
     try {
-      // Starting a server (npx, a JIT warm-up) can take longer than one request may: it has a
-      // limit of its own.
-      await next.connect(transport.transport, { timeout: options.startupTimeoutMs });
+      const era = await eraVerdict(options.target, () => probe(deadline));
+      transport = openCapped(era.kind === 'modern' ? 2 : 1);
+      wire(transport);
+      connected =
+        era.kind === 'modern'
+          ? await connectModern(era, transport, deadline)
+          : await connectLegacy(transport, deadline);
     } catch (error) {
       // Stops the whole process group of a stdio upstream (stdio-child.ts), and waits for it:
       // the proxy may exit next.
-      await next.close().catch(() => {});
-      await transport.transport.close().catch(() => {});
-      const stderr = transport.stderrTail();
-      const said = redact(error instanceof Error ? error.message : String(error));
+      await transport?.transport.close().catch(() => {});
+      const stderr = transport?.stderrTail() ?? '';
+      const cause = asMcpError(deadline.left() > 0 ? error : deadline.timedOut(error));
+      const said = redact(cause instanceof Error ? cause.message : String(cause));
       const failure = new S2SPError(
         'unavailable',
         `The upstream MCP server ${label} did not complete MCP initialisation (it said: «${said}»).${stderr ? ` Its last output on standard error: «${stderr}».` : ''} ${ifItPersists(`the upstream MCP server ${label}`)}`,
@@ -264,17 +445,18 @@ export function createUpstream(options: UpstreamOptions): Upstream {
         label,
         said,
         stderr,
-        timedOut: error instanceof McpError && error.code === ErrorCode.RequestTimeout,
+        timedOut: cause instanceof McpError && cause.code === ErrorCode.RequestTimeout,
         limitSeconds: options.startupTimeoutMs / 1000,
       });
       throw failure;
     }
+    const next = connected.active;
     client = next;
     opened = transport;
     connectedAt = Date.now();
-    capabilities = next.getServerCapabilities() ?? {};
-    serverInfo = next.getServerVersion();
-    instructions = next.getInstructions();
+    capabilities = connected.capabilities;
+    serverInfo = connected.serverInfo;
+    instructions = connected.instructions;
     next.onclose = () => {
       if (client !== next || closed) return;
       client = undefined;
@@ -319,7 +501,7 @@ export function createUpstream(options: UpstreamOptions): Upstream {
     })();
   };
 
-  const current = async (): Promise<Client> => {
+  const current = async (): Promise<Active> => {
     if (client) return client;
     if (closed) throw new S2SPError('unavailable', 'The proxy is shutting down.');
     let timer: NodeJS.Timeout | undefined;
@@ -353,7 +535,7 @@ export function createUpstream(options: UpstreamOptions): Upstream {
       const { caller, textAsBytes: asBytes, ...sdkOptions } = forward;
       const active = await current();
       const sendNow = () =>
-        active.request(request, ResultSchema, {
+        active.request(request, {
           ...sdkOptions,
           timeout: options.requestTimeoutMs,
           resetTimeoutOnProgress: true,
