@@ -374,18 +374,43 @@ export function createUpstream(options: UpstreamOptions): Upstream {
     next.fallbackNotificationHandler = onNotification as never;
     next.onerror = onError;
     await next.connect(transport.transport as never, { ...deadline.options(), prior });
+    // A 2026-07-28 server sends its list changes only on a `subscriptions/listen` stream: this
+    // session listens for the ones it declares, and they reach its owner as a 2025 server's do
+    // (each client has its own session: see upstream-pool.ts).
+    const declared = (next.getServerCapabilities() ?? {}) as ServerCapabilities;
+    const filter = {
+      ...(declared.tools?.listChanged && { toolsListChanged: true }),
+      ...(declared.prompts?.listChanged && { promptsListChanged: true }),
+      ...(declared.resources?.listChanged && { resourcesListChanged: true }),
+    };
+    const listening =
+      Object.keys(filter).length === 0
+        ? undefined
+        : await next.listen(filter, { timeout: deadline.left() || 1 }).catch((error: Error) => {
+            log.warn(
+              'upstream: subscriptions/listen failed; its list changes will not reach clients',
+              {
+                upstream: label,
+                error: redact(error.message).slice(0, 200),
+              },
+            );
+            return undefined;
+          });
     const active: Active = {
       request: (request, requestOptions) =>
         next.request(request as never, AnyResult, requestOptions as never).catch((error) => {
           throw asMcpError(error);
         }),
       notification: (notification) => next.notification(notification as never),
-      close: () => next.close(),
+      close: async () => {
+        await listening?.close().catch(() => {});
+        await next.close();
+      },
     };
     next.onclose = () => active.onclose?.();
     return {
       active,
-      capabilities: (next.getServerCapabilities() ?? {}) as ServerCapabilities,
+      capabilities: declared,
       serverInfo: next.getServerVersion() as Implementation | undefined,
       instructions: next.getInstructions(),
     };
