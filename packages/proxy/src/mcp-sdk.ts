@@ -14,6 +14,7 @@ export {
   ProtocolError as ModernProtocolError,
   SdkError as ModernSdkError,
   SdkErrorCode as ModernSdkErrorCode,
+  SERVER_INFO_META_KEY,
   StreamableHTTPClientTransport as ModernHttpClientTransport,
 } from '@modelcontextprotocol/client';
 export { Client } from '@modelcontextprotocol/sdk/client/index.js';

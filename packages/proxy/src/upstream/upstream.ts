@@ -25,6 +25,7 @@ import {
   type Request,
   type RequestOptions,
   ResultSchema,
+  SERVER_INFO_META_KEY,
   type ServerCapabilities,
 } from '../mcp-sdk.js';
 import {
@@ -159,6 +160,19 @@ function asMcpError(error: unknown): unknown {
       return new McpError(ErrorCode.ConnectionClosed, error.message);
   }
   return error;
+}
+
+/**
+ * Drops a 2026-07-28 result's `_meta` key that describes the hop it came on (the upstream's
+ * `serverInfo`): toward its clients the proxy is the server, and a 2025 client talking to the
+ * upstream directly would not see it. A `_meta` left empty goes too.
+ */
+function dropHopMeta(result: Record<string, unknown>): void {
+  const meta = result._meta;
+  if (typeof meta !== 'object' || meta === null || !(SERVER_INFO_META_KEY in meta)) return;
+  const { [SERVER_INFO_META_KEY]: _hop, ...kept } = meta as Record<string, unknown>;
+  if (Object.keys(kept).length === 0) delete result._meta;
+  else result._meta = kept;
 }
 
 function stripPrefix(message: string, code: number): string {
@@ -397,10 +411,15 @@ export function createUpstream(options: UpstreamOptions): Upstream {
             return undefined;
           });
     const active: Active = {
-      request: (request, requestOptions) =>
-        next.request(request as never, AnyResult, requestOptions as never).catch((error) => {
-          throw asMcpError(error);
-        }),
+      request: async (request, requestOptions) => {
+        const result = await next
+          .request(request as never, AnyResult, requestOptions as never)
+          .catch((error) => {
+            throw asMcpError(error);
+          });
+        dropHopMeta(result as Record<string, unknown>);
+        return result;
+      },
       notification: (notification) => next.notification(notification as never),
       close: async () => {
         await listening?.close().catch(() => {});
