@@ -26,10 +26,14 @@ export interface Need {
 /** One scenario of a baseline and the reason it is there. */
 export type BaselineEntry =
   | { readonly scenario: string; readonly needs: Need }
-  | { readonly scenario: string; readonly suiteBug: string };
+  | { readonly scenario: string; readonly suiteBug: string }
+  | { readonly scenario: string; readonly lacks: string };
 
 const NEEDS = /^needs (tool|prompt|resource|capability) (\S+)$/;
 const SUITE_BUG = /^suite: (.{20,})$/;
+// What the server (or the proxy's upstream) lacks that no listing shows (a SHOULD it does not
+// do), with the failing checks as evidence.
+const LACKS = /^lacks: (.{20,}; evidence: .+)$/;
 
 /**
  * Parses a baseline's text; throws naming the entry when one has no reason or a malformed one.
@@ -54,8 +58,10 @@ export function parseBaseline(text: string, file = 'baseline'): BaselineEntry[] 
     if (needs) return { scenario, needs: { kind: needs[1] as Need['kind'], name: needs[2] ?? '' } };
     const suiteBug = SUITE_BUG.exec(reason)?.[1];
     if (suiteBug) return { scenario, suiteBug };
+    const lacks = LACKS.exec(reason)?.[1];
+    if (lacks) return { scenario, lacks };
     throw new Error(
-      `${file}: ${scenario} needs a reason on its line: "# needs tool|prompt|resource|capability NAME", or "# suite: <why the suite is wrong; evidence>".`,
+      `${file}: ${scenario} needs a reason on its line: "# needs tool|prompt|resource|capability NAME", "# suite: <why the suite is wrong; evidence>", or "# lacks: <what the server lacks>; evidence: <checks>".`,
     );
   });
 }

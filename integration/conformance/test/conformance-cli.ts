@@ -18,6 +18,16 @@ export const CONFORMANCE_CLI = binOf(
   import.meta.url,
 );
 
+/**
+ * The 0.2 line's CLI (`@modelcontextprotocol/conformance-next`, an alias of 0.2.0-alpha.12 beside
+ * 0.1.16): the only one with 2026-07-28 scenarios (`--spec-version 2026-07-28`).
+ */
+export const CONFORMANCE_NEXT_CLI = binOf(
+  '@modelcontextprotocol/conformance-next',
+  'conformance',
+  import.meta.url,
+);
+
 /** One check of a scenario, as the CLI writes it to `checks.json`. */
 export interface ConformanceCheck {
   readonly id: string;
@@ -54,6 +64,8 @@ export interface ConformanceRunOptions {
   readonly specVersion?: string;
   /** Kills the CLI after this long. Default 90 s. */
   readonly timeoutMs?: number;
+  /** Which CLI: 0.1.16 (default) or the 0.2 line (for 2026-07-28). */
+  readonly cli?: 'stable' | 'next';
 }
 
 // `results/server-<scenario>-<ISO time with : and . as ->/checks.json`
@@ -72,7 +84,7 @@ export async function runConformance(options: ConformanceRunOptions): Promise<Co
   const outputDir = await mkdtemp(join(tmpdir(), 's2sp-conformance-'));
   try {
     const args = [
-      CONFORMANCE_CLI,
+      options.cli === 'next' ? CONFORMANCE_NEXT_CLI : CONFORMANCE_CLI,
       'server',
       '--url',
       options.url,
@@ -81,6 +93,9 @@ export async function runConformance(options: ConformanceRunOptions): Promise<Co
       '--output-dir',
       outputDir,
       ...(options.specVersion ? ['--spec-version', options.specVersion] : []),
+      // The 0.2 line's 2026-07-28-only scenarios (server-stateless, input-required-*, caching,
+      // the header checks) are not in its "active" suite yet.
+      ...(options.cli === 'next' ? ['--suite', 'all'] : []),
     ];
     // Vitest's NODE_OPTIONS are for this process, not for another Node.
     const { NODE_OPTIONS: _, ...env } = process.env;

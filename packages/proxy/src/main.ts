@@ -9,6 +9,7 @@ import { configErrorVariable } from '@s2sp/server/env';
 import { stopOnSignals } from '@s2sp/server/node';
 import { USAGE } from './cli/cli-args.js';
 import { type ProxyRun, readProxyRun } from './cli/proxy-run.js';
+import { startFailureText } from './cli/start-failure.js';
 import { createS2SPProxy } from './proxy.js';
 import { PROXY_VERSION } from './version.js';
 
@@ -68,7 +69,8 @@ async function main(): Promise<void> {
   } catch (error) {
     await store?.close().catch(() => {});
     // A setting found unusable only at start (a --state path that is not a file) is a bad option.
-    fail(error, configErrorVariable(error) === undefined ? 1 : 2);
+    // An upstream that did not start is told to the person reading this, not to a model.
+    fail(startFailureText(error) ?? error, configErrorVariable(error) === undefined ? 1 : 2);
   }
   const listener = await proxy
     .listen({ port: run.port, host: run.host })

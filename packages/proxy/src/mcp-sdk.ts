@@ -7,6 +7,16 @@
  * @module
  */
 
+// The upstream leg's negotiation (2026-07-28 or 2025, found by probing): SDK v2's client.
+export {
+  Client as ModernClient,
+  type PriorDiscovery,
+  ProtocolError as ModernProtocolError,
+  SdkError as ModernSdkError,
+  SdkErrorCode as ModernSdkErrorCode,
+  SERVER_INFO_META_KEY,
+  StreamableHTTPClientTransport as ModernHttpClientTransport,
+} from '@modelcontextprotocol/client';
 export { Client } from '@modelcontextprotocol/sdk/client/index.js';
 export {
   getDefaultEnvironment,

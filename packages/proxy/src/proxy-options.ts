@@ -115,7 +115,14 @@ export const S2SPProxyOptionsSchema = z.object({
   }),
   timeoutSeconds: positiveNumber().default(60).meta({
     flag: '--timeout',
-    description: 'Time limit of one upstream request (reset by progress), in seconds.',
+    description:
+      'Time limit, in seconds, of one request to the upstream (reset by its progress), of one request the upstream relays to a client (sampling, elicitation, roots), and of a client’s answer to one input round.',
+  }),
+  startupTimeoutSeconds: positiveNumber().default(120).meta({
+    flag: '--startup-timeout',
+    key: 'startupTimeoutSeconds',
+    description:
+      'Time limit, in seconds, of starting one upstream session and completing its MCP initialisation: the one opened at start (the proxy exits if it is exceeded) and each client’s own, opened on its first request. Generous, for a first `npx` run that downloads and compiles.',
   }),
   restartDelayMs: milliseconds()
     .default(500)

@@ -67,8 +67,16 @@ export interface S2SPProxyOptions
    * Default false.
    */
   readonly alwaysLoadTableTools?: boolean;
-  /** Time limit of one upstream request (reset by progress), in seconds. Default 60. */
+  /**
+   * Time limit of one upstream request (reset by progress), of one request the upstream relays to
+   * a client, and of a client's answer to one input round, in seconds. Default 60.
+   */
   readonly timeoutSeconds?: number;
+  /**
+   * Time limit of starting one upstream session and completing its MCP initialisation (the
+   * one opened at start, and each client's own), in seconds. Default 120.
+   */
+  readonly startupTimeoutSeconds?: number;
   /** First restart delay of a crashed upstream, in ms (doubles up to 30 s). Default 500. */
   readonly restartDelayMs?: number;
   /** Largest tool-result text the proxy parses looking for a table, in characters. Default 64 Mi. */

@@ -155,6 +155,7 @@ export function createS2SPProxy(input: S2SPProxyOptions): S2SPProxy {
     logger,
     clientInfo: { name: 's2sp-proxy', version: PROXY_VERSION },
     requestTimeoutMs: options.timeoutSeconds * 1000,
+    startupTimeoutMs: options.startupTimeoutSeconds * 1000,
     maxResultBytes: options.maxUpstreamResultBytes,
     restartDelayMs: options.restartDelayMs,
     maxRestartDelayMs: 30_000,

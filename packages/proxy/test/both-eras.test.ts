@@ -4,8 +4,12 @@
 // endpoint).
 
 import type { AddressInfo } from 'node:net';
+import { fileURLToPath } from 'node:url';
 import { serve } from '@hono/node-server';
 import type { Client as ClientV2 } from '@modelcontextprotocol/client';
+import { Client as ClientV1 } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { createMcpHandler, McpServer } from '@modelcontextprotocol/server';
 import { fetchBody, readS2SPCapability, S2SPResultSchema } from '@s2sp/core';
 import { connectEraClient, MODERN_REVISION, runTitle, type SdkClientRun } from '@s2sp/test-utils';
@@ -20,15 +24,29 @@ const CITIES = [
   { id: 2, city: 'Boston', state: 'MA', notes: 'harbor' },
 ];
 
-/** An upstream on SDK v2: createMcpHandler serves 2026-07-28 and, to the proxy, 2025. */
-async function modernUpstream(): Promise<{ url: string; close(): Promise<void> }> {
+/**
+ * An upstream on SDK v2: createMcpHandler serves 2026-07-28 and, unless `legacy` is `reject`
+ * (a 2026-only server), 2025 too.
+ */
+async function modernUpstream(legacy?: 'reject'): Promise<{ url: string; close(): Promise<void> }> {
   const handler = createMcpHandler(() => {
     const mcp = new McpServer({ name: 'cities-v2', version: '1.0.0' });
     mcp.registerTool('rows', { description: 'All cities.', inputSchema: z.object({}) }, () => ({
       content: [{ type: 'text', text: JSON.stringify(CITIES) }],
     }));
+    // Tells every listen stream that the tool list changed, after its call has ended (as a
+    // server does when another process adds a tool): only a listen stream can carry it.
+    mcp.registerTool(
+      'announce',
+      { description: 'Tools changed.', inputSchema: z.object({}) },
+      () => {
+        setTimeout(() => handler.notify.toolsChanged(), 200);
+        return { content: [{ type: 'text', text: 'announced' }] };
+      },
+    );
+
     return mcp;
-  });
+  }, legacy && { legacy });
   const app = new Hono();
   app.all('/mcp', (c) => handler.fetch(c.req.raw));
   const server = serve({ fetch: app.fetch, hostname: '127.0.0.1', port: 0 });
@@ -43,6 +61,13 @@ async function modernUpstream(): Promise<{ url: string; close(): Promise<void> }
   };
 }
 
+/** A 2026-07-28-only stdio upstream (`serveStdio` with `legacy: 'reject'`). */
+const MODERN_ONLY_STDIO: UpstreamTarget = {
+  kind: 'stdio',
+  command: process.execPath,
+  args: [fileURLToPath(new URL('./fixtures/modern-only-server.mjs', import.meta.url))],
+};
+
 const upstreams: [string, () => Promise<{ target: UpstreamTarget; close(): Promise<void> }>][] = [
   ['a 2025-era stdio upstream', async () => ({ target: TABLE_SERVER, close: async () => {} })],
   [
@@ -51,6 +76,17 @@ const upstreams: [string, () => Promise<{ target: UpstreamTarget; close(): Promi
       const upstream = await modernUpstream();
       return { target: { kind: 'http', url: upstream.url }, close: upstream.close };
     },
+  ],
+  [
+    'a 2026-07-28-only upstream (SDK v2 over HTTP, legacy rejected)',
+    async () => {
+      const upstream = await modernUpstream('reject');
+      return { target: { kind: 'http', url: upstream.url }, close: upstream.close };
+    },
+  ],
+  [
+    'a 2026-07-28-only upstream (SDK v2 over stdio, legacy rejected)',
+    async () => ({ target: MODERN_ONLY_STDIO, close: async () => {} }),
   ],
 ];
 
@@ -110,6 +146,28 @@ describe.each(upstreams)('s2sp-proxy in front of %s', (_name, makeUpstream) => {
       expect((body[0] as { notes?: string }).notes).toBe('capital');
     } finally {
       await client.close();
+    }
+  });
+});
+
+describe('s2sp-proxy in front of a 2026-07-28-only upstream that changes its tools', () => {
+  it('passes the upstream’s list change (sent only on a listen stream) to a client', async () => {
+    const upstream = await modernUpstream('reject');
+    await using running = await startProxy({ upstream: { kind: 'http', url: upstream.url } });
+    try {
+      const client = new ClientV1({ name: 'listener', version: '1.0.0' });
+      await client.connect(new StreamableHTTPClientTransport(new URL(running.listener.mcpUrl)));
+      let changed = 0;
+      client.setNotificationHandler(ToolListChangedNotificationSchema, async () => {
+        changed++;
+      });
+      // The client's own upstream session opens with this call, and listens upstream; the
+      // change comes after the call (and no table was returned: the proxy itself changed nothing).
+      await client.callTool({ name: 'announce', arguments: {} });
+      await expect.poll(() => changed, { timeout: 5000 }).toBeGreaterThan(0);
+      await client.close();
+    } finally {
+      await upstream.close();
     }
   });
 });

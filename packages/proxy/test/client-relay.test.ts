@@ -202,3 +202,43 @@ describe('s2sp-proxy in front of server-everything', () => {
     expect(a.asked).toEqual(['sampling']);
   });
 });
+
+const MODERN = fileURLToPath(new URL('./fixtures/modern-relay-server.mjs', import.meta.url));
+
+describe.each([
+  ['Streamable HTTP', 'http'],
+  ['stdio', 'stdio'],
+] as const)(
+  's2sp-proxy in front of a 2026-07-28-only upstream on %s, relaying its input rounds',
+  (_title, kind) => {
+    let running: RunningProxy;
+    let child: ChildProcess | undefined;
+    beforeAll(async () => {
+      let target: UpstreamTarget = { kind: 'stdio', command: process.execPath, args: [MODERN] };
+      if (kind === 'http') {
+        const upstream = await httpFixture(MODERN);
+        child = upstream.child;
+        target = { kind: 'http', url: upstream.url };
+      }
+      running = await startProxy({ upstream: target });
+    });
+    afterAll(async () => {
+      await running?.proxy.close();
+      child?.kill();
+    });
+
+    it.each([
+      ['v1', agentV1],
+      ['v2 (2025 era)', agentV2],
+      ['v2 (2026-07-28)', agentModern],
+    ])('bridges sampling, elicitation and roots rounds to an SDK %s client', async (_sdk, make) => {
+      await using a = await make(running.listener.mcpUrl, 'alice', ALL);
+      expect((await a.call('sample')).ok).toMatchObject({ model: 'alice' });
+      expect((await a.call('elicit')).ok).toEqual({ action: 'accept', content: { name: 'alice' } });
+      expect((await a.call('roots')).ok).toEqual({
+        roots: [{ uri: 'file:///alice', name: 'alice' }],
+      });
+      expect(a.asked).toEqual(['sampling', 'elicitation', 'roots']);
+    });
+  },
+);

@@ -5,11 +5,12 @@
  */
 import {
   getDefaultEnvironment,
-  StdioClientTransport,
+  ModernHttpClientTransport,
   StreamableHTTPClientTransport,
   type Transport,
 } from '../mcp-sdk.js';
 import { BoundedLineBuffer, cappedFetch } from './result-cap.js';
+import { GroupStdioTransport } from './stdio-child.js';
 
 /** An upstream MCP server started as a child process speaking MCP on stdio. */
 export interface StdioUpstream {
@@ -147,37 +148,38 @@ export interface AnswerCap {
  * @param target - the upstream
  * @param onStderr - receives the child's standard error; the proxy passes it on to its own
  * @param cap - the byte cap on one answer: a larger one fails only its own request
+ * @param sdk - the client that will use it: SDK v1 (2025 era) or v2 (negotiating)
  */
 export function openTransport(
   target: UpstreamTarget,
   onStderr: (chunk: string) => void,
   cap: AnswerCap,
+  sdk: 1 | 2 = 1,
 ): OpenedTransport {
   if (target.kind === 'http') {
     const { url, headers } = httpRequestTarget(target);
+    const init = { requestInit: { headers }, fetch: cappedFetch(cap.maxBytes) };
     return {
-      transport: new StreamableHTTPClientTransport(url, {
-        requestInit: { headers },
-        fetch: cappedFetch(cap.maxBytes),
-      }),
+      // SDK v2's transport carries the 2026-07-28 headers its client negotiates; the same shape.
+      transport:
+        sdk === 1
+          ? new StreamableHTTPClientTransport(url, init)
+          : (new ModernHttpClientTransport(url, init) as unknown as Transport),
       stderrTail: () => '',
     };
   }
-  const transport = new StdioClientTransport({
-    command: target.command,
-    args: [...(target.args ?? [])],
-    env: { ...getDefaultEnvironment(), ...(target.env ?? processEnvironment()) },
-    ...(target.cwd !== undefined && { cwd: target.cwd }),
-    stderr: 'pipe',
-  });
-  // The SDK's read buffer closes the transport when a line outgrows it, which restarts the
-  // upstream for every caller; this one drops only that line. The SDK has no option for it, so
-  // its field is replaced (the proxy's stdio cap test fails if the SDK renames it).
-  const internals = transport as unknown as { _readBuffer?: unknown };
-  if (!('_readBuffer' in internals))
-    throw new Error('This MCP SDK version has no StdioClientTransport._readBuffer to cap.');
+  // The read buffer caps each line: a longer one is dropped alone, never closing the transport
+  // (which would restart the upstream for every caller).
   const lines = new BoundedLineBuffer(cap.maxBytes, cap.onDropped);
-  internals._readBuffer = lines;
+  const transport = new GroupStdioTransport(
+    {
+      command: target.command,
+      args: target.args ?? [],
+      env: { ...getDefaultEnvironment(), ...(target.env ?? processEnvironment()) },
+      ...(target.cwd !== undefined && { cwd: target.cwd }),
+    },
+    lines,
+  );
   // The line buffer learns which answers are wanted as bytes from the requests as they go out.
   const send = transport.send.bind(transport);
   transport.send = (message) => {
@@ -185,7 +187,7 @@ export function openTransport(
     return send(message);
   };
   let tail = '';
-  transport.stderr?.on('data', (chunk: Buffer) => {
+  transport.stderr.on('data', (chunk: Buffer) => {
     const text = chunk.toString('utf8');
     tail = (tail + text).slice(-2000);
     onStderr(text);

@@ -9,15 +9,23 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import { S2SPError } from '@s2sp/core';
 import { ifItPersists, retryShortly } from '@s2sp/core/advice';
 import type { Logger } from '@s2sp/server';
+import { z } from 'zod';
 import { askUpstreamForLess } from '../advice.js';
 import {
   Client,
+  ErrorCode,
   type Implementation,
   McpError,
+  ModernClient,
+  ModernProtocolError,
+  ModernSdkError,
+  ModernSdkErrorCode,
   type Notification,
+  type PriorDiscovery,
   type Request,
   type RequestOptions,
   ResultSchema,
+  SERVER_INFO_META_KEY,
   type ServerCapabilities,
 } from '../mcp-sdk.js';
 import {
@@ -29,6 +37,7 @@ import {
 import { textAsBytes } from './large-strings.js';
 import { mintProgressTokens } from './progress-tokens.js';
 import { oversizedLimit } from './result-cap.js';
+import { eraVerdict } from './upstream-era.js';
 import { translateError } from './upstream-errors.js';
 import { dropS2SPMeta } from './upstream-meta.js';
 import {
@@ -49,6 +58,8 @@ export interface UpstreamOptions {
   readonly maxResultBytes: number;
   /** Time limit of one request (reset by progress notifications), in ms. */
   readonly requestTimeoutMs: number;
+  /** Time limit of starting the server and completing MCP initialisation, in ms. */
+  readonly startupTimeoutMs: number;
   /** First restart delay, in ms; doubles per failed attempt up to {@link maxRestartDelayMs}. */
   readonly restartDelayMs: number;
   readonly maxRestartDelayMs: number;
@@ -120,12 +131,115 @@ export interface Upstream {
   close(): Promise<void>;
 }
 
+/**
+ * A connected upstream session, whichever SDK speaks it: SDK v1's client for a 2025-era upstream
+ * (as before negotiation existed), SDK v2's for a 2026-07-28 one.
+ */
+interface Active {
+  request(request: Request, options: RequestOptions): Promise<unknown>;
+  notification(notification: Notification): Promise<void>;
+  close(): Promise<void>;
+  onclose?: (() => void) | undefined;
+}
+
+/** The 2026-07-28 upstream's results, as they come (the proxy passes on what it does not know). */
+const AnyResult = z.looseObject({});
+
+/**
+ * An SDK v2 error as SDK v1's `McpError`, which `translateError` and the result cap read: the
+ * upstream's own JSON-RPC errors keep their code, message and data; a timeout and a closed
+ * connection keep their meaning.
+ */
+function asMcpError(error: unknown): unknown {
+  if (error instanceof ModernProtocolError)
+    return new McpError(error.code, stripPrefix(error.message, error.code), error.data);
+  if (error instanceof ModernSdkError) {
+    if (error.code === ModernSdkErrorCode.RequestTimeout)
+      return new McpError(ErrorCode.RequestTimeout, error.message, error.data ?? { timeout: true });
+    if (error.code === ModernSdkErrorCode.ConnectionClosed)
+      return new McpError(ErrorCode.ConnectionClosed, error.message);
+  }
+  return error;
+}
+
+/**
+ * Drops a 2026-07-28 result's `_meta` key that describes the hop it came on (the upstream's
+ * `serverInfo`): toward its clients the proxy is the server, and a 2025 client talking to the
+ * upstream directly would not see it. A `_meta` left empty goes too.
+ */
+function dropHopMeta(result: Record<string, unknown>): void {
+  const meta = result._meta;
+  if (typeof meta !== 'object' || meta === null || !(SERVER_INFO_META_KEY in meta)) return;
+  const { [SERVER_INFO_META_KEY]: _hop, ...kept } = meta as Record<string, unknown>;
+  if (Object.keys(kept).length === 0) delete result._meta;
+  else result._meta = kept;
+}
+
+function stripPrefix(message: string, code: number): string {
+  const prefix = `MCP error ${code}: `;
+  return message.startsWith(prefix) ? message.slice(prefix.length) : message;
+}
+
+/** The start-up limit of one connection attempt, shared by its probe and its handshake. */
+interface Deadline {
+  /** Milliseconds left (at least 1, so that an SDK timeout is never 0: "none"). */
+  left(): number;
+  /** The SDK connect options that stop at the deadline. */
+  options(): { timeout: number; signal: AbortSignal };
+  /** A timeout error for a failure that came because the deadline passed (an abort). */
+  timedOut(error: unknown): unknown;
+}
+
+function startupDeadline(ms: number): Deadline {
+  const at = Date.now() + ms;
+  const left = () => Math.max(0, at - Date.now());
+  return {
+    left,
+    options: () => ({
+      timeout: Math.max(1, left()),
+      signal: AbortSignal.timeout(Math.max(1, left())),
+    }),
+    timedOut: (error) =>
+      error instanceof McpError && error.code === ErrorCode.RequestTimeout
+        ? error
+        : new McpError(ErrorCode.RequestTimeout, 'Request timed out', { timeout: ms }),
+  };
+}
+
 /** A forwarded request's downstream session and, when it can reach its client, its relay. */
 interface Caller {
   readonly session: object;
   readonly relay: RelayTarget | undefined;
   /** When it was sent, among this upstream's requests (newest is highest). */
   readonly order: number;
+}
+
+/** Why an upstream session could not start, for the person who started the proxy. */
+export interface StartFailure {
+  /** The upstream's label (its command's name or its URL's origin). */
+  readonly label: string;
+  /** What the SDK or the upstream said, redacted. */
+  readonly said: string;
+  /** The child's last output on standard error (stdio), or empty. */
+  readonly stderr: string;
+  /** Whether the start-up limit passed (rather than the upstream failing). */
+  readonly timedOut: boolean;
+  /** The start-up limit, in seconds. */
+  readonly limitSeconds: number;
+}
+
+// The start failures thrown by `start()`, with their facts: the error's message is the
+// model-facing one (a client's own session fails on its request); the CLI tells a person instead.
+const startFailures = new WeakMap<object, StartFailure>();
+
+/**
+ * The facts of an error thrown by {@link Upstream.start} (the session could not start), or
+ * undefined for any other error.
+ *
+ * @param error - what `start()` (or the proxy's `start()`) threw
+ */
+export function startFailureOf(error: unknown): StartFailure | undefined {
+  return typeof error === 'object' && error !== null ? startFailures.get(error) : undefined;
 }
 
 // A restarted server that then lived this long is healthy again: the backoff starts over.
@@ -144,7 +258,7 @@ export function createUpstream(options: UpstreamOptions): Upstream {
   const redact = (text: string) => redactTarget(text, options.target);
   const log = options.logger;
   const onStderr = options.onStderr ?? ((chunk: string) => process.stderr.write(chunk));
-  let client: Client | undefined;
+  let client: Active | undefined;
   let opened: OpenedTransport | undefined;
   let ready: Promise<void> = Promise.resolve();
   let closed = false;
@@ -186,53 +300,207 @@ export function createUpstream(options: UpstreamOptions): Upstream {
   };
   const relay = createClientRelay({ timeoutMs: options.requestTimeoutMs });
 
-  const connectOnce = async (): Promise<void> => {
-    const next = new Client(options.clientInfo, { capabilities: RELAYED_CAPABILITIES });
-    const transport = openTransport(options.target, onStderr, {
-      maxBytes: options.maxResultBytes,
-      onDropped: (id) =>
-        log.warn('upstream: an answer over the byte cap was dropped; its request fails', {
-          upstream: label,
-          maxResultBytes: options.maxResultBytes,
-          request: id === undefined ? 'unknown' : 'answered with payload_too_large',
-        }),
-    });
+  const openCapped = (sdk: 1 | 2) =>
+    openTransport(
+      options.target,
+      onStderr,
+      {
+        maxBytes: options.maxResultBytes,
+        onDropped: (id) =>
+          log.warn('upstream: an answer over the byte cap was dropped; its request fails', {
+            upstream: label,
+            maxResultBytes: options.maxResultBytes,
+            request: id === undefined ? 'unknown' : 'answered with payload_too_large',
+          }),
+      },
+      sdk,
+    );
+
+  /** Wires what every session does with the upstream's messages, on its transport. */
+  const wire = (transport: OpenedTransport) =>
     // Progress tokens nobody can guess, so that progress reaches only the request it is for.
     mintProgressTokens(transport.transport, () =>
       log.debug('upstream: progress for a token the proxy did not mint was dropped', {
         upstream: label,
       }),
     );
-    next.fallbackNotificationHandler = async (notification) =>
-      options.onNotification(notification, originOf());
+  const onNotification = async (notification: Notification) =>
+    options.onNotification(notification, originOf());
+  const onError = (error: Error) =>
+    log.warn('upstream: protocol error', {
+      upstream: label,
+      error: redact(error.message).slice(0, 200),
+    });
+
+  /**
+   * Which era the upstream speaks: SDK v2's `auto` negotiation (a `server/discover` probe, with
+   * its fallback to the 2025 `initialize`), once per proxy process and upstream (see
+   * `upstream-era.ts`), on a connection of its own that is then closed.
+   */
+  const probe = async (deadline: Deadline): Promise<PriorDiscovery> => {
+    const prober = new ModernClient(options.clientInfo, {
+      versionNegotiation: { mode: 'auto', probe: { timeoutMs: deadline.left() } },
+    });
+    const transport = openCapped(2);
+    try {
+      await prober.connect(transport.transport as never, deadline.options());
+      const discover = prober.getDiscoverResult();
+      return prober.getProtocolEra() === 'modern' && discover
+        ? { kind: 'modern', discover }
+        : { kind: 'legacy' };
+    } catch (error) {
+      // A stdio server that exits or errs on a request before `initialize` is a 2025 one; the
+      // 2025 handshake then says what is wrong, if anything. Past the start-up limit there is
+      // no verdict (a slow server of either era): the start fails.
+      if (options.target.kind === 'stdio' && deadline.left() > 0) return { kind: 'legacy' };
+      throw error;
+    } finally {
+      await prober.close().catch(() => {});
+      await transport.transport.close().catch(() => {});
+    }
+  };
+
+  /** A 2026-07-28 session: SDK v2's client, from the probe's verdict (no second probe). */
+  const connectModern = async (
+    prior: PriorDiscovery,
+    transport: OpenedTransport,
+    deadline: Deadline,
+  ) => {
+    const next = new ModernClient(options.clientInfo, {
+      capabilities: RELAYED_CAPABILITIES,
+      versionNegotiation: { mode: 'auto' },
+    });
+    // The upstream's input rounds (`input_required`): the SDK fulfils each embedded request
+    // through these handlers and retries the call, round for round; each is relayed to the
+    // client whose call it is (client-relay.ts), which for a 2026-07-28 client is an input
+    // round of its own (input-rounds.ts) and for a 2025 client a request on its session.
+    for (const method of ['sampling/createMessage', 'elicitation/create', 'roots/list'] as const) {
+      next.setRequestHandler(method, ((
+        request: Request,
+        ctx: { mcpReq?: { signal?: AbortSignal } },
+      ) =>
+        relay(
+          request as never,
+          relayTargetOf(method),
+          ctx?.mcpReq?.signal ?? new AbortController().signal,
+        )) as never);
+    }
+    next.fallbackNotificationHandler = onNotification as never;
+    next.onerror = onError;
+    await next.connect(transport.transport as never, { ...deadline.options(), prior });
+    // A 2026-07-28 server sends its list changes only on a `subscriptions/listen` stream: this
+    // session listens for the ones it declares, and they reach its owner as a 2025 server's do
+    // (each client has its own session: see upstream-pool.ts).
+    const declared = (next.getServerCapabilities() ?? {}) as ServerCapabilities;
+    const filter = {
+      ...(declared.tools?.listChanged && { toolsListChanged: true }),
+      ...(declared.prompts?.listChanged && { promptsListChanged: true }),
+      ...(declared.resources?.listChanged && { resourcesListChanged: true }),
+    };
+    const listening =
+      Object.keys(filter).length === 0
+        ? undefined
+        : await next.listen(filter, { timeout: deadline.left() || 1 }).catch((error: Error) => {
+            log.warn(
+              'upstream: subscriptions/listen failed; its list changes will not reach clients',
+              {
+                upstream: label,
+                error: redact(error.message).slice(0, 200),
+              },
+            );
+            return undefined;
+          });
+    const active: Active = {
+      request: async (request, requestOptions) => {
+        const result = await next
+          .request(request as never, AnyResult, requestOptions as never)
+          .catch((error) => {
+            throw asMcpError(error);
+          });
+        dropHopMeta(result as Record<string, unknown>);
+        return result;
+      },
+      notification: (notification) => next.notification(notification as never),
+      close: async () => {
+        await listening?.close().catch(() => {});
+        await next.close();
+      },
+    };
+    next.onclose = () => active.onclose?.();
+    return {
+      active,
+      capabilities: declared,
+      serverInfo: next.getServerVersion() as Implementation | undefined,
+      instructions: next.getInstructions(),
+    };
+  };
+
+  /** A 2025-era session: SDK v1's client, as the proxy always connected. */
+  const connectLegacy = async (transport: OpenedTransport, deadline: Deadline) => {
+    const next = new Client(options.clientInfo, { capabilities: RELAYED_CAPABILITIES });
+    next.fallbackNotificationHandler = onNotification;
     // Requests to a client: relayed to the client whose request is in flight (client-relay.ts).
     next.fallbackRequestHandler = (request, extra) =>
       relay(request, relayTargetOf(request.method), extra.signal) as never;
-    next.onerror = (error) =>
-      log.warn('upstream: protocol error', {
-        upstream: label,
-        error: redact(error.message).slice(0, 200),
-      });
+    next.onerror = onError;
+    // Starting a server (npx, a JIT warm-up) can take longer than one request may: it has a
+    // limit of its own.
+    await next.connect(transport.transport, deadline.options());
+    const active: Active = {
+      request: (request, requestOptions) => next.request(request, ResultSchema, requestOptions),
+      notification: (notification) => next.notification(notification as never),
+      close: () => next.close(),
+    };
+    next.onclose = () => active.onclose?.();
+    return {
+      active,
+      capabilities: next.getServerCapabilities() ?? {},
+      serverInfo: next.getServerVersion(),
+      instructions: next.getInstructions(),
+    };
+  };
+
+  const connectOnce = async (): Promise<void> => {
+    let transport: OpenedTransport | undefined;
+    let connected: Awaited<ReturnType<typeof connectLegacy>>;
+    // One start-up limit for the probe and the handshake together.
+    const deadline = startupDeadline(options.startupTimeoutMs);
     try {
-      // Starting a server (npx, a JIT warm-up) can take longer than one request may.
-      await next.connect(transport.transport, {
-        timeout: Math.max(options.requestTimeoutMs, 30_000),
-      });
+      const era = await eraVerdict(options.target, () => probe(deadline));
+      transport = openCapped(era.kind === 'modern' ? 2 : 1);
+      wire(transport);
+      connected =
+        era.kind === 'modern'
+          ? await connectModern(era, transport, deadline)
+          : await connectLegacy(transport, deadline);
     } catch (error) {
-      await next.close().catch(() => {});
-      const stderr = transport.stderrTail();
-      throw new S2SPError(
+      // Stops the whole process group of a stdio upstream (stdio-child.ts), and waits for it:
+      // the proxy may exit next.
+      await transport?.transport.close().catch(() => {});
+      const stderr = transport?.stderrTail() ?? '';
+      const cause = asMcpError(deadline.left() > 0 ? error : deadline.timedOut(error));
+      const said = redact(cause instanceof Error ? cause.message : String(cause));
+      const failure = new S2SPError(
         'unavailable',
-        `The upstream MCP server ${label} did not complete MCP initialisation (it said: «${redact(error instanceof Error ? error.message : String(error))}»).${stderr ? ` Its last output on standard error: «${stderr}».` : ''} ${ifItPersists(`the upstream MCP server ${label}`)}`,
+        `The upstream MCP server ${label} did not complete MCP initialisation (it said: «${said}»).${stderr ? ` Its last output on standard error: «${stderr}».` : ''} ${ifItPersists(`the upstream MCP server ${label}`)}`,
         { cause: error },
       );
+      startFailures.set(failure, {
+        label,
+        said,
+        stderr,
+        timedOut: cause instanceof McpError && cause.code === ErrorCode.RequestTimeout,
+        limitSeconds: options.startupTimeoutMs / 1000,
+      });
+      throw failure;
     }
+    const next = connected.active;
     client = next;
     opened = transport;
     connectedAt = Date.now();
-    capabilities = next.getServerCapabilities() ?? {};
-    serverInfo = next.getServerVersion();
-    instructions = next.getInstructions();
+    capabilities = connected.capabilities;
+    serverInfo = connected.serverInfo;
+    instructions = connected.instructions;
     next.onclose = () => {
       if (client !== next || closed) return;
       client = undefined;
@@ -277,7 +545,7 @@ export function createUpstream(options: UpstreamOptions): Upstream {
     })();
   };
 
-  const current = async (): Promise<Client> => {
+  const current = async (): Promise<Active> => {
     if (client) return client;
     if (closed) throw new S2SPError('unavailable', 'The proxy is shutting down.');
     let timer: NodeJS.Timeout | undefined;
@@ -311,7 +579,7 @@ export function createUpstream(options: UpstreamOptions): Upstream {
       const { caller, textAsBytes: asBytes, ...sdkOptions } = forward;
       const active = await current();
       const sendNow = () =>
-        active.request(request, ResultSchema, {
+        active.request(request, {
           ...sdkOptions,
           timeout: options.requestTimeoutMs,
           resetTimeoutOnProgress: true,
