@@ -8,12 +8,12 @@
  */
 import { PROTOCOL, type Row } from '@s2sp/core';
 import { readS2SPReceipt } from '@s2sp/core/receipt';
-import { plainTextTokens, type TableResultContext } from '@s2sp/server';
 import { callToolPlainly } from '../advice.js';
 import type { CallToolResult } from '../mcp-sdk.js';
 import type { FoundTable } from './detect/find-table.js';
 import { describeBlocks, MAX_KEPT_TEXT } from './detect/other-blocks.js';
 import { upstreamNoteText } from './detect/upstream-note.js';
+import type { GatewayParts, TableResultContext } from './s2sp-call.js';
 import type { ToolCallContext } from './tool-call.js';
 
 /** The union of row keys, in first-seen order. */
@@ -82,11 +82,19 @@ export async function withOtherParts(
     });
   }
   if (extra.length === 0) return answer;
-  return withExtraRead({ ...answer, content: [...answer.content, ...extra] }, extra);
+  return withExtraRead(
+    { ...answer, content: [...answer.content, ...extra] },
+    extra,
+    context.parts.plainTextTokens,
+  );
 }
 
 /** The receipt of `answer` less the tokens of `extra`, blocks the model reads too. */
-function withExtraRead(answer: CallToolResult, extra: CallToolResult['content']): CallToolResult {
+function withExtraRead(
+  answer: CallToolResult,
+  extra: CallToolResult['content'],
+  plainTextTokens: GatewayParts['plainTextTokens'],
+): CallToolResult {
   const receipt = readS2SPReceipt(answer);
   if (!receipt) return answer;
   const read = plainTextTokens(

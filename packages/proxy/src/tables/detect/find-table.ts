@@ -29,10 +29,10 @@
  */
 
 import type { Row } from '@s2sp/core';
-import type { RowBytes } from '@s2sp/server';
 import type { CallToolResult } from '../../mcp-sdk.js';
 import { arrayElementTexts, WS } from '../formats/json-rows.js';
 import { runNow, type Steps } from '../formats/parse-steps.js';
+import type { RowBytes } from '../s2sp-call.js';
 import { type Block, largeTextOf, textOf } from './block-text.js';
 import { contentWrapper } from './content-wrapper.js';
 import { documentSteps, type OtherArray, type TableArray } from './json-document.js';
