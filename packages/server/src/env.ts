@@ -14,7 +14,7 @@
 import type { Logger } from '@s2sp/core';
 import { configError, misspeltVariables, parseOptions, readSettings } from '@s2sp/core/options';
 import { z } from 'zod';
-import { ConsumerFetchOptionsSchema } from './consumer/consumer-tool.js';
+import { ConsumerFetchOptionsSchema } from './consumer/consumer-options.js';
 import {
   BearerTokenListSchema,
   EdgeOptionsSchema,

@@ -12,9 +12,8 @@
  */
 
 export type { LogFields, Logger } from '@s2sp/core';
+export type { ConsumerCallInfo, ConsumerFetchOptions } from './consumer/consumer-options.js';
 export type {
-  ConsumerCallInfo,
-  ConsumerFetchOptions,
   ConsumerToolConfig,
   ConsumerToolHandler,
   ConsumerToolOutput,

@@ -13,8 +13,13 @@ import type { CallToolResult } from '../mcp-sdk.js';
 import type { FoundTable } from './detect/find-table.js';
 import { describeBlocks, MAX_KEPT_TEXT } from './detect/other-blocks.js';
 import { upstreamNoteText } from './detect/upstream-note.js';
-import type { GatewayParts, TableResultContext } from './s2sp-call.js';
-import type { ToolCallContext } from './tool-call.js';
+import type { GatewayParts, S2SPCall, TableResultContext } from './s2sp-call.js';
+
+/** What {@link withOtherParts} needs of a tool call's context (`ToolCallContext` has it). */
+export interface OtherPartsContext {
+  readonly s2sp: () => S2SPCall;
+  readonly parts: Pick<GatewayParts, 'plainTextTokens'>;
+}
 
 /** The union of row keys, in first-seen order. */
 export function columnsOf(rows: readonly Row[]): string[] {
@@ -35,7 +40,7 @@ const MAX_KEPT_ARRAY_ROWS = 200;
  * their own resource_url), and a note of what was left out.
  */
 export async function withOtherParts(
-  context: ToolCallContext,
+  context: OtherPartsContext,
   found: FoundTable,
   answer: CallToolResult,
   resultContext: TableResultContext,

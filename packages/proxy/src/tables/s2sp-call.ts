@@ -17,6 +17,7 @@ import {
   createClientConcurrencyLimit,
   createS2SP,
   estimateTokens,
+  type S2SPOptions,
   s2spCapability,
   traceToolCall,
 } from '@s2sp/server';
@@ -35,7 +36,6 @@ import { createModernMcp } from '@s2sp/server/http';
 import type { Hono } from 'hono';
 import { z } from 'zod';
 import type { CallToolResult } from '../mcp-sdk.js';
-import type { ProxyRuntimeOptions } from '../proxy-options.js';
 
 // The server's types the proxy's other files name: named here, at the seam, and nowhere else.
 export type { ShutdownOptions } from '@s2sp/server';
@@ -90,6 +90,13 @@ export const GATEWAY_PARTS: GatewayParts = Object.freeze({
   createClientConcurrencyLimit,
   createModernMcp,
 });
+
+/** The options of `createS2SP` the proxy takes as they are, under the same names. */
+export type SharedRuntimeOptions = Pick<S2SPOptions, 'store' | 'ttlSeconds' | 'tokenBudget'>;
+
+/** What the proxy's data plane is built with: those, its per-client bounds and body timeout. */
+export type ProxyRuntimeOptions = SharedRuntimeOptions &
+  Pick<S2SPOptions, 'maxEntriesPerClient' | 'maxBytesPerClient' | 'requestBodyTimeoutMs'>;
 
 /** Options for {@link createS2SPCall}: the proxy's runtime options, and where it is reached. */
 export interface S2SPCallOptions extends ProxyRuntimeOptions {
