@@ -18,7 +18,7 @@ export type {
   ConsumerToolHandler,
   ConsumerToolOutput,
 } from './consumer/consumer-tool.js';
-export { CLIENT_ADDRESS_HEADER, clientKey } from './limits/client-quota.js';
+export { clientKey } from './limits/client-quota.js';
 export {
   type ConcurrencyLimit,
   type ConcurrencyLimitOptions,

@@ -5,7 +5,7 @@
  * @module
  */
 
-import { PROTOCOL } from '@s2sp/core';
+import { type Logger, PROTOCOL } from '@s2sp/core';
 import { byteSize, milliseconds, positiveInteger } from '@s2sp/core/options';
 import type { BodyStore } from '@s2sp/core/store';
 import { z } from 'zod';
