@@ -58,9 +58,10 @@ describe("Hono's private members the Node front door reads", () => {
     child.post('/y', handler);
     child.onError(() => new Response('error', { status: 500 }));
     const parent = new Hono().route('/', child);
-    const [route] = parent.routes;
-    expect(route?.path).toBe('/y');
-    expect((route?.handler as unknown as Record<PropertyKey, unknown>)[COMPOSED_HANDLER]).toBe(
+    expect(parent.routes).toHaveLength(1);
+    const [route] = parent.routes as [(typeof parent.routes)[number]];
+    expect(route.path).toBe('/y');
+    expect((route.handler as unknown as Record<PropertyKey, unknown>)[COMPOSED_HANDLER]).toBe(
       handler,
     );
   });
