@@ -54,7 +54,7 @@ const ENTRY_BUDGETS: Readonly<Record<string, number>> = {
   '@s2sp/server/node': 4,
   '@s2sp/server/slop': 4,
   '@s2sp/server/a2s': 13,
-  '@s2sp/server/env': 18,
+  '@s2sp/server/env': 16,
   // For gateways (`@s2sp/proxy`): what only a program in front of another server needs.
   '@s2sp/server/gateway': 16,
   '@s2sp/client': 14,
@@ -70,7 +70,7 @@ const ENTRY_BUDGETS: Readonly<Record<string, number>> = {
 /** Core is for third parties: all its entries together. */
 const CORE_BUDGET = 119;
 /** The five packages together (the aim is 250). */
-const TOTAL_BUDGET = 300;
+const TOTAL_BUDGET = 299;
 
 describe('every entry point of the published packages', () => {
   const root = fileURLToPath(new URL('../../../', import.meta.url));

@@ -26,9 +26,6 @@ import { LOG_LEVELS, type LogLevel } from './logger.js';
 import { S2SPOptionsSchema } from './runtime/options.js';
 import type { SlopOptions } from './slop.js';
 
-// The rule lives in core, beside the settings reader that throws it; named here as well for the
-// servers' start-up scripts, which read everything else from this entry.
-export { configError, configErrorVariable } from '@s2sp/core/options';
 export { EdgeOptionsSchema, isHostValue } from './edge/edge-options.js';
 export { S2SPOptionsSchema } from './runtime/options.js';
 export { S2SPServerOptionsSchema } from './server-options.js';
