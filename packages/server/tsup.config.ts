@@ -8,6 +8,7 @@ export default defineConfig({
     slop: 'src/slop.ts',
     'a2s/index': 'src/a2s/index.ts',
     env: 'src/env.ts',
+    gateway: 'src/gateway.ts',
   },
   format: ['esm'],
   dts: true,

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import type { S2SPError } from '@s2sp/core';
-import { configErrorVariable } from '@s2sp/server/env';
+import { configErrorVariable } from '@s2sp/core/options';
 import { describe, expect, it } from 'vitest';
 import { loadConfig, loadReplayConfig, USAGE, VARIABLES } from './config.js';
 import { DEFAULT_NWS_USER_AGENT } from './nws-client.js';

@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+import { configErrorVariable } from '@s2sp/core/options';
 import type { BodyStore } from '@s2sp/core/store';
 /**
  * The weather-alerts entry point: `node dist/main.js [--stdio] [--replay]`, configured by
@@ -7,7 +8,6 @@ import type { BodyStore } from '@s2sp/core/store';
  * standard output stays reserved for MCP in stdio mode.
  */
 import { createConsoleLogger } from '@s2sp/server';
-import { configErrorVariable } from '@s2sp/server/env';
 import { startTelemetryFromEnv, stopOnSignals } from '@s2sp/server/node';
 import { loadConfig, USAGE } from './config.js';
 import { createRedisStore } from './redis-store.js';

@@ -13,6 +13,7 @@
  */
 
 export { FetchBodyLimitsSchema } from './fetch/fetch-request.js';
+export { configError, configErrorVariable } from './options/config-error.js';
 export {
   byteSize,
   httpUrl,

@@ -44,17 +44,19 @@ const ENTRY_BUDGETS: Readonly<Record<string, number>> = {
   '@s2sp/core/advice': 14,
   '@s2sp/core/store': 23,
   '@s2sp/core/json': 6,
-  '@s2sp/core/options': 13,
+  '@s2sp/core/options': 15,
   '@s2sp/core/receipt': 2,
   '@s2sp/core/otel': 6,
   '@s2sp/core/node': 2,
   '@s2sp/core/testing': 3,
-  '@s2sp/server': 61,
+  '@s2sp/server': 45,
   '@s2sp/server/http': 25,
   '@s2sp/server/node': 4,
   '@s2sp/server/slop': 4,
   '@s2sp/server/a2s': 13,
-  '@s2sp/server/env': 18,
+  '@s2sp/server/env': 16,
+  // For gateways (`@s2sp/proxy`): what only a program in front of another server needs.
+  '@s2sp/server/gateway': 16,
   '@s2sp/client': 14,
   '@s2sp/client/ai-sdk': 5,
   '@s2sp/client/langchain': 8,
@@ -66,7 +68,7 @@ const ENTRY_BUDGETS: Readonly<Record<string, number>> = {
   '@s2sp/proxy': 11,
 };
 /** Core is for third parties: all its entries together. */
-const CORE_BUDGET = 117;
+const CORE_BUDGET = 119;
 /** The five packages together (the aim is 250). */
 const TOTAL_BUDGET = 299;
 

@@ -13,7 +13,7 @@
  */
 
 import { createHmac, randomBytes } from 'node:crypto';
-import { clientKey, readToolCall, type ToolCall } from '@s2sp/server';
+import type { GatewayParts, ToolCall } from './tables/s2sp-call.js';
 
 /** Bytes of the secret. */
 const SECRET_BYTES = 32;
@@ -35,8 +35,13 @@ export interface ClientKeys {
  * Creates the client keys.
  *
  * @param staticTokens - the operator's static bearer tokens (the edge's `auth.bearerTokens`)
+ * @param parts - the servers' reading of a call and their client key (`GATEWAY_PARTS`)
  */
-export function createClientKeys(staticTokens: readonly string[]): ClientKeys {
+export function createClientKeys(
+  staticTokens: readonly string[],
+  parts: Pick<GatewayParts, 'clientKey' | 'readToolCall'>,
+): ClientKeys {
+  const { clientKey, readToolCall } = parts;
   const tokens = new Set(staticTokens);
   let secret = randomBytes(SECRET_BYTES);
   // One HMAC per token and secret: a token is checked on every request.

@@ -1,11 +1,11 @@
 #!/usr/bin/env node
+import { configErrorVariable } from '@s2sp/core/options';
 /**
  * `s2sp-proxy`: S2SP in front of any MCP server. Everything it prints goes to standard error, so
  * that standard output stays reserved for MCP with `--stdio`.
  */
 import type { BodyStore } from '@s2sp/core/store';
 import { createConsoleLogger } from '@s2sp/server';
-import { configErrorVariable } from '@s2sp/server/env';
 import { stopOnSignals } from '@s2sp/server/node';
 import { USAGE } from './cli/cli-args.js';
 import { type ProxyRun, readProxyRun } from './cli/proxy-run.js';

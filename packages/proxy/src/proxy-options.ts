@@ -14,22 +14,23 @@ import {
   positiveNumber,
   stringList,
 } from '@s2sp/core/options';
-import type { S2SPOptions } from '@s2sp/server';
 import { EdgeOptionsSchema, S2SPOptionsSchema, SwitchSchema } from '@s2sp/server/env';
 import { z } from 'zod';
 import type { S2SPProxyOptions } from './proxy-types.js';
 import { TABLE_FORMATS } from './tables/detect/text-formats.js';
-import type { TableToolRule } from './tables/table-tools.js';
+import type { ProxyRuntimeOptions, SharedRuntimeOptions } from './tables/s2sp-call.js';
+import type { TableToolRule } from './tables/table-tool-rule.js';
 import type { UpstreamTarget } from './upstream/upstream-target.js';
 
 const isObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null;
 
 /** The options the proxy takes as `createS2SP` takes them: same rules, flags and documentation. */
-const SHARED = S2SPOptionsSchema.pick({ store: true, ttlSeconds: true, tokenBudget: true });
-
-/** The options of {@link SHARED}, as `createS2SP` documents them. */
-export type SharedRuntimeOptions = Pick<S2SPOptions, keyof typeof SHARED.shape>;
+const SHARED = S2SPOptionsSchema.pick({
+  store: true,
+  ttlSeconds: true,
+  tokenBudget: true,
+} satisfies Record<keyof SharedRuntimeOptions, true>);
 
 /**
  * The options of `createS2SPProxy`. The HTTP edge's options are the servers' (same rules, same
@@ -175,10 +176,6 @@ export const S2SPProxyOptionsSchema = z.object({
 export type ResolvedProxyOptions = z.output<typeof S2SPProxyOptionsSchema> & {
   readonly logger?: Logger;
 };
-
-/** The options the proxy hands on to `createS2SP`, for each table tool's results. */
-export type ProxyRuntimeOptions = SharedRuntimeOptions &
-  Pick<S2SPOptions, 'maxEntriesPerClient' | 'maxBytesPerClient' | 'requestBodyTimeoutMs'>;
 
 const RUNTIME_KEYS = [
   ...(Object.keys(SHARED.shape) as (keyof SharedRuntimeOptions)[]),

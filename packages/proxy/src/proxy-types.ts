@@ -4,12 +4,11 @@
  * @module
  */
 
-import type { Logger, ShutdownOptions } from '@s2sp/server';
-import type { S2SPEdgeOptions } from '@s2sp/server/http';
+import type { Logger } from '@s2sp/core';
 import type { Hono } from 'hono';
 import type { Server, Transport } from './mcp-sdk.js';
-import type { SharedRuntimeOptions } from './proxy-options.js';
-import type { TableToolRule } from './tables/table-tools.js';
+import type { S2SPEdgeOptions, SharedRuntimeOptions, ShutdownOptions } from './tables/s2sp-call.js';
+import type { TableToolRule } from './tables/table-tool-rule.js';
 import type { UpstreamTarget } from './upstream/upstream-target.js';
 
 /**

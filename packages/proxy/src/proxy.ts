@@ -6,7 +6,7 @@
 
 import { S2SPError } from '@s2sp/core';
 import { parseOptions } from '@s2sp/core/options';
-import { createClientConcurrencyLimit, createConsoleLogger, type ToolCall } from '@s2sp/server';
+import { createConsoleLogger } from '@s2sp/server';
 import { createS2SPEdge } from '@s2sp/server/http';
 import { Hono } from 'hono';
 import { createClientKeys } from './client-keys.js';
@@ -20,15 +20,22 @@ import { createInputRounds } from './downstream/input-rounds.js';
 import { createNotificationHub, listChanges } from './downstream/notification-hub.js';
 import { sessionRelayTarget } from './downstream/relay-target.js';
 import { createSubscriptions } from './downstream/subscriptions.js';
+import { eventSink } from './event-sink.js';
 import { type Notification, type Server, StdioServerTransport, type Tool } from './mcp-sdk.js';
 import { runtimeOptionsOf, S2SPProxyOptionsSchema } from './proxy-options.js';
 import type { ProxyListener, S2SPProxy, S2SPProxyOptions } from './proxy-types.js';
 import { createLearnedColumns } from './tables/learned-columns.js';
-import { createS2SPCall, S2SP_PARAMETERS, type S2SPCall } from './tables/s2sp-call.js';
+import {
+  createS2SPCall,
+  GATEWAY_PARTS,
+  S2SP_PARAMETERS,
+  type S2SPCall,
+  type ToolCall,
+} from './tables/s2sp-call.js';
 import { createTableTools, type DeclaredTool } from './tables/table-tools.js';
 import { createToolState } from './tables/tool-state.js';
 import type { RelayTarget } from './upstream/client-relay.js';
-import { createUpstream, type Upstream } from './upstream/upstream.js';
+import { createUpstream, type Upstream, type UpstreamOptions } from './upstream/upstream.js';
 import { createUpstreamPool } from './upstream/upstream-pool.js';
 import { PROXY_VERSION } from './version.js';
 
@@ -38,11 +45,16 @@ interface SessionOwner {
   server: Server | undefined;
 }
 
+/** What an upstream session tells about a notification it received. */
+type NotificationHandler = NonNullable<UpstreamOptions['onNotification']>;
+
 /** Whose upstream session it is: a 2025-era session, or a 2026-07-28 client (its `clientKey`). */
 type Owner = SessionOwner | string;
 
 /**
- * Creates an S2SP proxy in front of an MCP server.
+ * Creates an S2SP proxy in front of an MCP server. A composition root: each part is built after
+ * everything it calls, and a part that reports to one built later does so through an event sink
+ * (`event-sink.ts`) the later part listens on.
  *
  * @throws S2SPError `invalid_config` for any option that cannot work (`publicUrl`, a budget or
  *   limit, an edge option such as `auth`, `allowedHosts` or `requestBodyTimeoutMs`)
@@ -84,7 +96,7 @@ export function createS2SPProxy(input: S2SPProxyOptions): S2SPProxy {
 
   const learned = createLearnedColumns();
   // A static bearer token's holder is its token (a keyed hash), never its position in the list.
-  const clientKeys = createClientKeys(input.auth?.bearerTokens ?? []);
+  const clientKeys = createClientKeys(input.auth?.bearerTokens ?? [], GATEWAY_PARTS);
   // Declared tools from the --state file: known until the upstream lists its tools.
   const remembered: Record<string, DeclaredTool> = {};
   const tables = createTableTools({
@@ -94,6 +106,7 @@ export function createS2SPProxy(input: S2SPProxyOptions): S2SPProxy {
     alwaysLoad: options.alwaysLoadTableTools,
     describe: (description) => s2sp().describe(description),
     parameters: () => S2SP_PARAMETERS,
+    measures: GATEWAY_PARTS,
     learned,
     remembered,
     logger,
@@ -140,15 +153,13 @@ export function createS2SPProxy(input: S2SPProxyOptions): S2SPProxy {
   // or called a tool.
   const downstream = new Set<Server>();
   const clientOf = new WeakMap<object, string>();
-  const hub = createNotificationHub({
-    // The HTTP endpoint (below) holds the 2026-07-28 clients' listen streams; nothing reaches the
-    // hub before the upstream starts.
-    listeners: (notification, client) => sessions.listeners(notification, client),
-    servers: () => downstream,
-    logger,
-    clientOf: (server) => clientOf.get(server),
-    setUpstreamLevel: (level) => startup.request({ method: 'logging/setLevel', params: { level } }),
-  });
+  // What reaches the 2026-07-28 clients' listen streams, which the HTTP endpoint (built last)
+  // holds; nothing is sent there before the upstream starts.
+  const toListeners = eventSink<[notification: Notification, client?: string]>();
+  // What the start-up session reports while it is every client's (sharedUpstream): for the hub
+  // and the subscriptions, which are built on that session.
+  const sharedNotification = eventSink<Parameters<NotificationHandler>>();
+  const sharedRestarted = eventSink<[]>();
   let restarts = 0;
   const connection = {
     target: options.upstream,
@@ -159,6 +170,7 @@ export function createS2SPProxy(input: S2SPProxyOptions): S2SPProxy {
     maxResultBytes: options.maxUpstreamResultBytes,
     restartDelayMs: options.restartDelayMs,
     maxRestartDelayMs: 30_000,
+    createClientLimit: GATEWAY_PARTS.createClientConcurrencyLimit,
     ...(options.onUpstreamStderr && { onStderr: options.onUpstreamStderr }),
   };
   const shared = options.sharedUpstream;
@@ -170,7 +182,7 @@ export function createS2SPProxy(input: S2SPProxyOptions): S2SPProxy {
     ...connection,
     onNotification: (notification, origin) => {
       if (notification.method === 'notifications/tools/list_changed') forgetTools();
-      if (shared) hub.relay(notification, origin, subscriptions);
+      if (shared) sharedNotification.emit(notification, origin);
     },
     // Shared by every client, the session's requests that no call relates reach a client only
     // while it is the one connected.
@@ -182,15 +194,46 @@ export function createS2SPProxy(input: S2SPProxyOptions): S2SPProxy {
     onRestarted: () => {
       restarts++;
       forgetTools();
-      if (!shared) return;
-      hub.restarted(startup.capabilities());
-      void subscriptions.renew();
+      if (shared) sharedRestarted.emit();
     },
   });
   const subscriptions = createSubscriptions(startup);
+  const hub = createNotificationHub({
+    listeners: toListeners.emit,
+    servers: () => downstream,
+    logger,
+    clientOf: (server) => clientOf.get(server),
+    setUpstreamLevel: (level) => startup.request({ method: 'logging/setLevel', params: { level } }),
+  });
+  sharedNotification.on((notification, origin) => hub.relay(notification, origin, subscriptions));
+  sharedRestarted.on(() => {
+    hub.restarted(startup.capabilities());
+    void subscriptions.renew();
+  });
 
   // Whose upstream session it is: a 2025-era downstream session, or a 2026-07-28 client.
   let owners = 0;
+  const ownerTarget = (owner: Owner): RelayTarget | undefined =>
+    typeof owner === 'string' || !owner.server
+      ? undefined
+      : sessionRelayTarget(owner.server, clientOf.get(owner.server) ?? `session ${owner.id}`);
+  /** What an owner's upstream session sends: to the request it came with, else to the owner. */
+  const toOwner = (owner: Owner, notification: Notification, caller: object | undefined) => {
+    if (notification.method === 'notifications/tools/list_changed') forgetTools();
+    if (typeof owner !== 'string') {
+      if (owner.server) hub.deliver(notification, owner.server);
+      return;
+    }
+    const broadcast =
+      notification.method.endsWith('/list_changed') ||
+      notification.method === 'notifications/resources/updated';
+    if (broadcast) toListeners.emit(notification, owner);
+    else if (caller) hub.deliver(notification, caller as Server);
+    else
+      logger.debug('upstream notification not relayed: no request of its client open', {
+        method: notification.method,
+      });
+  };
   const pool = createUpstreamPool<Owner>(
     {
       open: (owner) =>
@@ -213,38 +256,18 @@ export function createS2SPProxy(input: S2SPProxyOptions): S2SPProxy {
     },
     startup,
   );
-  const ownerTarget = (owner: Owner): RelayTarget | undefined =>
-    typeof owner === 'string' || !owner.server
-      ? undefined
-      : sessionRelayTarget(owner.server, clientOf.get(owner.server) ?? `session ${owner.id}`);
-  /** What an owner's upstream session sends: to the request it came with, else to the owner. */
-  const toOwner = (owner: Owner, notification: Notification, caller: object | undefined) => {
-    if (notification.method === 'notifications/tools/list_changed') forgetTools();
-    if (typeof owner !== 'string') {
-      if (owner.server) hub.deliver(notification, owner.server);
-      return;
-    }
-    const broadcast =
-      notification.method.endsWith('/list_changed') ||
-      notification.method === 'notifications/resources/updated';
-    if (broadcast) sessions.listeners(notification, owner);
-    else if (caller) hub.deliver(notification, caller as Server);
-    else
-      logger.debug('upstream notification not relayed: no request of its client open', {
-        method: notification.method,
-      });
-  };
   /** The upstream a downstream session or a 2026-07-28 client talks to. */
   const upstreamOf = (owner: Owner): Upstream =>
     shared ? startup : pool.lease(owner, { idleClose: typeof owner === 'string' });
 
   const common = {
-    callsPerClient: createClientConcurrencyLimit({
+    callsPerClient: GATEWAY_PARTS.createClientConcurrencyLimit({
       concurrency: options.maxCallsPerClient,
       what: 'requests of this client',
     }),
     tables,
     s2sp,
+    parts: GATEWAY_PARTS,
     logger,
     clientKey: (extra: ToolCall) => clientKeys.of(extra),
     maxTextLength: options.maxResultChars,
@@ -316,7 +339,9 @@ export function createS2SPProxy(input: S2SPProxyOptions): S2SPProxy {
     maxSessionsPerClient: options.maxSessionsPerClient,
     idleMs: 60 * 60 * 1000,
     edge,
+    createModernMcp: GATEWAY_PARTS.createModernMcp,
   });
+  toListeners.on((notification, client) => sessions.listeners(notification, client));
   const listeners: ProxyListener[] = [];
   // Listed once at start, so a tool whose outputSchema cannot be combined with S2SP's is reported
   // now rather than at its first use; without publicUrl, once listen() gives the data plane its

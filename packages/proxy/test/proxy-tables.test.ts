@@ -1,6 +1,6 @@
 import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { PROTOCOL, S2SPResultSchema } from '@s2sp/core';
-import { resourceToolDescription } from '@s2sp/server';
+import { resourceToolDescription } from '@s2sp/server/gateway';
 import { describe, expect, it } from 'vitest';
 import { PROXY_INSTRUCTIONS } from '../src/advice.js';
 import { httpClient, startProxy, stdioClient, TABLE_SERVER } from './support.js';

@@ -9,7 +9,7 @@ import { silentLogger } from '@s2sp/server';
 import { describe, expect, it } from 'vitest';
 import { PROXY_INSTRUCTIONS } from '../src/advice.js';
 import type { Tool } from '../src/mcp-sdk.js';
-import { createS2SPCall, S2SP_PARAMETERS } from '../src/tables/s2sp-call.js';
+import { createS2SPCall, GATEWAY_PARTS, S2SP_PARAMETERS } from '../src/tables/s2sp-call.js';
 import { createTableTools } from '../src/tables/table-tools.js';
 import { type ListedTool, measuredUpstreams, toolCosts } from './real-servers/listing-tokens.js';
 import { recordedToolLists } from './real-servers/tool-lists.js';
@@ -26,6 +26,7 @@ async function asTableTools(tools: readonly Tool[]): Promise<Tool[]> {
       include: tools.map((tool) => ({ name: tool.name })),
       describe: (description) => seam.describe(description),
       parameters: () => S2SP_PARAMETERS,
+      measures: GATEWAY_PARTS,
       logger: silentLogger,
     });
     return tables.decorate(tools, 'client');

@@ -1,9 +1,8 @@
 import { S2SPError } from '@s2sp/core';
-import { positiveInteger } from '@s2sp/core/options';
+import { configErrorVariable, positiveInteger } from '@s2sp/core/options';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import {
-  configErrorVariable,
   loadConsumerEnv,
   loadEdgeEnv,
   loadEnv,

@@ -12,10 +12,9 @@
  */
 
 import type { Logger } from '@s2sp/core';
-import { misspeltVariables, parseOptions, readSettings } from '@s2sp/core/options';
+import { configError, misspeltVariables, parseOptions, readSettings } from '@s2sp/core/options';
 import { z } from 'zod';
-import { ConsumerFetchOptionsSchema } from './consumer/consumer-tool.js';
-import { configError } from './edge/config-error.js';
+import { ConsumerFetchOptionsSchema } from './consumer/consumer-options.js';
 import {
   BearerTokenListSchema,
   EdgeOptionsSchema,
@@ -27,7 +26,6 @@ import { LOG_LEVELS, type LogLevel } from './logger.js';
 import { S2SPOptionsSchema } from './runtime/options.js';
 import type { SlopOptions } from './slop.js';
 
-export { configError, configErrorVariable } from './edge/config-error.js';
 export { EdgeOptionsSchema, isHostValue } from './edge/edge-options.js';
 export { S2SPOptionsSchema } from './runtime/options.js';
 export { S2SPServerOptionsSchema } from './server-options.js';

@@ -3,7 +3,8 @@
  * resource and consumer tools to your own `McpServer` and gives you the data plane to mount in
  * your own app; `createS2SPServer` is a ready-made server on top of it. Optional parts live in
  * subpaths: `@s2sp/server/http` (the data plane alone), `@s2sp/server/node` (Express and
- * `node:http`), `@s2sp/server/slop`, `@s2sp/server/a2s` and `@s2sp/server/env`.
+ * `node:http`), `@s2sp/server/slop`, `@s2sp/server/a2s`, `@s2sp/server/env` and
+ * `@s2sp/server/gateway` (for gateways such as `@s2sp/proxy`).
  *
  * This file is the package's public API: adding an export here is an API change.
  *
@@ -11,16 +12,14 @@
  */
 
 export type { LogFields, Logger } from '@s2sp/core';
+export type { ConsumerCallInfo, ConsumerFetchOptions } from './consumer/consumer-options.js';
 export type {
-  ConsumerCallInfo,
-  ConsumerFetchOptions,
   ConsumerToolConfig,
   ConsumerToolHandler,
   ConsumerToolOutput,
 } from './consumer/consumer-tool.js';
-export { CLIENT_ADDRESS_HEADER, clientKey } from './limits/client-quota.js';
+export { clientKey } from './limits/client-quota.js';
 export {
-  type ClientConcurrencyLimit,
   type ConcurrencyLimit,
   type ConcurrencyLimitOptions,
   createClientConcurrencyLimit,
@@ -39,26 +38,13 @@ export type {
   RegisteredToolOf,
   ToolContextOf,
 } from './mcp/mcp-server-like.js';
-export { readToolCall, type ToolCall, type ToolCallView } from './mcp/tool-call.js';
 export { type ListNamesOptions, listNames } from './resource/abstract-domains.js';
-export { profileColumns } from './resource/column-profile.js';
-export { plainTextTokens } from './resource/plain-tokens.js';
 export {
   type ResourceToolConfig,
   type ResourceToolHandler,
-  resourceExtensionParameters,
   resourceParameters,
-  resourceToolDescription,
-  shortResourceToolParameters,
 } from './resource/resource-tool.js';
-export type { RowBytes } from './resource/row-bytes.js';
-export { prepareTable, type RowJson, serializeTable } from './resource/table.js';
-export {
-  parseTableRequest,
-  type TableRequest,
-  type TableResultArguments,
-} from './resource/table-request.js';
-export type { TableResultContext } from './resource/table-result.js';
+export { prepareTable, serializeTable } from './resource/table.js';
 export {
   budgetTokens,
   DEFAULT_TOKEN_BUDGET,

@@ -13,7 +13,7 @@ import { parseOptions, stringList } from '@s2sp/core/options';
 import type { Context, Hono } from 'hono';
 import { z } from 'zod';
 import { sendToolArguments } from './advice.js';
-import { DataPlaneOptionsSchema } from './data-plane/data-plane.js';
+import { DataPlaneOptionsSchema } from './data-plane/data-plane-options.js';
 import { isJsonContentType, isJsonWhitespace } from './data-plane/request.js';
 import { BearerTokenSchema, createBearerCheck } from './edge/bearer-auth.js';
 import { EdgeOptionsSchema } from './edge/edge-options.js';

@@ -29,13 +29,13 @@ import {
 import { Hono } from 'hono';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
+import type { ToolCall } from '../src/gateway.js';
 import {
   clientKey,
   createS2SP,
   createS2SPServer,
   type S2SP,
   silentLogger,
-  type ToolCall,
   toolProgress,
 } from '../src/index.js';
 import { readToolCall } from '../src/mcp/tool-call.js';

@@ -7,8 +7,7 @@
  * @module
  */
 
-import { optionRows } from '@s2sp/core/options';
-import { configError } from '@s2sp/server/env';
+import { configError, optionRows } from '@s2sp/core/options';
 import { TABLE_FORMATS } from '../tables/detect/text-formats.js';
 import { parseTableToolRule, type TableToolRule } from '../tables/table-tool-rule.js';
 import type { UpstreamTarget } from '../upstream/upstream-target.js';

@@ -1,4 +1,4 @@
-import { configErrorVariable } from '@s2sp/server/env';
+import { configErrorVariable } from '@s2sp/core/options';
 import { describe, expect, it } from 'vitest';
 import { parseConfigFile } from './config-file.js';
 

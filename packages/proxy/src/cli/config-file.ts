@@ -19,7 +19,7 @@
  * @module
  */
 import type { SettingsSources } from '@s2sp/core/options';
-import { configError } from '@s2sp/server/env';
+import { configError } from '@s2sp/core/options';
 import { parse as parseYaml } from 'yaml';
 import { parseTableToolRule } from '../tables/table-tool-rule.js';
 import { type RegularFileRead, readRegularFile } from './regular-file.js';

@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { configErrorVariable } from '@s2sp/server/env';
+import { configErrorVariable } from '@s2sp/core/options';
 import { codeAndDataOf } from '@s2sp/test-utils';
 import { describe, expect, it } from 'vitest';
 import { MAX_CONFIG_FILE_BYTES } from './config-file.js';

@@ -7,20 +7,21 @@
  * @module
  */
 
-import { misspeltVariables, readSettings } from '@s2sp/core/options';
-import type { LogLevel } from '@s2sp/server';
 import {
   configError,
   configErrorVariable,
-  type Env,
-  S2SPServerOptionsSchema,
-  ServerSettingsSchema,
-} from '@s2sp/server/env';
+  misspeltVariables,
+  readSettings,
+  type SettingsSources,
+} from '@s2sp/core/options';
 import type { S2SPProxyOptions } from '../proxy-types.js';
 import type { UpstreamTarget } from '../upstream/upstream-target.js';
 import { parseCliArgs } from './cli-args.js';
 import { parseConfigFile, readConfigFile } from './config-file.js';
-import { PROXY_VARIABLES, ProxySettingsSchema } from './proxy-settings.js';
+import { NEIGHBOUR_SETTINGS, PROXY_VARIABLES, ProxySettingsSchema } from './proxy-settings.js';
+
+/** The environment as the settings reader takes it (`process.env`, or a test's own record). */
+type Env = NonNullable<SettingsSources['env']>;
 
 /** What one `s2sp-proxy` run is told. */
 export interface ProxyRun {
@@ -31,7 +32,7 @@ export interface ProxyRun {
   readonly stdio: boolean;
   readonly port: number;
   readonly host: string;
-  readonly logLevel: LogLevel;
+  readonly logLevel: ReturnType<typeof ProxySettingsSchema.shape.logLevel.parse>;
   /** `--redis` and `--redis-prefix` (or `S2SP_REDIS_PREFIX`), for `createRedisBodyStore`. */
   readonly redis: { readonly url: string; readonly keyPrefix?: string } | undefined;
   /**
@@ -92,11 +93,7 @@ export function readProxyRun(
     logLevel: shape.logLevel.parse(logLevel),
     // Among the names of the proxy's settings and of the servers' (an app beside it may share
     // the environment), so that none of them is taken for a slip of another.
-    misspelt: misspeltVariables(env, [
-      ProxySettingsSchema,
-      ServerSettingsSchema,
-      S2SPServerOptionsSchema,
-    ]),
+    misspelt: misspeltVariables(env, [ProxySettingsSchema, ...NEIGHBOUR_SETTINGS]),
     redis:
       redis?.url === undefined
         ? undefined

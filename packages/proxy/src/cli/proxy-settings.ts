@@ -8,7 +8,7 @@
 
 import { RedisStoreSettingsSchema } from '@s2sp/cache-redis/settings';
 import { optionRows } from '@s2sp/core/options';
-import { EdgeOptionsSchema, ServerSettingsSchema } from '@s2sp/server/env';
+import { EdgeOptionsSchema, S2SPServerOptionsSchema, ServerSettingsSchema } from '@s2sp/server/env';
 import { S2SPProxyOptionsSchema } from '../proxy-options.js';
 
 /**
@@ -46,3 +46,9 @@ export const PROXY_VARIABLES: ReadonlySet<string> = new Set(
     ...optionRows(RedisStoreSettingsSchema.pick({ keyPrefix: true })),
   ].flatMap((row) => row.env),
 );
+
+/**
+ * The settings of the servers (an app beside the proxy may share its environment): a variable of
+ * theirs is never taken for a slip of one of the proxy's.
+ */
+export const NEIGHBOUR_SETTINGS = [ServerSettingsSchema, S2SPServerOptionsSchema] as const;

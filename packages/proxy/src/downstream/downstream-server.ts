@@ -6,7 +6,6 @@
  */
 
 import { PROTOCOL } from '@s2sp/core';
-import { readToolCall, s2spCapability, type ToolCall, traceToolCall } from '@s2sp/server';
 import {
   CallToolRequestSchema,
   type ClientCapabilities,
@@ -29,6 +28,7 @@ import {
   UnsubscribeRequestSchema,
 } from '../mcp-sdk.js';
 import { proxyInstructions } from '../tables/proxy-instructions.js';
+import type { GatewayParts, ToolCall } from '../tables/s2sp-call.js';
 import { callTool, forwardOptions, type ToolCallContext } from '../tables/tool-call.js';
 import { relayScope } from '../upstream/client-relay.js';
 import type { InputRounds, ModernCall } from './input-rounds.js';
@@ -58,7 +58,10 @@ const MAY_NEED_INPUT: ReadonlySet<string> = new Set([
  * The capabilities the proxy declares: the upstream's, minus what it cannot relay (experimental
  * tasks), tools with `listChanged`, since learned columns change tool descriptions, and S2SP.
  */
-export function downstreamCapabilities(upstream: ServerCapabilities): ServerCapabilities {
+export function downstreamCapabilities(
+  upstream: ServerCapabilities,
+  s2spCapability: GatewayParts['s2spCapability'],
+): ServerCapabilities {
   const { tasks: _tasks, ...rest } = upstream as ServerCapabilities & { tasks?: unknown };
   return {
     ...rest,
@@ -121,7 +124,10 @@ function downstreamHandlers(
       method,
       (request, call) =>
         limited(call, () =>
-          context.upstream.request(request as never, forwardOptions(call, server)),
+          context.upstream.request(
+            request as never,
+            forwardOptions(call, server, context.parts.readToolCall),
+          ),
         ),
     ]);
 
@@ -130,7 +136,10 @@ function downstreamHandlers(
       'tools/list',
       async (request, call) => {
         const result = (await limited(call, () =>
-          context.upstream.request(request as never, { ...withSignal(call), caller: server }),
+          context.upstream.request(request as never, {
+            ...withSignal(call, context.parts.readToolCall),
+            caller: server,
+          }),
         )) as ListToolsResult;
         // Each client sees its own listing: what its results taught the proxy, nobody else's.
         const client = context.clientKey(call);
@@ -145,7 +154,7 @@ function downstreamHandlers(
         context.seenClient(server, context.clientKey(call));
         // The proxy's own `tools/call` span, a child of the caller's `_meta.traceparent`; the call
         // upstream carries this span's context on. The name is the caller's: capped for the span.
-        const traced = traceToolCall(
+        const traced = context.parts.traceToolCall(
           params.name.slice(0, MAX_SPAN_TOOL_NAME),
           (toolParams: typeof params, toolCall: ToolCall) => callTool(own, toolParams, toolCall),
           'resource',
@@ -196,7 +205,10 @@ function downstreamHandlers(
   return handlers;
 }
 
-function withSignal(call: ToolCall): { signal?: AbortSignal } {
+function withSignal(
+  call: ToolCall,
+  readToolCall: GatewayParts['readToolCall'],
+): { signal?: AbortSignal } {
   const { signal } = readToolCall(call);
   return signal ? { signal } : {};
 }
@@ -209,7 +221,10 @@ function withSignal(call: ToolCall): { signal?: AbortSignal } {
  * @param info - server name and version to announce (the upstream's)
  */
 export function createDownstreamServer(context: DownstreamContext, info: Implementation): Server {
-  const caps = downstreamCapabilities(context.upstream.capabilities());
+  const caps = downstreamCapabilities(
+    context.upstream.capabilities(),
+    context.parts.s2spCapability,
+  );
   const instructions = proxyInstructions(context.upstream.instructions(), context.s2sp);
   const server = new Server(info, { capabilities: caps, ...(instructions && { instructions }) });
   for (const [method, handler] of downstreamHandlers(context, caps, server, true)) {
@@ -239,7 +254,10 @@ export function createModernDownstreamServer(
   context: DownstreamContext,
   info: Implementation,
 ): ModernServer {
-  const caps = downstreamCapabilities(context.upstream.capabilities());
+  const caps = downstreamCapabilities(
+    context.upstream.capabilities(),
+    context.parts.s2spCapability,
+  );
   const instructions = proxyInstructions(context.upstream.instructions(), context.s2sp);
   const { logging: _perRequest, ...modernCaps } = caps;
   const server = new ModernServer(info, {

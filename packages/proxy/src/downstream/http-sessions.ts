@@ -9,13 +9,13 @@
  * @module
  */
 import { randomUUID } from 'node:crypto';
-import { createModernMcp, type S2SPEdge } from '@s2sp/server/http';
 import type { Context, Hono } from 'hono';
 import {
   type ModernServer,
   type Server,
   WebStandardStreamableHTTPServerTransport,
 } from '../mcp-sdk.js';
+import type { GatewayParts, S2SPEdge } from '../tables/s2sp-call.js';
 import { createSessionEventStore } from './event-store.js';
 
 /** Options for {@link mountMcpSessions}. */
@@ -47,9 +47,11 @@ export interface McpSessionsOptions {
    * read timeout and names the caller.
    */
   readonly edge: S2SPEdge;
+  /** The servers' 2026-07-28 endpoint behind that edge (`GATEWAY_PARTS`). */
+  readonly createModernMcp: GatewayParts['createModernMcp'];
 }
 
-type ModernMcp = ReturnType<typeof createModernMcp>;
+type ModernMcp = ReturnType<GatewayParts['createModernMcp']>;
 
 /**
  * 2026-07-28 clients whose SDK entry (and listen streams) is kept; the one used least recently
@@ -126,7 +128,7 @@ export function mountMcpSessions(app: Hono, options: McpSessionsOptions): McpSes
       const [oldest] = modern.keys();
       if (oldest !== undefined) void forgetClient(oldest);
     }
-    const created = createModernMcp(options.edge, () => options.createModernServer(client));
+    const created = options.createModernMcp(options.edge, () => options.createModernServer(client));
     modern.set(client, created);
     return created;
   };

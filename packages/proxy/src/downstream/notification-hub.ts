@@ -14,7 +14,7 @@
  *
  * @module
  */
-import type { Logger } from '@s2sp/server';
+import type { Logger } from '@s2sp/core';
 import {
   type LoggingLevel,
   LoggingLevelSchema,

@@ -8,8 +8,8 @@
  */
 
 import type { Row } from '@s2sp/core';
-import { estimateTokens, profileColumns } from '@s2sp/server';
 import { PROXY_TABLE_TEXT } from '../advice.js';
+import type { GatewayParts } from './s2sp-call.js';
 
 /** One column of a catalogue. */
 export interface CatalogueColumn {
@@ -42,8 +42,15 @@ function sample(rows: readonly Row[]): readonly Row[] {
   return sampledRows(rows.length).map((i) => rows[i] as Row);
 }
 
+/** The servers' measures a catalogue is made with (`GATEWAY_PARTS`). */
+export type ColumnMeasures = Pick<GatewayParts, 'estimateTokens' | 'profileColumns'>;
+
 /** Tokens one `"name":value,` costs in every sampled row, summed. */
-function columnTokens(rows: readonly Row[], name: string): number {
+function columnTokens(
+  rows: readonly Row[],
+  name: string,
+  estimateTokens: ColumnMeasures['estimateTokens'],
+): number {
   const key = `${JSON.stringify(name)}:`;
   let tokens = 0;
   for (const row of rows) {
@@ -59,13 +66,15 @@ function columnTokens(rows: readonly Row[], name: string): number {
  *
  * @param rows - the table
  * @param columns - the columns to measure, in the order to keep
+ * @param measures - the servers' token estimate and column profile
  */
 export function measureColumns(
   rows: readonly Row[],
   columns: readonly string[],
+  measures: ColumnMeasures,
 ): CatalogueColumn[] {
   const sampled = sample(rows);
-  const profile = profileColumns(sampled, columns, { distinct: true, top: 0 });
+  const profile = measures.profileColumns(sampled, columns, { distinct: true, top: 0 });
   return columns.map((name) => {
     const column = profile[name];
     const missing = column?.missing ?? 0;
@@ -75,7 +84,9 @@ export function measureColumns(
     return {
       name,
       tokensPerRow:
-        sampled.length === 0 ? 0 : Math.ceil(columnTokens(sampled, name) / sampled.length),
+        sampled.length === 0
+          ? 0
+          : Math.ceil(columnTokens(sampled, name, measures.estimateTokens) / sampled.length),
       distinct: present > 0 ? Math.round((distinct / present) * 100) / 100 : 0,
     };
   });
@@ -95,20 +106,22 @@ export type PickedColumns =
  * @param columns - its columns
  * @param budget - tokens the abstract may take
  * @param required - columns that must be in the abstract
+ * @param measures - the servers' token estimate and column profile
  */
 export function pickColumns(
   rows: readonly Row[],
   columns: readonly string[],
   budget: number,
-  required: readonly string[] = [],
+  required: readonly string[],
+  measures: ColumnMeasures,
 ): PickedColumns {
   const sampled = sample(rows);
   const scale = sampled.length === 0 ? 0 : rows.length / sampled.length;
   // Each abstract row costs its `{"_row_id":n}` whatever the columns.
   const base = Math.ceil(
-    sampled.reduce((sum, _, i) => sum + estimateTokens(`{"_row_id":${i}},`), 0) * scale,
+    sampled.reduce((sum, _, i) => sum + measures.estimateTokens(`{"_row_id":${i}},`), 0) * scale,
   );
-  const measured = measureColumns(rows, columns);
+  const measured = measureColumns(rows, columns, measures);
   const cost = (column: CatalogueColumn) => Math.ceil(column.tokensPerRow * rows.length);
   let tokens = base;
   const picked: string[] = [];

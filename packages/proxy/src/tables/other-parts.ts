@@ -8,13 +8,18 @@
  */
 import { PROTOCOL, type Row } from '@s2sp/core';
 import { readS2SPReceipt } from '@s2sp/core/receipt';
-import { plainTextTokens, type TableResultContext } from '@s2sp/server';
 import { callToolPlainly } from '../advice.js';
 import type { CallToolResult } from '../mcp-sdk.js';
 import type { FoundTable } from './detect/find-table.js';
 import { describeBlocks, MAX_KEPT_TEXT } from './detect/other-blocks.js';
 import { upstreamNoteText } from './detect/upstream-note.js';
-import type { ToolCallContext } from './tool-call.js';
+import type { GatewayParts, S2SPCall, TableResultContext } from './s2sp-call.js';
+
+/** What {@link withOtherParts} needs of a tool call's context (`ToolCallContext` has it). */
+export interface OtherPartsContext {
+  readonly s2sp: () => S2SPCall;
+  readonly parts: Pick<GatewayParts, 'plainTextTokens'>;
+}
 
 /** The union of row keys, in first-seen order. */
 export function columnsOf(rows: readonly Row[]): string[] {
@@ -35,7 +40,7 @@ const MAX_KEPT_ARRAY_ROWS = 200;
  * their own resource_url), and a note of what was left out.
  */
 export async function withOtherParts(
-  context: ToolCallContext,
+  context: OtherPartsContext,
   found: FoundTable,
   answer: CallToolResult,
   resultContext: TableResultContext,
@@ -82,11 +87,19 @@ export async function withOtherParts(
     });
   }
   if (extra.length === 0) return answer;
-  return withExtraRead({ ...answer, content: [...answer.content, ...extra] }, extra);
+  return withExtraRead(
+    { ...answer, content: [...answer.content, ...extra] },
+    extra,
+    context.parts.plainTextTokens,
+  );
 }
 
 /** The receipt of `answer` less the tokens of `extra`, blocks the model reads too. */
-function withExtraRead(answer: CallToolResult, extra: CallToolResult['content']): CallToolResult {
+function withExtraRead(
+  answer: CallToolResult,
+  extra: CallToolResult['content'],
+  plainTextTokens: GatewayParts['plainTextTokens'],
+): CallToolResult {
   const receipt = readS2SPReceipt(answer);
   if (!receipt) return answer;
   const read = plainTextTokens(

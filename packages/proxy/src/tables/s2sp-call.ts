@@ -2,24 +2,101 @@
  * The proxy's one seam to `@s2sp/server`: the data plane, the parameters and guidance a table tool
  * gains, and turning rows plus the S2SP arguments into the PROTOCOL §2 result — all from
  * `createS2SP`, so the proxy answers exactly as a resource tool written with `@s2sp/server` does.
+ * Also the server's pure parts the rest of the proxy works with ({@link GATEWAY_PARTS}, handed
+ * down by `createS2SPProxy`) and the server's types it names: no library file of the proxy but
+ * this one, `proxy.ts`, `proxy-options.ts`, `cli/proxy-settings.ts` and `main.ts` imports
+ * `@s2sp/server*` (CONTRIBUTING.md, "The proxy's edge").
  *
  * @module
  */
 
+import type { Logger } from '@s2sp/core';
 import { PROTOCOL } from '@s2sp/core';
 import {
+  clientKey,
+  createClientConcurrencyLimit,
   createS2SP,
-  type Logger,
+  estimateTokens,
+  type S2SPOptions,
+  s2spCapability,
+  traceToolCall,
+} from '@s2sp/server';
+import {
+  parseTableRequest,
+  plainTextTokens,
+  profileColumns,
+  readToolCall,
   resourceExtensionParameters,
   resourceToolDescription,
   shortResourceToolParameters,
   type TableResultArguments,
   type TableResultContext,
-} from '@s2sp/server';
+} from '@s2sp/server/gateway';
+import { createModernMcp } from '@s2sp/server/http';
 import type { Hono } from 'hono';
 import { z } from 'zod';
 import type { CallToolResult } from '../mcp-sdk.js';
-import type { ProxyRuntimeOptions } from '../proxy-options.js';
+
+// The server's types the proxy's other files name: named here, at the seam, and nowhere else.
+export type { ShutdownOptions } from '@s2sp/server';
+export type {
+  ClientConcurrencyLimit,
+  RowBytes,
+  RowJson,
+  TableRequest,
+  TableResultContext,
+  ToolCall,
+} from '@s2sp/server/gateway';
+export type { S2SPEdge, S2SPEdgeOptions } from '@s2sp/server/http';
+
+/**
+ * The server's functions the rest of the proxy works with: pure, or (the two factories) building
+ * a part the caller owns. `createS2SPProxy` hands them down to the parts it builds, so the tables,
+ * the sessions and the upstream relay follow the servers' rules without importing the server.
+ */
+export interface GatewayParts {
+  /** Reads a `tools/call`'s request context (token, signal, progress). */
+  readonly readToolCall: typeof readToolCall;
+  /** Checks the S2SP arguments of a call. */
+  readonly parseTableRequest: typeof parseTableRequest;
+  /** What plain text costs a model, in tokens. */
+  readonly plainTextTokens: typeof plainTextTokens;
+  /** One value's estimated token count. */
+  readonly estimateTokens: typeof estimateTokens;
+  /** A column profile (distinct counts, top values). */
+  readonly profileColumns: typeof profileColumns;
+  /** Who a call comes from, as the servers' per-client limits key it. */
+  readonly clientKey: typeof clientKey;
+  /** A call's span, as the servers trace theirs. */
+  readonly traceToolCall: typeof traceToolCall;
+  /** The S2SP capability a server declares. */
+  readonly s2spCapability: typeof s2spCapability;
+  /** A concurrency limit per client. */
+  readonly createClientConcurrencyLimit: typeof createClientConcurrencyLimit;
+  /** The 2026-07-28 MCP endpoint behind the servers' edge. */
+  readonly createModernMcp: typeof createModernMcp;
+}
+
+/** The server's parts, for `createS2SPProxy` to hand down (and for tests that build one part). */
+export const GATEWAY_PARTS: GatewayParts = Object.freeze({
+  readToolCall,
+  parseTableRequest,
+  plainTextTokens,
+  estimateTokens,
+  profileColumns,
+  clientKey,
+  traceToolCall,
+  s2spCapability,
+  createClientConcurrencyLimit,
+  createModernMcp,
+});
+
+/** The options of `createS2SP` the proxy takes as they are, under the same names. */
+export type SharedRuntimeOptions = Pick<S2SPOptions, 'store' | 'ttlSeconds' | 'tokenBudget'>;
+
+/** What the proxy's data plane is built with: those, its per-client bounds and body timeout. */
+export type ProxyRuntimeOptions = SharedRuntimeOptions &
+  Pick<S2SPOptions, 'maxEntriesPerClient' | 'maxBytesPerClient' | 'requestBodyTimeoutMs'>;
 
 /** Options for {@link createS2SPCall}: the proxy's runtime options, and where it is reached. */
 export interface S2SPCallOptions extends ProxyRuntimeOptions {

@@ -7,7 +7,7 @@
  * @module
  */
 
-import { configError } from '@s2sp/server/env';
+import { configError } from '@s2sp/core/options';
 import { isTableFormat, TABLE_FORMATS, type TableFormat } from './detect/text-formats.js';
 
 /** A tool named as a table tool, optionally with where its rows are. */

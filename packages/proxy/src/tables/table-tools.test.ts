@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import type { Tool } from '../mcp-sdk.js';
+import { GATEWAY_PARTS } from './s2sp-call.js';
 import { createTableTools, declaredTable, parameterNames } from './table-tools.js';
 
 const parameters = {
@@ -14,6 +15,7 @@ const make = (options: Partial<Parameters<typeof createTableTools>[0]> = {}) =>
   createTableTools({
     describe: (d) => `${d ?? ''} [S2SP]`,
     parameters: () => parameters,
+    measures: GATEWAY_PARTS,
     ...options,
   });
 const tool = (name: string, extra: Partial<Tool> = {}): Tool => ({

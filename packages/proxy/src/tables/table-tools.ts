@@ -15,11 +15,12 @@
  * @module
  */
 
+import type { Logger } from '@s2sp/core';
 import { PROTOCOL, type Row } from '@s2sp/core';
-import type { Logger } from '@s2sp/server';
 import type { Tool } from '../mcp-sdk.js';
 import {
   arraysSentence,
+  type ColumnMeasures,
   catalogueSentence,
   declaredColumnsSentence,
   MAX_CATALOGUE_COLUMNS,
@@ -55,6 +56,8 @@ export interface TableToolsOptions {
   readonly describe: (description: string | undefined) => string;
   /** JSON Schema properties a table tool gains (their names are S2SP's; see `names`). */
   readonly parameters: () => Readonly<Record<string, Record<string, unknown>>>;
+  /** The servers' token estimate and column profile, for the catalogues (`GATEWAY_PARTS`). */
+  readonly measures: ColumnMeasures;
   /** The per-client catalogues. Default: a new store with its default bounds. */
   readonly learned?: LearnedColumns;
   /** Declared knowledge from a previous run (`--state`), used until the upstream lists tools. */
@@ -355,7 +358,11 @@ export function createTableTools(options: TableToolsOptions): TableTools {
     observe(client, name, rows, columns) {
       if (!info(name, client).learns) return false;
       // Only the columns a description lists are measured: a table may have thousands.
-      const measured = measureColumns(rows, columns.slice(0, MAX_CATALOGUE_COLUMNS));
+      const measured = measureColumns(
+        rows,
+        columns.slice(0, MAX_CATALOGUE_COLUMNS),
+        options.measures,
+      );
       return learned.set(client, name, measured, columns.length);
     },
     observeArrays(client, name, arrays) {

@@ -5,18 +5,9 @@
  * @module
  */
 
+import type { Logger } from '@s2sp/core';
 import { parseRowFilter, S2SPError, type S2SPErrorCode, toolErrorResult } from '@s2sp/core';
 import { otelIfLoaded, traceHeaders } from '@s2sp/core/otel';
-import {
-  type ClientConcurrencyLimit,
-  type Logger,
-  parseTableRequest,
-  plainTextTokens,
-  type RowJson,
-  readToolCall,
-  type TableRequest,
-  type ToolCall,
-} from '@s2sp/server';
 import { callToolPlainly, nameTheTable, raiseAbstractBudget } from '../advice.js';
 import type { CallToolResult } from '../mcp-sdk.js';
 import { decodeLargeTexts } from '../upstream/large-strings.js';
@@ -27,7 +18,16 @@ import { type FoundTable, findTableSteps } from './detect/find-table.js';
 import { describeBlocks } from './detect/other-blocks.js';
 import { runInSlices } from './formats/parse-steps.js';
 import { columnsOf, withOtherParts } from './other-parts.js';
-import { MAX_ABSTRACT_BUDGET_TOKENS, MAX_TABLE_ARGUMENT, type S2SPCall } from './s2sp-call.js';
+import {
+  type ClientConcurrencyLimit,
+  type GatewayParts,
+  MAX_ABSTRACT_BUDGET_TOKENS,
+  MAX_TABLE_ARGUMENT,
+  type RowJson,
+  type S2SPCall,
+  type TableRequest,
+  type ToolCall,
+} from './s2sp-call.js';
 import type { TableToolInfo, TableTools } from './table-tools.js';
 
 /** What a call needs from the proxy. */
@@ -37,6 +37,8 @@ export interface ToolCallContext {
   readonly callsPerClient: ClientConcurrencyLimit;
   readonly tables: TableTools;
   readonly s2sp: () => S2SPCall;
+  /** The servers' parts the proxy works with (`GATEWAY_PARTS`), handed down by `createS2SPProxy`. */
+  readonly parts: GatewayParts;
   readonly logger: Logger;
   /** Who a downstream client is (see `client-keys.ts`): what it taught the proxy is kept under it. */
   readonly clientKey: (call: ToolCall) => string;
@@ -63,6 +65,7 @@ function errorResult(code: S2SPErrorCode, message: string): CallToolResult {
 /** Forwards a request's progress notifications to the downstream client, under its own token. */
 export function progressRelay(
   extra: Extra,
+  readToolCall: GatewayParts['readToolCall'],
 ):
   | { onprogress: (progress: { progress: number; total?: number; message?: string }) => void }
   | undefined {
@@ -86,10 +89,19 @@ export function progressRelay(
  *
  * @param extra - the downstream request's signal, progress token and notification sender
  * @param caller - the downstream session (its `Server`)
+ * @param readToolCall - the servers' reading of a request (`GATEWAY_PARTS`)
  */
-export function forwardOptions(extra: Extra, caller: object | undefined): ForwardOptions {
+export function forwardOptions(
+  extra: Extra,
+  caller: object | undefined,
+  readToolCall: GatewayParts['readToolCall'],
+): ForwardOptions {
   const { signal } = readToolCall(extra);
-  return { ...(signal && { signal }), ...progressRelay(extra), ...(caller && { caller }) };
+  return {
+    ...(signal && { signal }),
+    ...progressRelay(extra, readToolCall),
+    ...(caller && { caller }),
+  };
 }
 
 /**
@@ -186,10 +198,10 @@ async function callToolNow(
   if (!info.blocked) {
     try {
       budget = budgetOf(abstract_budget_tokens);
-      if (budget === undefined) request = parseTableRequest(tableArgs);
+      if (budget === undefined) request = context.parts.parseTableRequest(tableArgs);
       else {
         const { filter, ...rest } = tableArgs;
-        request = parseTableRequest(rest);
+        request = context.parts.parseTableRequest(rest);
         if (request.domains.length > 0) {
           throw new S2SPError(
             'invalid_request',
@@ -243,7 +255,10 @@ async function callToolNow(
           ...(meta && { _meta: meta }),
         },
       },
-      { ...forwardOptions(extra, context.caller), ...(keep && { textAsBytes: true }) },
+      {
+        ...forwardOptions(extra, context.caller, context.parts.readToolCall),
+        ...(keep && { textAsBytes: true }),
+      },
     )) as CallToolResult;
   } catch (error) {
     if (S2SPError.isInstance(error)) {
@@ -266,7 +281,8 @@ async function callToolNow(
   }
   // The receipt counts what the model would have read: the upstream's own text (CSV, indented
   // JSON, prose), read before the parse may hand its bytes to the store.
-  const plainTokens = s2spCall && !result.isError ? plainTextTokens(blockTexts(result)) : undefined;
+  const plainTokens =
+    s2spCall && !result.isError ? context.parts.plainTextTokens(blockTexts(result)) : undefined;
   // In slices: a large table's parse must not hold every other client's requests meanwhile.
   const found = await runInSlices(
     findTableSteps(result, {
@@ -308,7 +324,7 @@ async function callToolNow(
     );
   }
   if (budget !== undefined) {
-    const picked = pickColumns(found.rows, columns, budget, filtered);
+    const picked = pickColumns(found.rows, columns, budget, filtered, context.parts);
     if (!picked.ok) {
       return errorResult(
         'invalid_request',

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { ClientCapabilities, Request } from '../mcp-sdk.js';
+import { GATEWAY_PARTS } from '../tables/s2sp-call.js';
 import {
   createClientRelay,
   MAX_RELAYED_PER_CLIENT,
@@ -40,7 +41,10 @@ const codeOf = (promise: Promise<unknown>) =>
   );
 
 describe('createClientRelay', () => {
-  const relay = createClientRelay({ timeoutMs: 5_000 });
+  const relay = createClientRelay({
+    timeoutMs: 5_000,
+    createClientLimit: GATEWAY_PARTS.createClientConcurrencyLimit,
+  });
   const live = new AbortController().signal;
 
   it('relays to a client that declared the capability, with its answer', async () => {
@@ -114,7 +118,10 @@ describe('createClientRelay', () => {
   });
 
   it('gives up on a client that does not answer in time, and tells it to stop', async () => {
-    const quick = createClientRelay({ timeoutMs: 50 });
+    const quick = createClientRelay({
+      timeoutMs: 50,
+      createClientLimit: GATEWAY_PARTS.createClientConcurrencyLimit,
+    });
     const silent = target({ sampling: {} }, new Promise(() => {}));
     expect(await codeOf(quick(SAMPLE, silent, live))).toEqual({
       code: RELAY_ERROR.timeout,

@@ -21,8 +21,8 @@
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { S2SPError } from '@s2sp/core';
-import { createClientConcurrencyLimit } from '@s2sp/server';
 import type { ClientCapabilities, Request } from '../mcp-sdk.js';
+import type { GatewayParts } from '../tables/s2sp-call.js';
 
 /**
  * What the proxy declares upstream: the union of what it can relay. Elicitation in both modes
@@ -89,6 +89,8 @@ export function relayError(code: number, message: string, data?: unknown): Error
 export interface ClientRelayOptions {
   /** Time limit of one relayed request, in ms (a person may be answering an elicitation). */
   readonly timeoutMs: number;
+  /** The servers' per-client limit (`GATEWAY_PARTS`): the relay's cap per client is one. */
+  readonly createClientLimit: GatewayParts['createClientConcurrencyLimit'];
 }
 
 /** Relays one request from the upstream to `target` (none when it could not be told). */
@@ -101,10 +103,10 @@ export type ClientRelay = (
 /**
  * Creates the relay: method and capability checks, the per-client cap and the time limit.
  *
- * @param options - the time limit of one relayed request
+ * @param options - the time limit of one relayed request, and the per-client limit's factory
  */
 export function createClientRelay(options: ClientRelayOptions): ClientRelay {
-  const perClient = createClientConcurrencyLimit({
+  const perClient = options.createClientLimit({
     concurrency: MAX_RELAYED_PER_CLIENT,
     queue: MAX_QUEUED_PER_CLIENT,
     what: 'requests relayed to this client',

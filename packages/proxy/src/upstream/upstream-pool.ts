@@ -14,8 +14,9 @@
  *
  * @module
  */
+
+import type { Logger } from '@s2sp/core';
 import { S2SPError } from '@s2sp/core';
-import type { Logger } from '@s2sp/server';
 import { waitForUpstreamSession } from '../advice.js';
 import type { Upstream } from './upstream.js';
 

@@ -6,9 +6,9 @@
  */
 
 import { AsyncLocalStorage } from 'node:async_hooks';
+import type { Logger } from '@s2sp/core';
 import { S2SPError } from '@s2sp/core';
 import { ifItPersists, retryShortly } from '@s2sp/core/advice';
-import type { Logger } from '@s2sp/server';
 import { z } from 'zod';
 import { askUpstreamForLess } from '../advice.js';
 import {
@@ -29,6 +29,7 @@ import {
   type ServerCapabilities,
 } from '../mcp-sdk.js';
 import {
+  type ClientRelayOptions,
   createClientRelay,
   RELAYED_CAPABILITIES,
   type RelayTarget,
@@ -52,6 +53,8 @@ import {
 export interface UpstreamOptions {
   readonly target: UpstreamTarget;
   readonly logger: Logger;
+  /** The servers' per-client limit, for the relay's cap (`GATEWAY_PARTS`). */
+  readonly createClientLimit: ClientRelayOptions['createClientLimit'];
   /** How the proxy introduces itself upstream. */
   readonly clientInfo: Implementation;
   /** The most bytes one answer may have; a larger one fails its own request only. */
@@ -298,7 +301,10 @@ export function createUpstream(options: UpstreamOptions): Upstream {
     }
     return options.unrelated?.(method, newest?.relay);
   };
-  const relay = createClientRelay({ timeoutMs: options.requestTimeoutMs });
+  const relay = createClientRelay({
+    timeoutMs: options.requestTimeoutMs,
+    createClientLimit: options.createClientLimit,
+  });
 
   const openCapped = (sdk: 1 | 2) =>
     openTransport(

@@ -15,7 +15,7 @@ import {
   parseConsumerArguments,
   pickRows,
 } from './consumer-arguments.js';
-import type { ConsumerCallInfo, ConsumerFetchOptions } from './consumer-tool.js';
+import type { ConsumerCallInfo, ConsumerFetchOptions } from './consumer-options.js';
 
 /** Options of one resolution; see `S2SP.resolveConsumerRows`. */
 export interface ResolveConsumerRowsOptions {

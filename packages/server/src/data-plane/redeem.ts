@@ -12,7 +12,7 @@ import type { z } from 'zod';
 import { sendDataPlaneRequest, sendJson } from '../advice.js';
 import { crossSiteReason, type HeaderGetter } from '../edge/browser-guard.js';
 import { entryLabel } from '../logger.js';
-import type { DataPlaneOptionsSchema } from './data-plane.js';
+import type { DataPlaneOptionsSchema } from './data-plane-options.js';
 import {
   isJsonContentType,
   isJsonWhitespace,

@@ -1,5 +1,5 @@
+import { configErrorVariable } from '@s2sp/core/options';
 import { describe, expect, it } from 'vitest';
-import { configErrorVariable } from './config-error.js';
 import { resolveEdgeOptions } from './edge-options.js';
 
 describe('resolveEdgeOptions', () => {

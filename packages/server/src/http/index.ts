@@ -10,11 +10,8 @@
  * @module
  */
 
-export {
-  createDataPlaneApp,
-  type DataPlaneOptions,
-  mountDataPlane,
-} from '../data-plane/data-plane.js';
+export { createDataPlaneApp, mountDataPlane } from '../data-plane/data-plane.js';
+export type { DataPlaneOptions } from '../data-plane/data-plane-options.js';
 export {
   type BearerAuthInfo,
   type BearerAuthOptions,

@@ -12,8 +12,8 @@ import { z } from 'zod';
 import {
   type ConsumerFetchOptions,
   ConsumerFetchOptionsSchema,
-} from '../consumer/consumer-tool.js';
-import { DataPlaneOptionsSchema } from '../data-plane/data-plane.js';
+} from '../consumer/consumer-options.js';
+import { DataPlaneOptionsSchema } from '../data-plane/data-plane-options.js';
 import { EdgeOptionsSchema, HostValueSchema, LoggerSchema } from '../edge/edge-options.js';
 import { MaxBytesPerClientSchema, MaxEntriesPerClientSchema } from '../limits/client-quota.js';
 import { createConsoleLogger } from '../logger.js';

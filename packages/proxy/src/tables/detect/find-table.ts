@@ -29,12 +29,13 @@
  */
 
 import type { Row } from '@s2sp/core';
-import type { RowBytes } from '@s2sp/server';
 import type { CallToolResult } from '../../mcp-sdk.js';
 import { arrayElementTexts, WS } from '../formats/json-rows.js';
 import { runNow, type Steps } from '../formats/parse-steps.js';
+import type { RowBytes } from '../s2sp-call.js';
 import { type Block, largeTextOf, textOf } from './block-text.js';
 import { contentWrapper } from './content-wrapper.js';
+import type { FindTableOptions, TableSource } from './find-options.js';
 import { documentSteps, type OtherArray, type TableArray } from './json-document.js';
 import { handOverOnce, readKeeping, readKeepingBytes } from './keep-values.js';
 import {
@@ -63,6 +64,8 @@ import {
 } from './text-formats.js';
 import { type UpstreamNote, upstreamNote, upstreamWordsText } from './upstream-note.js';
 
+export type { FindTableOptions } from './find-options.js';
+
 /** A table found in a result. */
 export interface FoundTable {
   readonly kind: 'table';
@@ -71,7 +74,7 @@ export interface FoundTable {
   readonly pointer: string;
   readonly format: TableFormat;
   /** `structuredContent`, or the index of the content block that held the table. */
-  readonly source: 'structuredContent' | number;
+  readonly source: TableSource;
   /** Every non-empty array of objects of the table's document, the table's own included. */
   readonly arrays: readonly TableArray[];
   /** The non-empty arrays that are not the table. */
@@ -104,32 +107,6 @@ export interface NotATable {
   readonly arrays?: readonly TableArray[];
   /** The result's content blocks. */
   readonly blocks: readonly BlockSummary[];
-}
-
-/** Options for {@link findTable}. */
-export interface FindTableOptions {
-  /** Reference tokens of a configured pointer (JSON documents only). */
-  readonly pointer?: readonly string[];
-  /** A configured format: only it is tried. */
-  readonly format?: TableFormat;
-  /** The model's choice among several arrays: a member name or a JSON Pointer. */
-  readonly table?: string;
-  /** Largest text block parsed, in UTF-16 code units. */
-  readonly maxTextLength: number;
-  /**
-   * The only columns whose values are needed (an async split's abstract columns): a compact JSON
-   * array in a text block is then read row by row, keeping only their values except in the rows
-   * the catalogue samples (see `rowsKeepingSteps`); its `rowTexts` are then always set, and the rows
-   * are only good for their columns and for storing through their texts.
-   */
-  readonly keep?: readonly string[];
-  /**
-   * The tool is known to answer with tables (it declares one, is configured, or returned one to
-   * this client): an answer of short prose alone, with no table in any format ("Query executed
-   * successfully but returned no results."), is then its table of 0 rows, the prose kept as the
-   * upstream's words.
-   */
-  readonly knownTable?: boolean;
 }
 
 /**

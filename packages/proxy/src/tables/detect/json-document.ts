@@ -11,7 +11,7 @@ import { isPlainObject } from '@s2sp/core/json';
 import { headerRowsSteps } from '../formats/header-rows.js';
 import type { Steps } from '../formats/parse-steps.js';
 import { parseJsonPointer, pointerTo, resolveJsonPointer } from '../json-pointer.js';
-import type { FindTableOptions } from './find-table.js';
+import type { FindTableOptions } from './find-options.js';
 
 /** An array of objects found in a result, by where it is and how many rows it has. */
 export interface TableArray {

@@ -6,10 +6,10 @@
  */
 
 import type { Row } from '@s2sp/core';
-import type { RowBytes } from '@s2sp/server';
 import { sampledRows } from '../column-catalogue.js';
 import { elementRangesSteps, elementTextsSteps, rowsKeepingSteps } from '../formats/json-rows.js';
 import type { Steps } from '../formats/parse-steps.js';
+import type { RowBytes } from '../s2sp-call.js';
 
 /**
  * Hands `texts` over once. Made out here so that it holds nothing else: a closure made in

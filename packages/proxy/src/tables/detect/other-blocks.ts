@@ -9,7 +9,7 @@ import type { Row } from '@s2sp/core';
 import type { CallToolResult } from '../../mcp-sdk.js';
 import type { Steps } from '../formats/parse-steps.js';
 import { type Block, textOf } from './block-text.js';
-import type { FindTableOptions, FoundTable } from './find-table.js';
+import type { FindTableOptions, TableSource } from './find-options.js';
 import { documentSteps } from './json-document.js';
 import { TEXT_FORMATS, textSteps } from './text-formats.js';
 import { upstreamWordsText, type Words } from './upstream-note.js';
@@ -86,7 +86,7 @@ function sameTable(a: readonly Row[], b: readonly Row[]): boolean {
  */
 export function* otherBlocksSteps(
   content: readonly Block[],
-  source: FoundTable['source'],
+  source: TableSource,
   rows: readonly Row[],
   options: FindTableOptions,
 ): Steps<OtherBlocks> {

@@ -10,7 +10,6 @@
  */
 
 import type { Row } from '@s2sp/core';
-import type { RowBytes } from '@s2sp/server';
 import { sampledRows } from '../column-catalogue.js';
 import { delimitedSteps } from '../formats/csv.js';
 import { htmlTableSteps } from '../formats/html-table.js';
@@ -19,6 +18,7 @@ import { jsonLinesSteps, lineTextsSteps } from '../formats/jsonl.js';
 import { markdownTableSteps } from '../formats/markdown.js';
 import type { Steps } from '../formats/parse-steps.js';
 import { type RecordPass, recordTableSteps } from '../formats/record-table.js';
+import type { RowBytes } from '../s2sp-call.js';
 
 /** Cells of a text-format table (CSV, Markdown, HTML). */
 const MAX_CELLS = 20_000_000;

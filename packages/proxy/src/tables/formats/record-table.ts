@@ -14,8 +14,8 @@
 
 import type { Row } from '@s2sp/core';
 import { setColumn } from '@s2sp/core/json';
-import type { RowBytes } from '@s2sp/server';
 import { sampledRows } from '../column-catalogue.js';
+import type { RowBytes } from '../s2sp-call.js';
 import { headerNames, isNumberText } from './header-rows.js';
 import { valueSharer } from './json-rows.js';
 import type { Steps } from './parse-steps.js';

@@ -1,4 +1,4 @@
-import { S2SPError } from '@s2sp/core';
+import { S2SPError } from '../errors.js';
 
 /**
  * A setting that cannot work: an {@link S2SPError} `invalid_config` whose message starts with the
