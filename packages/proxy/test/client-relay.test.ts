@@ -6,13 +6,12 @@
  * upstream (test/fixtures/relay-server.mjs) on Streamable HTTP (where the proxy knows which call a
  * request came with) and on stdio (where it does not), and in front of server-everything.
  */
-import type { ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { StdioUpstream, UpstreamTarget } from '../src/index.js';
+import type { StdioUpstream } from '../src/index.js';
 import { ALL, agentModern, agentV1, agentV2 } from './agents.js';
-import { httpFixture, type RunningProxy, startProxy, upstreamBin } from './support.js';
+import { type RunningProxy, startProxy, startProxyBefore, upstreamBin } from './support.js';
 
 const FIXTURE = fileURLToPath(new URL('./fixtures/relay-server.mjs', import.meta.url));
 const STDIO: StdioUpstream = { kind: 'stdio', command: process.execPath, args: [FIXTURE] };
@@ -32,20 +31,10 @@ describe.each([
   ['stdio', 'stdio'],
 ] as const)('s2sp-proxy relaying to its clients, upstream on %s', (_title, kind) => {
   let running: RunningProxy;
-  let child: ChildProcess | undefined;
   beforeAll(async () => {
-    let target: UpstreamTarget = STDIO;
-    if (kind === 'http') {
-      const upstream = await httpFixture(FIXTURE);
-      child = upstream.child;
-      target = { kind: 'http', url: upstream.url };
-    }
-    running = await startProxy({ upstream: target });
+    running = await startProxyBefore(FIXTURE, kind);
   });
-  afterAll(async () => {
-    await running?.proxy.close();
-    child?.kill();
-  });
+  afterAll(() => running?.[Symbol.asyncDispose]());
 
   it.each([
     ['v1', agentV1],
@@ -212,20 +201,10 @@ describe.each([
   's2sp-proxy in front of a 2026-07-28-only upstream on %s, relaying its input rounds',
   (_title, kind) => {
     let running: RunningProxy;
-    let child: ChildProcess | undefined;
     beforeAll(async () => {
-      let target: UpstreamTarget = { kind: 'stdio', command: process.execPath, args: [MODERN] };
-      if (kind === 'http') {
-        const upstream = await httpFixture(MODERN);
-        child = upstream.child;
-        target = { kind: 'http', url: upstream.url };
-      }
-      running = await startProxy({ upstream: target });
+      running = await startProxyBefore(MODERN, kind);
     });
-    afterAll(async () => {
-      await running?.proxy.close();
-      child?.kill();
-    });
+    afterAll(() => running?.[Symbol.asyncDispose]());
 
     it.each([
       ['v1', agentV1],

@@ -141,6 +141,45 @@ export async function startProxy(
   }
 }
 
+/**
+ * A proxy in front of a fixture server (`test/fixtures/*.mjs`): run on stdio by the proxy, or on
+ * Streamable HTTP in a process of its own. Disposing it closes the proxy and stops the fixture.
+ *
+ * @param script - the fixture's path
+ * @param kind - how the proxy reaches it
+ * @param options - more proxy options
+ */
+export async function startProxyBefore(
+  script: string,
+  kind: 'stdio' | 'http',
+  options: Partial<S2SPProxyOptions> = {},
+): Promise<RunningProxy> {
+  let upstream: S2SPProxyOptions['upstream'] = {
+    kind: 'stdio',
+    command: process.execPath,
+    args: [script],
+  };
+  let child: ChildProcess | undefined;
+  if (kind === 'http') {
+    const started = await httpFixture(script);
+    child = started.child;
+    upstream = { kind: 'http', url: started.url };
+  }
+  try {
+    const running = await startProxy({ ...options, upstream });
+    return {
+      ...running,
+      async [Symbol.asyncDispose]() {
+        await running.proxy.close();
+        child?.kill();
+      },
+    };
+  } catch (error) {
+    child?.kill();
+    throw error;
+  }
+}
+
 /** An SDK client; `close()` or `await using`. */
 export interface TestClient extends AsyncDisposable {
   readonly client: Client;

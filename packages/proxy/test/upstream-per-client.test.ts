@@ -6,12 +6,11 @@
  * front of the relay fixture on stdio (a process each) and on Streamable HTTP (an MCP session
  * each); `sharedUpstream` keeps the one session and says so.
  */
-import type { ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { StdioUpstream, UpstreamTarget } from '../src/index.js';
+import type { StdioUpstream } from '../src/index.js';
 import { type Agent, ALL, agentModern, agentV1, agentV2 } from './agents.js';
-import { httpFixture, type RunningProxy, startProxy } from './support.js';
+import { type RunningProxy, startProxy, startProxyBefore } from './support.js';
 
 const FIXTURE = fileURLToPath(new URL('./fixtures/relay-server.mjs', import.meta.url));
 const STDIO: StdioUpstream = { kind: 'stdio', command: process.execPath, args: [FIXTURE] };
@@ -40,21 +39,11 @@ describe.each([
 ] as const)(
   's2sp-proxy gives each client its own upstream session (upstream on %s)',
   (_t, kind) => {
-    let target: UpstreamTarget = STDIO;
-    let child: ChildProcess | undefined;
     let running: RunningProxy;
     beforeAll(async () => {
-      if (kind === 'http') {
-        const upstream = await httpFixture(FIXTURE);
-        child = upstream.child;
-        target = { kind: 'http', url: upstream.url };
-      }
-      running = await startProxy({ upstream: target, auth: { bearerTokens: [ALICE, BOB] } });
+      running = await startProxyBefore(FIXTURE, kind, { auth: { bearerTokens: [ALICE, BOB] } });
     });
-    afterAll(async () => {
-      await running?.proxy.close();
-      child?.kill();
-    });
+    afterAll(() => running?.[Symbol.asyncDispose]());
 
     it.each(ERAS)('keeps one %s client’s upstream state from another', async (_sdk, make) => {
       const { mcpUrl } = running.listener;
