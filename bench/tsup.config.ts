@@ -9,6 +9,8 @@ export default defineConfig({
     'table-upstream': 'src/procs/table-upstream.ts',
     // Records the Python reference's control-plane answers (bench/fixtures/python-reference).
     'record-python-reference': 'src/record-python-reference.ts',
+    // Records a git revision's tools/list of weather-alerts (bench/fixtures/tools-list).
+    'record-tools-list': 'src/record-tools-list.ts',
   },
   format: ['esm'],
   sourcemap: true,
