@@ -9,8 +9,9 @@ import type { ReferenceCall } from './token-inputs.js';
 
 /**
  * The Python reference (`mcp-sd/python-sdk`) is not part of this repository and not installed in
- * CI: the benchmark runs it only when its `direct_channel.py` is found and Debian's Python has
- * what it imports. `S2SP_PY_REFERENCE` names the file (default: the source tree extracted to
+ * CI: the benchmark runs it only when its `direct_channel.py` (data plane; `server.py` beside it
+ * for the control plane) is found and Debian's Python has what it imports. Section 1 falls back
+ * to the committed recording of its control-plane answers when it is not here. `S2SP_PY_REFERENCE` names the file (default: the source tree extracted to
  * `/tmp/mcp-sd-python-sdk`); `S2SP_PY` the interpreter (default `/usr/bin/python3`, with the
  * `python3-starlette python3-uvicorn python3-httpx` packages).
  */
