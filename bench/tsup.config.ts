@@ -7,6 +7,10 @@ export default defineConfig({
     'server-process': 'src/procs/server.ts',
     'load-process': 'src/procs/load.ts',
     'table-upstream': 'src/procs/table-upstream.ts',
+    // Records the Python reference's control-plane answers (bench/fixtures/python-reference).
+    'record-python-reference': 'src/record-python-reference.ts',
+    // Records a git revision's tools/list of weather-alerts (bench/fixtures/tools-list).
+    'record-tools-list': 'src/record-tools-list.ts',
   },
   format: ['esm'],
   sourcemap: true,

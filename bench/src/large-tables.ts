@@ -3,13 +3,16 @@ import { createWeatherServer } from '@s2sp/app-weather-alerts';
 import { createS2SPServer, DEFAULT_TOKEN_BUDGET, silentLogger } from '@s2sp/server';
 import { connectMcp, makeAlertRows, o200k } from './alert-rows.js';
 import type { BenchRow } from './report.js';
+import { readToolsListRecording } from './tools-list-recording.js';
 
 const SECTION = '9. Large tables: a bounded abstract, paging, filters and hand-off (o200k_base)';
 const TOOLS_SECTION = '10. tools/list of weather-alerts (o200k_base)';
 
-/** tools/list of weather-alerts at main 66424f3 (before abstracts were bounded), measured the same way. */
-const TOOLS_LIST_BEFORE = 1812;
-const INSTRUCTIONS_BEFORE = 68;
+/**
+ * The revision whose tools/list is "before": main before abstracts were bounded. Its listing is
+ * the committed recording `record-tools-list.ts` made of it (bench/fixtures/tools-list).
+ */
+const BEFORE_REVISION = '66424f3';
 
 type CallResult = {
   content: { type: string; text?: string }[];
@@ -150,7 +153,11 @@ export async function largeTablesBenchmark(quick: boolean): Promise<BenchRow[]> 
     await server.close();
   }
 
-  // tools/list of weather-alerts, as a client lists it (the server needs no NWS to list tools).
+  // tools/list of weather-alerts, as a client lists it (the server needs no NWS to list tools),
+  // against the same measure of the recorded listing at BEFORE_REVISION.
+  const before = readToolsListRecording(BEFORE_REVISION);
+  const toolsBefore = o200k(JSON.stringify(before.listTools));
+  const instructionsBefore = o200k(before.instructions);
   const weather = createWeatherServer({ logger: silentLogger });
   const weatherListening = await weather.listen({ port: 0, host: '127.0.0.1' });
   const client = await connectMcp(weatherListening.mcpUrl);
@@ -159,20 +166,19 @@ export async function largeTablesBenchmark(quick: boolean): Promise<BenchRow[]> 
     const instructions = o200k(client.getInstructions() ?? '');
     out.push({
       section: TOOLS_SECTION,
-      name: 'tools/list, before (main 66424f3) → now',
-      how: 'JSON of the listTools() result from the official SDK client; the instructions are sent once per session at initialisation',
+      name: `tools/list, before (main ${BEFORE_REVISION}) → now`,
+      how: `JSON of the listTools() result from the official SDK client; the instructions are sent once per session at initialisation. Before: the listing of ${before.commit.slice(0, 12)} recorded by \`${before.command}\` (bench/fixtures/tools-list), counted the same way`,
       values: {
-        'before o200k': TOOLS_LIST_BEFORE,
+        'before o200k': toolsBefore,
         'now o200k': tools,
-        '% of before': Math.round((1000 * tools) / TOOLS_LIST_BEFORE) / 10,
-        'instructions before': INSTRUCTIONS_BEFORE,
+        '% of before': Math.round((1000 * tools) / toolsBefore) / 10,
+        'instructions before': instructionsBefore,
         'instructions now': instructions,
         'both, % of before':
-          Math.round((1000 * (tools + instructions)) / (TOOLS_LIST_BEFORE + INSTRUCTIONS_BEFORE)) /
-          10,
+          Math.round((1000 * (tools + instructions)) / (toolsBefore + instructionsBefore)) / 10,
       },
       target: 'tools/list ≤ 60% of before',
-      met: tools <= 0.6 * TOOLS_LIST_BEFORE,
+      met: tools <= 0.6 * toolsBefore,
     });
   } finally {
     await client.close();

@@ -1,10 +1,19 @@
 import type { S2SPResult } from '@s2sp/core';
 import { createS2SP, prepareTable, type S2SP } from '@s2sp/server';
-import { seededRandom, withMedianCostToken } from '@s2sp/test-utils';
-import { nwsAlertFixtures } from './data.js';
+import { withMedianCostToken } from '@s2sp/test-utils';
+import { type ReferenceTexts, referenceTexts } from './python-reference.js';
 import type { BenchRow } from './report.js';
 import { round } from './stats.js';
 import { tokenEstimatorRows } from './token-estimator.js';
+import {
+  cycledSets,
+  DOMAIN_SETS,
+  liveShapedSets,
+  type ReferenceCall,
+  recordedSets,
+  referenceCalls,
+  VERSUS_DOMAIN_SETS,
+} from './token-inputs.js';
 import { countTokens, pythonPrettyJson } from './tokenizer.js';
 
 const PUBLIC_URL = 'http://127.0.0.1:3001';
@@ -88,118 +97,151 @@ async function closeTokenRuntimes(): Promise<void> {
 }
 
 const SECTION = '1. Tokens the model reads (NWS recorded alerts)';
-const DOMAIN_SETS = [
-  ['event'],
-  ['event', 'severity'],
-  ['event', 'severity', 'urgency', 'status'],
-  ['event', 'severity', 'urgency', 'status', 'certainty', 'areaDesc', 'senderName', 'headline'],
-];
+
+/** Tokens of the reference's answer to `call`, or `undefined` when it has none here. */
+type ReferenceCount = (
+  call: ReferenceCall,
+) => { o200k_base: number; cl100k_base: number } | undefined;
+
+/** A row with the reference's side missing: it says why, and carries no figure against it. */
+function withoutReference(row: BenchRow, reference: ReferenceTexts): BenchRow {
+  const { target: _target, met: _met, ...rest } = row;
+  return { ...rest, note: `No figure against the Python reference: ${reference.missing}.` };
+}
 
 /**
- * Tokens of the plain MCP result (as the Python reference prints it, and compact) against the
+ * Tokens of the plain MCP result (the Python reference's own print, and compact) against the
  * S2SP control-plane response for 1, 2, 4 and 8 abstract columns, with two real tokenizers.
- * Targets: `event,severity` ≤ 3% of the plain result's tokens on every recorded alert set; the
- * default JSON response's fixed part ≤ 150 o200k tokens and the compact encoding ≤ 0.25× the
- * reference on every held-out set (issue 41: the default's rows are set by PROTOCOL §2, so its
- * ratio to the reference is shown but no longer judged).
+ * The reference's texts are its own answers (`referenceTexts`): run here when it is present,
+ * otherwise the committed recording of a run. Targets: `event,severity` ≤ 3% of the plain result's
+ * tokens on every recorded alert set; the default JSON response's fixed part ≤ 150 o200k tokens
+ * and the compact encoding ≤ 0.25× the reference on every held-out set (issue 41: the default's
+ * rows are set by PROTOCOL §2, so its ratio to the reference is shown but no longer judged).
  */
 export async function tokenBenchmark(quick = false): Promise<BenchRow[]> {
+  const reference = referenceTexts(referenceCalls());
+  const count: ReferenceCount = (call) => {
+    const text = reference.text(call);
+    return text === undefined ? undefined : countTokens(text);
+  };
   const rows: BenchRow[] = [];
-  for (const { name, rows: alerts } of nwsAlertFixtures()) {
+  for (const { label, rows: alerts } of recordedSets()) {
     const table = prepareTable(alerts);
-    const plainPretty = countTokens(pythonPrettyJson(alerts));
+    const plainPretty = count({ label, rows: alerts, abstractDomains: null });
     const plainCompact = countTokens(JSON.stringify(alerts));
-    const label = name.replace(/^alerts-active-|\.json$/g, '');
-    rows.push({
+    const plainRow: BenchRow = {
       section: SECTION,
       name: `${label}: plain, Python reference print`,
+      how: `the reference's answer to the call without abstract_domains, ${reference.how}`,
       values: {
         rows: alerts.length,
         columns: table.columns.length,
-        o200k: plainPretty.o200k_base,
-        cl100k: plainPretty.cl100k_base,
+        ...(plainPretty && { o200k: plainPretty.o200k_base, cl100k: plainPretty.cl100k_base }),
       },
-    });
+    };
+    rows.push(plainPretty ? plainRow : withoutReference(plainRow, reference));
     rows.push({
       section: SECTION,
       name: `${label}: plain, compact JSON`,
       values: {
         o200k: plainCompact.o200k_base,
         cl100k: plainCompact.cl100k_base,
-        '% of plain': round((100 * plainCompact.o200k_base) / plainPretty.o200k_base),
+        ...(plainPretty && {
+          '% of plain': round((100 * plainCompact.o200k_base) / plainPretty.o200k_base),
+        }),
       },
     });
     for (const domains of DOMAIN_SETS) {
       const { text, result, meta } = await s2spText(runtimes.json, alerts, domains);
       const split = { abstract: result.abstract, bodyDomains: result.body_domains };
-      const resourceUrl = result.resource_url;
       const ours = countTokens(text);
-      const percent = (100 * ours.o200k_base) / plainPretty.o200k_base;
       const isTarget = domains.length === 2;
-      // The part of the response that does not grow with the rows: everything but the abstract.
-      const fixed = ours.o200k_base - countTokens(JSON.stringify(split.abstract)).o200k_base;
-      const perRow = (ours.o200k_base - fixed) / Math.max(1, split.abstract.length);
-      const plainPerRow = plainPretty.o200k_base / Math.max(1, split.abstract.length);
-      const rowsNeeded = Math.ceil(fixed / (0.03 * plainPerRow - perRow));
-      rows.push({
-        section: SECTION,
-        name: `${label}: S2SP, ${domains.length} abstract column${domains.length > 1 ? 's' : ''}`,
-        values: { o200k: ours.o200k_base, cl100k: ours.cl100k_base, '% of plain': round(percent) },
-        ...(isTarget && {
-          target: 'event,severity ≤ 3% of plain',
-          met: percent <= 3,
-          note: `${split.abstract.length} rows. The response has a fixed part of ${fixed} tokens that does not grow with the table (the body_domains list of ${split.bodyDomains.length} names, the resource_url with its 256-bit token, expires_at and the keys) plus about ${round(perRow)} tokens per row, against ${round(plainPerRow)} per row for the plain result; at this width the ratio falls under 3% from ${rowsNeeded} rows on. Only dropping a PROTOCOL §2 field (body_domains) would remove most of the fixed part, so the contract, not the implementation, sets this floor.`,
-        }),
-      });
+      const name = `${label}: S2SP, ${domains.length} abstract column${domains.length > 1 ? 's' : ''}`;
+      if (!plainPretty) {
+        rows.push(
+          withoutReference(
+            {
+              section: SECTION,
+              name,
+              values: { o200k: ours.o200k_base, cl100k: ours.cl100k_base },
+            },
+            reference,
+          ),
+        );
+      } else {
+        const percent = (100 * ours.o200k_base) / plainPretty.o200k_base;
+        // The part of the response that does not grow with the rows: everything but the abstract.
+        const fixed = ours.o200k_base - countTokens(JSON.stringify(split.abstract)).o200k_base;
+        const perRow = (ours.o200k_base - fixed) / Math.max(1, split.abstract.length);
+        const plainPerRow = plainPretty.o200k_base / Math.max(1, split.abstract.length);
+        const rowsNeeded = Math.ceil(fixed / (0.03 * plainPerRow - perRow));
+        rows.push({
+          section: SECTION,
+          name,
+          values: {
+            o200k: ours.o200k_base,
+            cl100k: ours.cl100k_base,
+            '% of plain': round(percent),
+          },
+          ...(isTarget && {
+            target: 'event,severity ≤ 3% of plain',
+            met: percent <= 3,
+            note: `${split.abstract.length} rows. The response has a fixed part of ${fixed} tokens that does not grow with the table (the body_domains list of ${split.bodyDomains.length} names, the resource_url with its 256-bit token, expires_at and the keys) plus about ${round(perRow)} tokens per row, against ${round(plainPerRow)} per row for the plain result; at this width the ratio falls under 3% from ${rowsNeeded} rows on. Only dropping a PROTOCOL §2 field (body_domains) would remove most of the fixed part, so the contract, not the implementation, sets this floor.`,
+          }),
+        });
+      }
       if (isTarget) {
         rows.push(fixedPartRow(label, text, result, meta));
-        // The reference's own response for the same call: pretty-printed, with a `columns` list.
-        const reference = {
-          total_rows: split.abstract.length,
-          columns: table.columns,
-          abstract_domains: domains,
-          body_domains: split.bodyDomains,
-          resource_url: resourceUrl,
-          abstract: split.abstract,
-        };
-        const theirs = countTokens(pythonPrettyJson(reference));
-        rows.push({
-          section: SECTION,
-          name: `${label}: Python reference S2SP, 2 columns`,
-          values: {
-            o200k: theirs.o200k_base,
-            cl100k: theirs.cl100k_base,
-            '% of plain': round((100 * theirs.o200k_base) / plainPretty.o200k_base),
-          },
-        });
-        const jsonRatio = ours.o200k_base / theirs.o200k_base;
-        rows.push({
-          section: SECTION,
-          name: `${label}: S2SP default JSON vs the reference, 2 columns`,
-          values: { o200k: ours.o200k_base, '× reference': round(jsonRatio) },
-        });
+        // The reference's own answer to the same call: its resource tool run on the same rows.
+        const theirs = count({ label, rows: alerts, abstractDomains: domains });
         // The compact text (abstractEncoding: "compact") as the server writes it: body_domains
         // left out because a declared row schema lists the columns in the tool description.
         const compact = countTokens(
           (await s2spText(runtimes.compact, alerts, domains, table.columns)).text,
         );
-        const compactRatio = compact.o200k_base / theirs.o200k_base;
-        rows.push({
+        const referenceRow: BenchRow = {
+          section: SECTION,
+          name: `${label}: Python reference S2SP, 2 columns`,
+          how: `the reference's answer to the same call, ${reference.how}`,
+          values: theirs
+            ? {
+                o200k: theirs.o200k_base,
+                cl100k: theirs.cl100k_base,
+                ...(plainPretty && {
+                  '% of plain': round((100 * theirs.o200k_base) / plainPretty.o200k_base),
+                }),
+              }
+            : {},
+        };
+        const jsonRow: BenchRow = {
+          section: SECTION,
+          name: `${label}: S2SP default JSON vs the reference, 2 columns`,
+          values: {
+            o200k: ours.o200k_base,
+            ...(theirs && { '× reference': round(ours.o200k_base / theirs.o200k_base) }),
+          },
+        };
+        const compactRow: BenchRow = {
           section: SECTION,
           name: `${label}: S2SP compact encoding vs the reference, 2 columns`,
           values: {
             o200k: compact.o200k_base,
             cl100k: compact.cl100k_base,
-            '× reference': round(compactRatio),
+            ...(theirs && { '× reference': round(compact.o200k_base / theirs.o200k_base) }),
           },
           target: `compact ≤ ${COMPACT_TARGET}× the Python reference`,
-          met: compactRatio <= COMPACT_TARGET,
-        });
+          met: theirs !== undefined && compact.o200k_base / theirs.o200k_base <= COMPACT_TARGET,
+        };
+        rows.push(
+          ...[referenceRow, jsonRow, compactRow].map((row) =>
+            theirs ? row : withoutReference(row, reference),
+          ),
+        );
       }
     }
   }
-  rows.push(...(await largerSetRows()));
-  rows.push(...(await liveShapedRows()));
+  rows.push(...(await largerSetRows(count, reference)));
+  rows.push(...(await liveShapedRows(count, reference)));
   rows.push(...tokenEstimatorRows(quick));
   await closeTokenRuntimes();
   return rows;
@@ -210,123 +252,67 @@ export async function tokenBenchmark(quick = false): Promise<BenchRow[]> {
  * cycled to those sizes, stand in for them. Default JSON rows cost a fixed number of keys each
  * (PROTOCOL §2), so its ratio to the reference creeps up with the row count; compact falls.
  */
-async function largerSetRows(): Promise<BenchRow[]> {
-  const alerts = nwsAlertFixtures().flatMap((set) => set.rows);
-  const domains = ['event', 'severity'];
+async function largerSetRows(
+  count: ReferenceCount,
+  reference: ReferenceTexts,
+): Promise<BenchRow[]> {
+  const domains = DOMAIN_SETS[1] as readonly string[];
   const out: BenchRow[] = [];
-  for (const count of [33, 61]) {
-    const cycled = Array.from({ length: count }, (_, i) => alerts[i % alerts.length] as object);
-    out.push(...(await versusReference(`recorded sets cycled to ${count} alerts`, cycled, 4)));
+  for (const { label, rows: cycled } of cycledSets()) {
+    out.push(...(await versusReference(label, cycled, count, reference)));
     const table = prepareTable(cycled);
     const { text, result, meta } = await s2spText(runtimes.json, cycled, domains);
-    out.push(fixedPartRow(`recorded sets cycled to ${count} alerts`, text, result, meta));
-    const split = { abstract: result.abstract, bodyDomains: result.body_domains };
-    const resourceUrl = result.resource_url;
+    out.push(fixedPartRow(label, text, result, meta));
     const ours = countTokens(text).o200k_base;
     const compact = countTokens(
       (await s2spText(runtimes.compact, cycled, domains, table.columns)).text,
     ).o200k_base;
-    const theirs = countTokens(
-      pythonPrettyJson({
-        total_rows: count,
-        columns: table.columns,
-        abstract_domains: domains,
-        body_domains: split.bodyDomains,
-        resource_url: resourceUrl,
-        abstract: split.abstract,
-      }),
-    ).o200k_base;
-    const label = `recorded sets cycled to ${count} alerts`;
-    out.push({
-      section: SECTION,
-      name: `${label}: default JSON vs the reference, 2 columns`,
-      values: { o200k: ours, reference: theirs, '× reference': round(ours / theirs) },
-    });
-    out.push({
-      section: SECTION,
-      name: `${label}: compact vs the reference, 2 columns`,
-      values: { o200k: compact, '× reference': round(compact / theirs) },
-      target: `compact ≤ ${COMPACT_TARGET}× the Python reference`,
-      met: compact / theirs <= COMPACT_TARGET,
-    });
+    const theirs = count({ label, rows: cycled, abstractDomains: domains })?.o200k_base;
+    const rows: BenchRow[] = [
+      {
+        section: SECTION,
+        name: `${label}: default JSON vs the reference, 2 columns`,
+        values: {
+          o200k: ours,
+          ...(theirs && { reference: theirs, '× reference': round(ours / theirs) }),
+        },
+      },
+      {
+        section: SECTION,
+        name: `${label}: compact vs the reference, 2 columns`,
+        values: { o200k: compact, ...(theirs && { '× reference': round(compact / theirs) }) },
+        target: `compact ≤ ${COMPACT_TARGET}× the Python reference`,
+        met: theirs !== undefined && compact / theirs <= COMPACT_TARGET,
+      },
+    ];
+    out.push(...rows.map((row) => (theirs ? row : withoutReference(row, reference))));
   }
   return out;
 }
 
-/** NWS event names by season or region: live alert sets mix them in very different shares. */
-const EVENT_MIXES: Record<string, readonly string[]> = {
-  winter: [
-    'Winter Storm Warning',
-    'Winter Weather Advisory',
-    'Wind Chill Advisory',
-    'Freeze Warning',
-    'Frost Advisory',
-    'Lake Effect Snow Warning',
-    'Special Weather Statement',
-  ],
-  coastal: [
-    'Small Craft Advisory',
-    'Rip Current Statement',
-    'Beach Hazards Statement',
-    'Coastal Flood Advisory',
-    'Gale Warning',
-    'Tropical Storm Watch',
-    'Hurricane Warning',
-  ],
-  convective: [
-    'Severe Thunderstorm Warning',
-    'Tornado Warning',
-    'Flash Flood Warning',
-    'Flood Watch',
-    'Special Weather Statement',
-    'Severe Thunderstorm Watch',
-  ],
-  fire: ['Red Flag Warning', 'Fire Weather Watch', 'Air Quality Alert', 'Excessive Heat Warning'],
-};
-
 /**
- * Live-shaped alert sets: the recorded alerts as templates (every property kept), with the event
- * and its CAP severity, urgency and certainty drawn from one mix, deterministic for a seed.
- */
-function liveShapedAlerts(count: number, mix: readonly string[], seed: number): object[] {
-  const random = seededRandom(seed);
-  const pick = <T>(list: readonly T[]): T => list[Math.floor(random() * list.length)] as T;
-  const templates = nwsAlertFixtures().flatMap((set) => set.rows);
-  return Array.from({ length: count }, (_, i) => ({
-    ...(templates[i % templates.length] as object),
-    event: pick(mix),
-    severity: pick(['Minor', 'Moderate', 'Severe', 'Extreme', 'Unknown']),
-    urgency: pick(['Immediate', 'Expected', 'Future', 'Unknown']),
-    certainty: pick(['Observed', 'Likely', 'Possible', 'Unknown']),
-  }));
-}
-
-/**
- * Default JSON against the reference's pretty-printed response for `alerts` with 2 (and, up to
- * `maxColumns`, 4) abstract columns.
+ * Default JSON against the reference's own answer for `alerts` with 2 and 4 abstract columns
+ * (the recorded sets' 2 columns are compared in their own rows).
  */
 async function versusReference(
   label: string,
   alerts: readonly object[],
-  maxColumns: number,
+  count: ReferenceCount,
+  reference: ReferenceTexts,
 ): Promise<BenchRow[]> {
   const out: BenchRow[] = [];
-  for (const domains of DOMAIN_SETS.filter((d) => d.length >= 2 && d.length <= maxColumns)) {
+  for (const domains of VERSUS_DOMAIN_SETS) {
     if (domains.length === 2 && label.startsWith('recorded')) continue; // measured above
     const { text, result } = await s2spText(runtimes.json, alerts, domains);
     const ours = countTokens(text).o200k_base;
-    const theirs = countTokens(
-      pythonPrettyJson({
-        total_rows: alerts.length,
-        columns: prepareTable(alerts).columns,
-        abstract_domains: domains,
-        body_domains: result.body_domains,
-        resource_url: result.resource_url,
-        abstract: result.abstract,
-      }),
-    ).o200k_base;
+    const theirs = count({ label, rows: alerts, abstractDomains: domains })?.o200k_base;
+    const name = `${label}: default JSON vs the reference, ${domains.length} columns`;
+    if (theirs === undefined) {
+      out.push(withoutReference({ section: SECTION, name, values: { o200k: ours } }, reference));
+      continue;
+    }
     // One abstract row as each side prints it (PROTOCOL §2 compact JSON against Python's
-    // indent=2): the ratio the whole response tends to as the rows grow.
+    // indent=2, the reference's json.dumps): the ratio the whole response tends to as rows grow.
     const rowTokens = (print: (rows: unknown) => string) =>
       countTokens(print(result.abstract)).o200k_base - countTokens(print([])).o200k_base;
     const perRow = rowTokens(JSON.stringify) / rowTokens((rows) => pythonPrettyJson({ rows }));
@@ -343,7 +329,7 @@ async function versusReference(
     ).o200k_base;
     out.push({
       section: SECTION,
-      name: `${label}: default JSON vs the reference, ${domains.length} columns`,
+      name,
       values: {
         o200k: ours,
         reference: theirs,
@@ -357,14 +343,12 @@ async function versusReference(
 }
 
 /** Live-shaped sets of 33, 45, 61 and 70 alerts in four event mixes, 2 and 4 columns. */
-export async function liveShapedRows(): Promise<BenchRow[]> {
+async function liveShapedRows(
+  count: ReferenceCount,
+  reference: ReferenceTexts,
+): Promise<BenchRow[]> {
   const out: BenchRow[] = [];
-  let seed = 7;
-  for (const [mix, events] of Object.entries(EVENT_MIXES)) {
-    for (const count of [33, 45, 61, 70]) {
-      const alerts = liveShapedAlerts(count, events, seed++);
-      out.push(...(await versusReference(`live-shaped, ${mix} mix, ${count} alerts`, alerts, 4)));
-    }
-  }
+  for (const { label, rows } of liveShapedSets())
+    out.push(...(await versusReference(label, rows, count, reference)));
   return out;
 }
