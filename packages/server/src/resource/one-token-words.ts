@@ -15,9 +15,9 @@
 
 import { ONE_TOKEN_WORDS_FILTER } from './one-token-words-data.js';
 
-/** A word of this many small letters after a space or more is looked up. */
+/** A word of at least this many small letters after a space is looked up. */
 export const SPACED_LOOKUP_LETTERS = 5;
-/** A word of this many letters or more, small or Capitalised, after a space or none, is looked up. */
+/** A word of this many letters or more, small or Capitalised, after a space or none: looked up. */
 export const LONG_LOOKUP_LETTERS = 10;
 
 /** The filter's size in bits (a power of two) and the bits set for each word. */

@@ -29,6 +29,13 @@ describe('estimateTokens', () => {
     expect(estimateTokens(' SEVERE THUNDERSTORM')).toBeGreaterThan(
       estimateTokens(' severe thunderstorm'),
     );
+    // A tab, a double quote or a comma before a word is a token of its own (BPE has almost no
+    // merges for them): a CSV cell, a tab-indented JSON key.
+    expect(estimateTokens('1,lake')).toBe(count('1,lake'));
+    expect(estimateTokens('\t"city"')).toBe(count('\t"city"'));
+    // A word o200k_base has as one token is one; one it has not, about two, whatever its length.
+    expect(estimateTokens(' implementation')).toBe(1);
+    expect(estimateTokens(' gusty')).toBe(count(' gusty'));
     // A contraction joins its word; a lone space before a digit is a piece of its own.
     expect(estimateTokens("it's")).toBe(1);
     expect(estimateTokens('a 1')).toBe(3);

@@ -144,9 +144,9 @@ function codeUnits(text: string): Uint16Array {
  * or no mark: nothing if o200k_base has it as one token ({@link isOneToken}), else as
  * `unknownWordCost` says (2 after a space, 2.1 after no mark, a little more when longer);
  * lower-case or Capitalised after a space: 0.06 per letter past 5; with no leading mark: 0.26 per
- * letter past 7; after a tab or a double quote: 1 for the mark, then as with no mark; after
- * another punctuation mark: 0.24 per letter past 2; ALL CAPS after a space: 0.38
- * per letter past 6, else 0.28 per letter; MIXedcase: 0.87 per capital past the first and 0.36 per
+ * letter past 7; after a tab, a double quote or a comma: 1 for the mark, then as with no mark;
+ * after another punctuation mark: 0.24 per letter past 2; ALL CAPS after a space: 0.38 per letter
+ * past 6, else 0.28 per letter; MIXedcase: 0.87 per capital past the first and 0.36 per
  * small letter past the first. Non-ASCII letters: 0.48 per 2-byte and 0.68 per 3-byte letter in
  * a word with ASCII letters, else 0.44 + 0.19 per 2-byte and 0.68 per 3-byte letter (at least
  * 1). A punctuation run: 1, plus 0.44 per ASCII mark past 4, 1 per non-ASCII mark, 0.72 per
@@ -199,10 +199,11 @@ export function estimateTokens(text: string): number {
         (CLASS[t[i + 1] as number] as number) <= WIDE3)
     ) {
       // A word, with at most one leading space or mark: [Lu Lo]*[Ll Lo]*, then a contraction.
-      // A tab or a double quote leads its word in the pre-tokenizer but BPE has (almost) no merges
-      // for it: a token of its own (a tab-indented JSON key, `\t"city"`; read as a mark leading
-      // its word, tab-indented JSON was 12% low).
-      const lone = (t[i] as number) === 9 || (t[i] as number) === 34;
+      // A tab, a double quote or a comma leads its word in the pre-tokenizer but BPE has (almost)
+      // no merges for it: a token of its own (a tab-indented JSON key, `\t"city"`; a CSV cell,
+      // `,Austin`; read as a mark leading its word, tab-indented JSON was 12% low, CSV 7%).
+      const lead = t[i] as number;
+      const lone = lead === 9 || lead === 34 || lead === 44;
       const prefix = k <= WIDE3 || lone ? -1 : k;
       if (lone) tokens += 1;
       if (k > WIDE3) i++;
