@@ -15,8 +15,8 @@ export interface EstimatorError {
 }
 
 /**
- * `estimateTokens` against js-tiktoken's o200k_base on every shape of {@link estimatorShapes}:
- * what `pnpm bench --only=tokens` reports and `pnpm --filter @s2sp/bench estimator-errors` prints.
+ * `estimateTokens` against js-tiktoken's o200k_base on every shape of {@link estimatorShapes}, one
+ * error a shape: what `pnpm bench --only=tokens` prints, section 1b.
  */
 export function estimatorErrors(): EstimatorError[] {
   return estimatorShapes().map((shape) => {
