@@ -126,3 +126,63 @@ export function readingsCall(query: (sql: string) => Record<string, unknown>) {
     expectedRows: READINGS_ROWS,
   };
 }
+
+/** A CSV cell as the matrix's servers write one: quoted only when it holds `,`, `"` or a break. */
+const csvCell = (value: unknown) => {
+  const text = value === null ? '' : typeof value === 'object' ? '[object Object]' : String(value);
+  return /[",\n\r]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
+};
+
+/**
+ * The database servers' answers to `SELECT * FROM readings`, rebuilt from {@link READINGS} in the
+ * layout each one prints (as recorded in `test/fixtures/real-servers/`; the indented JSON array is
+ * the live answer to the character): what the savings receipt counts through the proxy, for
+ * measuring the token estimate against o200k without the servers (the benchmark, and
+ * `receipt-estimate.test.ts`).
+ */
+export function readingsAnswers(): { readonly name: string; readonly text: string }[] {
+  const rows = READINGS.map((row) => ({ ...row }));
+  const mariadb = READINGS.map((row) => ({ ...row, ok: row.ok ? 1 : 0 }));
+  const columns = Object.keys(READINGS[0] ?? {});
+  const csv = `${[columns.join(','), ...mariadb.map((row) => Object.values(row).map(csvCell).join(','))].join('\n')}\n`;
+  const dbhub = {
+    success: true,
+    data: {
+      statements: [
+        {
+          sql: `SELECT * FROM ${READINGS_TABLE} ORDER BY id`,
+          rows: rows.map((row) => ({
+            ...row,
+            taken: `${row.taken.slice(0, 19).replace('T', ' ')}+00`,
+          })),
+          count: READINGS_ROWS,
+        },
+      ],
+      source_id: 'default',
+    },
+  };
+  return [
+    {
+      name: 'indented JSON array (server-postgres, zed, sqlite)',
+      text: JSON.stringify(rows, null, 2),
+    },
+    {
+      name: 'compact JSON in {rows} (mcp-postgres-server)',
+      text: JSON.stringify({ rows, rowCount: READINGS_ROWS }),
+    },
+    {
+      name: 'a prose line, then indented JSON (henkey)',
+      text: `Query executed successfully. Retrieved ${READINGS_ROWS} rows.\n\nResults:\n${JSON.stringify(rows, null, 2)}`,
+    },
+    { name: 'nested indented JSON (dbhub)', text: JSON.stringify(dbhub, null, 2) },
+    {
+      name: 'indented JSON array, booleans as 0/1 (MySQL servers)',
+      text: JSON.stringify(mariadb, null, 2),
+    },
+    {
+      name: 'CSV in a JSON string (berthojoris export_query_to_csv)',
+      text: JSON.stringify({ csv, row_count: READINGS_ROWS }, null, 2),
+    },
+    { name: 'CSV (database-server export_query)', text: csv },
+  ];
+}

@@ -1,9 +1,13 @@
 import { PROTOCOL, S2SPResultSchema } from '@s2sp/core';
 import { readS2SPReceipt } from '@s2sp/core/receipt';
+import { Tiktoken } from 'js-tiktoken/lite';
+import o200k from 'js-tiktoken/ranks/o200k_base';
 import { describe, expect, it } from 'vitest';
 import { silentLogger } from '../logger.js';
 import { createS2SP } from '../runtime/s2sp.js';
-import { estimateTokens } from './token-estimate.js';
+import { notesTable } from './__fixtures__/held-out-shapes.js';
+import { plainTextTokens } from './plain-tokens.js';
+import { estimateTokens, TOKEN_ESTIMATE_ERROR } from './token-estimate.js';
 
 const rows = Array.from({ length: 40 }, (_, i) => ({
   id: `urn:alert:${i}`,
@@ -14,6 +18,8 @@ const rows = Array.from({ length: 40 }, (_, i) => ({
 }));
 const plainTokens = estimateTokens(JSON.stringify(rows));
 const s2sp = createS2SP({ publicUrl: 'https://weather.example', logger: silentLogger });
+const tokenizer = new Tiktoken(o200k);
+const count = (value: string) => tokenizer.encode(value).length;
 
 function text(result: { content: { type: string; text?: string }[] }): string {
   return result.content[0]?.text ?? '';
@@ -47,6 +53,35 @@ describe('the savings receipt in _meta', () => {
       tokens_saved: plainTokens - estimateTokens(JSON.stringify(read)),
     });
   });
+
+  it('is within ±10% of the o200k saving on repetitive notes, indented as an upstream answers them', async () => {
+    // Issue 54, row 8: a held-out table of repetitive English notes in pretty JSON was receipted
+    // 13% high. The plain result is counted from the upstream's text, as the proxy counts it.
+    const cases = [
+      { kind: 'everyday', indent: 2, domains: 'id,status' },
+      { kind: 'formal', indent: 2, domains: 'id,status' },
+      { kind: 'formal', indent: 4, domains: 'id,agent,status' },
+      { kind: 'formal', indent: '\t', domains: 'id,status' },
+      // Compact, the notes alone withheld: the saving is the prose of long words, nothing else.
+      { kind: 'formal', indent: 0, domains: 'id,opened,agent,status' },
+    ] as const;
+    for (const { kind, indent, domains } of cases) {
+      const notes = notesTable(kind);
+      const upstream = JSON.stringify(notes, null, indent);
+      const result = await s2sp.resourceResult(
+        notes,
+        { abstract_domains: domains },
+        { plainTokens: plainTextTokens([upstream]) },
+      );
+      const saved = count(upstream) - count(text(result));
+      const error = (readS2SPReceipt(result)?.tokens_saved ?? 0) / saved - 1;
+      expect({ kind, indent, within: Math.abs(error) <= TOKEN_ESTIMATE_ERROR }).toEqual({
+        kind,
+        indent,
+        within: true,
+      });
+    }
+  }, 30_000);
 
   it('is absent from a plain result and from an error', async () => {
     expect(readS2SPReceipt(await s2sp.resourceResult(rows, {}))).toBeUndefined();

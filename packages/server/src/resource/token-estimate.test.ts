@@ -5,6 +5,7 @@ import o200k from 'js-tiktoken/ranks/o200k_base';
 import { describe, expect, it } from 'vitest';
 import { silentLogger } from '../logger.js';
 import { createS2SP } from '../runtime/s2sp.js';
+import { heldOutShapes } from './__fixtures__/held-out-shapes.js';
 import { nwsRows } from './__fixtures__/nws-alerts.js';
 import { budgetTokens, estimateTokens, TOKEN_ESTIMATE_ERROR } from './token-estimate.js';
 
@@ -28,6 +29,13 @@ describe('estimateTokens', () => {
     expect(estimateTokens(' SEVERE THUNDERSTORM')).toBeGreaterThan(
       estimateTokens(' severe thunderstorm'),
     );
+    // A tab, a double quote or a comma before a word is a token of its own (BPE has almost no
+    // merges for them): a CSV cell, a tab-indented JSON key.
+    expect(estimateTokens('1,lake')).toBe(count('1,lake'));
+    expect(estimateTokens('\t"city"')).toBe(count('\t"city"'));
+    // A word o200k_base has as one token is one; one it has not, about two, whatever its length.
+    expect(estimateTokens(' implementation')).toBe(1);
+    expect(estimateTokens(' gusty')).toBe(count(' gusty'));
     // A contraction joins its word; a lone space before a digit is a piece of its own.
     expect(estimateTokens("it's")).toBe(1);
     expect(estimateTokens('a 1')).toBe(3);
@@ -129,7 +137,23 @@ describe('estimateTokens', () => {
         within: true,
       });
     }
-  });
+  }, 60_000);
+
+  it('is within ±10% of o200k_base on every held-out family: notes, indented JSON, CSV in JSON, numbers, ids, URLs', () => {
+    // Issue 54, row 8: repetitive English notes in pretty JSON were read 8% high (formal notes
+    // alone 19%), tab-indented nested JSON 12% low. None of these shapes was looked at while
+    // choosing the estimator's constants (`__fixtures__/held-out-shapes.ts`).
+    const shapes = heldOutShapes();
+    expect(shapes.length).toBeGreaterThanOrEqual(18);
+    for (const { name, text } of shapes) {
+      const error = estimateTokens(text) / count(text) - 1;
+      expect({ name, within: Math.abs(error) <= TOKEN_ESTIMATE_ERROR }).toEqual({
+        name,
+        within: true,
+      });
+    }
+    // o200k_base counts about 1 MB here: seconds on a busy machine.
+  }, 60_000);
 
   it('is within ±10% on the two texts of a savings receipt: the plain result and the S2SP one', async () => {
     const rows = nwsRows('alerts-active-TX-2026-09-13.json');
@@ -154,24 +178,25 @@ describe('estimateTokens', () => {
     }
   });
 
-  it('gives the counts it gave before its ASCII-word fast path, to the token', () => {
-    // Recorded with the estimator before the fast path: the budget and the receipts must not move.
+  it('gives the counts recorded for it, to the token, on every path through its loop', () => {
+    // Recorded with this estimator (its one-token lookup included): its fast paths must count as
+    // its general loops do, and the budget and the receipts move only with a change of its model.
     const before: Record<string, number> = {
-      'orders (calibration)': 19458,
-      'articles (calibration)': 21424,
-      'events (calibration)': 28457,
-      'people (calibration)': 8982,
+      'orders (calibration)': 19469,
+      'articles (calibration)': 21207,
+      'events (calibration)': 28411,
+      'people (calibration)': 8939,
       'metrics (calibration)': 23525,
-      'logs (calibration)': 20976,
-      'articles, pretty-printed (calibration)': 25428,
-      'orders (held-out)': 20379,
-      'articles (held-out)': 27731,
-      'events (held-out)': 28138,
-      'people (held-out)': 7132,
+      'logs (calibration)': 20918,
+      'articles, pretty-printed (calibration)': 25196,
+      'orders (held-out)': 20388,
+      'articles (held-out)': 27463,
+      'events (held-out)': 28088,
+      'people (held-out)': 7128,
       'metrics (held-out)': 14931,
-      'logs (held-out)': 15930,
-      'database 150 × 11 (held-out)': 75687,
-      'orders, pretty-printed (held-out)': 29982,
+      'logs (held-out)': 15883,
+      'database 150 × 11 (held-out)': 74946,
+      'orders, pretty-printed (held-out)': 29986,
     };
     const now = Object.fromEntries(tokenCorpus().map((s) => [s.name, estimateTokens(s.text)]));
     expect(now).toEqual(before);
@@ -181,7 +206,7 @@ describe('estimateTokens', () => {
       22,
     );
     expect(estimateTokens('a'.repeat(40))).toBe(10);
-    expect(estimateTokens(' Abcdefghij KLMNOP qrs')).toBe(3);
+    expect(estimateTokens(' Abcdefghij KLMNOP qrs')).toBe(4);
     expect(estimateTokens('{"a":"b c d","É":"É é","x y":[" A","  b"]}')).toBe(20);
   });
 
@@ -189,5 +214,6 @@ describe('estimateTokens', () => {
     for (const { name, text } of tokenCorpus()) {
       expect({ name, safe: budgetTokens(text) >= count(text) }).toEqual({ name, safe: true });
     }
-  });
+    // o200k_base counts the whole corpus (1.3 MB): seconds on a busy machine.
+  }, 60_000);
 });
