@@ -15,6 +15,9 @@ import { createWeatherServer, startNwsReplayServer } from '@s2sp/app-weather-ale
 import { createS2SPProxy } from '@s2sp/proxy';
 import { type ListeningServer, silentLogger } from '@s2sp/server';
 
+/** Where the proxy's upstream is (`createS2SPProxy`'s `upstream` option). */
+type UpstreamTarget = Parameters<typeof createS2SPProxy>[0]['upstream'];
+
 /** A running server under test; dispose it to stop everything it started. */
 export interface RunningTarget extends AsyncDisposable {
   /** Its Streamable HTTP endpoint. */
@@ -26,6 +29,11 @@ export interface Target {
   readonly name: string;
   /** The baseline file (see baseline.ts). */
   readonly baseline: string;
+  /**
+   * The protocol eras it serves: a 2025-era server gets 0.1.16's scenarios, a 2026-07-28 one the
+   * 0.2 line's. Default both.
+   */
+  readonly eras?: readonly ('2025' | '2026-07-28')[];
   start(): Promise<RunningTarget>;
 }
 
@@ -57,13 +65,17 @@ async function startWeather(closers: (() => Promise<void>)[]): Promise<Listening
   return listening;
 }
 
-/** s2sp-proxy in front of a stdio upstream that this Node runs with `args`. */
-function startProxy(args: string[]): Promise<RunningTarget> {
+/** s2sp-proxy in front of a stdio upstream that this Node runs with `args`, or of an HTTP one. */
+function startProxy(args: string[] | (() => Promise<RunningTarget>)): Promise<RunningTarget> {
   return starting(async (closers) => {
-    const proxy = createS2SPProxy({
-      upstream: { kind: 'stdio', command: process.execPath, args },
-      logger: silentLogger,
-    });
+    let upstream: UpstreamTarget = { kind: 'stdio', command: process.execPath, args: [] };
+    if (Array.isArray(args)) upstream = { ...upstream, args };
+    else {
+      const started = await args();
+      closers.push(async () => started[Symbol.asyncDispose]());
+      upstream = { kind: 'http', url: started.mcpUrl };
+    }
+    const proxy = createS2SPProxy({ upstream, logger: silentLogger });
     closers.push(() => proxy.close());
     await proxy.start();
     return (await proxy.listen(LOOPBACK)).mcpUrl;
@@ -71,11 +83,14 @@ function startProxy(args: string[]): Promise<RunningTarget> {
 }
 
 const SUITE_SERVER = fileURLToPath(new URL('./fixtures/suite-server.mjs', import.meta.url));
+const MODERN_SUITE_SERVER = fileURLToPath(
+  new URL('./fixtures/modern-suite-server.mjs', import.meta.url),
+);
 
-/** fixtures/suite-server.mjs on Streamable HTTP, in a child process of its own. */
-function startSuiteServer(): Promise<RunningTarget> {
+/** A suite server (`fixture`) on Streamable HTTP, in a child process of its own. */
+function startSuiteServer(fixture = SUITE_SERVER): Promise<RunningTarget> {
   return starting(async (closers) => {
-    const child = spawn(process.execPath, [SUITE_SERVER, '--http'], {
+    const child = spawn(process.execPath, [fixture, '--http'], {
       stdio: ['ignore', 'pipe', 'inherit'],
     });
     closers.push(async () => {
@@ -101,6 +116,16 @@ const target = (name: string, start: () => Promise<RunningTarget>, baseline = na
   baseline: fileURLToPath(new URL(`../baselines/${baseline}.yaml`, import.meta.url)),
   start,
 });
+
+/**
+ * A 2026-07-28-only target; its baseline is `baselines/2026-07-28/<baseline>.yaml` (default: its
+ * name).
+ */
+const modernTarget = (
+  name: string,
+  start: () => Promise<RunningTarget>,
+  baseline = name,
+): Target => ({ ...target(name, start, `2026-07-28/${baseline}`), eras: ['2026-07-28'] });
 
 /** Every server under test. */
 export const TARGETS: readonly Target[] = [
@@ -130,4 +155,18 @@ export const TARGETS: readonly Target[] = [
   // The suite server directly and through the proxy, on one baseline: the proxy is transparent.
   target('suite-server', startSuiteServer),
   target('s2sp-proxy-suite-server', () => startProxy([SUITE_SERVER]), 'suite-server'),
+  // A server that serves only 2026-07-28 (SDK v2, `legacy: 'reject'`) directly, and through the
+  // proxy in front of it on stdio and on HTTP, on one baseline: the proxy speaks that revision
+  // upstream and relays its input rounds to a 2026-07-28 client round for round.
+  modernTarget('modern-suite-server', () => startSuiteServer(MODERN_SUITE_SERVER)),
+  modernTarget(
+    's2sp-proxy-modern-suite-server',
+    () => startProxy([MODERN_SUITE_SERVER]),
+    'modern-suite-server',
+  ),
+  modernTarget(
+    's2sp-proxy-modern-suite-server-http',
+    () => startProxy(() => startSuiteServer(MODERN_SUITE_SERVER)),
+    'modern-suite-server',
+  ),
 ];

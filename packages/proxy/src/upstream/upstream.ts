@@ -35,6 +35,7 @@ import {
   type RelayTarget,
   relayScope,
 } from './client-relay.js';
+import { type ClientRound, withClientRound } from './client-round.js';
 import { textAsBytes } from './large-strings.js';
 import { mintProgressTokens } from './progress-tokens.js';
 import { oversizedLimit } from './result-cap.js';
@@ -99,7 +100,17 @@ export type ForwardOptions = Pick<RequestOptions, 'signal' | 'onprogress'> & {
    * through `LargeText` (a result with one must not be returned as it is).
    */
   readonly textAsBytes?: boolean;
+  /**
+   * The round of a 2026-07-28 client's request as it came (see {@link ClientRound}): to an
+   * upstream of that revision the request goes with it, and an `input_required` answer comes back
+   * as it came, for the client to answer round for round. A 2025-era upstream ignores it (the
+   * proxy bridges its requests to the client: `input-rounds.ts`).
+   */
+  readonly round?: ClientRound;
 };
+
+/** Which protocol era an upstream session speaks: 2026-07-28 (`modern`) or 2025 (`legacy`). */
+export type UpstreamEra = PriorDiscovery['kind'];
 
 /**
  * Which downstream session an upstream notification belongs to.
@@ -125,6 +136,8 @@ export interface Upstream {
   request(request: Request, options?: ForwardOptions): Promise<Record<string, unknown>>;
   /** Capabilities the upstream declared at its last initialisation. */
   capabilities(): ServerCapabilities;
+  /** The era the upstream speaks (known once started). */
+  era(): UpstreamEra | undefined;
   serverInfo(): Implementation | undefined;
   instructions(): string | undefined;
   /** How many times the upstream was restarted. */
@@ -139,7 +152,7 @@ export interface Upstream {
  * (as before negotiation existed), SDK v2's for a 2026-07-28 one.
  */
 interface Active {
-  request(request: Request, options: RequestOptions): Promise<unknown>;
+  request(request: Request, options: RequestOptions, round?: ClientRound): Promise<unknown>;
   notification(notification: Notification): Promise<void>;
   close(): Promise<void>;
   onclose?: (() => void) | undefined;
@@ -271,6 +284,7 @@ export function createUpstream(options: UpstreamOptions): Upstream {
   let capabilities: ServerCapabilities = {};
   let serverInfo: Implementation | undefined;
   let instructions: string | undefined;
+  let era: UpstreamEra | undefined;
   let sent = 0;
   // The session each request is made for (and the downstream request it forwards, for relaying
   // the upstream's requests to its client), carried through the SDK client's asynchronous work:
@@ -417,9 +431,15 @@ export function createUpstream(options: UpstreamOptions): Upstream {
             return undefined;
           });
     const active: Active = {
-      request: async (request, requestOptions) => {
+      // A 2026-07-28 client's request goes as it came, and its `input_required` answers come
+      // back to it (`allowInputRequired`): it answers them itself, round for round. A 2025
+      // client's is fulfilled here, each round's requests relayed to it (the handlers above).
+      request: async (request, requestOptions, round) => {
         const result = await next
-          .request(request as never, AnyResult, requestOptions as never)
+          .request((round ? withClientRound(request, round) : request) as never, AnyResult, {
+            ...requestOptions,
+            ...(round && { allowInputRequired: true }),
+          } as never)
           .catch((error) => {
             throw asMcpError(error);
           });
@@ -435,6 +455,7 @@ export function createUpstream(options: UpstreamOptions): Upstream {
     next.onclose = () => active.onclose?.();
     return {
       active,
+      era: 'modern' as const,
       capabilities: declared,
       serverInfo: next.getServerVersion() as Implementation | undefined,
       instructions: next.getInstructions(),
@@ -460,6 +481,7 @@ export function createUpstream(options: UpstreamOptions): Upstream {
     next.onclose = () => active.onclose?.();
     return {
       active,
+      era: 'legacy' as const,
       capabilities: next.getServerCapabilities() ?? {},
       serverInfo: next.getServerVersion(),
       instructions: next.getInstructions(),
@@ -468,7 +490,7 @@ export function createUpstream(options: UpstreamOptions): Upstream {
 
   const connectOnce = async (): Promise<void> => {
     let transport: OpenedTransport | undefined;
-    let connected: Awaited<ReturnType<typeof connectLegacy>>;
+    let connected: Awaited<ReturnType<typeof connectLegacy | typeof connectModern>>;
     // One start-up limit for the probe and the handshake together.
     const deadline = startupDeadline(options.startupTimeoutMs);
     try {
@@ -502,6 +524,7 @@ export function createUpstream(options: UpstreamOptions): Upstream {
     }
     const next = connected.active;
     client = next;
+    era = connected.era;
     opened = transport;
     connectedAt = Date.now();
     capabilities = connected.capabilities;
@@ -582,14 +605,14 @@ export function createUpstream(options: UpstreamOptions): Upstream {
     },
 
     async request(request, forward = {}) {
-      const { caller, textAsBytes: asBytes, ...sdkOptions } = forward;
+      const { caller, textAsBytes: asBytes, round, ...sdkOptions } = forward;
       const active = await current();
       const sendNow = () =>
-        active.request(request, {
-          ...sdkOptions,
-          timeout: options.requestTimeoutMs,
-          resetTimeoutOnProgress: true,
-        });
+        active.request(
+          request,
+          { ...sdkOptions, timeout: options.requestTimeoutMs, resetTimeoutOnProgress: true },
+          round,
+        );
       const send = asBytes ? () => textAsBytes.run(true, sendNow) : sendNow;
       // The downstream request being answered (set by the downstream server around its handler).
       const target = relayScope.getStore();
@@ -636,6 +659,7 @@ export function createUpstream(options: UpstreamOptions): Upstream {
     },
 
     capabilities: () => capabilities,
+    era: () => era,
     serverInfo: () => serverInfo,
     instructions: () => instructions,
     restarts: () => restarts,
