@@ -37,6 +37,7 @@ import {
 } from './client-relay.js';
 import { type ClientRound, withClientRound } from './client-round.js';
 import { textAsBytes } from './large-strings.js';
+import { createListenStream } from './listen-stream.js';
 import { mintProgressTokens } from './progress-tokens.js';
 import { oversizedLimit } from './result-cap.js';
 import { eraVerdict } from './upstream-era.js';
@@ -408,33 +409,46 @@ export function createUpstream(options: UpstreamOptions): Upstream {
     next.fallbackNotificationHandler = onNotification as never;
     next.onerror = onError;
     await next.connect(transport.transport as never, { ...deadline.options(), prior });
-    // A 2026-07-28 server sends its list changes only on a `subscriptions/listen` stream: this
-    // session listens for the ones it declares, and they reach its owner as a 2025 server's do
-    // (each client has its own session: see upstream-pool.ts).
+    // A 2026-07-28 server sends its list changes and resource updates only on a
+    // `subscriptions/listen` stream: this session keeps one (listen-stream.ts), and what comes on
+    // it reaches its owner as a 2025 server's notifications do.
     const declared = (next.getServerCapabilities() ?? {}) as ServerCapabilities;
-    const filter = {
-      ...(declared.tools?.listChanged && { toolsListChanged: true }),
-      ...(declared.prompts?.listChanged && { promptsListChanged: true }),
-      ...(declared.resources?.listChanged && { resourcesListChanged: true }),
-    };
-    const listening =
-      Object.keys(filter).length === 0
-        ? undefined
-        : await next.listen(filter, { timeout: deadline.left() || 1 }).catch((error: Error) => {
-            log.warn(
-              'upstream: subscriptions/listen failed; its list changes will not reach clients',
-              {
-                upstream: label,
-                error: redact(error.message).slice(0, 200),
-              },
-            );
-            return undefined;
-          });
+    let connecting = true;
+    const listening = createListenStream({
+      declared,
+      // The first stream opens within the start-up limit; later ones (a subscription changed)
+      // within a request's.
+      listen: (filter) =>
+        next
+          .listen(filter, {
+            timeout: connecting ? deadline.left() || 1 : options.requestTimeoutMs,
+          })
+          .catch((error) => {
+            throw asMcpError(error);
+          }),
+    });
+    await listening.open().catch((error: Error) => {
+      log.warn('upstream: subscriptions/listen failed; its list changes will not reach clients', {
+        upstream: label,
+        error: redact(error.message).slice(0, 200),
+      });
+    });
+    connecting = false;
     const active: Active = {
       // A 2026-07-28 client's request goes as it came, and its `input_required` answers come
       // back to it (`allowInputRequired`): it answers them itself, round for round. A 2025
       // client's is fulfilled here, each round's requests relayed to it (the handlers above).
       request: async (request, requestOptions, round) => {
+        // That revision's subscriptions are the listen stream's filter, not requests.
+        const uri = (request.params as { uri?: unknown } | undefined)?.uri;
+        if (request.method === 'resources/subscribe' && typeof uri === 'string') {
+          await listening.subscribe(uri);
+          return {};
+        }
+        if (request.method === 'resources/unsubscribe' && typeof uri === 'string') {
+          await listening.unsubscribe(uri);
+          return {};
+        }
         const result = await next
           .request((round ? withClientRound(request, round) : request) as never, AnyResult, {
             ...requestOptions,
@@ -448,7 +462,7 @@ export function createUpstream(options: UpstreamOptions): Upstream {
       },
       notification: (notification) => next.notification(notification as never),
       close: async () => {
-        await listening?.close().catch(() => {});
+        await listening.close().catch(() => {});
         await next.close();
       },
     };
