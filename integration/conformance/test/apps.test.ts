@@ -5,7 +5,6 @@
  * entry's reason is checked against the running app: "needs tool X" holds only while the app
  * has no tool X.
  */
-import { fileURLToPath } from 'node:url';
 import { connectSdkClient } from '@s2sp/test-utils';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type BaselineEntry, readBaseline, serverLacks } from './baseline.js';
@@ -14,27 +13,22 @@ import { type RunningTarget, TARGETS } from './targets.js';
 
 // 0.1.16's active scenarios (2025-11-25), and the 0.2 line's for 2026-07-28 with baselines of
 // their own (`baselines/2026-07-28/`).
-const serves = (target: (typeof TARGETS)[number], era: '2025' | '2026-07-28') =>
-  target.eras === undefined || target.eras.includes(era);
 const RUNS = [
-  ...TARGETS.filter((target) => serves(target, '2025')).map((target) => ({
-    ...target,
-    suite: '0.1.16',
-    cli: 'stable' as const,
-  })),
+  // Not modern-suite-server directly: it serves 2026-07-28 only (a 2025 `initialize` is refused).
+  ...TARGETS.flatMap(({ baseline, ...target }) =>
+    baseline === undefined
+      ? []
+      : [{ ...target, baseline, suite: '0.1.16', cli: 'stable' as const }],
+  ),
   // Not suite-server directly: a 2025-era fixture, it serves no 2026-07-28 client (every
   // scenario fails "Server not initialized"); through the proxy it is served in that revision.
-  ...TARGETS.filter((target) => target.name !== 'suite-server' && serves(target, '2026-07-28')).map(
-    (target) => ({
-      ...target,
-      baseline: target.eras
-        ? target.baseline
-        : fileURLToPath(new URL(`../baselines/2026-07-28/${target.name}.yaml`, import.meta.url)),
-      suite: '0.2.0-alpha.12 --spec-version 2026-07-28',
-      cli: 'next' as const,
-      specVersion: '2026-07-28',
-    }),
-  ),
+  ...TARGETS.filter((target) => target.name !== 'suite-server').map((target) => ({
+    ...target,
+    baseline: target.modernBaseline,
+    suite: '0.2.0-alpha.12 --spec-version 2026-07-28',
+    cli: 'next' as const,
+    specVersion: '2026-07-28',
+  })),
 ];
 
 describe.each(RUNS)('MCP conformance suite $suite against $name', (target) => {

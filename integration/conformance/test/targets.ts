@@ -27,13 +27,10 @@ export interface RunningTarget extends AsyncDisposable {
 /** A server under test and its baseline. */
 export interface Target {
   readonly name: string;
-  /** The baseline file (see baseline.ts). */
-  readonly baseline: string;
-  /**
-   * The protocol eras it serves: a 2025-era server gets 0.1.16's scenarios, a 2026-07-28 one the
-   * 0.2 line's. Default both.
-   */
-  readonly eras?: readonly ('2025' | '2026-07-28')[];
+  /** The baseline file of 0.1.16's scenarios (see baseline.ts); none: it serves no 2025 client. */
+  readonly baseline?: string;
+  /** The baseline file of the 0.2 line's 2026-07-28 scenarios. */
+  readonly modernBaseline: string;
   start(): Promise<RunningTarget>;
 }
 
@@ -110,22 +107,24 @@ function startSuiteServer(fixture = SUITE_SERVER): Promise<RunningTarget> {
 const require = createRequire(import.meta.url);
 const everythingManifest = require.resolve('@modelcontextprotocol/server-everything/package.json');
 
-/** A target whose baseline is `baselines/<baseline>.yaml` (default: its name). */
-const target = (name: string, start: () => Promise<RunningTarget>, baseline = name): Target => ({
-  name,
-  baseline: fileURLToPath(new URL(`../baselines/${baseline}.yaml`, import.meta.url)),
-  start,
-});
+const baselineFile = (name: string) =>
+  fileURLToPath(new URL(`../baselines/${name}.yaml`, import.meta.url));
 
 /**
- * A 2026-07-28-only target; its baseline is `baselines/2026-07-28/<baseline>.yaml` (default: its
- * name).
+ * A target whose baselines are `baselines/<baseline>.yaml` and
+ * `baselines/2026-07-28/<modern>.yaml` (default: its name); `baseline: null` for a server that
+ * serves no 2025 client.
  */
-const modernTarget = (
+const target = (
   name: string,
   start: () => Promise<RunningTarget>,
-  baseline = name,
-): Target => ({ ...target(name, start, `2026-07-28/${baseline}`), eras: ['2026-07-28'] });
+  { baseline = name as string | null, modern = name } = {},
+): Target => ({
+  name,
+  ...(baseline !== null && { baseline: baselineFile(baseline) }),
+  modernBaseline: baselineFile(`2026-07-28/${modern}`),
+  start,
+});
 
 /** Every server under test. */
 export const TARGETS: readonly Target[] = [
@@ -154,19 +153,18 @@ export const TARGETS: readonly Target[] = [
   ),
   // The suite server directly and through the proxy, on one baseline: the proxy is transparent.
   target('suite-server', startSuiteServer),
-  target('s2sp-proxy-suite-server', () => startProxy([SUITE_SERVER]), 'suite-server'),
+  target('s2sp-proxy-suite-server', () => startProxy([SUITE_SERVER]), { baseline: 'suite-server' }),
   // A server that serves only 2026-07-28 (SDK v2, `legacy: 'reject'`) directly, and through the
   // proxy in front of it on stdio and on HTTP, on one baseline: the proxy speaks that revision
   // upstream and relays its input rounds to a 2026-07-28 client round for round.
-  modernTarget('modern-suite-server', () => startSuiteServer(MODERN_SUITE_SERVER)),
-  modernTarget(
-    's2sp-proxy-modern-suite-server',
-    () => startProxy([MODERN_SUITE_SERVER]),
-    'modern-suite-server',
-  ),
-  modernTarget(
+  // In front of it the proxy serves 2025 clients too: 0.1.16's scenarios, bridged to its rounds.
+  target('modern-suite-server', () => startSuiteServer(MODERN_SUITE_SERVER), { baseline: null }),
+  target('s2sp-proxy-modern-suite-server', () => startProxy([MODERN_SUITE_SERVER]), {
+    modern: 'modern-suite-server',
+  }),
+  target(
     's2sp-proxy-modern-suite-server-http',
     () => startProxy(() => startSuiteServer(MODERN_SUITE_SERVER)),
-    'modern-suite-server',
+    { baseline: 's2sp-proxy-modern-suite-server', modern: 'modern-suite-server' },
   ),
 ];

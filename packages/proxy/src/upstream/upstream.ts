@@ -15,6 +15,7 @@ import {
   Client,
   ErrorCode,
   type Implementation,
+  LOG_LEVEL_META_KEY,
   McpError,
   ModernClient,
   ModernProtocolError,
@@ -414,6 +415,7 @@ export function createUpstream(options: UpstreamOptions): Upstream {
     // it reaches its owner as a 2025 server's notifications do.
     const declared = (next.getServerCapabilities() ?? {}) as ServerCapabilities;
     let connecting = true;
+    let logLevel: unknown;
     const listening = createListenStream({
       declared,
       // The first stream opens within the start-up limit; later ones (a subscription changed)
@@ -449,8 +451,18 @@ export function createUpstream(options: UpstreamOptions): Upstream {
           await listening.unsubscribe(uri);
           return {};
         }
+        // Nor has it `logging/setLevel`: a level is asked for per request, in its envelope; a
+        // 2025 client's session level goes with each of its requests (a 2026 client's own
+        // envelope carries its own).
+        if (request.method === 'logging/setLevel') {
+          logLevel = (request.params as { level?: unknown } | undefined)?.level;
+          return {};
+        }
+        const own =
+          round ??
+          (logLevel === undefined ? undefined : { envelope: { [LOG_LEVEL_META_KEY]: logLevel } });
         const result = await next
-          .request((round ? withClientRound(request, round) : request) as never, AnyResult, {
+          .request((own ? withClientRound(request, own) : request) as never, AnyResult, {
             ...requestOptions,
             ...(round && { allowInputRequired: true }),
           } as never)
