@@ -5,8 +5,7 @@
  * entry's reason is checked against the running app: "needs tool X" holds only while the app
  * has no tool X.
  */
-import { fileURLToPath } from 'node:url';
-import { connectMcpClient } from '@s2sp/test-utils';
+import { connectSdkClient } from '@s2sp/test-utils';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type BaselineEntry, readBaseline, serverLacks } from './baseline.js';
 import { type ConformanceRun, describeFailures, runConformance } from './conformance-cli.js';
@@ -15,14 +14,17 @@ import { type RunningTarget, TARGETS } from './targets.js';
 // 0.1.16's active scenarios (2025-11-25), and the 0.2 line's for 2026-07-28 with baselines of
 // their own (`baselines/2026-07-28/`).
 const RUNS = [
-  ...TARGETS.map((target) => ({ ...target, suite: '0.1.16', cli: 'stable' as const })),
+  // Not modern-suite-server directly: it serves 2026-07-28 only (a 2025 `initialize` is refused).
+  ...TARGETS.flatMap(({ baseline, ...target }) =>
+    baseline === undefined
+      ? []
+      : [{ ...target, baseline, suite: '0.1.16', cli: 'stable' as const }],
+  ),
   // Not suite-server directly: a 2025-era fixture, it serves no 2026-07-28 client (every
   // scenario fails "Server not initialized"); through the proxy it is served in that revision.
   ...TARGETS.filter((target) => target.name !== 'suite-server').map((target) => ({
     ...target,
-    baseline: fileURLToPath(
-      new URL(`../baselines/2026-07-28/${target.name}.yaml`, import.meta.url),
-    ),
+    baseline: target.modernBaseline,
     suite: '0.2.0-alpha.12 --spec-version 2026-07-28',
     cli: 'next' as const,
     specVersion: '2026-07-28',
@@ -69,11 +71,19 @@ describe.each(RUNS)('MCP conformance suite $suite against $name', (target) => {
   });
 
   it('lists a scenario for something the app lacks only while it lacks it', async () => {
-    await using agent = await connectMcpClient(running?.mcpUrl ?? '');
-    const present: string[] = [];
-    for (const entry of baseline)
-      if ('needs' in entry && !(await serverLacks(agent.client, entry.needs)))
-        present.push(`${entry.scenario}: the app has ${entry.needs.kind} ${entry.needs.name}`);
-    expect(present).toEqual([]);
+    // A 2026-07-28-only server is asked in that revision (SDK v2, negotiating).
+    const { client } = await connectSdkClient(
+      running?.mcpUrl ?? '',
+      'specVersion' in target ? { sdk: 2, era: 'auto' } : { sdk: 1, era: 'legacy' },
+    );
+    try {
+      const present: string[] = [];
+      for (const entry of baseline)
+        if ('needs' in entry && !(await serverLacks(client as never, entry.needs)))
+          present.push(`${entry.scenario}: the app has ${entry.needs.kind} ${entry.needs.name}`);
+      expect(present).toEqual([]);
+    } finally {
+      await client.close();
+    }
   });
 });

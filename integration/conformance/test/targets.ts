@@ -15,6 +15,9 @@ import { createWeatherServer, startNwsReplayServer } from '@s2sp/app-weather-ale
 import { createS2SPProxy } from '@s2sp/proxy';
 import { type ListeningServer, silentLogger } from '@s2sp/server';
 
+/** Where the proxy's upstream is (`createS2SPProxy`'s `upstream` option). */
+type UpstreamTarget = Parameters<typeof createS2SPProxy>[0]['upstream'];
+
 /** A running server under test; dispose it to stop everything it started. */
 export interface RunningTarget extends AsyncDisposable {
   /** Its Streamable HTTP endpoint. */
@@ -24,8 +27,10 @@ export interface RunningTarget extends AsyncDisposable {
 /** A server under test and its baseline. */
 export interface Target {
   readonly name: string;
-  /** The baseline file (see baseline.ts). */
-  readonly baseline: string;
+  /** The baseline file of 0.1.16's scenarios (see baseline.ts); none: it serves no 2025 client. */
+  readonly baseline?: string;
+  /** The baseline file of the 0.2 line's 2026-07-28 scenarios. */
+  readonly modernBaseline: string;
   start(): Promise<RunningTarget>;
 }
 
@@ -57,13 +62,17 @@ async function startWeather(closers: (() => Promise<void>)[]): Promise<Listening
   return listening;
 }
 
-/** s2sp-proxy in front of a stdio upstream that this Node runs with `args`. */
-function startProxy(args: string[]): Promise<RunningTarget> {
+/** s2sp-proxy in front of a stdio upstream that this Node runs with `args`, or of an HTTP one. */
+function startProxy(args: string[] | (() => Promise<RunningTarget>)): Promise<RunningTarget> {
   return starting(async (closers) => {
-    const proxy = createS2SPProxy({
-      upstream: { kind: 'stdio', command: process.execPath, args },
-      logger: silentLogger,
-    });
+    let upstream: UpstreamTarget = { kind: 'stdio', command: process.execPath, args: [] };
+    if (Array.isArray(args)) upstream = { ...upstream, args };
+    else {
+      const started = await args();
+      closers.push(async () => started[Symbol.asyncDispose]());
+      upstream = { kind: 'http', url: started.mcpUrl };
+    }
+    const proxy = createS2SPProxy({ upstream, logger: silentLogger });
     closers.push(() => proxy.close());
     await proxy.start();
     return (await proxy.listen(LOOPBACK)).mcpUrl;
@@ -71,11 +80,14 @@ function startProxy(args: string[]): Promise<RunningTarget> {
 }
 
 const SUITE_SERVER = fileURLToPath(new URL('./fixtures/suite-server.mjs', import.meta.url));
+const MODERN_SUITE_SERVER = fileURLToPath(
+  new URL('./fixtures/modern-suite-server.mjs', import.meta.url),
+);
 
-/** fixtures/suite-server.mjs on Streamable HTTP, in a child process of its own. */
-function startSuiteServer(): Promise<RunningTarget> {
+/** A suite server (`fixture`) on Streamable HTTP, in a child process of its own. */
+function startSuiteServer(fixture = SUITE_SERVER): Promise<RunningTarget> {
   return starting(async (closers) => {
-    const child = spawn(process.execPath, [SUITE_SERVER, '--http'], {
+    const child = spawn(process.execPath, [fixture, '--http'], {
       stdio: ['ignore', 'pipe', 'inherit'],
     });
     closers.push(async () => {
@@ -95,10 +107,22 @@ function startSuiteServer(): Promise<RunningTarget> {
 const require = createRequire(import.meta.url);
 const everythingManifest = require.resolve('@modelcontextprotocol/server-everything/package.json');
 
-/** A target whose baseline is `baselines/<baseline>.yaml` (default: its name). */
-const target = (name: string, start: () => Promise<RunningTarget>, baseline = name): Target => ({
+const baselineFile = (name: string) =>
+  fileURLToPath(new URL(`../baselines/${name}.yaml`, import.meta.url));
+
+/**
+ * A target whose baselines are `baselines/<baseline>.yaml` and
+ * `baselines/2026-07-28/<modern>.yaml` (default: its name); `baseline: null` for a server that
+ * serves no 2025 client.
+ */
+const target = (
+  name: string,
+  start: () => Promise<RunningTarget>,
+  { baseline = name as string | null, modern = name } = {},
+): Target => ({
   name,
-  baseline: fileURLToPath(new URL(`../baselines/${baseline}.yaml`, import.meta.url)),
+  ...(baseline !== null && { baseline: baselineFile(baseline) }),
+  modernBaseline: baselineFile(`2026-07-28/${modern}`),
   start,
 });
 
@@ -129,5 +153,18 @@ export const TARGETS: readonly Target[] = [
   ),
   // The suite server directly and through the proxy, on one baseline: the proxy is transparent.
   target('suite-server', startSuiteServer),
-  target('s2sp-proxy-suite-server', () => startProxy([SUITE_SERVER]), 'suite-server'),
+  target('s2sp-proxy-suite-server', () => startProxy([SUITE_SERVER]), { baseline: 'suite-server' }),
+  // A server that serves only 2026-07-28 (SDK v2, `legacy: 'reject'`) directly, and through the
+  // proxy in front of it on stdio and on HTTP, on one baseline: the proxy speaks that revision
+  // upstream and relays its input rounds to a 2026-07-28 client round for round.
+  // In front of it the proxy serves 2025 clients too: 0.1.16's scenarios, bridged to its rounds.
+  target('modern-suite-server', () => startSuiteServer(MODERN_SUITE_SERVER), { baseline: null }),
+  target('s2sp-proxy-modern-suite-server', () => startProxy([MODERN_SUITE_SERVER]), {
+    modern: 'modern-suite-server',
+  }),
+  target(
+    's2sp-proxy-modern-suite-server-http',
+    () => startProxy(() => startSuiteServer(MODERN_SUITE_SERVER)),
+    { baseline: 's2sp-proxy-modern-suite-server', modern: 'modern-suite-server' },
+  ),
 ];

@@ -9,7 +9,10 @@
 
 // The upstream leg's negotiation (2026-07-28 or 2025, found by probing): SDK v2's client.
 export {
+  CLIENT_CAPABILITIES_META_KEY,
   Client as ModernClient,
+  isInputRequiredResult,
+  LOG_LEVEL_META_KEY,
   type PriorDiscovery,
   ProtocolError as ModernProtocolError,
   SdkError as ModernSdkError,

@@ -9,7 +9,10 @@ import { serve } from '@hono/node-server';
 import type { Client as ClientV2 } from '@modelcontextprotocol/client';
 import { Client as ClientV1 } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
+import {
+  ResourceUpdatedNotificationSchema,
+  ToolListChangedNotificationSchema,
+} from '@modelcontextprotocol/sdk/types.js';
 import { createMcpHandler, McpServer } from '@modelcontextprotocol/server';
 import { fetchBody, readS2SPCapability, S2SPResultSchema } from '@s2sp/core';
 import { connectEraClient, MODERN_REVISION, runTitle, type SdkClientRun } from '@s2sp/test-utils';
@@ -18,6 +21,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import type { UpstreamTarget } from '../src/upstream/upstream-target.js';
 import { type RunningProxy, startProxy, TABLE_SERVER } from './support.js';
+
+/** The resource `touch` changes. */
+const WATCHED = 'test://watched';
 
 const CITIES = [
   { id: 1, city: 'Austin', state: 'TX', notes: 'capital' },
@@ -30,7 +36,10 @@ const CITIES = [
  */
 async function modernUpstream(legacy?: 'reject'): Promise<{ url: string; close(): Promise<void> }> {
   const handler = createMcpHandler(() => {
-    const mcp = new McpServer({ name: 'cities-v2', version: '1.0.0' });
+    const mcp = new McpServer(
+      { name: 'cities-v2', version: '1.0.0' },
+      { capabilities: { resources: { subscribe: true } } },
+    );
     mcp.registerTool('rows', { description: 'All cities.', inputSchema: z.object({}) }, () => ({
       content: [{ type: 'text', text: JSON.stringify(CITIES) }],
     }));
@@ -44,7 +53,18 @@ async function modernUpstream(legacy?: 'reject'): Promise<{ url: string; close()
         return { content: [{ type: 'text', text: 'announced' }] };
       },
     );
-
+    // A resource that changes when `touch` is called: a subscriber is told (2026-07-28: on a
+    // listen stream whose filter names it).
+    mcp.registerResource(
+      'watched',
+      WATCHED,
+      { description: 'Changes on touch.', mimeType: 'text/plain' },
+      (uri) => ({ contents: [{ uri: uri.href, mimeType: 'text/plain', text: 'watched' }] }),
+    );
+    mcp.registerTool('touch', { description: 'Changes it.', inputSchema: z.object({}) }, () => {
+      setTimeout(() => handler.notify.resourceUpdated(WATCHED), 200);
+      return { content: [{ type: 'text', text: 'touched' }] };
+    });
     return mcp;
   }, legacy && { legacy });
   const app = new Hono();
@@ -165,6 +185,34 @@ describe('s2sp-proxy in front of a 2026-07-28-only upstream that changes its too
       // change comes after the call (and no table was returned: the proxy itself changed nothing).
       await client.callTool({ name: 'announce', arguments: {} });
       await expect.poll(() => changed, { timeout: 5000 }).toBeGreaterThan(0);
+      await client.close();
+    } finally {
+      await upstream.close();
+    }
+  });
+});
+
+describe('s2sp-proxy in front of a 2026-07-28-only upstream whose resources change', () => {
+  it('subscribes a client’s resources/subscribe upstream on a listen stream, and tells it of the change', async () => {
+    const upstream = await modernUpstream('reject');
+    await using running = await startProxy({ upstream: { kind: 'http', url: upstream.url } });
+    try {
+      const client = new ClientV1({ name: 'subscriber', version: '1.0.0' });
+      await client.connect(new StreamableHTTPClientTransport(new URL(running.listener.mcpUrl)));
+      expect(client.getServerCapabilities()?.resources?.subscribe).toBe(true);
+      const updated: string[] = [];
+      client.setNotificationHandler(ResourceUpdatedNotificationSchema, async (notification) => {
+        updated.push(notification.params.uri);
+      });
+      await client.subscribeResource({ uri: WATCHED });
+      await client.callTool({ name: 'touch', arguments: {} });
+      await expect.poll(() => updated, { timeout: 5000 }).toEqual([WATCHED]);
+      // Unsubscribed, it hears of no further change.
+      await client.unsubscribeResource({ uri: WATCHED });
+      await client.callTool({ name: 'touch', arguments: {} });
+      await client.callTool({ name: 'rows', arguments: {} });
+      await new Promise((resolve) => setTimeout(resolve, 400));
+      expect(updated).toEqual([WATCHED]);
       await client.close();
     } finally {
       await upstream.close();

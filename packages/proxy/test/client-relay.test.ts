@@ -7,8 +7,14 @@
  * request came with) and on stdio (where it does not), and in front of server-everything.
  */
 import { fileURLToPath } from 'node:url';
+import {
+  Client as ModernClient,
+  StreamableHTTPClientTransport as ModernHttpTransport,
+} from '@modelcontextprotocol/client';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { MODERN_REVISION } from '@s2sp/test-utils';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { z } from 'zod';
 import type { StdioUpstream } from '../src/index.js';
 import { ALL, agentModern, agentV1, agentV2 } from './agents.js';
 import { type RunningProxy, startProxy, startProxyBefore, upstreamBin } from './support.js';
@@ -219,5 +225,52 @@ describe.each([
       });
       expect(a.asked).toEqual(['sampling', 'elicitation', 'roots']);
     });
+
+    it("hands a 2026-07-28 client the upstream's own rounds, which any replica of the proxy continues", async () => {
+      // A second proxy in front of the same upstream: nothing of a round is kept in either.
+      await using other = await startProxyBefore(MODERN, kind);
+      const first = await modernClient(running.listener.mcpUrl, { elicitation: {} });
+      const second = await modernClient(other.listener.mcpUrl, { elicitation: {} });
+      try {
+        const round = await first.request(
+          { method: 'tools/call', params: { name: 'elicit', arguments: {} } },
+          RoundSchema,
+          { allowInputRequired: true },
+        );
+        // The upstream's round as it sent it: its key, its request.
+        expect(round).toMatchObject({
+          resultType: 'input_required',
+          inputRequests: { asked: { method: 'elicitation/create' } },
+        });
+        const answer = { action: 'accept', content: { name: 'alice' } };
+        const done = await second.request(
+          {
+            method: 'tools/call',
+            params: { name: 'elicit', arguments: {}, inputResponses: { asked: answer } },
+          },
+          RoundSchema,
+          { allowInputRequired: true },
+        );
+        expect(JSON.parse((done.content as { text: string }[])[0]?.text ?? '')).toEqual({
+          ok: answer,
+        });
+      } finally {
+        await first.close();
+        await second.close();
+      }
+    });
   },
 );
+
+/** An SDK v2 client pinned to 2026-07-28 that answers no round by itself (`allowInputRequired`). */
+async function modernClient(mcpUrl: string, capabilities: Record<string, object>) {
+  const client = new ModernClient(
+    { name: 'round-reader', version: '1.0.0' },
+    { capabilities, versionNegotiation: { mode: { pin: MODERN_REVISION } } },
+  );
+  await client.connect(new ModernHttpTransport(new URL(mcpUrl)));
+  return client;
+}
+
+/** A round or a result, as it came. */
+const RoundSchema = z.looseObject({});

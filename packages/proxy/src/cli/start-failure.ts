@@ -6,7 +6,7 @@
  *
  * @module
  */
-import { startFailureOf } from '../upstream/upstream.js';
+import { startFailureOf } from '../upstream/start-failures.js';
 
 /**
  * The text for a person of an upstream start failure, or undefined for any other error.

@@ -265,17 +265,19 @@ export function createModernDownstreamServer(
     ...(instructions && { instructions }),
   });
   for (const [method, handler] of downstreamHandlers(context, modernCaps, server, false)) {
-    // What the upstream asks the client while answering goes back as `input_required` rounds
-    // (see input-rounds.ts).
-    const relayed: Handler = MAY_NEED_INPUT.has(method)
-      ? (request, call) =>
-          context.rounds.run(
-            call as ModernCall,
-            context.clientKey(call),
-            server.getClientCapabilities() as ClientCapabilities | undefined,
-            (own) => handler(request, own as ToolCall),
-          )
-      : handler;
+    // What a 2025-era upstream asks the client while answering goes back as `input_required`
+    // rounds the proxy keeps (see input-rounds.ts); a 2026-07-28 upstream's own rounds go back
+    // to the client as they came, and its retries upstream (see upstream/client-round.ts).
+    const relayed: Handler =
+      MAY_NEED_INPUT.has(method) && context.upstream.era() !== 'modern'
+        ? (request, call) =>
+            context.rounds.run(
+              call as ModernCall,
+              context.clientKey(call),
+              server.getClientCapabilities() as ClientCapabilities | undefined,
+              (own) => handler(request, own as ToolCall),
+            )
+        : handler;
     server.setRequestHandler(method, relayed as never);
   }
   return server;

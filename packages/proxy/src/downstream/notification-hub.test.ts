@@ -2,7 +2,7 @@ import { createConsoleLogger } from '@s2sp/server';
 import { captureLines } from '@s2sp/test-utils';
 import { describe, expect, it } from 'vitest';
 import type { LoggingLevel, Notification, Server } from '../mcp-sdk.js';
-import type { NotificationOrigin } from '../upstream/upstream.js';
+import type { NotificationOrigin } from '../upstream/request-callers.js';
 import { createNotificationHub } from './notification-hub.js';
 import type { Subscriptions } from './subscriptions.js';
 

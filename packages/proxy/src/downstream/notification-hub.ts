@@ -23,7 +23,7 @@ import {
   type ServerCapabilities,
   type ServerNotification,
 } from '../mcp-sdk.js';
-import type { NotificationOrigin } from '../upstream/upstream.js';
+import type { NotificationOrigin } from '../upstream/request-callers.js';
 import type { Subscriptions } from './subscriptions.js';
 
 /** Options for {@link createNotificationHub}. */

@@ -9,7 +9,8 @@ import type { Logger } from '@s2sp/core';
 import { parseRowFilter, S2SPError, type S2SPErrorCode, toolErrorResult } from '@s2sp/core';
 import { otelIfLoaded, traceHeaders } from '@s2sp/core/otel';
 import { callToolPlainly, nameTheTable, raiseAbstractBudget } from '../advice.js';
-import type { CallToolResult } from '../mcp-sdk.js';
+import { type CallToolResult, isInputRequiredResult } from '../mcp-sdk.js';
+import { clientRoundOf, type RoundCall } from '../upstream/client-round.js';
 import { decodeLargeTexts } from '../upstream/large-strings.js';
 import type { ForwardOptions, Upstream } from '../upstream/upstream.js';
 import { pickColumns } from './column-catalogue.js';
@@ -84,8 +85,8 @@ export function progressRelay(
 
 /**
  * What a request forwarded upstream on behalf of one downstream request carries: its abort
- * signal, its progress relay (the SDK routes progress by token to this request only) and the
- * session it is made for.
+ * signal, its progress relay (the SDK routes progress by token to this request only), the
+ * session it is made for and, from a 2026-07-28 client, its round (see `client-round.ts`).
  *
  * @param extra - the downstream request's signal, progress token and notification sender
  * @param caller - the downstream session (its `Server`)
@@ -97,10 +98,12 @@ export function forwardOptions(
   readToolCall: GatewayParts['readToolCall'],
 ): ForwardOptions {
   const { signal } = readToolCall(extra);
+  const round = clientRoundOf(extra as RoundCall);
   return {
     ...(signal && { signal }),
     ...progressRelay(extra, readToolCall),
     ...(caller && { caller }),
+    ...(round && { round }),
   };
 }
 
@@ -268,6 +271,9 @@ async function callToolNow(
     throw error;
   }
 
+  // A round of a 2026-07-28 upstream's for its client to answer (`input_required`) goes back as
+  // it came: the call has no result yet.
+  if (isInputRequiredResult(result)) return result;
   // A plain call's result is read only when it can teach the proxy the tool's columns.
   const inspect = !info.blocked && (s2spCall || info.table || (info.learns && !result.isError));
   // What goes back as it came has its text as strings (findTable decodes what it reads as text).

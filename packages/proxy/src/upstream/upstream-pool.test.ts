@@ -13,6 +13,7 @@ function session(key: string, log: string[], fail = false): Upstream {
     },
     request: async (request) => ({ key, method: request.method }),
     capabilities: () => ({ tools: {} }),
+    era: () => 'legacy',
     serverInfo: () => undefined,
     instructions: () => undefined,
     restarts: () => 0,
@@ -26,6 +27,7 @@ function session(key: string, log: string[], fail = false): Upstream {
 const logger = createConsoleLogger({ level: 'silent' });
 const shared = {
   capabilities: () => ({ tools: {} }),
+  era: () => 'legacy' as const,
   serverInfo: () => undefined,
   instructions: () => undefined,
 };

@@ -76,7 +76,7 @@ interface Entry {
  */
 export function createUpstreamPool<Key>(
   options: UpstreamPoolOptions<Key>,
-  shared: Pick<Upstream, 'capabilities' | 'serverInfo' | 'instructions'>,
+  shared: Pick<Upstream, 'capabilities' | 'era' | 'serverInfo' | 'instructions'>,
 ): UpstreamPool<Key> {
   const entries = new Map<Key, Entry>();
   let closed = false;
@@ -154,6 +154,7 @@ export function createUpstreamPool<Key>(
         request: (request, forward) =>
           using(key, lease, (upstream) => upstream.request(request, forward)),
         capabilities: () => shared.capabilities(),
+        era: () => shared.era(),
         serverInfo: () => shared.serverInfo(),
         instructions: () => shared.instructions(),
         restarts: () => entries.get(key)?.upstream.restarts() ?? 0,

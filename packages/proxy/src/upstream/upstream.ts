@@ -1,46 +1,46 @@
 /**
- * The proxy's one connection to its upstream MCP server: connect, forward requests with a time
- * limit, and restart a crashed server with exponential backoff.
+ * The proxy's connection to its upstream MCP server: start it within the start-up limit (its era
+ * probed once, then a session of that era: `era-probe.ts`, `legacy-session.ts`,
+ * `modern-session.ts`), forward requests with a time limit and a byte cap, tell whose the
+ * upstream's messages are (`request-callers.ts`), and restart a crashed server with exponential
+ * backoff.
  *
  * @module
  */
 
-import { AsyncLocalStorage } from 'node:async_hooks';
 import type { Logger } from '@s2sp/core';
 import { S2SPError } from '@s2sp/core';
-import { ifItPersists, retryShortly } from '@s2sp/core/advice';
-import { z } from 'zod';
+import { retryShortly } from '@s2sp/core/advice';
 import { askUpstreamForLess } from '../advice.js';
 import {
-  Client,
   ErrorCode,
   type Implementation,
   McpError,
-  ModernClient,
-  ModernProtocolError,
-  ModernSdkError,
-  ModernSdkErrorCode,
   type Notification,
-  type PriorDiscovery,
   type Request,
   type RequestOptions,
-  ResultSchema,
-  SERVER_INFO_META_KEY,
   type ServerCapabilities,
 } from '../mcp-sdk.js';
-import {
-  type ClientRelayOptions,
-  createClientRelay,
-  RELAYED_CAPABILITIES,
-  type RelayTarget,
-  relayScope,
-} from './client-relay.js';
+import { type ClientRelayOptions, createClientRelay, relayScope } from './client-relay.js';
+import type { ClientRound } from './client-round.js';
+import { probeEra } from './era-probe.js';
 import { textAsBytes } from './large-strings.js';
+import { openLegacySession } from './legacy-session.js';
+import { asMcpError } from './modern-errors.js';
+import { openModernSession } from './modern-session.js';
 import { mintProgressTokens } from './progress-tokens.js';
+import {
+  createRequestCallers,
+  type NotificationOrigin,
+  type UnrelatedRequest,
+} from './request-callers.js';
 import { oversizedLimit } from './result-cap.js';
+import { createStartDeadline } from './start-deadline.js';
+import { startFailure } from './start-failures.js';
 import { eraVerdict } from './upstream-era.js';
 import { translateError } from './upstream-errors.js';
 import { dropS2SPMeta } from './upstream-meta.js';
+import type { OpenedSession, UpstreamEra, UpstreamSession } from './upstream-session.js';
 import {
   describeTarget,
   type OpenedTransport,
@@ -79,7 +79,7 @@ export interface UpstreamOptions {
    * client, the target the proxy chooses, or none (refused). The proxy decides by who owns this
    * upstream session (see `upstream-pool.ts`). Default: refused.
    */
-  readonly unrelated?: (method: string, newest: RelayTarget | undefined) => RelayTarget | undefined;
+  readonly unrelated?: UnrelatedRequest;
   /** Called after a restarted upstream has finished initialisation. */
   readonly onRestarted: () => void;
   /** The child's standard error. Default: copied to the proxy's standard error. */
@@ -99,20 +99,14 @@ export type ForwardOptions = Pick<RequestOptions, 'signal' | 'onprogress'> & {
    * through `LargeText` (a result with one must not be returned as it is).
    */
   readonly textAsBytes?: boolean;
+  /**
+   * The round of a 2026-07-28 client's request as it came (see {@link ClientRound}): to an
+   * upstream of that revision the request goes with it, and an `input_required` answer comes back
+   * as it came, for the client to answer round for round. A 2025-era upstream ignores it (the
+   * proxy bridges its requests to the client: `input-rounds.ts`).
+   */
+  readonly round?: ClientRound;
 };
-
-/**
- * Which downstream session an upstream notification belongs to.
- *
- * - `request`: it came on the Streamable HTTP response stream of a request made for `session`
- *   (an MCP server sends a request's notifications there: the SDK's `relatedRequestId`).
- * - `only-caller`: it cannot be told (stdio, or the standalone GET stream), but `session` was the
- *   only one with a request in flight.
- * - `unknown`: neither; no session may be assumed.
- */
-export type NotificationOrigin =
-  | { readonly by: 'request' | 'only-caller'; readonly session: object }
-  | { readonly by: 'unknown'; readonly session?: undefined };
 
 /** The live upstream connection. */
 export interface Upstream {
@@ -125,6 +119,8 @@ export interface Upstream {
   request(request: Request, options?: ForwardOptions): Promise<Record<string, unknown>>;
   /** Capabilities the upstream declared at its last initialisation. */
   capabilities(): ServerCapabilities;
+  /** The era the upstream speaks (known once started). */
+  era(): UpstreamEra | undefined;
   serverInfo(): Implementation | undefined;
   instructions(): string | undefined;
   /** How many times the upstream was restarted. */
@@ -132,117 +128,6 @@ export interface Upstream {
   /** Sends a notification upstream (a client's `notifications/roots/list_changed`). */
   notify(notification: Notification): Promise<void>;
   close(): Promise<void>;
-}
-
-/**
- * A connected upstream session, whichever SDK speaks it: SDK v1's client for a 2025-era upstream
- * (as before negotiation existed), SDK v2's for a 2026-07-28 one.
- */
-interface Active {
-  request(request: Request, options: RequestOptions): Promise<unknown>;
-  notification(notification: Notification): Promise<void>;
-  close(): Promise<void>;
-  onclose?: (() => void) | undefined;
-}
-
-/** The 2026-07-28 upstream's results, as they come (the proxy passes on what it does not know). */
-const AnyResult = z.looseObject({});
-
-/**
- * An SDK v2 error as SDK v1's `McpError`, which `translateError` and the result cap read: the
- * upstream's own JSON-RPC errors keep their code, message and data; a timeout and a closed
- * connection keep their meaning.
- */
-function asMcpError(error: unknown): unknown {
-  if (error instanceof ModernProtocolError)
-    return new McpError(error.code, stripPrefix(error.message, error.code), error.data);
-  if (error instanceof ModernSdkError) {
-    if (error.code === ModernSdkErrorCode.RequestTimeout)
-      return new McpError(ErrorCode.RequestTimeout, error.message, error.data ?? { timeout: true });
-    if (error.code === ModernSdkErrorCode.ConnectionClosed)
-      return new McpError(ErrorCode.ConnectionClosed, error.message);
-  }
-  return error;
-}
-
-/**
- * Drops a 2026-07-28 result's `_meta` key that describes the hop it came on (the upstream's
- * `serverInfo`): toward its clients the proxy is the server, and a 2025 client talking to the
- * upstream directly would not see it. A `_meta` left empty goes too.
- */
-function dropHopMeta(result: Record<string, unknown>): void {
-  const meta = result._meta;
-  if (typeof meta !== 'object' || meta === null || !(SERVER_INFO_META_KEY in meta)) return;
-  const { [SERVER_INFO_META_KEY]: _hop, ...kept } = meta as Record<string, unknown>;
-  if (Object.keys(kept).length === 0) delete result._meta;
-  else result._meta = kept;
-}
-
-function stripPrefix(message: string, code: number): string {
-  const prefix = `MCP error ${code}: `;
-  return message.startsWith(prefix) ? message.slice(prefix.length) : message;
-}
-
-/** The start-up limit of one connection attempt, shared by its probe and its handshake. */
-interface Deadline {
-  /** Milliseconds left (at least 1, so that an SDK timeout is never 0: "none"). */
-  left(): number;
-  /** The SDK connect options that stop at the deadline. */
-  options(): { timeout: number; signal: AbortSignal };
-  /** A timeout error for a failure that came because the deadline passed (an abort). */
-  timedOut(error: unknown): unknown;
-}
-
-function startupDeadline(ms: number): Deadline {
-  const at = Date.now() + ms;
-  const left = () => Math.max(0, at - Date.now());
-  return {
-    left,
-    options: () => ({
-      timeout: Math.max(1, left()),
-      signal: AbortSignal.timeout(Math.max(1, left())),
-    }),
-    timedOut: (error) =>
-      error instanceof McpError && error.code === ErrorCode.RequestTimeout
-        ? error
-        : new McpError(ErrorCode.RequestTimeout, 'Request timed out', { timeout: ms }),
-  };
-}
-
-/** A forwarded request's downstream session and, when it can reach its client, its relay. */
-interface Caller {
-  readonly session: object;
-  readonly relay: RelayTarget | undefined;
-  /** When it was sent, among this upstream's requests (newest is highest). */
-  readonly order: number;
-}
-
-/** Why an upstream session could not start, for the person who started the proxy. */
-export interface StartFailure {
-  /** The upstream's label (its command's name or its URL's origin). */
-  readonly label: string;
-  /** What the SDK or the upstream said, redacted. */
-  readonly said: string;
-  /** The child's last output on standard error (stdio), or empty. */
-  readonly stderr: string;
-  /** Whether the start-up limit passed (rather than the upstream failing). */
-  readonly timedOut: boolean;
-  /** The start-up limit, in seconds. */
-  readonly limitSeconds: number;
-}
-
-// The start failures thrown by `start()`, with their facts: the error's message is the
-// model-facing one (a client's own session fails on its request); the CLI tells a person instead.
-const startFailures = new WeakMap<object, StartFailure>();
-
-/**
- * The facts of an error thrown by {@link Upstream.start} (the session could not start), or
- * undefined for any other error.
- *
- * @param error - what `start()` (or the proxy's `start()`) threw
- */
-export function startFailureOf(error: unknown): StartFailure | undefined {
-  return typeof error === 'object' && error !== null ? startFailures.get(error) : undefined;
 }
 
 // A restarted server that then lived this long is healthy again: the backoff starts over.
@@ -261,7 +146,7 @@ export function createUpstream(options: UpstreamOptions): Upstream {
   const redact = (text: string) => redactTarget(text, options.target);
   const log = options.logger;
   const onStderr = options.onStderr ?? ((chunk: string) => process.stderr.write(chunk));
-  let client: Active | undefined;
+  let client: UpstreamSession | undefined;
   let opened: OpenedTransport | undefined;
   let ready: Promise<void> = Promise.resolve();
   let closed = false;
@@ -271,36 +156,8 @@ export function createUpstream(options: UpstreamOptions): Upstream {
   let capabilities: ServerCapabilities = {};
   let serverInfo: Implementation | undefined;
   let instructions: string | undefined;
-  let sent = 0;
-  // The session each request is made for (and the downstream request it forwards, for relaying
-  // the upstream's requests to its client), carried through the SDK client's asynchronous work:
-  // the Streamable HTTP transport reads a request's response stream in a task started by that
-  // request's send, so a message read from it is handled with that request's caller as the
-  // store. Messages read elsewhere (stdio, the GET stream) have none.
-  const callers = new AsyncLocalStorage<Caller>();
-  // Requests in flight per caller, newest last, for messages that cannot be attributed.
-  const inFlight = new Map<object, Caller[]>();
-  const originOf = (): NotificationOrigin => {
-    const own = callers.getStore();
-    if (own) return { by: 'request', session: own.session };
-    if (inFlight.size === 1) {
-      const [only] = inFlight.keys();
-      if (only) return { by: 'only-caller', session: only };
-    }
-    return { by: 'unknown' };
-  };
-  // The downstream request an upstream request to a client is for: the one it came with, else
-  // whatever the owner of this upstream session decides (see `UpstreamOptions.unrelated`).
-  const relayTargetOf = (method: string): RelayTarget | undefined => {
-    const own = callers.getStore();
-    if (own) return own.relay;
-    let newest: Caller | undefined;
-    for (const calls of inFlight.values()) {
-      const last = calls.findLast((call) => call.relay !== undefined);
-      if (last && (!newest || last.order > newest.order)) newest = last;
-    }
-    return options.unrelated?.(method, newest?.relay);
-  };
+  let era: UpstreamEra | undefined;
+  const callers = createRequestCallers(options.unrelated);
   const relay = createClientRelay({
     timeoutMs: options.requestTimeoutMs,
     createClientLimit: options.createClientLimit,
@@ -330,178 +187,66 @@ export function createUpstream(options: UpstreamOptions): Upstream {
         upstream: label,
       }),
     );
-  const onNotification = async (notification: Notification) =>
-    options.onNotification(notification, originOf());
-  const onError = (error: Error) =>
-    log.warn('upstream: protocol error', {
-      upstream: label,
-      error: redact(error.message).slice(0, 200),
-    });
-
-  /**
-   * Which era the upstream speaks: SDK v2's `auto` negotiation (a `server/discover` probe, with
-   * its fallback to the 2025 `initialize`), once per proxy process and upstream (see
-   * `upstream-era.ts`), on a connection of its own that is then closed.
-   */
-  const probe = async (deadline: Deadline): Promise<PriorDiscovery> => {
-    const prober = new ModernClient(options.clientInfo, {
-      versionNegotiation: { mode: 'auto', probe: { timeoutMs: deadline.left() } },
-    });
-    const transport = openCapped(2);
-    try {
-      await prober.connect(transport.transport as never, deadline.options());
-      const discover = prober.getDiscoverResult();
-      return prober.getProtocolEra() === 'modern' && discover
-        ? { kind: 'modern', discover }
-        : { kind: 'legacy' };
-    } catch (error) {
-      // A stdio server that exits or errs on a request before `initialize` is a 2025 one; the
-      // 2025 handshake then says what is wrong, if anything. Past the start-up limit there is
-      // no verdict (a slow server of either era): the start fails.
-      if (options.target.kind === 'stdio' && deadline.left() > 0) return { kind: 'legacy' };
-      throw error;
-    } finally {
-      await prober.close().catch(() => {});
-      await transport.transport.close().catch(() => {});
-    }
-  };
-
-  /** A 2026-07-28 session: SDK v2's client, from the probe's verdict (no second probe). */
-  const connectModern = async (
-    prior: PriorDiscovery,
-    transport: OpenedTransport,
-    deadline: Deadline,
-  ) => {
-    const next = new ModernClient(options.clientInfo, {
-      capabilities: RELAYED_CAPABILITIES,
-      versionNegotiation: { mode: 'auto' },
-    });
-    // The upstream's input rounds (`input_required`): the SDK fulfils each embedded request
-    // through these handlers and retries the call, round for round; each is relayed to the
-    // client whose call it is (client-relay.ts), which for a 2026-07-28 client is an input
-    // round of its own (input-rounds.ts) and for a 2025 client a request on its session.
-    for (const method of ['sampling/createMessage', 'elicitation/create', 'roots/list'] as const) {
-      next.setRequestHandler(method, ((
-        request: Request,
-        ctx: { mcpReq?: { signal?: AbortSignal } },
-      ) =>
-        relay(
-          request as never,
-          relayTargetOf(method),
-          ctx?.mcpReq?.signal ?? new AbortController().signal,
-        )) as never);
-    }
-    next.fallbackNotificationHandler = onNotification as never;
-    next.onerror = onError;
-    await next.connect(transport.transport as never, { ...deadline.options(), prior });
-    // A 2026-07-28 server sends its list changes only on a `subscriptions/listen` stream: this
-    // session listens for the ones it declares, and they reach its owner as a 2025 server's do
-    // (each client has its own session: see upstream-pool.ts).
-    const declared = (next.getServerCapabilities() ?? {}) as ServerCapabilities;
-    const filter = {
-      ...(declared.tools?.listChanged && { toolsListChanged: true }),
-      ...(declared.prompts?.listChanged && { promptsListChanged: true }),
-      ...(declared.resources?.listChanged && { resourcesListChanged: true }),
-    };
-    const listening =
-      Object.keys(filter).length === 0
-        ? undefined
-        : await next.listen(filter, { timeout: deadline.left() || 1 }).catch((error: Error) => {
-            log.warn(
-              'upstream: subscriptions/listen failed; its list changes will not reach clients',
-              {
-                upstream: label,
-                error: redact(error.message).slice(0, 200),
-              },
-            );
-            return undefined;
-          });
-    const active: Active = {
-      request: async (request, requestOptions) => {
-        const result = await next
-          .request(request as never, AnyResult, requestOptions as never)
-          .catch((error) => {
-            throw asMcpError(error);
-          });
-        dropHopMeta(result as Record<string, unknown>);
-        return result;
-      },
-      notification: (notification) => next.notification(notification as never),
-      close: async () => {
-        await listening?.close().catch(() => {});
-        await next.close();
-      },
-    };
-    next.onclose = () => active.onclose?.();
-    return {
-      active,
-      capabilities: declared,
-      serverInfo: next.getServerVersion() as Implementation | undefined,
-      instructions: next.getInstructions(),
-    };
-  };
-
-  /** A 2025-era session: SDK v1's client, as the proxy always connected. */
-  const connectLegacy = async (transport: OpenedTransport, deadline: Deadline) => {
-    const next = new Client(options.clientInfo, { capabilities: RELAYED_CAPABILITIES });
-    next.fallbackNotificationHandler = onNotification;
+  const handlers = {
+    clientInfo: options.clientInfo,
+    onNotification: async (notification: Notification) =>
+      options.onNotification(notification, callers.originOf()),
+    onError: (error: Error) =>
+      log.warn('upstream: protocol error', {
+        upstream: label,
+        error: redact(error.message).slice(0, 200),
+      }),
     // Requests to a client: relayed to the client whose request is in flight (client-relay.ts).
-    next.fallbackRequestHandler = (request, extra) =>
-      relay(request, relayTargetOf(request.method), extra.signal) as never;
-    next.onerror = onError;
-    // Starting a server (npx, a JIT warm-up) can take longer than one request may: it has a
-    // limit of its own.
-    await next.connect(transport.transport, deadline.options());
-    const active: Active = {
-      request: (request, requestOptions) => next.request(request, ResultSchema, requestOptions),
-      notification: (notification) => next.notification(notification as never),
-      close: () => next.close(),
-    };
-    next.onclose = () => active.onclose?.();
-    return {
-      active,
-      capabilities: next.getServerCapabilities() ?? {},
-      serverInfo: next.getServerVersion(),
-      instructions: next.getInstructions(),
-    };
+    relay: (request: Request, signal: AbortSignal) =>
+      relay(request, callers.relayTargetOf(request.method), signal),
+    requestTimeoutMs: options.requestTimeoutMs,
+    onListenFailed: (error: Error) =>
+      log.warn('upstream: subscriptions/listen failed; its list changes will not reach clients', {
+        upstream: label,
+        error: redact(error.message).slice(0, 200),
+      }),
   };
 
   const connectOnce = async (): Promise<void> => {
     let transport: OpenedTransport | undefined;
-    let connected: Awaited<ReturnType<typeof connectLegacy>>;
+    let connected: OpenedSession;
     // One start-up limit for the probe and the handshake together.
-    const deadline = startupDeadline(options.startupTimeoutMs);
+    const deadline = createStartDeadline(options.startupTimeoutMs);
     try {
-      const era = await eraVerdict(options.target, () => probe(deadline));
+      const era = await eraVerdict(options.target, () =>
+        probeEra({
+          clientInfo: options.clientInfo,
+          open: () => openCapped(2),
+          stdio: options.target.kind === 'stdio',
+          deadline,
+        }),
+      );
       transport = openCapped(era.kind === 'modern' ? 2 : 1);
       wire(transport);
       connected =
         era.kind === 'modern'
-          ? await connectModern(era, transport, deadline)
-          : await connectLegacy(transport, deadline);
+          ? await openModernSession(era, transport, deadline, handlers)
+          : await openLegacySession(transport, deadline, handlers);
     } catch (error) {
       // Stops the whole process group of a stdio upstream (stdio-child.ts), and waits for it:
       // the proxy may exit next.
       await transport?.transport.close().catch(() => {});
       const stderr = transport?.stderrTail() ?? '';
       const cause = asMcpError(deadline.left() > 0 ? error : deadline.timedOut(error));
-      const said = redact(cause instanceof Error ? cause.message : String(cause));
-      const failure = new S2SPError(
-        'unavailable',
-        `The upstream MCP server ${label} did not complete MCP initialisation (it said: «${said}»).${stderr ? ` Its last output on standard error: «${stderr}».` : ''} ${ifItPersists(`the upstream MCP server ${label}`)}`,
-        { cause: error },
+      throw startFailure(
+        {
+          label,
+          said: redact(cause instanceof Error ? cause.message : String(cause)),
+          stderr,
+          timedOut: cause instanceof McpError && cause.code === ErrorCode.RequestTimeout,
+          limitSeconds: options.startupTimeoutMs / 1000,
+        },
+        error,
       );
-      startFailures.set(failure, {
-        label,
-        said,
-        stderr,
-        timedOut: cause instanceof McpError && cause.code === ErrorCode.RequestTimeout,
-        limitSeconds: options.startupTimeoutMs / 1000,
-      });
-      throw failure;
     }
-    const next = connected.active;
+    const next = connected.session;
     client = next;
+    era = connected.era;
     opened = transport;
     connectedAt = Date.now();
     capabilities = connected.capabilities;
@@ -551,7 +296,7 @@ export function createUpstream(options: UpstreamOptions): Upstream {
     })();
   };
 
-  const current = async (): Promise<Active> => {
+  const current = async (): Promise<UpstreamSession> => {
     if (client) return client;
     if (closed) throw new S2SPError('unavailable', 'The proxy is shutting down.');
     let timer: NodeJS.Timeout | undefined;
@@ -582,25 +327,21 @@ export function createUpstream(options: UpstreamOptions): Upstream {
     },
 
     async request(request, forward = {}) {
-      const { caller, textAsBytes: asBytes, ...sdkOptions } = forward;
+      const { caller, textAsBytes: asBytes, round, ...sdkOptions } = forward;
       const active = await current();
       const sendNow = () =>
-        active.request(request, {
-          ...sdkOptions,
-          timeout: options.requestTimeoutMs,
-          resetTimeoutOnProgress: true,
-        });
+        active.request(
+          request,
+          { ...sdkOptions, timeout: options.requestTimeoutMs, resetTimeoutOnProgress: true },
+          round,
+        );
       const send = asBytes ? () => textAsBytes.run(true, sendNow) : sendNow;
-      // The downstream request being answered (set by the downstream server around its handler).
-      const target = relayScope.getStore();
-      const call: Caller | undefined = caller && {
-        session: caller,
-        relay: target,
-        order: ++sent,
-      };
-      if (call) inFlight.set(call.session, [...(inFlight.get(call.session) ?? []), call]);
       try {
-        const result = (await (call ? callers.run(call, send) : send())) as Record<string, unknown>;
+        // Made for `caller`, as part of the downstream request being answered (set by the
+        // downstream server around its handler): what the upstream sends with it is theirs.
+        const result = (await (caller
+          ? callers.run(caller, relayScope.getStore(), send)
+          : send())) as Record<string, unknown>;
         // Its S2SP `_meta` keys are not the proxy's to pass on (see upstream-meta.ts).
         const dropped = dropS2SPMeta(result);
         if (dropped > 0) {
@@ -626,16 +367,11 @@ export function createUpstream(options: UpstreamOptions): Upstream {
           void active.close();
         }
         throw translateError(error, label, options.requestTimeoutMs, forward.signal, redact);
-      } finally {
-        if (call) {
-          const left = (inFlight.get(call.session) ?? []).filter((other) => other !== call);
-          if (left.length > 0) inFlight.set(call.session, left);
-          else inFlight.delete(call.session);
-        }
       }
     },
 
     capabilities: () => capabilities,
+    era: () => era,
     serverInfo: () => serverInfo,
     instructions: () => instructions,
     restarts: () => restarts,
