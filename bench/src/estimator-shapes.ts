@@ -10,9 +10,8 @@
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { tokenCorpus } from '@s2sp/test-utils';
+import { heldOutShapes, tokenCorpus } from '@s2sp/test-utils';
 import { readingsAnswers } from '../../packages/proxy/test/real-servers/readings.js';
-import { heldOutShapes } from '../../packages/server/src/resource/__fixtures__/held-out-shapes.js';
 import { nwsAlertFixtures } from './data.js';
 
 const FIXTURES = new URL('../../packages/proxy/test/fixtures/real-servers/', import.meta.url);

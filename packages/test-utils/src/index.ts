@@ -13,6 +13,12 @@ export {
   clientManifest,
 } from './client-adapters.js';
 export {
+  type HeldOutShape,
+  heldOutShapes,
+  type NotesRow,
+  notesTable,
+} from './held-out-shapes.js';
+export {
   type CallOptions,
   callSdkTool,
   connectEraClient,

@@ -1,11 +1,11 @@
 import { PROTOCOL, S2SPResultSchema } from '@s2sp/core';
 import { readS2SPReceipt } from '@s2sp/core/receipt';
+import { notesTable } from '@s2sp/test-utils';
 import { Tiktoken } from 'js-tiktoken/lite';
 import o200k from 'js-tiktoken/ranks/o200k_base';
 import { describe, expect, it } from 'vitest';
 import { silentLogger } from '../logger.js';
 import { createS2SP } from '../runtime/s2sp.js';
-import { notesTable } from './__fixtures__/held-out-shapes.js';
 import { plainTextTokens } from './plain-tokens.js';
 import { estimateTokens, TOKEN_ESTIMATE_ERROR } from './token-estimate.js';
 

@@ -1,11 +1,10 @@
 import { readFileSync } from 'node:fs';
-import { tokenCorpus } from '@s2sp/test-utils';
+import { heldOutShapes, tokenCorpus } from '@s2sp/test-utils';
 import { Tiktoken } from 'js-tiktoken/lite';
 import o200k from 'js-tiktoken/ranks/o200k_base';
 import { describe, expect, it } from 'vitest';
 import { silentLogger } from '../logger.js';
 import { createS2SP } from '../runtime/s2sp.js';
-import { heldOutShapes } from './__fixtures__/held-out-shapes.js';
 import { nwsRows } from './__fixtures__/nws-alerts.js';
 import { budgetTokens, estimateTokens, TOKEN_ESTIMATE_ERROR } from './token-estimate.js';
 
@@ -142,7 +141,7 @@ describe('estimateTokens', () => {
   it('is within ±10% of o200k_base on every held-out family: notes, indented JSON, CSV in JSON, numbers, ids, URLs', () => {
     // Issue 54, row 8: repetitive English notes in pretty JSON were read 8% high (formal notes
     // alone 19%), tab-indented nested JSON 12% low. None of these shapes was looked at while
-    // choosing the estimator's constants (`__fixtures__/held-out-shapes.ts`).
+    // choosing the estimator's constants (`heldOutShapes` of @s2sp/test-utils).
     const shapes = heldOutShapes();
     expect(shapes.length).toBeGreaterThanOrEqual(18);
     for (const { name, text } of shapes) {

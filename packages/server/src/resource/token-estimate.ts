@@ -16,7 +16,7 @@
  * (`@s2sp/test-utils`) and two recorded NWS alert sets, the cost of a word not in the filter on
  * the project's Markdown; they are all in this file, listed at {@link estimateTokens}.
  * `token-estimate.test.ts` checks them on shapes kept out of the fit
- * (`__fixtures__/held-out-shapes.ts`: repetitive notes, indented JSON, CSV in JSON, …), and
+ * (`heldOutShapes` of @s2sp/test-utils: repetitive notes, indented JSON, CSV in JSON, …), and
  * `bench/src/token-estimator.ts` measures every shape family, the real-server matrix's answers
  * among them.
  *

@@ -7,7 +7,7 @@
  * @module
  */
 
-import { seededRandom } from '@s2sp/test-utils';
+import { seededRandom } from './seeded-random.js';
 
 /** One held-out text and its name. */
 export interface HeldOutShape {
