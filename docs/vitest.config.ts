@@ -1,6 +1,4 @@
-import { defineProject } from 'vitest/config';
+import { defineWorkspaceProject } from '../vitest.shared.js';
 
-export default defineProject({
-  // The site is built once, in beforeAll (TypeDoc, then VitePress): about 30 s on a quiet machine.
-  test: { name: 'docs', environment: 'node', testTimeout: 60_000, hookTimeout: 240_000 },
-});
+// The site is built once, in beforeAll (TypeDoc, then VitePress): about 30 s on a quiet machine.
+export default defineWorkspaceProject({ name: 'docs', testTimeout: 60_000, hookTimeout: 240_000 });

@@ -1,7 +1,5 @@
-import { defineProject } from 'vitest/config';
+import { defineWorkspaceProject } from '../vitest.shared.js';
 
 // The repository's own scripts (the launchers behind `pnpm dev` and `pnpm demo`), run as a user
 // runs them.
-export default defineProject({
-  test: { name: 'scripts', environment: 'node', testTimeout: 60_000 },
-});
+export default defineWorkspaceProject({ name: 'scripts', testTimeout: 60_000 });

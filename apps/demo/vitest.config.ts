@@ -1,7 +1,3 @@
-import { defineProject } from 'vitest/config';
-import { sourceAliases } from '../../vitest.aliases.js';
+import { defineWorkspaceProject } from '../../vitest.shared.js';
 
-export default defineProject({
-  resolve: { alias: sourceAliases },
-  test: { name: 'demo', environment: 'node', testTimeout: 90_000 },
-});
+export default defineWorkspaceProject({ name: 'demo', testTimeout: 90_000 });

@@ -1,13 +1,4 @@
-import { defineProject } from 'vitest/config';
-import { sourceAliases } from '../../vitest.aliases.js';
+import { defineWorkspaceProject } from '../../vitest.shared.js';
 
-export default defineProject({
-  resolve: { alias: sourceAliases },
-  test: {
-    name: 'cache-redis',
-    environment: 'node',
-    // Every test file starts its own redis-server processes; a cluster takes a few seconds.
-    testTimeout: 30_000,
-    hookTimeout: 60_000,
-  },
-});
+// Every test file starts its own redis-server processes; a cluster takes a few seconds.
+export default defineWorkspaceProject({ name: 'cache-redis', hookTimeout: 60_000 });

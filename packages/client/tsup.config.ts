@@ -9,7 +9,7 @@ const { exports } = JSON.parse(
 
 /**
  * One entry per subpath of `package.json` `exports`, the adapter registry: `./dist/x.js` is built
- * from `./src/x.ts` (as `vitest.aliases.ts` resolves it in tests), so a new adapter adds no line
+ * from `./src/x.ts` (as `vitest.shared.ts` resolves it in tests), so a new adapter adds no line
  * here.
  */
 export const entry: Record<string, string> = Object.fromEntries(

@@ -1,7 +1,3 @@
-import { defineProject } from 'vitest/config';
-import { sourceAliases } from '../../vitest.aliases.js';
+import { defineWorkspaceProject } from '../../vitest.shared.js';
 
-export default defineProject({
-  resolve: { alias: sourceAliases },
-  test: { name: 'client', environment: 'node' },
-});
+export default defineWorkspaceProject({ name: 'client' });

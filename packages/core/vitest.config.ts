@@ -1,5 +1,3 @@
-import { defineProject } from 'vitest/config';
+import { defineWorkspaceProject } from '../../vitest.shared.js';
 
-export default defineProject({
-  test: { name: 'core', environment: 'node' },
-});
+export default defineWorkspaceProject({ name: 'core' });

@@ -1,7 +1,3 @@
-import { defineProject } from 'vitest/config';
-import { sourceAliases } from '../../vitest.aliases.js';
+import { defineWorkspaceProject } from '../../vitest.shared.js';
 
-export default defineProject({
-  resolve: { alias: sourceAliases },
-  test: { name: 'proxy', environment: 'node', testTimeout: 60_000, hookTimeout: 60_000 },
-});
+export default defineWorkspaceProject({ name: 'proxy', testTimeout: 60_000, hookTimeout: 60_000 });

@@ -1,0 +1,3 @@
+import { defineWorkspaceProject } from '../../vitest.shared.js';
+
+export default defineWorkspaceProject({ name: 'test-utils' });
