@@ -24,9 +24,17 @@ export interface RunningTarget extends AsyncDisposable {
   readonly mcpUrl: string;
 }
 
+/**
+ * Which test file runs a target's suites: the runs are split into files so that vitest's workers
+ * share them (one file of every run was the suite's longest by far).
+ */
+export type TargetGroup = 'apps' | 'proxy' | 'modern-upstream';
+
 /** A server under test and its baseline. */
 export interface Target {
   readonly name: string;
+  /** The test file that runs its suites (`<group>.test.ts`). */
+  readonly group: TargetGroup;
   /** The baseline file of 0.1.16's scenarios (see baseline.ts); none: it serves no 2025 client. */
   readonly baseline?: string;
   /** The baseline file of the 0.2 line's 2026-07-28 scenarios. */
@@ -117,10 +125,12 @@ const baselineFile = (name: string) =>
  */
 const target = (
   name: string,
+  group: TargetGroup,
   start: () => Promise<RunningTarget>,
   { baseline = name as string | null, modern = name } = {},
 ): Target => ({
   name,
+  group,
   ...(baseline !== null && { baseline: baselineFile(baseline) }),
   modernBaseline: baselineFile(`2026-07-28/${modern}`),
   start,
@@ -128,8 +138,10 @@ const target = (
 
 /** Every server under test. */
 export const TARGETS: readonly Target[] = [
-  target('weather-alerts', () => starting(async (closers) => (await startWeather(closers)).mcpUrl)),
-  target('chart-consumer', () =>
+  target('weather-alerts', 'apps', () =>
+    starting(async (closers) => (await startWeather(closers)).mcpUrl),
+  ),
+  target('chart-consumer', 'apps', () =>
     starting(async (closers) => {
       const weather = await startWeather(closers);
       const chart = createChartServer({ allowedOrigins: [weather.url], logger: silentLogger });
@@ -139,7 +151,7 @@ export const TARGETS: readonly Target[] = [
       return listening.mcpUrl;
     }),
   ),
-  target('sql-consumer', () =>
+  target('sql-consumer', 'apps', () =>
     starting(async (closers) => {
       const weather = await startWeather(closers);
       const sql = createSqlServer({ allowedOrigins: [weather.url], logger: silentLogger });
@@ -148,22 +160,32 @@ export const TARGETS: readonly Target[] = [
       return listening.mcpUrl;
     }),
   ),
-  target('s2sp-proxy', () =>
+  target('s2sp-proxy', 'proxy', () =>
     startProxy([join(dirname(everythingManifest), 'dist/index.js'), 'stdio']),
   ),
   // The suite server directly and through the proxy, on one baseline: the proxy is transparent.
-  target('suite-server', startSuiteServer),
-  target('s2sp-proxy-suite-server', () => startProxy([SUITE_SERVER]), { baseline: 'suite-server' }),
+  target('suite-server', 'proxy', startSuiteServer),
+  target('s2sp-proxy-suite-server', 'proxy', () => startProxy([SUITE_SERVER]), {
+    baseline: 'suite-server',
+  }),
   // A server that serves only 2026-07-28 (SDK v2, `legacy: 'reject'`) directly, and through the
   // proxy in front of it on stdio and on HTTP, on one baseline: the proxy speaks that revision
   // upstream and relays its input rounds to a 2026-07-28 client round for round.
   // In front of it the proxy serves 2025 clients too: 0.1.16's scenarios, bridged to its rounds.
-  target('modern-suite-server', () => startSuiteServer(MODERN_SUITE_SERVER), { baseline: null }),
-  target('s2sp-proxy-modern-suite-server', () => startProxy([MODERN_SUITE_SERVER]), {
-    modern: 'modern-suite-server',
+  target('modern-suite-server', 'modern-upstream', () => startSuiteServer(MODERN_SUITE_SERVER), {
+    baseline: null,
   }),
   target(
+    's2sp-proxy-modern-suite-server',
+    'modern-upstream',
+    () => startProxy([MODERN_SUITE_SERVER]),
+    {
+      modern: 'modern-suite-server',
+    },
+  ),
+  target(
     's2sp-proxy-modern-suite-server-http',
+    'modern-upstream',
     () => startProxy(() => startSuiteServer(MODERN_SUITE_SERVER)),
     { baseline: 's2sp-proxy-modern-suite-server', modern: 'modern-suite-server' },
   ),
