@@ -301,8 +301,11 @@ async function storedTable(
  * (1) the added latency of a pass-through call (`ping`, a few bytes) against the same upstream
  * called directly; (2) the proxy's peak resident memory above its idle baseline while it splits
  * and stores one ~50 MB JSON table (`rows`, one text block of JSON,
- * `abstract_domains=event,severity`), divided by the table's size; (3) the same for a ~20 MB CSV
- * of short rows (`csv`). `memoryOnly` (`--only=proxy-memory`) measures (2) and (3) alone.
+ * `abstract_domains=event,severity`), against what its store must hold for that table
+ * ({@link storedTable}: a CSV of short rows becomes about three times its size as the contract's
+ * JSON rows, so the CSV's own size is no floor) and against the table's size; (3) the same for a
+ * ~20 MB CSV of short rows (`csv`). Target, at full size (issue 54): peak above idle ≤ 2.2× the
+ * store's bytes, for each. `memoryOnly` (`--only=proxy-memory`) measures (2) and (3) alone.
  * `S2SP_BENCH_PROXY_MAIN` runs another build of the proxy (to measure an older version the same
  * way).
  */
@@ -434,8 +437,12 @@ export async function proxyLargeTableBenchmark(
           'RSS after, above idle MB': round(((after.rss - idle.rss) * 1024) / 1e6),
           'call ms': round(ms),
         },
-        target: 'peak above idle ≤ 2.2 × store',
-        met: peakAbove <= 2.2 * stored.bytes,
+        // Judged at full size only: a few megabytes are below the young generation and the
+        // heap's growth steps, which a peak counts whatever the table (2.5× for a 4 MB CSV).
+        ...(!quick && {
+          target: 'peak above idle ≤ 2.2 × store',
+          met: peakAbove <= 2.2 * stored.bytes,
+        }),
       });
     };
     await measure('rows', quick ? 10 : 50, 'JSON table');
