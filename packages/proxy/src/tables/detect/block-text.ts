@@ -39,3 +39,21 @@ export function blockTexts(result: CallToolResult): (string | Uint8Array)[] {
     return [large ? large.bytes : block.text];
   });
 }
+
+/**
+ * Lets go of the texts of a result whose table has been read: every text block's text becomes
+ * empty but those of `kept` (the blocks returned to the model beside the abstract). Its rows are
+ * parsed, its row JSON handed over (or sliced from texts of its own), so nothing reads the texts
+ * again; emptied in place, they can be collected while the table is split and stored even though
+ * the result object itself is still reachable from the upstream request that answered it (a 20 MB
+ * CSV decoded as a string stayed alive through the store's work).
+ *
+ * @param result - the upstream's result, not returned as it is
+ * @param kept - blocks whose text is still needed
+ */
+export function releaseTexts(result: CallToolResult, kept: readonly Block[]): void {
+  const keep = new Set(kept);
+  for (const block of result.content) {
+    if (block.type === 'text' && !keep.has(block)) block.text = '';
+  }
+}
