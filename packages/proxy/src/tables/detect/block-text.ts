@@ -13,12 +13,17 @@ export type Block = CallToolResult['content'][number];
 
 /**
  * A text block's text. One kept as bytes ({@link LargeText}) is decoded here, once, and stays
- * decoded in its block: only the table's own block is read from its bytes.
+ * decoded in its block: only the table's own block is read from its bytes. Decoded, its bytes are
+ * read no more (a table is split from them only while they are not decoded), so they are
+ * released at once.
  */
 export function textOf(block: Block | undefined): string | undefined {
   if (block?.type !== 'text') return undefined;
   const text: unknown = block.text;
-  if (text instanceof LargeText) block.text = text.decode();
+  if (text instanceof LargeText) {
+    block.text = text.decode();
+    text.release();
+  }
   return block.text;
 }
 
