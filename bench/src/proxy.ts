@@ -7,6 +7,10 @@ import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { fetchBody, S2SPResultSchema } from '@s2sp/core';
+import { createMemoryStore } from '@s2sp/core/store';
+import { createS2SPProxy } from '@s2sp/proxy';
+import { silentLogger } from '@s2sp/server';
 import { freePort, postgresBinDir, startPostgres } from '@s2sp/test-utils';
 import type { BenchRow } from './report.js';
 import { latency, round } from './stats.js';
@@ -203,13 +207,105 @@ function resetPeak(pid: number): void {
   writeFileSync(`/proc/${pid}/clear_refs`, '5');
 }
 
+/** The proxy's options in 7b, as flags (its own process) and as `createS2SPProxy` options. */
+const LARGE_PROXY = {
+  tableTools: ['rows', 'csv'],
+  maxUpstreamResultBytes: 512 * 1024 * 1024,
+  maxBytesPerClient: 1024 * 1024 * 1024,
+  // A table of short rows has more abstract pages (unread, stored) than the default 1,000.
+  maxEntriesPerClient: 100_000,
+  timeoutSeconds: 900,
+};
+
+/** The rows of the bench upstream's answer (`table-upstream.ts`), each cell as JSON text. */
+function upstreamCells(tool: 'rows' | 'csv', text: string): string[][] {
+  if (tool === 'rows')
+    return (JSON.parse(text) as Record<string, unknown>[]).map((row) =>
+      Object.values(row).map((cell) => JSON.stringify(cell)),
+    );
+  const [header, ...lines] = text.trimEnd().split('\n');
+  const columns = (header ?? '').split(',');
+  const records = lines.map((line) => line.split(','));
+  // The proxy reads a column whose every cell is a number (the same text back) as numbers.
+  const numeric = columns.map((_, c) =>
+    records.every((record) => {
+      const cell = record[c] ?? '';
+      return cell !== '' && String(Number(cell)) === cell;
+    }),
+  );
+  return records.map((record) =>
+    record.map((cell, c) => JSON.stringify(numeric[c] ? Number(cell) : cell)),
+  );
+}
+
+/**
+ * What the proxy's store holds once `tool` has answered `mb` megabytes split with `split`, and
+ * the check that the split lost nothing: the same proxy (`createS2SPProxy`, the options of the
+ * measured process) in this process on a memory store, its `stats()` after the call (the
+ * serialised rows of the table and of its unread abstract pages, UTF-8), then the table redeemed
+ * over its data plane and every cell compared with the upstream's answer (`expected`).
+ */
+async function storedTable(
+  upstream: string,
+  tool: 'rows' | 'csv',
+  args: Record<string, unknown>,
+  expected: string,
+): Promise<{ bytes: number; entries: number; rows: number }> {
+  const store = createMemoryStore({ maxBytes: 8 * 1024 ** 3, maxEntries: 1_000_000 });
+  const proxy = createS2SPProxy({
+    ...LARGE_PROXY,
+    upstream: { kind: 'stdio', command: process.execPath, args: [upstream] },
+    tableTools: LARGE_PROXY.tableTools.map((name) => ({ name })),
+    store,
+    logger: silentLogger,
+    onUpstreamStderr: () => {},
+  });
+  await proxy.start();
+  const listener = await proxy.listen();
+  const client = new Client({ name: 'bench', version: '1' });
+  try {
+    await client.connect(new StreamableHTTPClientTransport(new URL(listener.mcpUrl)));
+    const result = await client.callTool({ name: tool, arguments: args }, undefined, {
+      timeout: 900_000,
+    });
+    if (result.isError) throw new Error(`${tool} failed: ${textOf(result).slice(0, 300)}`);
+    const stats = await store.stats();
+    const split = S2SPResultSchema.parse(result.structuredContent);
+    if (!split.resource_url) throw new Error(`${tool}: no resource_url`);
+    const { body } = await fetchBody(split.resource_url, {
+      destinations: 'any',
+      maxBytes: 1024 ** 3,
+      timeoutMs: 900_000,
+    });
+    const cells = upstreamCells(tool, expected);
+    if (body.length !== cells.length)
+      throw new Error(`${tool}: ${body.length} rows redeemed, the upstream sent ${cells.length}`);
+    body.forEach((row, i) => {
+      const { _row_id: _, ...rest } = row as Record<string, unknown>;
+      const got = Object.values(rest).map((cell) => JSON.stringify(cell));
+      const want = cells[i] ?? [];
+      if (got.length !== want.length || got.some((cell, c) => cell !== want[c]))
+        throw new Error(`${tool}: row ${i} redeemed ${got.join(',')}, upstream ${want.join(',')}`);
+    });
+    return { bytes: stats.bytes, entries: stats.entries, rows: body.length };
+  } finally {
+    await client.close().catch(() => {});
+    await listener.close();
+    await proxy.close();
+    await store.close();
+  }
+}
+
 /**
  * The proxy in its own process in front of a stdio upstream (bench/src/procs/table-upstream.ts):
  * (1) the added latency of a pass-through call (`ping`, a few bytes) against the same upstream
  * called directly; (2) the proxy's peak resident memory above its idle baseline while it splits
  * and stores one ~50 MB JSON table (`rows`, one text block of JSON,
- * `abstract_domains=event,severity`), divided by the table's size; (3) the same for a ~20 MB CSV
- * of short rows (`csv`). `memoryOnly` (`--only=proxy-memory`) measures (2) and (3) alone.
+ * `abstract_domains=event,severity`), against what its store must hold for that table
+ * ({@link storedTable}: a CSV of short rows becomes about three times its size as the contract's
+ * JSON rows, so the CSV's own size is no floor) and against the table's size; (3) the same for a
+ * ~20 MB CSV of short rows (`csv`). Target, at full size (issue 54): peak above idle ≤ 2.2× the
+ * store's bytes, for each. `memoryOnly` (`--only=proxy-memory`) measures (2) and (3) alone.
  * `S2SP_BENCH_PROXY_MAIN` runs another build of the proxy (to measure an older version the same
  * way).
  */
@@ -241,19 +337,15 @@ export async function proxyLargeTableBenchmark(
           '--stdio',
           '--log-level',
           'silent',
-          '--table-tool',
-          'rows',
-          '--table-tool',
-          'csv',
+          ...LARGE_PROXY.tableTools.flatMap((name) => ['--table-tool', name]),
           '--max-upstream-result-bytes',
-          String(512 * 1024 * 1024),
+          String(LARGE_PROXY.maxUpstreamResultBytes),
           '--max-bytes-per-client',
-          String(1024 * 1024 * 1024),
-          // A table of short rows has more abstract pages (unread, stored) than the default 1,000.
+          String(LARGE_PROXY.maxBytesPerClient),
           '--max-entries-per-client',
-          '100000',
+          String(LARGE_PROXY.maxEntriesPerClient),
           '--timeout',
-          '900',
+          String(LARGE_PROXY.timeoutSeconds),
           '--',
           process.execPath,
           upstream,
@@ -309,12 +401,10 @@ export async function proxyLargeTableBenchmark(
       await new Promise((resolve) => setTimeout(resolve, 2_000));
       // A loaded machine takes a while over tens of megabytes: no SDK time limit gets in the way.
       const long = { timeout: 900_000 };
-      const bytes =
-        (
-          (await direct.callTool({ name: tool, arguments: { mb } }, undefined, long)).content as {
-            text: string;
-          }[]
-        )[0]?.text.length ?? 0;
+      const text = textOf(
+        await direct.callTool({ name: tool, arguments: { mb } }, undefined, long),
+      );
+      const bytes = text.length;
       const idle = residentKb(pid);
       resetPeak(pid);
       const t = performance.now();
@@ -328,21 +418,32 @@ export async function proxyLargeTableBenchmark(
         throw new Error(`large proxy call failed: ${JSON.stringify(result.content).slice(0, 300)}`);
       const after = residentKb(pid);
       const peakAbove = (after.peak - idle.rss) * 1024;
+      await viaProxy.close();
+      // Measured apart from the process above (after it is closed), on the same table.
+      const stored = await storedTable(upstream, tool, { mb, ...split }, text);
       out.push({
         section: LARGE_SECTION,
         name: `one ${round(bytes / 1e6)} MB ${what} split and stored (abstract_domains=event,severity, memory store)`,
+        how: 'store MB: the memory store’s stats().bytes after the same call to the same proxy in the bench process (the rows’ JSON and the unread abstract pages, UTF-8); every redeemed cell checked against the upstream’s',
         values: {
           'table MB': round(bytes / 1e6),
+          rows: stored.rows,
+          'store entries': stored.entries,
+          'store MB': round(stored.bytes / 1e6),
           'idle RSS MB': round((idle.rss * 1024) / 1e6),
           'peak RSS above idle MB': round(peakAbove / 1e6),
           'peak above idle / table size': round(peakAbove / bytes),
+          'peak above idle / store': round(peakAbove / stored.bytes),
           'RSS after, above idle MB': round(((after.rss - idle.rss) * 1024) / 1e6),
           'call ms': round(ms),
         },
-        target: 'peak above idle < 3 × table size',
-        met: peakAbove < 3 * bytes,
+        // Judged at full size only: a few megabytes are below the young generation and the
+        // heap's growth steps, which a peak counts whatever the table (2.5× for a 4 MB CSV).
+        ...(!quick && {
+          target: 'peak above idle ≤ 2.2 × store',
+          met: peakAbove <= 2.2 * stored.bytes,
+        }),
       });
-      await viaProxy.close();
     };
     await measure('rows', quick ? 10 : 50, 'JSON table');
     await measure('csv', quick ? 4 : 20, 'CSV of short rows');

@@ -14,7 +14,7 @@ import { clientRoundOf, type RoundCall } from '../upstream/client-round.js';
 import { decodeLargeTexts } from '../upstream/large-strings.js';
 import type { ForwardOptions, Upstream } from '../upstream/upstream.js';
 import { pickColumns } from './column-catalogue.js';
-import { blockTexts } from './detect/block-text.js';
+import { blockTexts, releaseTexts } from './detect/block-text.js';
 import { type FoundTable, findTableSteps } from './detect/find-table.js';
 import { describeBlocks } from './detect/other-blocks.js';
 import { runInSlices } from './formats/parse-steps.js';
@@ -301,8 +301,10 @@ async function callToolNow(
     }),
   );
   const passThrough = !s2spCall || result.isError ? result : undefined;
-  // From here on only the rows are needed: dropping the upstream's result lets its text (tens of
-  // megabytes for a large table) be collected while the table is split and stored.
+  // From here on only the rows are needed: emptying the upstream's texts and dropping its result
+  // lets its text (tens of megabytes for a large table) be collected while the table is split and
+  // stored.
+  if (!passThrough) releaseTexts(result, found.kind === 'table' ? found.blocks.kept : []);
   result = undefined as unknown as CallToolResult;
 
   // The arrays of rows the result had, for this client's description (the model names one).

@@ -13,12 +13,17 @@ export type Block = CallToolResult['content'][number];
 
 /**
  * A text block's text. One kept as bytes ({@link LargeText}) is decoded here, once, and stays
- * decoded in its block: only the table's own block is read from its bytes.
+ * decoded in its block: only the table's own block is read from its bytes. Decoded, its bytes are
+ * read no more (a table is split from them only while they are not decoded), so they are
+ * released at once.
  */
 export function textOf(block: Block | undefined): string | undefined {
   if (block?.type !== 'text') return undefined;
   const text: unknown = block.text;
-  if (text instanceof LargeText) block.text = text.decode();
+  if (text instanceof LargeText) {
+    block.text = text.decode();
+    text.release();
+  }
   return block.text;
 }
 
@@ -38,4 +43,22 @@ export function blockTexts(result: CallToolResult): (string | Uint8Array)[] {
     const large = largeTextOf(block);
     return [large ? large.bytes : block.text];
   });
+}
+
+/**
+ * Lets go of the texts of a result whose table has been read: every text block's text becomes
+ * empty but those of `kept` (the blocks returned to the model beside the abstract). Its rows are
+ * parsed, its row JSON handed over (or sliced from texts of its own), so nothing reads the texts
+ * again; emptied in place, they can be collected while the table is split and stored even though
+ * the result object itself is still reachable from the upstream request that answered it (a 20 MB
+ * CSV decoded as a string stayed alive through the store's work).
+ *
+ * @param result - the upstream's result, not returned as it is
+ * @param kept - blocks whose text is still needed
+ */
+export function releaseTexts(result: CallToolResult, kept: readonly Block[]): void {
+  const keep = new Set(kept);
+  for (const block of result.content) {
+    if (block.type === 'text' && !keep.has(block)) block.text = '';
+  }
 }
