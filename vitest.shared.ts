@@ -1,6 +1,6 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { defineProject } from 'vitest/config';
+import { defineProject, type UserWorkspaceConfig } from 'vitest/config';
 
 const packagesDir = fileURLToPath(new URL('./packages/', import.meta.url));
 
@@ -42,7 +42,7 @@ export const sourceAliases: { find: RegExp; replacement: string }[] = readdirSyn
 const FILE_SETUP = fileURLToPath(new URL('./vitest.file-setup.ts', import.meta.url));
 
 /** A project's own test options: its name, and whatever it sets apart from the defaults below. */
-export type ProjectTestOptions = NonNullable<Parameters<typeof defineProject>[0]['test']> & {
+export type ProjectTestOptions = NonNullable<UserWorkspaceConfig['test']> & {
   readonly name: string;
 };
 
