@@ -18,6 +18,8 @@ function tryRun(file, args, cwd) {
   }
 }
 
+const OUTPUTS = ['RELIABILITY.md', 'bench/BENCHMARKS.md', 'reliability/raw', 'bench/raw'];
+
 /** The 1, 5 and 15-minute load averages, two decimals. */
 export function loadNow() {
   return loadavg().map((l) => Number(l.toFixed(2)));
@@ -30,7 +32,20 @@ export function loadNow() {
  */
 export function startRun({ command, size, cwd = process.cwd() }) {
   const cpu = cpus();
-  const status = tryRun('git', ['status', '--porcelain', '--untracked-files=no'], cwd);
+  // Uncommitted changes to what is measured; the figure files and raw folders a run's `--record`
+  // rewrites are outputs, so one recorded section does not mark the next run dirty.
+  const status = tryRun(
+    'git',
+    [
+      'status',
+      '--porcelain',
+      '--untracked-files=no',
+      '--',
+      ':(top)',
+      ...OUTPUTS.map((path) => `:(top,exclude)${path}`),
+    ],
+    cwd,
+  );
   return {
     startedAt: new Date().toISOString(),
     commit: tryRun('git', ['rev-parse', '--short=12', 'HEAD'], cwd) ?? 'unknown',

@@ -14,7 +14,7 @@ const REPORT = fileURLToPath(new URL('../scripts/report.mjs', import.meta.url));
 // The command as typed, as near as the process can tell: the size knobs from the environment, then
 // vitest's own arguments.
 function command(): string {
-  const knobs = ['SOAK', 'SOAK_MINUTES']
+  const knobs = ['SOAK', 'SOAK_MINUTES', 'SOAK_RATE']
     .filter((name) => process.env[name] !== undefined)
     .map((name) => `${name}=${process.env[name]}`);
   return [...knobs, 'vitest', ...process.argv.slice(2)].join(' ');
