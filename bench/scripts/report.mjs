@@ -43,7 +43,12 @@ const cell = (value) =>
   String(value ?? '')
     .replace(/\|/g, '\\|')
     .replace(/\n/g, ' ');
-const time = (iso) => (iso ? `${iso.slice(0, 10)} ${iso.slice(11, 19)}Z` : 'unfinished');
+// A start and an end in UTC, the end's date left out when it is the start's.
+function span(start, end) {
+  const at = (iso) => `${iso.slice(0, 10)} ${iso.slice(11, 19)}Z`;
+  if (!end) return `${at(start)} → unfinished`;
+  return `${at(start)} → ${end.slice(0, 10) === start.slice(0, 10) ? at(end).slice(11) : at(end)}`;
+}
 const runKey = (run) => `${run.startedAt} ${run.commit} ${run.command}`;
 
 // "1b. The token estimator" → [1, 'b']: sections in the order of their numbers, unnumbered last.
@@ -131,7 +136,7 @@ export function renderBenchmarks(benchmarks, { source = 'bench/raw/<benchmark>.j
   for (const record of records) {
     const run = record.run;
     out.push(
-      `| \`${record.benchmark}\` | ${label(run)} | ${run.size} | ${run.runsPerMeasurement ?? ''} | ${run.commit}${run.dirty ? ' + uncommitted changes' : ''} | ${time(record.measured.startedAt)} → ${time(record.measured.endedAt)} | ${record.measured.loadAverage.start.join(', ')} → ${(record.measured.loadAverage.end ?? []).join(', ')} | \`${cell(run.command)}\` |`,
+      `| \`${record.benchmark}\` | ${label(run)} | ${run.size} | ${run.runsPerMeasurement ?? ''} | ${run.commit}${run.dirty ? ' + uncommitted changes' : ''} | ${span(record.measured.startedAt, record.measured.endedAt)} | ${record.measured.loadAverage.start.join(', ')} → ${(record.measured.loadAverage.end ?? []).join(', ')} | \`${cell(run.command)}\` |`,
     );
   }
   out.push('');
@@ -220,7 +225,8 @@ function main(argv) {
   );
 }
 
-if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
+// Run as a program only, not when imported, nor when bundled into another program (bench/dist/run.js).
+if (import.meta.url.endsWith('/report.mjs') && fileURLToPath(import.meta.url) === process.argv[1]) {
   try {
     main(process.argv.slice(2));
   } catch (error) {

@@ -234,28 +234,23 @@ const byId = (a, b) => {
   return a1 - b1 || a2 - b2;
 };
 const sectionOf = (figure) => Number(String(figure.id).split('.')[0]);
-const minute = (iso) => (iso ? `${iso.slice(0, 10)} ${iso.slice(11, 19)}Z` : 'unfinished');
+// A start and an end in UTC, the end's date left out when it is the start's.
+function span(start, end) {
+  const at = (iso) => `${iso.slice(0, 10)} ${iso.slice(11, 19)}Z`;
+  if (!end) return `${at(start)} → unfinished`;
+  return `${at(start)} → ${end.slice(0, 10) === start.slice(0, 10) ? at(end).slice(11) : at(end)}`;
+}
 const runKey = (run) => `${run.startedAt} ${run.commit} ${run.command}`;
 
-/** A list of section numbers with runs collapsed: 1–15, 20, 22. */
+/** A list of section numbers with consecutive ones collapsed: 1–15, 20, 22. */
 function ranges(numbers) {
-  const known = Object.keys(GROUPS).map(Number);
   const out = [];
-  let start;
-  let last;
   for (const n of numbers) {
-    // Two sections are consecutive when no listed group lies between them (15, then 20).
-    const next = last === undefined ? undefined : known.find((k) => k > last);
-    if (last !== undefined && n === next) {
-      last = n;
-      continue;
-    }
-    if (start !== undefined) out.push(start === last ? `${start}` : `${start}–${last}`);
-    start = n;
-    last = n;
+    const last = out.at(-1);
+    if (last && last[1] === n - 1) last[1] = n;
+    else out.push([n, n]);
   }
-  if (start !== undefined) out.push(start === last ? `${start}` : `${start}–${last}`);
-  return out.join(', ');
+  return out.map(([a, b]) => (a === b ? `${a}` : `${a}–${b}`)).join(', ');
 }
 
 function machine(run) {
@@ -317,7 +312,7 @@ export function renderReliability(sections, { source = 'reliability/raw/<section
   for (const run of runs) {
     const numbers = ordered.filter((s) => runKey(s.run) === runKey(run)).map((s) => s.section);
     lines.push(
-      `| ${label(run)} | ${ranges(numbers)} | ${run.size} | ${run.commit}${run.dirty ? ' + uncommitted changes' : ''} | ${minute(run.startedAt)} → ${minute(run.endedAt)} | ${run.loadAverage.start.join(', ')} → ${(run.loadAverage.end ?? []).join(', ')} | \`${cell(run.command)}\` |`,
+      `| ${label(run)} | ${ranges(numbers)} | ${run.size} | ${run.commit}${run.dirty ? ' + uncommitted changes' : ''} | ${span(run.startedAt, run.endedAt)} | ${run.loadAverage.start.join(', ')} → ${(run.loadAverage.end ?? []).join(', ')} | \`${cell(run.command)}\` |`,
     );
   }
   lines.push('');
@@ -441,7 +436,8 @@ function main(argv) {
   process.stdout.write(`wrote ${output}\n`);
 }
 
-if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
+// Run as a program only, not when imported, nor when bundled into another program (bench/dist/run.js).
+if (import.meta.url.endsWith('/report.mjs') && fileURLToPath(import.meta.url) === process.argv[1]) {
   try {
     main(process.argv.slice(2));
   } catch (error) {
