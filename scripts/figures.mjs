@@ -70,7 +70,7 @@ export function staleFigureFiles(
         : committed.split('\n').findIndex((line, i) => line !== text.split('\n')[i]) + 1;
     stale.push({
       file,
-      message: `${file} is not what its generator makes from ${raw}/${committed === undefined ? ' (the file is missing)' : ` (first difference at line ${firstLine})`}: run \`${FIGURES_COMMAND}\` and commit the result; edit the raw results' runs, not the generated file.`,
+      message: `${file} is not what its generator makes from ${raw}/${committed === undefined ? ' (the file is missing)' : ` (first difference at line ${firstLine})`}: run \`${FIGURES_COMMAND}\` and commit the result (to change a figure, record a run into ${raw}/ as CONTRIBUTING.md says; never edit the generated file).`,
     });
   }
   return stale;
