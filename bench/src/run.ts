@@ -1,16 +1,18 @@
 /**
- * `pnpm bench [--quick] [--only=tokens,data-plane,...] [--sizes=1000,...]`: runs the benchmarks
- * (`--sizes`: only those table sizes in sections 2 and 3, for A/B runs), prints a table and
- * writes `bench/results/latest.json` and `bench/results/BENCHMARKS.md`. A benchmark is not a
- * test: a missed target is reported, not fatal; a broken benchmark (an exception, wrong data)
- * exits non-zero.
+ * `pnpm bench [--quick] [--only=tokens,data-plane,...] [--sizes=1000,...] [--record]`: runs the
+ * benchmarks (`--sizes`: only those table sizes in sections 2 and 3, for A/B runs), prints a table
+ * and writes `bench/results/latest.json` (the run and each benchmark's rows) and
+ * `bench/results/BENCHMARKS.md`. `--record` also copies each benchmark it ran into
+ * `bench/raw/<benchmark>.json` and regenerates the committed `bench/BENCHMARKS.md` from
+ * `bench/raw/`, keeping the benchmarks it did not run. A benchmark is not a test: a missed target
+ * is reported, not fatal; a broken benchmark (an exception, wrong data) exits non-zero.
  */
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { cpus, loadavg, totalmem } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { createMemoryStore } from '@s2sp/core/store';
 import { startProgressLine } from '@s2sp/test-utils';
-import { APPENDIX } from './appendix.js';
+import { endRun, loadNow, startRun } from '../../scripts/run-info.mjs';
+import { type BenchmarkRecord, recordBenchmarks, renderBenchmarks } from '../scripts/report.mjs';
 import { controlPlaneBenchmark } from './control-plane.js';
 import { dataPlaneBenchmark } from './data-plane.js';
 import { endToEndBenchmark } from './end-to-end.js';
@@ -27,7 +29,7 @@ import { proxyParseBenchmark } from './proxy-parse.js';
 import { pythonInteropCheck } from './python-interop.js';
 import { pythonReferenceMissing } from './python-reference.js';
 import { redisAvailable, startRedisStore } from './redis.js';
-import { type BenchReport, type BenchRow, formatMarkdown, formatTable } from './report.js';
+import { type BenchRow, formatTable } from './report.js';
 import { selectiveFetchBenchmark } from './selective.js';
 import { sqlArrowBenchmark } from './sql-arrow.js';
 import { sqlTablesBenchmark } from './sql-tables.js';
@@ -51,29 +53,43 @@ const sizes = sizesArg
   : undefined;
 const streamArg = args.find((a) => a.startsWith('--stream-mb='));
 const streamMb = streamArg ? Number(streamArg.slice('--stream-mb='.length)) : quick ? 20 : 1000;
-const loadNow = () =>
-  loadavg()
-    .map((l) => l.toFixed(2))
-    .join(', ');
 
 const memoryStore: StoreUnderTest = {
   name: 'memory',
   make: async () => createMemoryStore({ maxBytes: 8 * 1024 ** 3, maxEntries: 1_000_000 }),
 };
 
+// dist/run.js and scripts/report.mjs are both one folder below the package.
+const benchDir = fileURLToPath(new URL('../', import.meta.url));
+const results = `${benchDir}results/`;
+
+/** What results/latest.json holds: the run, and what each benchmark measured in it. */
+interface LatestRun {
+  readonly benchmarks: BenchmarkRecord[];
+}
+
 /** `--render`: rewrites results/BENCHMARKS.md from results/latest.json (after a report change). */
 function render(): void {
-  const results = fileURLToPath(new URL('../results/', import.meta.url));
-  const report = JSON.parse(readFileSync(`${results}latest.json`, 'utf8')) as BenchReport;
-  writeFileSync(`${results}BENCHMARKS.md`, formatMarkdown({ ...report, appendix: APPENDIX }));
+  const latest = JSON.parse(readFileSync(`${results}latest.json`, 'utf8')) as LatestRun;
+  writeFileSync(
+    `${results}BENCHMARKS.md`,
+    renderBenchmarks(latest.benchmarks, { source: 'bench/results/latest.json' }),
+  );
 }
 
 async function main(): Promise<void> {
   if (args.includes('--render')) return render();
-  const started = new Date();
-  const loadAtStart = loadNow();
+  const thisRun = {
+    ...startRun({
+      command: ['node --expose-gc bench/dist/run.js', ...args].join(' '),
+      size: quick ? 'quick' : 'full',
+      cwd: benchDir,
+    }),
+    runsPerMeasurement: runs,
+  };
   const rows: BenchRow[] = [];
   const notes: string[] = [];
+  const measured: { name: string; rows: BenchRow[]; measured: BenchmarkRecord['measured'] }[] = [];
   const stores: StoreUnderTest[] = [memoryStore];
   const redis = redisAvailable() ? await startRedisStore() : undefined;
   if (redis) stores.push(redis.store);
@@ -126,43 +142,53 @@ async function main(): Promise<void> {
     for (const [name, run] of sections) {
       if (!wanted(name)) continue;
       const t = performance.now();
+      const startedAt = new Date().toISOString();
+      const loadAtStart = loadNow();
       process.stdout.write(`running ${name}…`);
       // A section can take minutes: on a terminal its seconds count up on the same line.
       const progress = startProgressLine(`running ${name}…`);
+      let sectionRows: BenchRow[];
       try {
-        rows.push(...(await run()));
+        sectionRows = await run();
       } finally {
         progress.stop();
       }
+      rows.push(...sectionRows);
+      measured.push({
+        name,
+        rows: sectionRows,
+        measured: {
+          startedAt,
+          endedAt: new Date().toISOString(),
+          loadAverage: { start: loadAtStart, end: loadNow() },
+        },
+      });
       process.stdout.write(` ${Math.round(performance.now() - t)} ms\n`);
     }
   } finally {
     await lab?.close();
     await redis?.server.stop();
   }
-  for (const row of rows) if (row.note) notes.push(`${row.name}: ${row.note}`);
-  const cpu = cpus()[0];
-  const report: BenchReport = {
-    startedAt: started.toISOString(),
-    quick,
-    machine: {
-      cpu: cpu ? `${cpu.model} × ${cpus().length}` : 'unknown',
-      memory: `${Math.round(totalmem() / 1024 ** 3)} GiB`,
-      node: process.version,
-      platform: `${process.platform} ${process.arch}`,
-      'load average (1, 5, 15 min) at start': loadAtStart,
-      'load average at end': loadNow(),
-      'runs per measurement': runs,
-    },
-    rows,
-    notes,
-    appendix: APPENDIX,
-  };
+  const ended = endRun(thisRun);
+  // Each benchmark keeps the run's notes (a missing Redis, Python or PostgreSQL) and its rows' own.
+  const benchmarks: BenchmarkRecord[] = measured.map((m) => ({
+    benchmark: m.name,
+    run: { ...ended, runsPerMeasurement: runs },
+    measured: m.measured,
+    rows: m.rows,
+    notes: [...notes, ...m.rows.filter((r) => r.note).map((r) => `${r.name}: ${r.note}`)],
+  }));
   console.log(formatTable(rows));
-  const results = fileURLToPath(new URL('../results/', import.meta.url));
   mkdirSync(results, { recursive: true });
-  writeFileSync(`${results}latest.json`, `${JSON.stringify(report, null, 2)}\n`);
-  writeFileSync(`${results}BENCHMARKS.md`, formatMarkdown(report));
+  writeFileSync(`${results}latest.json`, `${JSON.stringify({ benchmarks }, null, 2)}\n`);
+  writeFileSync(
+    `${results}BENCHMARKS.md`,
+    renderBenchmarks(benchmarks, { source: 'bench/results/latest.json' }),
+  );
+  if (args.includes('--record')) {
+    recordBenchmarks(benchmarks, { benchDir });
+    console.log(`\nrecorded ${measured.map((m) => m.name).join(', ')} in bench/raw/`);
+  }
   const judged = rows.filter((r) => r.target);
   console.log(
     `\n${judged.filter((r) => r.met).length} of ${judged.length} targets met; results in bench/results/`,

@@ -1,21 +1,33 @@
 #!/usr/bin/env node
-// Turns the figures the reliability tests recorded into Markdown. Plain Node ESM, no build.
+// The reliability figures as Markdown, from records only. Plain Node ESM, no build.
 //
-//   node reliability/scripts/report.mjs                   results/figures.jsonl → results/RELIABILITY.md
-//   node reliability/scripts/report.mjs --soak            results/figures.soak.jsonl → results/RELIABILITY.soak.md
-//   node reliability/scripts/report.mjs --soak --publish  … and also RELIABILITY.md at the repository root
-import { execFileSync } from 'node:child_process';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
-import { cpus, release, totalmem } from 'node:os';
+// The tests record each figure (`src/figures.ts`) and the global setup describes the run
+// (`results/run.json`). This script renders those records; it never measures.
+//
+//   node reliability/scripts/report.mjs [--soak]
+//       the last run (results/figures.jsonl, with --soak figures.soak.jsonl) → results/RELIABILITY.md
+//       (RELIABILITY.soak.md): what that run measured, to look at before recording it
+//   node reliability/scripts/report.mjs --record [--soak] [--sections=1,35]
+//       copies the named sections of the last run (default: every section it recorded) into
+//       reliability/raw/<section>.json, each with the run it came from, then regenerates the
+//       committed RELIABILITY.md from reliability/raw/ — one section re-measured, the others kept
+//   node reliability/scripts/report.mjs --publish
+//       regenerates RELIABILITY.md from reliability/raw/ alone (`pnpm figures` does this and the
+//       benchmarks' file; `pnpm test` fails when the committed file differs from it)
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const packageDir = join(here, '..');
 const repoRoot = join(packageDir, '..');
-const soakInput = process.argv.includes('--soak');
-const input = join(packageDir, 'results', soakInput ? 'figures.soak.jsonl' : 'figures.jsonl');
-const output = join(packageDir, 'results', soakInput ? 'RELIABILITY.soak.md' : 'RELIABILITY.md');
+
+/** The folder of committed raw results, one `<section>.json` per section. */
+export const RELIABILITY_RAW_DIR = join(packageDir, 'raw');
+/** The committed file generated from {@link RELIABILITY_RAW_DIR}. */
+export const RELIABILITY_FILE = join(repoRoot, 'RELIABILITY.md');
+/** The command that regenerates the committed file, as the header and the check cite it. */
+export const RELIABILITY_COMMAND = 'pnpm figures';
 
 /** The issue's figure groups, in order, with how each is measured. */
 const GROUPS = {
@@ -193,44 +205,11 @@ const RESIDUAL_RISKS = `## Residual risks the tests cannot remove
   rather than guarantees for other hardware; the CI run asserts only generous bounds.
 `;
 
-function fail(message) {
-  process.stderr.write(`report.mjs: ${message}\n`);
-  process.exit(1);
-}
-
-if (!existsSync(input))
-  fail(
-    `${input} does not exist: run the reliability tests first (${soakInput ? 'SOAK=1 ' : ''}vitest run --project reliability).`,
-  );
-const figures = readFileSync(input, 'utf8')
-  .split('\n')
-  .filter((line) => line.trim() !== '')
-  .map((line) => JSON.parse(line));
-if (figures.length === 0) fail(`${input} is empty: the reliability tests recorded nothing.`);
-
-function tryRun(file, args) {
-  try {
-    return execFileSync(file, args, { cwd: repoRoot, encoding: 'utf8' }).trim();
-  } catch {
-    return undefined;
-  }
-}
-
-function machineLine() {
-  const cpu = cpus();
-  const redis = tryRun('redis-server', ['--version'])?.match(/v=([\d.]+)/)?.[1] ?? 'unknown';
-  const commit = tryRun('git', ['rev-parse', '--short', 'HEAD']) ?? 'unknown';
-  const dirty = (tryRun('git', ['status', '--porcelain']) ?? '') !== '';
-  const model = (cpu[0]?.model ?? 'unknown CPU').replace(/\s+/g, ' ').trim();
-  return [
-    `Node ${process.version}`,
-    `${process.platform} ${release()} ${process.arch}`,
-    `${model} × ${cpu.length} cores`,
-    `${Math.round(totalmem() / 1024 ** 3)} GiB RAM`,
-    `redis-server ${redis}`,
-    `commit ${commit}${dirty ? ' + uncommitted changes' : ''}`,
-  ].join(' · ');
-}
+/** What a size means for the figures of a section. */
+const SIZES = {
+  soak: 'soak size (`SOAK=1`: the full sizes, the strict bounds asserted)',
+  ci: 'CI size (smaller sizes; timing bounds recorded, only generous ones asserted)',
+};
 
 const cell = (value) =>
   String(value ?? '')
@@ -248,82 +227,221 @@ function metCell(figure) {
   return figure.met ? '✅' : '❌ not met';
 }
 
-const byGroup = new Map();
-for (const figure of figures) {
-  const group = Number(String(figure.id).split('.')[0]);
-  if (!byGroup.has(group)) byGroup.set(group, []);
-  byGroup.get(group).push(figure);
-}
 const idOrder = (id) => String(id).split('.').map(Number);
-for (const list of byGroup.values())
-  list.sort((a, b) => {
-    const [a1, a2] = idOrder(a.id);
-    const [b1, b2] = idOrder(b.id);
-    return a1 - b1 || a2 - b2;
-  });
+const byId = (a, b) => {
+  const [a1, a2] = idOrder(a.id);
+  const [b1, b2] = idOrder(b.id);
+  return a1 - b1 || a2 - b2;
+};
+const sectionOf = (figure) => Number(String(figure.id).split('.')[0]);
+// A start and an end in UTC, the end's date left out when it is the start's.
+function span(start, end) {
+  const at = (iso) => `${iso.slice(0, 10)} ${iso.slice(11, 19)}Z`;
+  if (!end) return `${at(start)} → unfinished`;
+  return `${at(start)} → ${end.slice(0, 10) === start.slice(0, 10) ? at(end).slice(11) : at(end)}`;
+}
+const runKey = (run) => `${run.startedAt} ${run.commit} ${run.command}`;
 
-const modes = new Set(figures.map((f) => f.mode));
-const mode = modes.has('soak') ? 'soak' : 'ci';
-const withTarget = figures.filter((f) => f.met !== undefined);
-const met = withTarget.filter((f) => f.met);
-const times = figures.map((f) => f.at).sort();
+/** A list of section numbers with consecutive ones collapsed: 1–15, 20, 22. */
+function ranges(numbers) {
+  const out = [];
+  for (const n of numbers) {
+    const last = out.at(-1);
+    if (last && last[1] === n - 1) last[1] = n;
+    else out.push([n, n]);
+  }
+  return out.map(([a, b]) => (a === b ? `${a}` : `${a}–${b}`)).join(', ');
+}
 
-const lines = [];
-lines.push('# S2SP reliability and security figures');
-lines.push('');
-lines.push(
-  'What a capability-URL system should publish, measured on this implementation: a `resource_url` works once, within its TTL, for whoever the agent handed it to, and nothing else — stricter than S3/GCS signed URLs (reusable until they expire), like OAuth authorization codes (refused on reuse, short-lived). Every number below was recorded by a test in `reliability/test/` during the run named in the machine line; this file is generated from those records by `reliability/scripts/report.mjs`, not written by hand.',
-);
-lines.push('');
-lines.push(`**Machine:** ${machineLine()}`);
-lines.push('');
-lines.push(
-  `**Run:** ${mode === 'soak' ? '`SOAK=1` (full sizes, the issue’s bounds asserted)' : 'CI size (`vitest run`; timing bounds recorded, only generous ones asserted)'}, ${times[0]} → ${times.at(-1)}. **${met.length} of ${withTarget.length}** figures with a target met it.`,
-);
-lines.push('');
-lines.push(
-  'Reproduce: `pnpm build && SOAK=1 npx vitest run --project reliability` (the run writes `reliability/results/RELIABILITY.soak.md`; `node reliability/scripts/report.mjs --soak --publish` copies it here; `SOAK_MINUTES=2` shortens the soak). Without `SOAK=1` the same tests run at CI size in about a minute and assert only generous timing bounds. A ❌ below is a measured miss, not a missing measurement.',
-);
-lines.push('');
+function machine(run) {
+  const m = run.machine;
+  return `Node ${m.node} · ${m.platform} · ${m.cpu} × ${m.cores} cores · ${m.ramGiB} GiB RAM · redis-server ${m.redis}`;
+}
 
-for (const [number, group] of Object.entries(GROUPS)) {
-  const list = byGroup.get(Number(number));
-  lines.push(`## ${number}. ${group.title}`);
+/**
+ * Reads the raw folder: one `{ section, run, figures }` per `<section>.json`, by section number.
+ *
+ * @param {string} [dir]
+ */
+export function readReliabilityRaw(dir = RELIABILITY_RAW_DIR) {
+  if (!existsSync(dir)) return [];
+  return readdirSync(dir)
+    .filter((name) => name.endsWith('.json'))
+    .map((name) => JSON.parse(readFileSync(join(dir, name), 'utf8')))
+    .sort((a, b) => a.section - b.section);
+}
+
+/**
+ * RELIABILITY.md from section records alone: the same records give the same bytes (nothing here
+ * reads the clock, the machine or the checkout).
+ *
+ * @param {{ section: number, run: object, figures: object[] }[]} sections
+ * @param {{ source?: string }} [options] where the records are, for the header
+ */
+export function renderReliability(sections, { source = 'reliability/raw/<section>.json' } = {}) {
+  const ordered = [...sections].sort((a, b) => a.section - b.section);
+  const runs = [];
+  for (const { run } of ordered) if (!runs.some((r) => runKey(r) === runKey(run))) runs.push(run);
+  runs.sort((a, b) => a.startedAt.localeCompare(b.startedAt) || runKey(a).localeCompare(runKey(b)));
+  const label = (run) => `R${runs.findIndex((r) => runKey(r) === runKey(run)) + 1}`;
+  const figures = ordered.flatMap((s) => s.figures);
+  const withTarget = figures.filter((f) => f.met !== undefined);
+  const met = withTarget.filter((f) => f.met);
+
+  const lines = [];
+  lines.push('# S2SP reliability and security figures');
   lines.push('');
-  lines.push(group.how);
+  lines.push(
+    `What a capability-URL system should publish, measured on this implementation: a \`resource_url\` works once, within its TTL, for whoever the agent handed it to, and nothing else — stricter than S3/GCS signed URLs (reusable until they expire), like OAuth authorization codes (refused on reuse, short-lived). Every number below was recorded by a test in \`reliability/test/\`, with the target it was judged against as the test wrote it, during the run its section names. This file is generated from the raw records in \`${source}\` by \`${RELIABILITY_COMMAND}\` (\`reliability/scripts/report.mjs\`), not written by hand; \`pnpm test\` fails when it differs from what the command makes. Comparisons made by hand (before and after a change, across commits) are in \`reliability/NOTES.md\`, not here.`,
+  );
   lines.push('');
-  if (!list) {
+  lines.push(
+    `**${met.length} of ${withTarget.length}** figures with a target met it. A ❌ below is a measured miss, not a missing measurement.`,
+  );
+  lines.push('');
+  lines.push(
+    'Re-measure: `pnpm build && SOAK=1 npx vitest run --project reliability` (about 15 minutes; without `SOAK=1` the same tests run at CI size in about a minute and assert only generous timing bounds; `SOAK_MINUTES=2` shortens the soak), then `node reliability/scripts/report.mjs --record --soak` to record every section of that run, or `--sections=9,33` to record only those and keep the others. Run the test files of one section alone (`… --project reliability reliability/test/redis-outages.test.ts`) to re-measure it without the rest.',
+  );
+  lines.push('');
+  lines.push('## Runs');
+  lines.push('');
+  lines.push(
+    '| Run | Sections | Size | Commit | Started → ended (UTC) | Load average (1, 5, 15 min) at start → end | Command |',
+  );
+  lines.push('|---|---|---|---|---|---|---|');
+  for (const run of runs) {
+    const numbers = ordered.filter((s) => runKey(s.run) === runKey(run)).map((s) => s.section);
     lines.push(
-      '_Not measured in this run (its test did not record a figure: see the test output)._',
+      `| ${label(run)} | ${ranges(numbers)} | ${run.size} | ${run.commit}${run.dirty ? ' + uncommitted changes' : ''} | ${span(run.startedAt, run.endedAt)} | ${run.loadAverage.start.join(', ')} → ${(run.loadAverage.end ?? []).join(', ')} | \`${cell(run.command)}\` |`,
+    );
+  }
+  lines.push('');
+  const machines = [...new Set(runs.map(machine))];
+  for (const m of machines) {
+    const on = runs.filter((run) => machine(run) === m).map(label);
+    lines.push(`**Machine** (${on.join(', ')}): ${m}`);
+    lines.push('');
+  }
+
+  for (const [number, group] of Object.entries(GROUPS)) {
+    const section = ordered.find((s) => s.section === Number(number));
+    lines.push(`## ${number}. ${group.title}`);
+    lines.push('');
+    lines.push(group.how);
+    lines.push('');
+    if (!section || section.figures.length === 0) {
+      lines.push(`_Not recorded: no raw results for this section (\`${number}.json\`)._`);
+      lines.push('');
+      continue;
+    }
+    lines.push(
+      `_Run ${label(section.run)}, ${SIZES[section.run.size] ?? `${section.run.size} size`}._`,
     );
     lines.push('');
-    continue;
+    lines.push('| # | Figure | Value | Target | Met |');
+    lines.push('|---|---|---|---|---|');
+    for (const figure of [...section.figures].sort(byId))
+      lines.push(
+        `| ${figure.id} | ${cell(figure.title)} | ${cell(formatValue(figure))} | ${cell(figure.target ?? '')} | ${metCell(figure)} |`,
+      );
+    lines.push('');
   }
-  lines.push('| # | Figure | Value | Target | Met |');
-  lines.push('|---|---|---|---|---|');
-  for (const figure of list)
-    lines.push(
-      `| ${figure.id} | ${cell(figure.title)} | ${cell(formatValue(figure))} | ${cell(figure.target ?? '')} | ${metCell(figure)} |`,
+
+  for (const section of ordered.filter((s) => !(s.section in GROUPS))) {
+    lines.push(`## ${section.section}. (a section report.mjs does not list)`);
+    lines.push('');
+    lines.push(`_Run ${label(section.run)}._`);
+    lines.push('');
+    for (const figure of [...section.figures].sort(byId))
+      lines.push(`- ${figure.id} ${figure.title}: ${formatValue(figure)}`);
+    lines.push('');
+  }
+
+  lines.push(RESIDUAL_RISKS);
+  return `${lines.join('\n').trimEnd()}\n`;
+}
+
+/**
+ * The last run's records as sections: its figures (JSON lines) split by section, each with the run.
+ *
+ * @param {boolean} soak whether to read the soak run's files
+ */
+export function readLastRun(soak) {
+  const results = join(packageDir, 'results');
+  const figuresFile = join(results, soak ? 'figures.soak.jsonl' : 'figures.jsonl');
+  const runFile = join(results, soak ? 'run.soak.json' : 'run.json');
+  const how = `run the reliability tests first (${soak ? 'SOAK=1 ' : ''}npx vitest run --project reliability)`;
+  if (!existsSync(figuresFile)) throw new Error(`${figuresFile} does not exist: ${how}.`);
+  if (!existsSync(runFile))
+    throw new Error(`${runFile} does not exist (a run from before runs were described): ${how}.`);
+  const run = JSON.parse(readFileSync(runFile, 'utf8'));
+  const figures = readFileSync(figuresFile, 'utf8')
+    .split('\n')
+    .filter((line) => line.trim() !== '')
+    .map((line) => JSON.parse(line));
+  if (figures.length === 0) throw new Error(`${figuresFile} is empty: the tests recorded nothing.`);
+  const bySection = new Map();
+  for (const { mode: _mode, ...figure } of figures) {
+    const n = sectionOf(figure);
+    if (!bySection.has(n)) bySection.set(n, []);
+    bySection.get(n).push(figure);
+  }
+  return [...bySection.entries()]
+    .sort(([a], [b]) => a - b)
+    .map(([section, list]) => ({ section, run, figures: list.sort(byId) }));
+}
+
+/**
+ * Copies sections of the last run into the raw folder.
+ *
+ * @param {{ soak: boolean, sections?: number[], rawDir?: string }} options
+ * @returns {number[]} the sections written
+ */
+export function recordLastRun({ soak, sections, rawDir = RELIABILITY_RAW_DIR }) {
+  const measured = readLastRun(soak);
+  if (!measured[0].run.endedAt)
+    throw new Error('the last run has not finished (results/run.json has no end): wait for it.');
+  const wanted = sections ?? measured.map((s) => s.section);
+  const missing = wanted.filter((n) => !measured.some((s) => s.section === n));
+  if (missing.length > 0)
+    throw new Error(
+      `the last run recorded no figure of section ${missing.join(', ')}: run its test file, then record again.`,
     );
-  lines.push('');
+  mkdirSync(rawDir, { recursive: true });
+  for (const section of measured.filter((s) => wanted.includes(s.section)))
+    writeFileSync(join(rawDir, `${section.section}.json`), `${JSON.stringify(section, null, 2)}\n`);
+  return wanted;
 }
 
-const unknown = [...byGroup.keys()].filter((group) => !(group in GROUPS));
-for (const group of unknown) {
-  lines.push(`## ${group}. (unlisted group)`);
-  lines.push('');
-  for (const figure of byGroup.get(group))
-    lines.push(`- ${figure.id} ${figure.title}: ${formatValue(figure)}`);
-  lines.push('');
+function main(argv) {
+  const soak = argv.includes('--soak');
+  const sectionsArg = argv.find((a) => a.startsWith('--sections='));
+  if (argv.includes('--record')) {
+    const sections = sectionsArg?.slice('--sections='.length).split(',').map(Number);
+    const written = recordLastRun({ soak, sections });
+    process.stdout.write(`recorded section ${written.join(', ')} in ${RELIABILITY_RAW_DIR}\n`);
+  }
+  if (argv.includes('--record') || argv.includes('--publish')) {
+    writeFileSync(RELIABILITY_FILE, renderReliability(readReliabilityRaw()));
+    process.stdout.write(`wrote ${RELIABILITY_FILE}\n`);
+    return;
+  }
+  const output = join(packageDir, 'results', soak ? 'RELIABILITY.soak.md' : 'RELIABILITY.md');
+  writeFileSync(
+    output,
+    renderReliability(readLastRun(soak), {
+      source: `reliability/results/${soak ? 'figures.soak.jsonl' : 'figures.jsonl'}`,
+    }),
+  );
+  process.stdout.write(`wrote ${output}\n`);
 }
 
-lines.push(RESIDUAL_RISKS);
-
-const text = `${lines.join('\n').trimEnd()}\n`;
-writeFileSync(output, text);
-process.stdout.write(`wrote ${output}\n`);
-if (process.argv.includes('--publish')) {
-  const published = join(repoRoot, 'RELIABILITY.md');
-  writeFileSync(published, text);
-  process.stdout.write(`wrote ${published}\n`);
+// Run as a program only, not when imported, nor when bundled into another program (bench/dist/run.js).
+if (import.meta.url.endsWith('/report.mjs') && fileURLToPath(import.meta.url) === process.argv[1]) {
+  try {
+    main(process.argv.slice(2));
+  } catch (error) {
+    process.stderr.write(`report.mjs: ${error instanceof Error ? error.message : error}\n`);
+    process.exit(1);
+  }
 }

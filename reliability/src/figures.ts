@@ -1,8 +1,10 @@
 /**
  * The figure recorder: every reliability test writes the numbers it measured as one JSON line in
- * `results/figures.jsonl` (`figures.soak.jsonl` with `SOAK=1`); `scripts/report.mjs` turns the
- * file into `RELIABILITY.md`. A global setup empties the file at the start of a run, so the
- * report always shows one run.
+ * `results/figures.jsonl` (`figures.soak.jsonl` with `SOAK=1`), and the global setup describes the
+ * run (commit, command, machine, load) in `results/run.json` (`run.soak.json`);
+ * `scripts/report.mjs` turns them into `results/RELIABILITY.md`, and `--record` copies chosen
+ * sections into `reliability/raw/`, from which the committed `RELIABILITY.md` is generated. A
+ * global setup empties the file at the start of a run, so one results file always holds one run.
  *
  * @module
  */
@@ -22,6 +24,12 @@ export const FIGURES_FILE: string = join(
   process.env.SOAK === '1' ? 'figures.soak.jsonl' : 'figures.jsonl',
 );
 
+/** Where this run's description goes, beside {@link FIGURES_FILE}. */
+export const RUN_FILE: string = join(
+  RESULTS,
+  process.env.SOAK === '1' ? 'run.soak.json' : 'run.json',
+);
+
 /** One measured figure. */
 export interface Figure {
   /**
@@ -35,7 +43,10 @@ export interface Figure {
   readonly value: number | string | boolean;
   /** Unit of `value` (`ms`, `req/s`, `%`). */
   readonly unit?: string;
-  /** The target from the issue, as text (`= 1`, `< 100 ms`). */
+  /**
+   * The bound the test asserts or judges against, as text (`= 1`, `< 100 ms`). The report cites
+   * it as written here, so build it from the same constant the test's assertion uses.
+   */
   readonly target?: string;
   /**
    * Whether `value` meets `target`, judged against the issue's bound even in a CI run, where the
