@@ -16,7 +16,7 @@ const FIRST_SCREEN = 24;
 /** The two Quick start commands, as the README gives them (the test time as last measured). */
 const QUICK_START = [
   'npx -y pnpm@10 demo    # installs, builds, and runs the demo pipeline',
-  'npx -y pnpm@10 test    # runs every test (lint, types, unit and integration): 7 min 40 s on 2 cores',
+  'npx -y pnpm@10 test    # runs every test (lint, types, unit and integration): about 7 minutes on 2 cores',
 ];
 
 const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
