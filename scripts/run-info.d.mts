@@ -33,3 +33,14 @@ export declare function loadNow(): number[];
 export declare function startRun(options: { command: string; size: string; cwd?: string }): RunInfo;
 /** The run's description at its end. */
 export declare function endRun(run: RunInfo): RunInfo;
+/** Whether two records name the same run. */
+export declare function sameRun(
+  a: Pick<RunInfo, 'startedAt' | 'commit' | 'command'>,
+  b: Pick<RunInfo, 'startedAt' | 'commit' | 'command'>,
+): boolean;
+/** The distinct runs, oldest first, and the label a figure file gives each (R1, R2, …). */
+export declare function labelRuns<Run extends Pick<RunInfo, 'startedAt' | 'commit' | 'command'>>(
+  runs: Iterable<Run>,
+): { runs: Run[]; label: (run: Run) => string };
+/** A start and an end in UTC, the end's date left out when it is the start's. */
+export declare function timeSpan(start: string, end: string | undefined): string;

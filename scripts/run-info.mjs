@@ -77,3 +77,47 @@ export function endRun(run) {
     loadAverage: { ...run.loadAverage, end: loadNow() },
   };
 }
+
+const runKey = (run) => `${run.startedAt} ${run.commit} ${run.command}`;
+
+/**
+ * Whether two records name the same run.
+ *
+ * @param {{ startedAt: string, commit: string, command: string }} a
+ * @param {{ startedAt: string, commit: string, command: string }} b
+ */
+export function sameRun(a, b) {
+  return runKey(a) === runKey(b);
+}
+
+/**
+ * The distinct runs of `runs`, oldest first, and the label a figure file gives each (R1, R2, …).
+ *
+ * @template {{ startedAt: string, commit: string, command: string }} Run
+ * @param {Iterable<Run>} runs
+ */
+export function labelRuns(runs) {
+  const distinct = [];
+  for (const run of runs) if (!distinct.some((r) => sameRun(r, run))) distinct.push(run);
+  distinct.sort(
+    (a, b) => a.startedAt.localeCompare(b.startedAt) || runKey(a).localeCompare(runKey(b)),
+  );
+  return {
+    runs: distinct,
+    /** @param {Run} run */
+    label: (run) => `R${distinct.findIndex((r) => sameRun(r, run)) + 1}`,
+  };
+}
+
+/**
+ * A start and an end in UTC, as a figure file prints them: the end's date left out when it is the
+ * start's.
+ *
+ * @param {string} start
+ * @param {string | undefined} end
+ */
+export function timeSpan(start, end) {
+  const at = (iso) => `${iso.slice(0, 10)} ${iso.slice(11, 19)}Z`;
+  if (!end) return `${at(start)} → unfinished`;
+  return `${at(start)} → ${end.slice(0, 10) === start.slice(0, 10) ? at(end).slice(11) : at(end)}`;
+}

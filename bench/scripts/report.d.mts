@@ -1,14 +1,21 @@
 // Types of report.mjs, for bench/src/run.ts (which bundles it) and the figures check.
 import type { RunInfo } from '../../scripts/run-info.mjs';
 
-/** One measured line of the report (as `bench/src/report.ts`'s `BenchRow`). */
+/** One measured line of the report: what a benchmark fills (`BenchRow`) and a raw file keeps. */
 export interface RecordedRow {
+  /** Which benchmark (section) it belongs to. */
   readonly section: string;
+  /** What was measured. */
   readonly name: string;
+  /** How it was measured: which processes, which client, how many runs. */
   readonly how?: string;
+  /** Measured values, by name (numbers rounded for display). */
   readonly values: Record<string, number | string>;
+  /** The target this row is judged against, if any. */
   readonly target?: string;
+  /** Whether this run met the target. */
   readonly met?: boolean;
+  /** Why a missed target was missed, and what would fix it (goes into BENCHMARKS.md). */
   readonly note?: string;
 }
 

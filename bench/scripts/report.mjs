@@ -18,6 +18,7 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { labelRuns, timeSpan } from '../../scripts/run-info.mjs';
 
 /** The bench package's folder. */
 export const BENCH_DIR = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -43,13 +44,6 @@ const cell = (value) =>
   String(value ?? '')
     .replace(/\|/g, '\\|')
     .replace(/\n/g, ' ');
-// A start and an end in UTC, the end's date left out when it is the start's.
-function span(start, end) {
-  const at = (iso) => `${iso.slice(0, 10)} ${iso.slice(11, 19)}Z`;
-  if (!end) return `${at(start)} → unfinished`;
-  return `${at(start)} → ${end.slice(0, 10) === start.slice(0, 10) ? at(end).slice(11) : at(end)}`;
-}
-const runKey = (run) => `${run.startedAt} ${run.commit} ${run.command}`;
 
 // "1b. The token estimator" → [1, 'b']: sections in the order of their numbers, unnumbered last.
 function titleOrder(title) {
@@ -108,10 +102,7 @@ export function readBenchRaw(dir = join(BENCH_DIR, 'raw')) {
  */
 export function renderBenchmarks(benchmarks, { source = 'bench/raw/<benchmark>.json' } = {}) {
   const records = [...benchmarks].sort((a, b) => a.benchmark.localeCompare(b.benchmark));
-  const runs = [];
-  for (const { run } of records) if (!runs.some((r) => runKey(r) === runKey(run))) runs.push(run);
-  runs.sort((a, b) => a.startedAt.localeCompare(b.startedAt) || runKey(a).localeCompare(runKey(b)));
-  const label = (run) => `R${runs.findIndex((r) => runKey(r) === runKey(run)) + 1}`;
+  const { runs, label } = labelRuns(records.map((r) => r.run));
   const rows = records.flatMap((r) => r.rows);
   const judged = rows.filter((r) => r.target);
 
@@ -136,7 +127,7 @@ export function renderBenchmarks(benchmarks, { source = 'bench/raw/<benchmark>.j
   for (const record of records) {
     const run = record.run;
     out.push(
-      `| \`${record.benchmark}\` | ${label(run)} | ${run.size} | ${run.runsPerMeasurement ?? ''} | ${run.commit}${run.dirty ? ' + uncommitted changes' : ''} | ${span(record.measured.startedAt, record.measured.endedAt)} | ${record.measured.loadAverage.start.join(', ')} → ${(record.measured.loadAverage.end ?? []).join(', ')} | \`${cell(run.command)}\` |`,
+      `| \`${record.benchmark}\` | ${label(run)} | ${run.size} | ${run.runsPerMeasurement ?? ''} | ${run.commit}${run.dirty ? ' + uncommitted changes' : ''} | ${timeSpan(record.measured.startedAt, record.measured.endedAt)} | ${record.measured.loadAverage.start.join(', ')} → ${(record.measured.loadAverage.end ?? []).join(', ')} | \`${cell(run.command)}\` |`,
     );
   }
   out.push('');

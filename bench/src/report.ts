@@ -2,23 +2,10 @@
 // `bench/scripts/report.mjs` (plain ESM, so that `pnpm figures` needs no build); this file keeps the
 // row type the benchmarks fill and the terminal table.
 
-/** One measured line of the report. */
-export interface BenchRow {
-  /** Which benchmark (section) it belongs to. */
-  readonly section: string;
-  /** What was measured. */
-  readonly name: string;
-  /** How it was measured: which processes, which client, how many runs. */
-  readonly how?: string;
-  /** Measured values, by name (numbers rounded for display). */
-  readonly values: Record<string, number | string>;
-  /** The target this row is judged against, if any. */
-  readonly target?: string;
-  /** Whether this run met the target. */
-  readonly met?: boolean;
-  /** Why a missed target was missed, and what would fix it (goes into BENCHMARKS.md). */
-  readonly note?: string;
-}
+import type { RecordedRow } from '../scripts/report.mjs';
+
+/** One measured line of the report (its fields: `RecordedRow` of the renderer's types). */
+export type BenchRow = RecordedRow;
 
 function formatValue(value: number | string): string {
   return typeof value === 'number'

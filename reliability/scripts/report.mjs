@@ -17,6 +17,7 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { labelRuns, sameRun, timeSpan } from '../../scripts/run-info.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const packageDir = join(here, '..');
@@ -234,13 +235,6 @@ const byId = (a, b) => {
   return a1 - b1 || a2 - b2;
 };
 const sectionOf = (figure) => Number(String(figure.id).split('.')[0]);
-// A start and an end in UTC, the end's date left out when it is the start's.
-function span(start, end) {
-  const at = (iso) => `${iso.slice(0, 10)} ${iso.slice(11, 19)}Z`;
-  if (!end) return `${at(start)} → unfinished`;
-  return `${at(start)} → ${end.slice(0, 10) === start.slice(0, 10) ? at(end).slice(11) : at(end)}`;
-}
-const runKey = (run) => `${run.startedAt} ${run.commit} ${run.command}`;
 
 /** A list of section numbers with consecutive ones collapsed: 1–15, 20, 22. */
 function ranges(numbers) {
@@ -280,10 +274,7 @@ export function readReliabilityRaw(dir = RELIABILITY_RAW_DIR) {
  */
 export function renderReliability(sections, { source = 'reliability/raw/<section>.json' } = {}) {
   const ordered = [...sections].sort((a, b) => a.section - b.section);
-  const runs = [];
-  for (const { run } of ordered) if (!runs.some((r) => runKey(r) === runKey(run))) runs.push(run);
-  runs.sort((a, b) => a.startedAt.localeCompare(b.startedAt) || runKey(a).localeCompare(runKey(b)));
-  const label = (run) => `R${runs.findIndex((r) => runKey(r) === runKey(run)) + 1}`;
+  const { runs, label } = labelRuns(ordered.map((r) => r.run));
   const figures = ordered.flatMap((s) => s.figures);
   const withTarget = figures.filter((f) => f.met !== undefined);
   const met = withTarget.filter((f) => f.met);
@@ -310,9 +301,9 @@ export function renderReliability(sections, { source = 'reliability/raw/<section
   );
   lines.push('|---|---|---|---|---|---|---|');
   for (const run of runs) {
-    const numbers = ordered.filter((s) => runKey(s.run) === runKey(run)).map((s) => s.section);
+    const numbers = ordered.filter((s) => sameRun(s.run, run)).map((s) => s.section);
     lines.push(
-      `| ${label(run)} | ${ranges(numbers)} | ${run.size} | ${run.commit}${run.dirty ? ' + uncommitted changes' : ''} | ${span(run.startedAt, run.endedAt)} | ${run.loadAverage.start.join(', ')} → ${(run.loadAverage.end ?? []).join(', ')} | \`${cell(run.command)}\` |`,
+      `| ${label(run)} | ${ranges(numbers)} | ${run.size} | ${run.commit}${run.dirty ? ' + uncommitted changes' : ''} | ${timeSpan(run.startedAt, run.endedAt)} | ${run.loadAverage.start.join(', ')} → ${(run.loadAverage.end ?? []).join(', ')} | \`${cell(run.command)}\` |`,
     );
   }
   lines.push('');
