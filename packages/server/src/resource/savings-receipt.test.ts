@@ -55,8 +55,9 @@ describe('the savings receipt in _meta', () => {
   });
 
   it('is within ±10% of the o200k saving on repetitive notes, indented as an upstream answers them', async () => {
-    // Issue 54, row 8: a held-out table of repetitive English notes in pretty JSON was receipted
-    // 13% high. The plain result is counted from the upstream's text, as the proxy counts it.
+    // Before the one-token-words filter, a held-out table of repetitive English notes in pretty
+    // JSON was receipted 13% high. The plain result is counted from the upstream's text, as the
+    // proxy counts it.
     const cases = [
       { kind: 'everyday', indent: 2, domains: 'id,status' },
       { kind: 'formal', indent: 2, domains: 'id,status' },

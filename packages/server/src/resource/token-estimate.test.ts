@@ -139,9 +139,9 @@ describe('estimateTokens', () => {
   }, 60_000);
 
   it('is within ±10% of o200k_base on every held-out family: notes, indented JSON, CSV in JSON, numbers, ids, URLs', () => {
-    // Issue 54, row 8: repetitive English notes in pretty JSON were read 8% high (formal notes
-    // alone 19%), tab-indented nested JSON 12% low. None of these shapes was looked at while
-    // choosing the estimator's constants (`heldOutShapes` of @s2sp/test-utils).
+    // Before the one-token-words filter, repetitive English notes in pretty JSON were read 8% high
+    // (formal notes alone 19%), tab-indented nested JSON 12% low. None of these shapes was looked
+    // at while choosing the estimator's constants (`heldOutShapes` of @s2sp/test-utils).
     const shapes = heldOutShapes();
     expect(shapes.length).toBeGreaterThanOrEqual(18);
     for (const { name, text } of shapes) {
