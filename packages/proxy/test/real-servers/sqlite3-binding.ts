@@ -7,16 +7,19 @@
  */
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { existsSync, mkdirSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, realpathSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { delimiter, dirname, join } from 'node:path';
+import { dirname, join } from 'node:path';
 
 const require = createRequire(import.meta.url);
 
-/** The sqlite3 package that the server package `server` resolves. */
+/**
+ * The sqlite3 package that the server package `server` resolves, as its real path: pnpm reaches
+ * it through symlinks, and the build tools it runs are found relative to where it really is.
+ */
 export function sqlite3Directory(server: string): string {
   const fromServer = createRequire(require.resolve(`${server}/package.json`));
-  return dirname(fromServer.resolve('sqlite3/package.json'));
+  return realpathSync(dirname(fromServer.resolve('sqlite3/package.json')));
 }
 
 /** Where `bindings` finds the compiled module. */
@@ -44,22 +47,26 @@ export async function ensureSqlite3Binding(server: string): Promise<void> {
   }
   try {
     process.stderr.write('building the sqlite3 binding for the real-server tests (once)…\n');
-    const child = spawn('sh', ['-c', 'prebuild-install -r napi || node-gyp rebuild'], {
-      cwd: dir,
-      env: {
-        ...process.env,
-        PATH: `${join(dir, 'node_modules', '.bin')}${delimiter}${process.env.PATH ?? ''}`,
-      },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    // sqlite3's own install script, `prebuild-install -r napi || node-gyp rebuild`, with each tool
+    // started by this Node from the file sqlite3 resolves, not through a `.bin` shim: a shim finds
+    // its target relative to the path it was called by, which breaks when that path is a symlink.
+    const fromSqlite3 = createRequire(join(dir, 'package.json'));
     let output = '';
-    child.stdout.on('data', (chunk) => {
-      output = (output + chunk).slice(-20_000);
-    });
-    child.stderr.on('data', (chunk) => {
-      output = (output + chunk).slice(-20_000);
-    });
-    const [code] = (await once(child, 'exit')) as [number | null];
+    const run = async (script: string, args: string[]): Promise<number | null> => {
+      const child = spawn(process.execPath, [fromSqlite3.resolve(script), ...args], {
+        cwd: dir,
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      const keep = (chunk: Buffer) => {
+        output = (output + chunk).slice(-20_000);
+      };
+      child.stdout.on('data', keep);
+      child.stderr.on('data', keep);
+      const [code] = (await once(child, 'exit')) as [number | null];
+      return code;
+    };
+    let code = await run('prebuild-install/bin.js', ['-r', 'napi']);
+    if (code !== 0) code = await run('node-gyp/bin/node-gyp.js', ['rebuild']);
     if (code !== 0 || !existsSync(bindingFile(dir)))
       throw new Error(
         `building sqlite3 in ${dir} failed (exit ${code}); it needs python3, make and g++:\n${output}`,
