@@ -344,27 +344,31 @@ export function describeBodyStoreContract(
         });
 
         it("ends the grace window with the entry's TTL at the latest", async () => {
-          // A take just before the TTL: a repeat is served until the TTL, not a grace later.
+          // A take before the TTL: a repeat is served until the TTL, not a grace later. The take
+          // comes a quarter into the TTL, so that a loaded machine's late timer does not miss it.
           const key = await freshKey();
-          await store.put(key, makeStoredTable(3), { ttlMs: shortTtlMs * 2 });
+          await store.put(key, makeStoredTable(3), { ttlMs: shortTtlMs * 4 });
           await sleep(shortTtlMs);
           expect((await store.take(key, undefined, retry('late', 60_000)))?.tableRows).toBe(3);
           expect(
             (await readTaken(await store.take(key, undefined, retry('late', 60_000))))?.rows,
           ).toHaveLength(3);
-          await sleep(shortTtlMs + reclaimWithinMs);
+          await sleep(shortTtlMs * 3 + reclaimWithinMs);
           expect(await store.take(key, undefined, retry('late', 60_000))).toBeUndefined();
           expect(await store.stats()).toEqual({ entries: 0, rows: 0, bytes: 0 });
         });
 
         it('does not extend the window with a repeat', async () => {
           const key = await freshKey();
-          const graceMs = shortTtlMs * 3;
+          // The repeat comes halfway through the window (room for a late timer on either side);
+          // the check comes after the window plus the reclaim time, before a window restarted by
+          // the repeat would end.
+          const graceMs = Math.max(shortTtlMs * 8, reclaimWithinMs * 3);
           await store.put(key, makeStoredTable(2), { ttlMs: 60_000 });
           expect((await store.take(key, undefined, retry('r', graceMs)))?.tableRows).toBe(2);
-          await sleep(graceMs - shortTtlMs);
+          await sleep(graceMs / 2);
           expect((await store.take(key, undefined, retry('r', graceMs)))?.tableRows).toBe(2);
-          await sleep(shortTtlMs + reclaimWithinMs);
+          await sleep(graceMs / 2 + reclaimWithinMs);
           expect(await store.take(key, undefined, retry('r', graceMs))).toBeUndefined();
           expect(await store.stats()).toEqual({ entries: 0, rows: 0, bytes: 0 });
         });
@@ -410,13 +414,13 @@ export function describeBodyStoreContract(
           const big = makeStoredTable(3, 'x'.repeat(2000));
           try {
             const first = await freshKey();
-            await bounded.put(first, big, { ttlMs: shortTtlMs * 2 });
+            await bounded.put(first, big, { ttlMs: shortTtlMs * 4 });
             const retry60 = { retry: { key: 'k', graceMs: 60_000 } };
             for (let i = 0; i < 3; i++) {
               expect((await bounded.take(first, undefined, retry60))?.tableRows).toBe(3);
               await sleep(shortTtlMs / 2);
             }
-            await sleep(shortTtlMs + reclaimWithinMs);
+            await sleep(shortTtlMs * 3 + reclaimWithinMs);
             await bounded.put(await freshKey(), big, { ttlMs: 60_000 });
           } finally {
             await bounded.close();
