@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { CallToolResult } from '../../mcp-sdk.js';
 import { LargeText } from '../../upstream/large-strings.js';
-import { opts, ROWS, text } from './__fixtures__/tool-results.js';
+import { opts, ROWS, resizableUtf8, text } from './__fixtures__/tool-results.js';
 import { type Block, releaseTexts, textOf } from './block-text.js';
 import { findTable } from './find-table.js';
 
@@ -36,21 +36,8 @@ describe('releaseTexts', () => {
 });
 
 describe('textOf', () => {
-  /** A text's UTF-8 in a resizable buffer of its own, as the stdio line buffer hands it over. */
-  const resizable = (text: string) => {
-    const encoded = new TextEncoder().encode(text);
-    const buffer = new (
-      ArrayBuffer as unknown as new (
-        length: number,
-        options: { maxByteLength: number },
-      ) => ArrayBuffer
-    )(encoded.length, { maxByteLength: encoded.length });
-    new Uint8Array(buffer).set(encoded);
-    return new Uint8Array(buffer);
-  };
-
   it('decodes a text kept as bytes once, and gives the bytes’ buffer back', () => {
-    const bytes = resizable('id,name\n1,é\n');
+    const bytes = resizableUtf8('id,name\n1,é\n');
     const block = { type: 'text', text: new LargeText(bytes) } as unknown as Block;
     expect(textOf(block)).toBe('id,name\n1,é\n');
     expect(block).toEqual({ type: 'text', text: 'id,name\n1,é\n' });

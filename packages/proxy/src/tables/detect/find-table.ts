@@ -371,10 +371,16 @@ export function* findTableSteps(
   const formats = textFormat === undefined ? TEXT_FORMATS : [textFormat];
   for (const each of formats) {
     for (const [index, block] of content.entries()) {
-      const text = textOf(block);
+      // A text kept as bytes is read from them by a format that can, and decoded for one that
+      // cannot (once: it stays decoded in its block).
+      const large = largeTextOf(block);
+      const text = large
+        ? { bytes: large.bytes, decode: () => textOf(block) ?? '' }
+        : textOf(block);
       if (text === undefined) continue;
-      if (text.length > options.maxTextLength) {
-        firstReason ??= `block ${index} is ${text.length.toLocaleString('en-US')} characters, more than the ${options.maxTextLength.toLocaleString('en-US')} the proxy parses`;
+      const length = typeof text === 'string' ? text.length : text.bytes.length;
+      if (length > options.maxTextLength) {
+        firstReason ??= `block ${index} is ${length.toLocaleString('en-US')} characters, more than the ${options.maxTextLength.toLocaleString('en-US')} the proxy parses`;
         continue;
       }
       const table = yield* textSteps(text, each, format !== undefined, options.keep);
@@ -383,6 +389,9 @@ export function* findTableSteps(
         firstReason ??= `block ${index}: ${table.reason}`;
         continue;
       }
+      // Read from the bytes, the table holds copies of its values: the bytes are read no more,
+      // and their buffer goes back to the system now rather than at a full collection.
+      if (large && largeTextOf(block) === large) large.release();
       return yield* found(table.rows, index, { pointer: '', format: each, ...compact(table) });
     }
   }

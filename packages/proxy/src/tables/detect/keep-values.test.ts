@@ -1,11 +1,9 @@
 import { encodeRows } from '@s2sp/core/store';
 import { prepareTable, serializeTable } from '@s2sp/server';
 import { describe, expect, it } from 'vitest';
-import type { CallToolResult } from '../../mcp-sdk.js';
-import { LargeText } from '../../upstream/large-strings.js';
 import { sampledRows } from '../column-catalogue.js';
 import { columnsOf } from '../other-parts.js';
-import { opts } from './__fixtures__/tool-results.js';
+import { largeText, opts } from './__fixtures__/tool-results.js';
 import { findTable } from './find-table.js';
 
 describe('findTable: keep (an async split reads only the abstract columns)', () => {
@@ -61,18 +59,6 @@ describe('findTable: keep (an async split reads only the abstract columns)', () 
 });
 
 describe('findTable on a text block kept as bytes', () => {
-  const large = (json: string): CallToolResult => {
-    const bytes = Buffer.from(json);
-    const buffer = new (
-      ArrayBuffer as unknown as new (
-        n: number,
-        o: { maxByteLength: number },
-      ) => ArrayBuffer
-    )(bytes.length, { maxByteLength: 2 * bytes.length + 1024 });
-    const view = new Uint8Array(buffer);
-    view.set(bytes);
-    return { content: [{ type: 'text', text: new LargeText(view) as unknown as string }] };
-  };
   const rows = Array.from({ length: 300 }, (_, i) => ({
     event: i % 2 ? 'Heat' : 'Flood "warning" é😀',
     severity: 'Minor',
@@ -81,7 +67,7 @@ describe('findTable on a text block kept as bytes', () => {
   }));
 
   it('reads the rows from the bytes and hands the store the bytes, byte for byte a plain store', () => {
-    const found = findTable(large(JSON.stringify(rows)), { ...opts, keep: ['event'] });
+    const found = findTable(largeText(JSON.stringify(rows)), { ...opts, keep: ['event'] });
     if (found.kind !== 'table') throw new Error(found.reason);
     expect(found.rows.map((row) => row.event)).toEqual(rows.map((row) => row.event));
     expect(found.rowTexts).toBeUndefined();
@@ -97,19 +83,19 @@ describe('findTable on a text block kept as bytes', () => {
   it('reads other documents as text, as before: not a table, not JSON, an empty array, _row_id', () => {
     const keep = { ...opts, keep: ['event'] };
     for (const json of ['[1,2,3]', '[true,null]', '["a"]']) {
-      expect(findTable(large(json), keep).kind, json).toBe('not-table');
+      expect(findTable(largeText(json), keep).kind, json).toBe('not-table');
     }
-    expect(findTable(large('[{"a":1},'), keep)).toMatchObject({
+    expect(findTable(largeText('[{"a":1},'), keep)).toMatchObject({
       kind: 'not-table',
       reason: 'block 0 is text that is not valid JSON',
     });
-    const empty = findTable(large('[]'), keep);
+    const empty = findTable(largeText('[]'), keep);
     expect(empty.kind === 'table' && empty.rows).toEqual([]);
     // Pretty-printed: read as text (a stored row is one line), rows whole.
-    const pretty = findTable(large(JSON.stringify(rows.slice(0, 2), null, 2)), keep);
+    const pretty = findTable(largeText(JSON.stringify(rows.slice(0, 2), null, 2)), keep);
     expect(pretty.kind === 'table' && pretty.rows).toEqual(rows.slice(0, 2));
     expect(pretty.kind === 'table' && pretty.rowBytes).toBeFalsy();
-    const withId = findTable(large('[{"a":1},{"_row_id":2}]'), keep);
+    const withId = findTable(largeText('[{"a":1},{"_row_id":2}]'), keep);
     if (withId.kind !== 'table') throw new Error('not a table');
     const bytes = withId.rowBytes?.();
     if (!bytes) throw new Error('no row bytes');

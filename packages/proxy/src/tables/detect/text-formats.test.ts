@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { opts, ROWS, text } from './__fixtures__/tool-results.js';
+import type { LargeText } from '../../upstream/large-strings.js';
+import { largeText, opts, ROWS, text } from './__fixtures__/tool-results.js';
 import { findTable } from './find-table.js';
+import { TEXT_FORMATS, TEXT_TABLE_FORMATS } from './text-formats.js';
 
 describe('findTable: text formats', () => {
   it('reads CSV and TSV, typing only the columns numeric in every row', () => {
@@ -87,5 +89,75 @@ describe('findTable: text formats', () => {
       kind: 'not-table',
       reason: 'block 0: the text has no Markdown table',
     });
+  });
+});
+
+describe('findTable: a large text kept as bytes', () => {
+  const notes = ['plain', 'with, comma', 'said "hi"', 'two\nlines', 'ünïcödé 🌧'];
+  const lines = Array.from({ length: 20_000 }, (_, i) => {
+    const note = notes[i % notes.length] as string;
+    return `${i},${i % 3 ? 'Flood' : 'Wind'},${/[,"\n]/.test(note) ? `"${note.replace(/"/g, '""')}"` : note}`;
+  });
+  const csv = `id,event,note\n${lines.join('\r\n')}\r\n`;
+  const keep = { ...opts, keep: ['event'] };
+
+  it('reads a CSV from its bytes, the same table as from the text, and gives the bytes back', () => {
+    const result = largeText(csv);
+    const block = result.content[0] as { text: unknown };
+    const large = block.text as LargeText;
+    const found = findTable(result, keep);
+    const expected = findTable(text(csv), keep);
+    if (found.kind !== 'table' || expected.kind !== 'table') throw new Error('no table');
+    expect(found.format).toBe('csv');
+    expect(found.rows).toEqual(expected.rows);
+    const bytes = found.rowBytes?.();
+    const expectedBytes = expected.rowBytes?.();
+    expect(bytes && Buffer.from(bytes.bytes)).toEqual(
+      expectedBytes && Buffer.from(expectedBytes.bytes),
+    );
+    // Never decoded whole: the block still holds the bytes' owner, and its buffer is given back.
+    expect(block.text).toBe(large);
+    expect(large.bytes.buffer.byteLength).toBe(0);
+  });
+
+  it('decodes the bytes for a format that reads only text, and keeps them for the next format', () => {
+    const markdown = largeText('| id | event |\n|---|---|\n| 1 | Flood |\n');
+    expect(findTable(markdown, keep)).toMatchObject({ kind: 'table', format: 'markdown' });
+    expect(typeof (markdown.content[0] as { text: unknown }).text).toBe('string');
+    // CSV reads the bytes and refuses them (line 2 has one cell); TSV reads the same bytes.
+    const tsv = largeText('a,b\tc\n1\t2\n');
+    const block = tsv.content[0] as { text: unknown };
+    const large = block.text as LargeText;
+    expect(findTable(tsv, keep)).toMatchObject({
+      kind: 'table',
+      format: 'tsv',
+      rows: [{ 'a,b': 1, c: 2 }],
+    });
+    expect(block.text).toBe(large);
+  });
+
+  it('detects each format from the bytes as from the text', () => {
+    const samples = [
+      csv,
+      'a\tb\n1\t2',
+      '  {"a":1}\n{"a":2}',
+      '<TABLE class="x"><tr><td>1</td></tr></TABLE>',
+      '<tables> are not tables',
+      '| a |\n|---|\n| 1 |',
+      'a,b',
+      '\n a,b\n1,2',
+      'prose, then\nmore',
+      '',
+    ];
+    for (const sample of samples) {
+      for (const format of TEXT_FORMATS) {
+        const probe = Buffer.from(sample);
+        expect(TEXT_TABLE_FORMATS[format].detect(probe), `${format}: ${sample.slice(0, 30)}`).toBe(
+          TEXT_TABLE_FORMATS[format].detect(sample),
+        );
+      }
+    }
+    expect(TEXT_TABLE_FORMATS.html.detect('<TABLE class="x">')).toBe(true);
+    expect(TEXT_TABLE_FORMATS.html.detect('<tables>')).toBe(false);
   });
 });

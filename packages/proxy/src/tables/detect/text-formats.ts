@@ -9,6 +9,7 @@
  * @module
  */
 
+import { Buffer } from 'node:buffer';
 import type { Row } from '@s2sp/core';
 import { sampledRows } from '../column-catalogue.js';
 import { delimitedSteps } from '../formats/csv.js';
@@ -40,6 +41,16 @@ export interface TextTable {
 /** What reading a text in one format gives: rows, a reason, or `undefined` (not this format). */
 export type TextRead = TextTable | { readonly reason: string } | undefined;
 
+/**
+ * A text as the detectors look at it: a string, or a large text's UTF-8 (as a `Buffer`, whose
+ * `indexOf` and `includes` search it as a string's do). Detectors look only for ASCII, which
+ * in UTF-8 is never part of another character, so both give the same answer.
+ */
+export type ProbeText = string | Buffer;
+
+/** A text to read: a string, or a large text's UTF-8 and the way to decode it when needed. */
+export type TextInput = string | { readonly bytes: Uint8Array; decode(): string };
+
 /** One text format of the registry. */
 export interface TextTableFormat {
   /** Its name in messages (`CSV`). */
@@ -48,7 +59,7 @@ export interface TextTableFormat {
    * Whether a text may be in this format, looked at cheaply: only texts it accepts are read when
    * the format is not named (a named format reads every text).
    */
-  readonly detect: (text: string) => boolean;
+  readonly detect: (text: ProbeText) => boolean;
   /**
    * Reads a text: rows, why it cannot be read, or `undefined` (not this format after all),
    * pausing as it goes (see `parse-steps.ts`).
@@ -57,6 +68,59 @@ export interface TextTableFormat {
    * @param keep - the only columns whose values are needed (see {@link TextTable})
    */
   readonly read: (text: string, named: boolean, keep?: readonly string[]) => Steps<TextRead>;
+  /**
+   * Reads a large text from its UTF-8, as `read` reads the string, never decoding it whole. A
+   * format without it is given the decoded text.
+   */
+  readonly readBytes?: (
+    bytes: Uint8Array,
+    named: boolean,
+    keep?: readonly string[],
+  ) => Steps<TextRead>;
+}
+
+/** The code unit (string) or byte (UTF-8) at `at`; NaN past the end. */
+function codeAt(text: ProbeText, at: number): number {
+  return typeof text === 'string' ? text.charCodeAt(at) : (text[at] ?? Number.NaN);
+}
+
+/** Space, tab, line feed, carriage return, vertical tab, form feed. */
+const isSpace = (c: number) => c === 32 || (c >= 9 && c <= 13);
+
+/** Index of the first character that is not ASCII white space (the length when none is). */
+function firstNonSpace(text: ProbeText): number {
+  let at = 0;
+  while (at < text.length && isSpace(codeAt(text, at))) at++;
+  return at;
+}
+
+/** Index of the last character that is not ASCII white space (-1 when none is). */
+function lastNonSpace(text: ProbeText): number {
+  let at = text.length - 1;
+  while (at >= 0 && isSpace(codeAt(text, at))) at--;
+  return at;
+}
+
+/** Whether the text, white space around it aside, spans more than one line. */
+function severalLines(text: ProbeText): boolean {
+  const first = firstNonSpace(text);
+  const last = lastNonSpace(text);
+  const lf = text.indexOf('\n', first);
+  const cr = text.indexOf('\r', first);
+  return (lf >= 0 && lf < last) || (cr >= 0 && cr < last);
+}
+
+/** Whether the text has an HTML `<table` tag, in any case (`<table>`, `<TABLE class=…>`). */
+function hasTableTag(text: ProbeText): boolean {
+  const name = 'table';
+  for (let at = text.indexOf('<'); at >= 0; at = text.indexOf('<', at + 1)) {
+    let k = 0;
+    while (k < name.length && (codeAt(text, at + 1 + k) | 32) === name.charCodeAt(k)) k++;
+    if (k < name.length) continue;
+    const next = codeAt(text, at + 1 + name.length);
+    if (isSpace(next) || next === 62 /* > */ || next === 47 /* / */) return true;
+  }
+  return false;
 }
 
 /**
@@ -66,7 +130,7 @@ export interface TextTableFormat {
 function* records(
   label: string,
   pass: RecordPass,
-  text: string,
+  text: string | Uint8Array,
   at: { firstLine: number; unit: string; minColumns: number; keep?: readonly string[] | undefined },
 ): Steps<TextRead> {
   const built = yield* recordTableSteps(pass, text.length, {
@@ -80,25 +144,36 @@ function* records(
   return { rows: built.rows, ...(built.bytes && { rowBytes: built.bytes }) };
 }
 
-/** CSV or TSV: a header line and at least one more, two columns or more unless named. */
+/**
+ * CSV or TSV: a header line and at least one more, two columns or more unless named; read from a
+ * large text's UTF-8 a piece at a time (see `csv.ts`).
+ */
 function delimited(label: string, delimiter: ',' | '\t'): TextTableFormat {
+  function* read(
+    text: string | Uint8Array,
+    named: boolean,
+    keep?: readonly string[],
+  ): Steps<TextRead> {
+    return yield* records(
+      label,
+      function* (record) {
+        const parsed = yield* delimitedSteps(text, delimiter, { maxFields: MAX_CELLS }, record);
+        return parsed.ok ? parsed : { ok: false, reason: `as ${label}, ${parsed.reason}` };
+      },
+      text,
+      { firstLine: 2, unit: 'line', minColumns: named ? 1 : 2, keep },
+    );
+  }
   return {
     label,
     detect: (text) => {
-      const firstLine = text.slice(0, text.search(/\r|\n|$/));
-      return firstLine.includes(delimiter) && /\r|\n/.test(text.trim());
+      const lineEnds = [text.indexOf('\n'), text.indexOf('\r')].filter((at) => at >= 0);
+      const firstLine = lineEnds.length > 0 ? Math.min(...lineEnds) : text.length;
+      const at = text.indexOf(delimiter);
+      return at >= 0 && at < firstLine && severalLines(text);
     },
-    *read(text, named, keep) {
-      return yield* records(
-        label,
-        function* (record) {
-          const parsed = yield* delimitedSteps(text, delimiter, { maxFields: MAX_CELLS }, record);
-          return parsed.ok ? parsed : { ok: false, reason: `as ${label}, ${parsed.reason}` };
-        },
-        text,
-        { firstLine: 2, unit: 'line', minColumns: named ? 1 : 2, keep },
-      );
-    },
+    read,
+    readBytes: read,
   };
 }
 
@@ -110,8 +185,8 @@ export const TEXT_TABLE_FORMATS = Object.freeze({
   jsonl: {
     label: 'JSON Lines',
     detect: (text) => {
-      const trimmed = text.trimStart();
-      return trimmed.startsWith('{') && trimmed.includes('\n');
+      const first = firstNonSpace(text);
+      return codeAt(text, first) === 123 /* { */ && text.includes('\n', first);
     },
     *read(text, _named, keep) {
       if (keep) {
@@ -128,7 +203,7 @@ export const TEXT_TABLE_FORMATS = Object.freeze({
   },
   html: {
     label: 'HTML',
-    detect: (text) => /<table[\s>/]/i.test(text),
+    detect: hasTableTag,
     *read(text, named, keep) {
       const limits = { maxCells: MAX_CELLS, maxCellChars: MAX_CELL_CHARS };
       return yield* records(
@@ -195,18 +270,25 @@ export function isTableFormat(name: string): name is TableFormat {
 
 /**
  * One text in one text format: rows, a reason, or `undefined` (not this format), pausing as it
- * goes (see `parse-steps.ts`).
+ * goes (see `parse-steps.ts`). A large text given as bytes is decoded only for a format that
+ * reads strings alone, and only once that format's detector accepts it.
  *
  * @param named - the operator named the format: every text is read, and a near miss is a reason
  * @param keep - the only columns whose values are needed (see {@link TextTable})
  */
 export function* textSteps(
-  text: string,
+  text: TextInput,
   format: TextFormat,
   named: boolean,
   keep?: readonly string[],
 ): Steps<TextRead> {
   const entry: TextTableFormat = TEXT_TABLE_FORMATS[format];
-  if (!named && !entry.detect(text)) return undefined;
-  return yield* entry.read(text, named, keep);
+  const probe =
+    typeof text === 'string'
+      ? text
+      : Buffer.from(text.bytes.buffer, text.bytes.byteOffset, text.bytes.length);
+  if (!named && !entry.detect(probe)) return undefined;
+  if (typeof text === 'string') return yield* entry.read(text, named, keep);
+  if (entry.readBytes) return yield* entry.readBytes(text.bytes, named, keep);
+  return yield* entry.read(text.decode(), named, keep);
 }

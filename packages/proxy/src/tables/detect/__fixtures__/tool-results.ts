@@ -6,6 +6,7 @@
  */
 
 import type { CallToolResult } from '../../../mcp-sdk.js';
+import { LargeText } from '../../../upstream/large-strings.js';
 
 /** The options of most calls: a text limit no test result reaches. */
 export const opts = { maxTextLength: 1_000_000 };
@@ -16,6 +17,25 @@ export const block = (value: unknown) => ({
 });
 /** A result of one text block per value. */
 export const text = (...values: unknown[]): CallToolResult => ({ content: values.map(block) });
+/**
+ * A text's UTF-8 in a resizable buffer of its own, as the stdio line buffer hands a large text
+ * over (`LargeText.release` can give it back).
+ */
+export const resizableUtf8 = (value: string): Uint8Array => {
+  const encoded = new TextEncoder().encode(value);
+  const buffer = new (
+    ArrayBuffer as unknown as new (
+      length: number,
+      options: { maxByteLength: number },
+    ) => ArrayBuffer
+  )(encoded.length, { maxByteLength: encoded.length });
+  new Uint8Array(buffer).set(encoded);
+  return new Uint8Array(buffer);
+};
+/** A result of one text block kept as bytes, as an async split's upstream answer keeps a large one. */
+export const largeText = (value: string): CallToolResult => ({
+  content: [{ type: 'text', text: new LargeText(resizableUtf8(value)) as unknown as string }],
+});
 /** A small table whose rows have different columns. */
 export const ROWS = [{ id: 1 }, { id: 2, name: 'b' }];
 
