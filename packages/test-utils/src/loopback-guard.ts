@@ -1,9 +1,11 @@
 /**
- * A tripwire for the rule that this suite sends traffic to 127.0.0.1 (and ::1) only. It wraps
+ * A tripwire for the rule that a test suite sends traffic to 127.0.0.1 (and ::1) only. It wraps
  * `net.Socket.prototype.connect`, which every TCP client in Node goes through (fetch/undici,
  * node:http, node-redis), and refuses — before any DNS lookup or packet — a connection to any
- * other host. The SSRF figures are only trustworthy if a validation bug could not have sent a
- * request to 169.254.169.254 for real; this makes such a bug a recorded, failed attempt instead.
+ * other host. The reliability suite's SSRF figures are only trustworthy if a validation bug could
+ * not have sent a request to 169.254.169.254 for real, and the agent frameworks' tests must not
+ * reach a vendor's telemetry: this makes either a recorded, failed attempt instead.
+ * `loopback-only.ts` is the set-up file that installs it for a vitest project.
  */
 import net from 'node:net';
 
