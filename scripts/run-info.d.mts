@@ -44,3 +44,9 @@ export declare function labelRuns<Run extends Pick<RunInfo, 'startedAt' | 'commi
 ): { runs: Run[]; label: (run: Run) => string };
 /** A start and an end in UTC, the end's date left out when it is the start's. */
 export declare function timeSpan(start: string, end: string | undefined): string;
+/** Runs `main` with the command line's arguments when the module at `moduleUrl` is the program. */
+export declare function runAsProgram(
+  moduleUrl: string,
+  fileName: string,
+  main: (argv: string[]) => void,
+): void;

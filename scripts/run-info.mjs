@@ -5,6 +5,7 @@
 // (`scripts/figures.mjs`) print it in the header of each generated section. Plain Node ESM.
 import { execFileSync } from 'node:child_process';
 import { cpus, loadavg, release, totalmem } from 'node:os';
+import { fileURLToPath } from 'node:url';
 
 function tryRun(file, args, cwd) {
   try {
@@ -120,4 +121,24 @@ export function timeSpan(start, end) {
   const at = (iso) => `${iso.slice(0, 10)} ${iso.slice(11, 19)}Z`;
   if (!end) return `${at(start)} → unfinished`;
   return `${at(start)} → ${end.slice(0, 10) === start.slice(0, 10) ? at(end).slice(11) : at(end)}`;
+}
+
+/**
+ * Runs `main` with the command line's arguments when the module at `moduleUrl` is the program
+ * Node was started with: not when it is imported, nor when it is bundled into another program
+ * (`bench/dist/run.js` bundles the bench's report module, and there `import.meta.url` is the
+ * bundle's). An error ends the process with status 1 and its message on stderr.
+ *
+ * @param {string} moduleUrl - the module's `import.meta.url`
+ * @param {string} fileName - the module's own file name (`report.mjs`)
+ * @param {(argv: string[]) => void} main
+ */
+export function runAsProgram(moduleUrl, fileName, main) {
+  if (!moduleUrl.endsWith(`/${fileName}`) || fileURLToPath(moduleUrl) !== process.argv[1]) return;
+  try {
+    main(process.argv.slice(2));
+  } catch (error) {
+    process.stderr.write(`${fileName}: ${error instanceof Error ? error.message : error}\n`);
+    process.exit(1);
+  }
 }

@@ -17,7 +17,7 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { labelRuns, sameRun, timeSpan } from '../../scripts/run-info.mjs';
+import { labelRuns, runAsProgram, sameRun, timeSpan } from '../../scripts/run-info.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const packageDir = join(here, '..');
@@ -427,12 +427,4 @@ function main(argv) {
   process.stdout.write(`wrote ${output}\n`);
 }
 
-// Run as a program only, not when imported, nor when bundled into another program (bench/dist/run.js).
-if (import.meta.url.endsWith('/report.mjs') && fileURLToPath(import.meta.url) === process.argv[1]) {
-  try {
-    main(process.argv.slice(2));
-  } catch (error) {
-    process.stderr.write(`report.mjs: ${error instanceof Error ? error.message : error}\n`);
-    process.exit(1);
-  }
-}
+runAsProgram(import.meta.url, 'report.mjs', main);
