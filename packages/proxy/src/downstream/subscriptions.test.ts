@@ -41,6 +41,7 @@ describe('createSubscriptions', () => {
     await table.subscribe(stream, 'test://a');
     await table.subscribe(session, 'test://a');
     expect(table.sessionsFor('test://a')).toEqual([session, stream]);
+    expect(table.held()).toBe(1);
     await table.unsubscribe(session, 'test://a');
     expect(upstream.log).toEqual(['resources/subscribe test://a']);
     expect(table.sessionsFor('test://a')).toEqual([stream]);
@@ -51,6 +52,7 @@ describe('createSubscriptions', () => {
       'resources/unsubscribe test://a',
     ]);
     expect(table.sessionsFor('test://a')).toEqual([]);
+    expect(table.held()).toBe(0);
   });
 
   it('sends one subscribe for two holders that come while the upstream has not answered', async () => {

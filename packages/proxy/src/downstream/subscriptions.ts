@@ -25,6 +25,8 @@ export interface Subscriptions {
   drop(session: object): Promise<void>;
   /** Subscribes a restarted upstream to every URI someone still wants. */
   renew(): Promise<void>;
+  /** How many URIs someone wants now (a subscribe still awaiting the upstream counts). */
+  held(): number;
 }
 
 /** One URI's holders, and the upstream's answer to its `resources/subscribe`. */
@@ -82,5 +84,6 @@ export function createSubscriptions(upstream: Pick<Upstream, 'request'>): Subscr
     async renew() {
       for (const uri of byUri.keys()) await send('resources/subscribe', uri).catch(() => {});
     },
+    held: () => byUri.size,
   };
 }
