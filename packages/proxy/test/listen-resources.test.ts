@@ -5,6 +5,7 @@
 // shared by all. Real SDK v2 clients, each its own client by bearer token, against a proxy and an
 // upstream on loopback ports; the upstream records what it was asked for.
 import type { AddressInfo } from 'node:net';
+import { fileURLToPath } from 'node:url';
 import { serve } from '@hono/node-server';
 import type { Client as ClientV2, McpSubscription } from '@modelcontextprotocol/client';
 import { Server as ServerV1 } from '@modelcontextprotocol/sdk/server/index.js';
@@ -274,5 +275,50 @@ describe.each(upstreams)('s2sp-proxy in front of %s', (_name, makeUpstream) => {
         await client.close();
       }
     });
+  });
+});
+
+describe('s2sp-proxy in front of a 2026-07-28-only stdio upstream that restarts', () => {
+  it('subscribes the restarted upstream session to what the client’s open stream still names', async () => {
+    const watched = 'test://watched';
+    await using running = await startProxy({
+      upstream: {
+        kind: 'stdio',
+        command: process.execPath,
+        args: [fileURLToPath(new URL('./fixtures/watched-server.mjs', import.meta.url))],
+      },
+      restartDelayMs: 50,
+    });
+    const { client } = await connectEraClient(running.listener.mcpUrl, {
+      sdk: 2,
+      era: MODERN_REVISION,
+    });
+    const modern = client as ClientV2;
+    const updated: string[] = [];
+    modern.setNotificationHandler('notifications/resources/updated', async (notification) => {
+      updated.push(notification.params.uri);
+    });
+    try {
+      const stream = await modern.listen({ resourceSubscriptions: [watched] });
+      await modern.callTool({ name: 'touch', arguments: {} });
+      await expect.poll(() => updated, { timeout: 5000 }).toEqual([watched]);
+      await modern.callTool({ name: 'crash', arguments: {} });
+      await expect.poll(() => running.proxy.upstreamRestarts(), { timeout: 10_000 }).toBe(1);
+      // The restarted session is asked again for what the stream names: a change reaches it.
+      await expect
+        .poll(
+          async () => {
+            await modern.callTool({ name: 'touch', arguments: {} }).catch(() => {});
+            await new Promise((resolve) => setTimeout(resolve, 300));
+            return updated.length;
+          },
+          { timeout: 10_000 },
+        )
+        .toBeGreaterThan(1);
+      expect(new Set(updated)).toEqual(new Set([watched]));
+      await stream.close();
+    } finally {
+      await client.close();
+    }
   });
 });
