@@ -259,6 +259,8 @@ export function createS2SPProxy(input: S2SPProxyOptions): S2SPProxy {
       idleMs: options.upstreamIdleSeconds * 1000,
       logger,
       onClosed: (owner) => ownSubscriptions.delete(owner),
+      // A client listening for resource updates keeps its session while its stream is open.
+      inUse: (owner) => (ownSubscriptions.get(owner)?.held() ?? 0) > 0,
     },
     startup,
   );
