@@ -279,8 +279,8 @@ export function createS2SPProxy(input: S2SPProxyOptions): S2SPProxy {
   };
   /**
    * Subscribes a 2026-07-28 client's upstream session to what one of its listen streams names,
-   * the stream being the holder; a URI the upstream refuses is logged, and the stream still
-   * serves the rest (its list changes, the other URIs), as it did before it asked for any.
+   * the stream being the holder. A URI the upstream refuses is logged and the stream opens all
+   * the same: its list changes and other URIs do not depend on it.
    */
   const holdResources = async (client: string, uris: readonly string[]) => {
     // Without `resources.subscribe` upstream the proxy declares none, and SDK v2's entry honours
