@@ -44,6 +44,10 @@ export const nameTheTable =
 export const waitForUpstreamSession =
   'Try again in a few minutes, when idle clients have let theirs go; if it persists, tell the user that the operator must raise --max-upstream-sessions (maxUpstreamSessions).';
 
+/** For a `subscriptions/listen` request naming more resources than one stream may hold upstream. */
+export const listenToFewerResources =
+  'Send the rest of the resources on another subscriptions/listen stream, or name only those you need now.';
+
 /** For a slow answer: the next try may be faster, a smaller one surely is. */
 export const retryOrAskForLess = 'Try again, or ask for less.';
 

@@ -61,4 +61,4 @@ export {
   type Tool,
   UnsubscribeRequestSchema,
 } from '@modelcontextprotocol/sdk/types.js';
-export { Server as ModernServer } from '@modelcontextprotocol/server';
+export { Server as ModernServer, specTypeSchemas } from '@modelcontextprotocol/server';

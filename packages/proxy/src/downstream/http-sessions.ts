@@ -17,6 +17,11 @@ import {
 } from '../mcp-sdk.js';
 import type { GatewayParts, S2SPEdge } from '../tables/s2sp-call.js';
 import { createSessionEventStore } from './event-store.js';
+import {
+  listenResources,
+  MAX_LISTEN_RESOURCES,
+  tooManyListenResources,
+} from './listen-resources.js';
 
 /** Options for {@link mountMcpSessions}. */
 export interface McpSessionsOptions {
@@ -49,6 +54,12 @@ export interface McpSessionsOptions {
   readonly edge: S2SPEdge;
   /** The servers' 2026-07-28 endpoint behind that edge (`GATEWAY_PARTS`). */
   readonly createModernMcp: GatewayParts['createModernMcp'];
+  /**
+   * Subscribes the upstream session of `client` (its `clientKey`) to the resources one of its
+   * `subscriptions/listen` streams names (`resourceSubscriptions`), for as long as that stream
+   * is open: resolves once they are subscribed, to what lets them go when the stream ends.
+   */
+  readonly holdResources: (client: string, uris: readonly string[]) => Promise<() => Promise<void>>;
 }
 
 type ModernMcp = ReturnType<GatewayParts['createModernMcp']>;
@@ -229,8 +240,18 @@ export function mountMcpSessions(app: Hono, options: McpSessionsOptions): McpSes
       );
     }
     const client = options.edge.caller(c);
+    const listen = listenResources(parsedBody);
+    if (listen && listen.uris.length > MAX_LISTEN_RESOURCES) return tooManyListenResources(listen);
     const answered = await modernFor(client).answer(c, parsedBody);
-    if (answered) return answered;
+    if (answered) {
+      // A refused listen request is answered in JSON; an open stream is an event stream, and
+      // the upstream is subscribed before its first event (the acknowledgement) leaves, so that
+      // no update the client was told it would hear of is missed.
+      if (!listen || !answered.headers.get('content-type')?.includes('text/event-stream'))
+        return answered;
+      const release = await options.holdResources(client, listen.uris);
+      return options.edge.whenStreamEnds(answered, release);
+    }
     const own = [...sessions].filter(([, session]) => session.client === client);
     if (own.length >= options.maxSessionsPerClient) {
       const oldest = idlest(own);

@@ -34,9 +34,13 @@ export interface ListenStreamOptions {
 export interface ListenStream {
   /** Opens the stream for the declared list changes, if the upstream declares any. */
   open(): Promise<void>;
-  /** Adds `uri` to the resources the stream asks for (`resources/subscribe`). */
+  /**
+   * Adds `uri` to the resources the stream asks for (`resources/subscribe`). Who wants it is
+   * counted in front of the session (`downstream/subscriptions.ts`: a 2025 session, listen
+   * streams of the client), which sends one subscribe per URI, however many want it.
+   */
   subscribe(uri: string): Promise<void>;
-  /** Removes `uri` (`resources/unsubscribe`). */
+  /** Removes `uri` (`resources/unsubscribe`: sent once the last that wanted it has let go). */
   unsubscribe(uri: string): Promise<void>;
   close(): Promise<void>;
 }

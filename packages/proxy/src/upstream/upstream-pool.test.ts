@@ -113,6 +113,30 @@ describe('createUpstreamPool', () => {
     await pool.close();
   });
 
+  it('keeps an idle session its owner still uses without a request', async () => {
+    vi.useFakeTimers();
+    const log: string[] = [];
+    let listening = true;
+    const pool = createUpstreamPool<string>(
+      {
+        open: (key) => session(key, log),
+        maxSessions: 4,
+        idleMs: 10_000,
+        logger,
+        inUse: () => listening,
+      },
+      shared,
+    );
+    await pool.lease('modern', { idleClose: true }).request({ method: 'ping' });
+    await vi.advanceTimersByTimeAsync(21_000);
+    expect(pool.size()).toBe(1);
+    listening = false;
+    await vi.advanceTimersByTimeAsync(10_000);
+    expect(log).toContain('close modern');
+    expect(pool.size()).toBe(0);
+    await pool.close();
+  });
+
   it('answers with the shared capabilities before any session is open, and opens none to notify', async () => {
     const log: string[] = [];
     const pool = createUpstreamPool<string>(

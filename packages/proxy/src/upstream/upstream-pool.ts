@@ -10,7 +10,8 @@
  * keeps at most `maxSessions` of them (a client beyond it is refused with `unavailable`, naming
  * the limit), and closes a session when its owner ends (a 2025-era MCP session closing) or, for
  * an owner without a session of its own (a 2026-07-28 client, known by its credential or
- * address), after it has been idle for `idleMs`.
+ * address), after it has been idle for `idleMs` (and is no longer in use without a request, see
+ * `inUse`).
  *
  * @module
  */
@@ -32,6 +33,12 @@ export interface UpstreamPoolOptions<Key> {
   readonly logger: Logger;
   /** Called after a session of the pool has closed (idle, or its owner ended). */
   readonly onClosed?: (key: Key) => void;
+  /**
+   * Whether an idle-closable session is still in use without a request: a 2026-07-28 client's
+   * open listen stream that holds resources subscribed on it would hear nothing once it closed.
+   * Default: never.
+   */
+  readonly inUse?: (key: Key) => boolean;
 }
 
 /** How a key's session is kept. */
@@ -92,7 +99,12 @@ export function createUpstreamPool<Key>(
     () => {
       const now = Date.now();
       for (const [key, entry] of entries) {
-        if (entry.idleClose && entry.busy === 0 && now - entry.lastUsed > options.idleMs) {
+        if (
+          entry.idleClose &&
+          entry.busy === 0 &&
+          now - entry.lastUsed > options.idleMs &&
+          !options.inUse?.(key)
+        ) {
           options.logger.debug('upstream session idle: closed', { idleMs: options.idleMs });
           void drop(key, entry);
         }
