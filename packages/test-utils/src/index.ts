@@ -18,7 +18,6 @@ export {
   type NotesRow,
   notesTable,
 } from './held-out-shapes.js';
-export { installLoopbackGuard, isLoopbackHost, type LoopbackGuard } from './loopback-guard.js';
 export {
   type CallOptions,
   callSdkTool,
