@@ -19,7 +19,8 @@ import { type McpSessions, mountMcpSessions } from './downstream/http-sessions.j
 import { createInputRounds } from './downstream/input-rounds.js';
 import { createNotificationHub, listChanges } from './downstream/notification-hub.js';
 import { sessionRelayTarget } from './downstream/relay-target.js';
-import { createSubscriptions, type Subscriptions } from './downstream/subscriptions.js';
+import { createResourceHolds } from './downstream/resource-holds.js';
+import { createSubscriptions } from './downstream/subscriptions.js';
 import { eventSink } from './event-sink.js';
 import { type Notification, type Server, StdioServerTransport, type Tool } from './mcp-sdk.js';
 import { runtimeOptionsOf, S2SPProxyOptionsSchema } from './proxy-options.js';
@@ -234,10 +235,13 @@ export function createS2SPProxy(input: S2SPProxyOptions): S2SPProxy {
         method: notification.method,
       });
   };
-  // Who wants which resource, per owner's upstream session: its 2025-era session's
-  // `resources/subscribe` and its 2026-07-28 listen streams alike, so that a URI stays subscribed
-  // until the last of them lets it go (see subscriptions.ts). Forgotten with the session.
-  const ownSubscriptions = new Map<Owner, Subscriptions>();
+  // Who wants which resource on each owner's upstream session (the one table, shared).
+  const holds = createResourceHolds<Owner>({
+    ...(shared && { shared: subscriptions }),
+    upstreamOf: (owner) => upstreamOf(owner),
+    canSubscribe: () => startup.capabilities().resources?.subscribe === true,
+    logger,
+  });
   const pool = createUpstreamPool<Owner>(
     {
       open: (owner) =>
@@ -252,65 +256,21 @@ export function createS2SPProxy(input: S2SPProxyOptions): S2SPProxy {
             forgetTools();
             for (const notification of listChanges(startup.capabilities()))
               toOwner(owner, notification, undefined);
-            void ownSubscriptions.get(owner)?.renew();
+            void holds.renew(owner);
           },
         }),
       maxSessions: options.maxUpstreamSessions,
       idleMs: options.upstreamIdleSeconds * 1000,
       logger,
-      onClosed: (owner) => ownSubscriptions.delete(owner),
+      onClosed: (owner) => holds.forget(owner),
       // A client listening for resource updates keeps its session while its stream is open.
-      inUse: (owner) => (ownSubscriptions.get(owner)?.held() ?? 0) > 0,
+      inUse: (owner) => holds.inUse(owner),
     },
     startup,
   );
   /** The upstream a downstream session or a 2026-07-28 client talks to. */
   const upstreamOf = (owner: Owner): Upstream =>
     shared ? startup : pool.lease(owner, { idleClose: typeof owner === 'string' });
-  /** The subscription table of an owner's upstream session (every owner's, shared). */
-  const subscriptionsOf = (owner: Owner): Subscriptions => {
-    if (shared) return subscriptions;
-    let found = ownSubscriptions.get(owner);
-    if (!found) {
-      found = createSubscriptions(upstreamOf(owner));
-      ownSubscriptions.set(owner, found);
-    }
-    return found;
-  };
-  /**
-   * Subscribes a 2026-07-28 client's upstream session to what one of its listen streams names,
-   * the stream being the holder. A URI the upstream refuses is logged and the stream opens all
-   * the same: its list changes and other URIs do not depend on it.
-   */
-  const holdResources = async (client: string, uris: readonly string[]) => {
-    // Without `resources.subscribe` upstream the proxy declares none, and SDK v2's entry honours
-    // no resourceSubscriptions: there is nothing to hold.
-    if (!startup.capabilities().resources?.subscribe) return async () => {};
-    const table = subscriptionsOf(client);
-    const stream = {};
-    const outcomes = await Promise.allSettled(uris.map((uri) => table.subscribe(stream, uri)));
-    const refused = outcomes.filter((outcome) => outcome.status === 'rejected');
-    if (refused.length > 0) {
-      logger.warn('upstream: a listen stream’s resources were not all subscribed', {
-        refused: refused.length,
-        of: uris.length,
-        error: String((refused[0] as PromiseRejectedResult).reason).slice(0, 200),
-      });
-    }
-    // A client's table that holds nothing is forgotten, so that clients refused upstream (the
-    // pool full) leave nothing behind.
-    const forgetIfEmpty = () => {
-      if (!shared && table.held() === 0 && ownSubscriptions.get(client) === table)
-        ownSubscriptions.delete(client);
-    };
-    forgetIfEmpty();
-    return async () => {
-      // A table the pool forgot went with its session: letting go there would open a new one.
-      if (!shared && ownSubscriptions.get(client) !== table) return;
-      await table.drop(stream);
-      forgetIfEmpty();
-    };
-  };
 
   const common = {
     callsPerClient: GATEWAY_PARTS.createClientConcurrencyLimit({
@@ -337,11 +297,11 @@ export function createS2SPProxy(input: S2SPProxyOptions): S2SPProxy {
       ...common,
       upstream,
       learnTool: (name) => learnTool(name, upstream),
-      // Who wants which URI is kept per upstream session (see subscriptionsOf). Shared, the proxy
-      // also keeps each session's log level; on a session of its own, a client's level is its
-      // session's.
-      subscribe: (session, uri) => subscriptionsOf(owner).subscribe(session, uri),
-      unsubscribe: (session, uri) => subscriptionsOf(owner).unsubscribe(session, uri),
+      // Who wants which URI is kept per upstream session (see resource-holds.ts). Shared, the
+      // proxy also keeps each session's log level; on a session of its own, a client's level is
+      // its session's.
+      subscribe: (session, uri) => holds.tableOf(owner).subscribe(session, uri),
+      unsubscribe: (session, uri) => holds.tableOf(owner).unsubscribe(session, uri),
       setLogLevel: shared
         ? (session, level) => hub.setLevel(session, level)
         : async (session, level) => {
@@ -359,7 +319,7 @@ export function createS2SPProxy(input: S2SPProxyOptions): S2SPProxy {
     void subscriptions.drop(server);
     const owner = ownerOf.get(server);
     if (owner && !shared) {
-      ownSubscriptions.delete(owner);
+      holds.forget(owner);
       void pool.release(owner);
     }
   };
@@ -390,7 +350,7 @@ export function createS2SPProxy(input: S2SPProxyOptions): S2SPProxy {
     idleMs: 60 * 60 * 1000,
     edge,
     createModernMcp: GATEWAY_PARTS.createModernMcp,
-    holdResources,
+    holdResources: (client, uris) => holds.hold(client, uris),
   });
   toListeners.on((notification, client) => sessions.listeners(notification, client));
   const listeners: ProxyListener[] = [];
